@@ -1,0 +1,1170 @@
+"""The reference State: one Burano position and every rule that changes it, in plain Python.
+
+Rules follow `shared/rules/burano.md` section by section; comments cite the spec (§n) and the rules
+decisions ([RD-n]). A turn is broken into small decisions from the global action space of
+`burano_ai.actions`; chance (deck draws, roof tile colours, colour-marker shuffles) is a pseudo-player
+`CHANCE` whose outcomes are listed by `chance_outcomes()`. The state holds no random generator: all
+randomness is either done by `Game.new_initial_state(seed)` (the setup) or applied as chance outcomes.
+
+The phase machine: `phase` says what kind of decision is pending and `actor` who makes it. After every
+applied action, `_advance`-style helpers run the automatic steps until the next decision or chance node.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import TYPE_CHECKING
+
+from .. import actions as A
+from .. import topology
+from ..data import buildings as B
+from ..data.colours import CUBES_PER_COLOUR, NUM_COLOURS
+from ..data.fish import (CARDS_PER_SPECIES, EMPTY_DRAW_VP, FISH_DISPLAY_SIZE, HAND_CARD_VP, NUM_SPECIES)
+from ..data.island import MAX_LEVEL, MAX_ROOF_LEVEL
+from ..data.ring import ACTIVE_WORKERS, COIN, FOUNTAIN, HOUSES_PER_PIECE, NUM_HOUSES, RING_PIECES
+from ..data.roofs import (FLAT, FLAT_ROOF_VP, FOUNTAIN_ROOF_VP, FOUNTAINS, ISLAND_MAJORITY, MAJORITY_ROOF_VP,
+                          NUM_ROOF_KINDS, ROOF_PAIRS, ROOF_PRIVILEGE_BONUS, ROOF_SLOTS, TILES_PER_KIND,
+                          WORKSHOP_MAJORITY)
+from ..data.route import NUM_ISLANDS
+from ..data.turn import (BUMP_COINS, COINS_PER_VP, EARNING, FISHING, ISLAND_MAJORITY_VP, LACE, LACE_PAID_VP,
+                         LEFTOVER_CUBE_COINS, MAX_MOVES, MOVE_COSTS, NO_MOVE_COINS, PREP_SLOTS, PYRAMID_SIZE,
+                         RECALL_COINS, SEASON_ROUNDS, UNION_BONUS)
+from ..errors import IllegalMoveError
+
+if TYPE_CHECKING:
+    from .game import Game
+
+CHANCE = -1
+TERMINAL = -4
+
+# Phases: what the pending decision is.
+ROOF_PICK, PYRAMID, TURN, FISH_SAIL, FISH_DRAW, FISH_SEND, PORT_TRADE, LACE_PLACE, RECALL, ROOF_BONUS, \
+    LACE_PAY, REPLENISH, PRIV_RESERVE, ROOF_DISCARD, CHANCE_NODE, GAME_OVER = range(16)
+PHASE_NAMES = ("roof-pick", "pyramid", "turn", "fish-sail", "fish-draw", "fish-send", "port-trade", "lace",
+               "recall", "roof-bonus", "lace-pay", "replenish", "privilege-reserve", "roof-discard", "chance",
+               "game-over")
+# Chance kinds.
+CK_NONE, CK_FISH_DRAW, CK_FISH_REFILL, CK_BUILDING_DRAW, CK_BUILDING_REFILL, CK_ROOF_TILE, CK_MARKERS = range(7)
+CHANCE_KIND_NAMES = ("none", "fish-draw", "fish-refill", "building-draw", "building-refill", "roof-tile",
+                     "markers")
+# Stages of the game outside the turn loop (which loop a roof pick or a cleanup step belongs to).
+ST_SETUP, ST_PYRAMID, ST_ROUNDS, ST_LACE_SCORING, ST_REPLENISH, ST_ROOF_REFILL, ST_END = range(7)
+STAGE_NAMES = ("setup", "pyramid", "rounds", "lace-scoring", "replenish", "roof-refill", "end")
+
+NO_PLAYER = -1
+EMPTY = -1
+
+
+class Player:
+    """Everything one seat owns (rules spec §1, §3)."""
+
+    __slots__ = ("ring_pieces", "ring_offset", "ring_workers", "pyramid", "reserve", "prep", "coins", "vp",
+                 "privilege", "roof_slots", "buildings", "hand_known", "hand_blind", "sold", "boat")
+
+    def __init__(self) -> None:
+        self.ring_pieces = [0, 1, 2, 3]        # piece id on quarter A, B, C, D
+        self.ring_offset = 0                   # house under sector 1 (the time wheel)
+        self.ring_workers = 0                  # workers on the ring; they fill sectors 1..n
+        self.pyramid = [EMPTY] * PYRAMID_SIZE  # colour per position b1..b9, m1..m4, top
+        self.reserve = [0] * NUM_COLOURS       # cubes per colour
+        self.prep = [0] * NUM_COLOURS          # preparation area, cubes per colour (3 slots)
+        self.coins = 0
+        self.vp = 0
+        self.privilege = 0
+        self.roof_slots: list[tuple[int, int] | None] = [None] * ROOF_SLOTS  # (kind, pair id)
+        self.buildings: list[int] = []         # building card ids, in order taken
+        self.hand_known = [0] * NUM_SPECIES    # cards every seat saw taken (face-up draws)
+        self.hand_blind = [0] * NUM_SPECIES    # cards drawn blind: only this seat knows them
+        self.sold = [0] * NUM_SPECIES          # sold-fish area (public: shown at the sale)
+        self.boat = 0                          # route node
+
+
+class State:
+    """A Burano position with the OpenSpiel-style State API (see `burano_ai.reference`)."""
+
+    def __init__(self, game: Game) -> None:
+        n = game.num_players
+        self.game = game
+        self.layout = game.layout
+        self.num_players = n
+        # Board.
+        self.cubes = [[EMPTY] * topology.NUM_HOLES for _ in range(MAX_LEVEL)]        # [level-1][hole]
+        self.roof_at = [[EMPTY] * topology.NUM_HOLES for _ in range(MAX_ROOF_LEVEL)]  # roof id on a cube
+        self.roof_field = [[EMPTY] * topology.NUM_HOLES for _ in range(MAX_ROOF_LEVEL)]  # field colour
+        self.roofs: list[tuple[int, int, int, int, bool]] = []  # (level, line, kind, pair, flipped)
+        self.roofs_removed: list[tuple[int, int]] = []             # (kind, pair) out of the game
+        self.docks = [[0, 0, 0] for _ in range(NUM_ISLANDS)]      # colours, sorted
+        self.ports: list[list[int]] = [[], []]                     # ship ids, sorted
+        self.markers = list(A.MARKER_MAPPINGS[0])                  # action of each colour
+        self.fish_display = [0] * NUM_SPECIES                      # face-up cards per species
+        self.building_display: list[int] = []                      # card ids, sorted
+        self.island_workers = [[0] * n for _ in range(NUM_ISLANDS)]
+        self.workshop = [NO_PLAYER] * len(self.layout.colour)      # occupant of each square
+        self.players = [Player() for _ in range(n)]
+        # Progress.
+        self.season = 0
+        self.round = 1
+        self.first_player = 0
+        self.stage = ST_SETUP
+        self.phase = ROOF_PICK
+        self.actor = 0                 # who decides (the current player unless at a chance node)
+        self.order_index = 0           # position in the turn order of a setup/pyramid/cleanup loop
+        self.moves = 0                 # moves made in the current turn
+        # Pending action context.
+        self.chance_kind = CK_NONE
+        self.chance_arg = 0            # roof kind for CK_ROOF_TILE
+        self.fish_island = EMPTY       # island being fished
+        self.fish_matches = 0
+        self.draws_left = 0
+        self.lace_allow = [0] * NUM_COLOURS
+        self.pending_roof = EMPTY      # roof id awaiting its bonus and scoring
+        self.pay_queue: list[int] = []  # workshop squares still to decide in lace scoring
+        self.paid: list[int] = []
+        self.discount_used = False
+        self.shortfall = 0
+        self.picks_left = 0
+        self.kinds_picked: list[int] = []
+        self.pyramid_target = 0        # cubes the current builder must place
+
+    # ------------------------------------------------------------------------------------------
+    # Small derived quantities
+
+    def turn_order(self) -> list[int]:
+        """Seats clockwise from the first player (§8: the turn order of clean-up steps)."""
+        return [(self.first_player + i) % self.num_players for i in range(self.num_players)]
+
+    def house(self, player: int, sector: int) -> tuple[int, int]:
+        """Return (colour, symbol) of the house under `sector` (1..12) of a player's ring."""
+        pl = self.players[player]
+        h = (pl.ring_offset + sector - 1) % NUM_HOUSES
+        return RING_PIECES[pl.ring_pieces[h // HOUSES_PER_PIECE]][h % HOUSES_PER_PIECE]
+
+    def arrows(self, player: int) -> list[int]:
+        """Colours under the three arrows (sectors 10, 11, 12), read covered or not (§2 [RD-4])."""
+        return [self.house(player, s)[0] for s in (10, 11, 12)]
+
+    def visible_symbols(self, player: int, symbol: int) -> int:
+        """Count uncovered houses (sectors n+1..12) showing a coin or fountain symbol."""
+        n = self.players[player].ring_workers
+        return sum(1 for s in range(n + 1, NUM_HOUSES + 1) if self.house(player, s)[1] == symbol)
+
+    def covered_colours(self, player: int) -> list[int]:
+        """Covered houses (sectors 1..n) per colour (§8 step 4)."""
+        counts = [0] * NUM_COLOURS
+        for s in range(1, self.players[player].ring_workers + 1):
+            counts[self.house(player, s)[0]] += 1
+        return counts
+
+    def has_card(self, player: int, card_family: int) -> bool:
+        return any(B.BUILDING_CARDS[c][1] == card_family for c in self.players[player].buildings)
+
+    def supply(self) -> list[int]:
+        """Cubes in the supply per colour: 20 minus every cube elsewhere (derived, §1)."""
+        used = [0] * NUM_COLOURS
+        for level in self.cubes:
+            for c in level:
+                if c != EMPTY:
+                    used[c] += 1
+        for pl in self.players:
+            for c in pl.pyramid:
+                if c != EMPTY:
+                    used[c] += 1
+            for c in range(NUM_COLOURS):
+                used[c] += pl.reserve[c] + pl.prep[c]
+        return [CUBES_PER_COLOUR - u for u in used]
+
+    def fish_deck(self) -> list[int]:
+        """Cards in the fish deck per species: 6 minus every card elsewhere (derived)."""
+        deck = [CARDS_PER_SPECIES - self.fish_display[s] for s in range(NUM_SPECIES)]
+        for pl in self.players:
+            for s in range(NUM_SPECIES):
+                deck[s] -= pl.hand_known[s] + pl.hand_blind[s] + pl.sold[s]
+        return deck
+
+    def building_deck(self) -> list[int]:
+        """Building card ids still in the deck (derived; the deck order is chance)."""
+        out = set(self.building_display)
+        for pl in self.players:
+            out.update(pl.buildings)
+        return [c for c in range(B.NUM_BUILDINGS) if c not in out]
+
+    def roof_stack(self, kind: int) -> list[int]:
+        """Tiles left in a kind's face-down stack, per colour pair (derived)."""
+        stack = [1] * TILES_PER_KIND
+        used = [(k, p) for (_, _, k, p, _) in self.roofs] + list(self.roofs_removed)
+        for pl in self.players:
+            used += [t for t in pl.roof_slots if t is not None]
+        for (k, p) in used:
+            if k == kind:
+                stack[p] -= 1
+        return stack
+
+    def pyramid_count(self, player: int) -> int:
+        return sum(1 for c in self.players[player].pyramid if c != EMPTY)
+
+    def is_free(self, player: int, pos: int) -> bool:
+        """A pyramid cube is free when no cube rests on it (§4.2 take)."""
+        pyr = self.players[player].pyramid
+        if pyr[pos] == EMPTY:
+            return False
+        if pos < 9:
+            return all(pyr[9 + m] == EMPTY for m in range(4) if pos in A.MIDDLE_SUPPORT[m])
+        if pos < A.TOP:
+            return pyr[A.TOP] == EMPTY
+        return True
+
+    def is_supported(self, player: int, pos: int) -> bool:
+        """A pyramid position can take a cube: a base cell, or all the cells below it filled [RD-18]."""
+        pyr = self.players[player].pyramid
+        if pos < 9:
+            return True
+        if pos < A.TOP:
+            return all(pyr[b] != EMPTY for b in A.MIDDLE_SUPPORT[pos - 9])
+        return all(pyr[9 + m] != EMPTY for m in range(4))
+
+    def top_level(self, hole: int) -> int:
+        """The level (1-3) of the topmost cube in a hole, or 0."""
+        for level in (3, 2, 1):
+            if self.cubes[level - 1][hole] != EMPTY:
+                return level
+        return 0
+
+    def build_level(self, hole: int) -> int:
+        """The level a new cube in `hole` would take, or 0 if the hole takes no cube now (§4.2 build)."""
+        level = self.top_level(hole) + 1
+        if level == 1:
+            has_neighbour = any(self.cubes[0][n] != EMPTY for n in topology.HOLE_NEIGHBOURS[hole])
+            return 1 if has_neighbour else 0
+        if level <= MAX_LEVEL and self.roof_at[level - 2][hole] != EMPTY:
+            return level
+        return 0
+
+    def workshop_workers(self, player: int) -> list[int]:
+        return [sq for sq, occ in enumerate(self.workshop) if occ == player]
+
+    def workers_off_ring(self, player: int) -> int:
+        return sum(self.island_workers[i][player] for i in range(NUM_ISLANDS)) + len(self.workshop_workers(player))
+
+    def matches(self, player: int, island: int) -> int:
+        """Size of the multiset intersection of arrow colours and the island's docks [RD-7]."""
+        arrows = self.arrows(player)
+        docks = list(self.docks[island])
+        m = 0
+        for c in arrows:
+            if c in docks:
+                docks.remove(c)
+                m += 1
+        return m
+
+    def sail_destinations(self, player: int) -> list[int]:
+        """Route nodes the boat may end on: 1 step, or also 2 with the Long voyage card (§5.1, §9)."""
+        boat = self.players[player].boat
+        dests = set(topology.ROUTE_STEP1[boat])
+        if self.has_card(player, B.LONG_VOYAGE):
+            dests.update(topology.ROUTE_STEP2[boat])
+        return sorted(dests)
+
+    def can_sail(self, player: int, node: int) -> bool:
+        island = topology.NODE_ISLAND[node]
+        if island >= 0:
+            return self.matches(player, island) >= 1
+        return len(self.ports[topology.NODE_PORT[node]]) > 0
+
+    # ------------------------------------------------------------------------------------------
+    # The State API
+
+    def current_player(self) -> int:
+        if self.phase == GAME_OVER:
+            return TERMINAL
+        if self.phase == CHANCE_NODE:
+            return CHANCE
+        return self.actor
+
+    def is_terminal(self) -> bool:
+        return self.phase == GAME_OVER
+
+    def is_chance_node(self) -> bool:
+        return self.phase == CHANCE_NODE
+
+    def clone(self) -> State:
+        game, layout = self.game, self.layout
+        memo = {id(game): game, id(layout): layout}
+        return copy.deepcopy(self, memo)
+
+    def scores(self) -> list[int]:
+        """Victory points of each seat (final once the game is over)."""
+        return [pl.vp for pl in self.players]
+
+    def winners(self) -> list[int]:
+        """Seats sharing the win: most VP, then most prep-area cubes, then most coins (§10)."""
+        best = max(self._tiebreak_key(p) for p in range(self.num_players))
+        return [p for p in range(self.num_players) if self._tiebreak_key(p) == best]
+
+    def _tiebreak_key(self, player: int) -> tuple[int, int, int]:
+        pl = self.players[player]
+        return (pl.vp, sum(pl.prep), pl.coins)
+
+    def returns(self) -> list[float]:
+        """1/k for each of the k winners and 0 for everyone else at the end; zeros before."""
+        if not self.is_terminal():
+            return [0.0] * self.num_players
+        win = self.winners()
+        return [1.0 / len(win) if p in win else 0.0 for p in range(self.num_players)]
+
+    def action_to_string(self, action: int) -> str:
+        return A.action_to_str(action)
+
+    def string_to_action(self, text: str) -> int:
+        return A.parse_action(text)
+
+    def play(self, text: str) -> int:
+        """Parse a move text, check that it is legal here, and apply it; return the action id.
+
+        Raises:
+            IllegalMoveError: the text does not parse or the move is not legal in this position.
+        """
+        action = A.parse_action(text)
+        legal = self.chance_outcome_actions() if self.is_chance_node() else self.legal_actions()
+        if action not in legal:
+            where = f"{PHASE_NAMES[self.phase]} phase, {self._where()}"
+            raise IllegalMoveError(f"illegal move '{text.strip()}' ({where}); legal here: "
+                                   + ", ".join(A.action_to_str(a) for a in legal[:12])
+                                   + (" ..." if len(legal) > 12 else ""))
+        self.apply_action(action)
+        return action
+
+    def _where(self) -> str:
+        if self.stage == ST_ROUNDS:
+            return f"{('spring', 'summer', 'autumn', 'winter')[self.season]} round {self.round}"
+        return STAGE_NAMES[self.stage]
+
+    def chance_outcome_actions(self) -> list[int]:
+        return [a for a, _ in self.chance_outcomes()]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """(action, probability) of each chance outcome; empty when this is not a chance node."""
+        if self.phase != CHANCE_NODE:
+            return []
+        kind = self.chance_kind
+        if kind in (CK_FISH_DRAW, CK_FISH_REFILL):
+            deck = self.fish_deck()
+            total = sum(deck)
+            return [(A.CH_FISH + s, deck[s] / total) for s in range(NUM_SPECIES) if deck[s] > 0]
+        if kind in (CK_BUILDING_DRAW, CK_BUILDING_REFILL):
+            deck = self.building_deck()
+            return [(A.CH_BUILDING + c, 1.0 / len(deck)) for c in deck]
+        if kind == CK_ROOF_TILE:
+            stack = self.roof_stack(self.chance_arg)
+            total = sum(stack)
+            return [(A.CH_ROOF + p, stack[p] / total) for p in range(TILES_PER_KIND) if stack[p] > 0]
+        assert kind == CK_MARKERS
+        n = A.NUM_MARKER_MAPPINGS
+        return [(A.CH_MARKERS + i, 1.0 / n) for i in range(n)]
+
+    # ------------------------------------------------------------------------------------------
+    # Legal actions
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """Sorted legal action ids of the player to move (empty at chance nodes and at the end)."""
+        if self.phase in (CHANCE_NODE, GAME_OVER):
+            return []
+        if player is not None and player != self.actor:
+            return []
+        p = self.actor
+        pl = self.players[p]
+        phase = self.phase
+        out: list[int] = []
+        if phase == TURN:
+            out.append(A.DONE)
+            can_move = self.moves < MAX_MOVES and pl.coins + MOVE_COSTS[self.moves] >= 0
+            if can_move:
+                if sum(pl.prep) < PREP_SLOTS:
+                    out += [A.TAKE + pos for pos in range(PYRAMID_SIZE) if self.is_free(p, pos)]
+                for c in range(NUM_COLOURS):
+                    if pl.prep[c] > 0:
+                        out += [A.build_action(c, h) for h in range(topology.NUM_HOLES) if self.build_level(h)]
+                out += self._legal_roofs(p)
+            if pl.privilege > 0:
+                out.append(A.PRIV_COIN)
+                supply = self.supply()
+                for pos in range(PYRAMID_SIZE):
+                    if pl.pyramid[pos] == EMPTY and self.is_supported(p, pos):
+                        out += [A.priv_cube_action(c, pos) for c in range(NUM_COLOURS) if supply[c] > 0]
+        elif phase == PYRAMID:
+            out = [A.PYRAMID + c for c in range(NUM_COLOURS) if pl.reserve[c] > 0]
+        elif phase == FISH_SAIL:
+            out = [A.SAIL + node for node in self.sail_destinations(p) if self.can_sail(p, node)]
+            if not out:
+                out.append(A.DONE)   # [RD-5]: no legal trip, the action is skipped
+            if pl.privilege > 0:
+                for (i, j) in A.ISLAND_PAIRS:
+                    for ci in sorted(set(self.docks[i])):
+                        for cj in sorted(set(self.docks[j])):
+                            if ci != cj:
+                                out.append(A.swap_action(i, ci, j, cj))
+        elif phase == FISH_DRAW:
+            if sum(self.fish_deck()) > 0:
+                out.append(A.DRAW_DECK)
+            out += [A.DRAW_DISPLAY + s for s in range(NUM_SPECIES) if self.fish_display[s] > 0]
+        elif phase == FISH_SEND:
+            out = [A.SEND + 0, A.SEND + 1]
+        elif phase == PORT_TRADE:
+            out.append(A.DONE)
+            ships = self.ports[topology.NODE_PORT[pl.boat]]
+            hand = [pl.hand_known[s] + pl.hand_blind[s] for s in range(NUM_SPECIES)]
+            for sale, (ship, counts, _) in enumerate(A.SALES):
+                if ship in ships and all(hand[s] >= counts[s] for s in range(NUM_SPECIES)):
+                    out.append(A.SELL + sale)
+        elif phase == LACE_PLACE:
+            out.append(A.DONE)
+            plain = [sq for sq in range(len(self.workshop)) if self._can_lace(p, sq, False)]
+            out += [A.LACE + sq for sq in plain]
+            if pl.privilege > 0:
+                out += [A.LACE_PRIV + sq for sq in range(len(self.workshop))
+                        if sq not in plain and self._can_lace(p, sq, True)]
+        elif phase == RECALL:
+            out.append(A.DONE)
+            out += [A.RECALL_ISLAND + i for i in range(NUM_ISLANDS) if self.island_workers[i][p] > 0]
+            out += [A.RECALL_SQUARE + sq for sq in self.workshop_workers(p)]
+        elif phase == ROOF_BONUS:
+            out.append(A.BONUS_PRIVILEGE)
+            out += [A.BONUS_DISPLAY + c for c in self.building_display]
+            if self.building_deck():
+                out.append(A.BONUS_DECK)
+        elif phase == LACE_PAY:
+            out = [A.PAY + opt for opt in self._pay_options(p, self.pay_queue[0])]
+        elif phase == REPLENISH:
+            supply = self.supply()
+            out = [A.REPLENISH + c for c in range(NUM_COLOURS) if supply[c] > 0]
+        elif phase == PRIV_RESERVE:
+            supply = self.supply()
+            out = [A.DONE] + [A.PRIV_RESERVE + c for c in range(NUM_COLOURS) if supply[c] > 0]
+        elif phase == ROOF_DISCARD:
+            out = [A.DONE] + [A.ROOF_DISCARD + i for i in range(ROOF_SLOTS) if pl.roof_slots[i] is not None]
+        elif phase == ROOF_PICK:
+            out = [A.ROOF_KIND + k for k in range(NUM_ROOF_KINDS)
+                   if k not in self.kinds_picked and sum(self.roof_stack(k)) > 0]
+        return sorted(out)
+
+    def _legal_roofs(self, p: int) -> list[int]:
+        """Roof placements (§7): matching colours (or wildcards), same level 1-2, unroofed, no shared midpoint."""
+        pl = self.players[p]
+        wild = set()
+        for c in pl.buildings:
+            if B.BUILDING_CARDS[c][1] == B.ROOF_WILDCARD:
+                wild.update(B.BUILDING_CARDS[c][2])
+        out = []
+        for line, (a, b, mid) in enumerate(topology.ROOF_LINES):
+            level = self.top_level(a)
+            if level == 0 or level > MAX_ROOF_LEVEL or self.top_level(b) != level:
+                continue
+            if self.roof_at[level - 1][a] != EMPTY or self.roof_at[level - 1][b] != EMPTY:
+                continue
+            if any(lv == level and topology.ROOF_LINES[ln][2] == mid for (lv, ln, _, _, _) in self.roofs):
+                continue
+            ca, cb = self.cubes[level - 1][a], self.cubes[level - 1][b]
+            for slot, tile in enumerate(pl.roof_slots):
+                if tile is None:
+                    continue
+                f0, f1 = ROOF_PAIRS[tile[1]]
+                for flipped, (fa, fb) in ((False, (f0, f1)), (True, (f1, f0))):
+                    if (fa == ca or fa in wild) and (fb == cb or fb in wild):
+                        out.append(A.roof_action(slot, line, flipped))
+        return out
+
+    def _can_lace(self, p: int, sq: int, with_privilege: bool) -> bool:
+        """May `p` place a lace worker on `sq` now (§5.2)?"""
+        colour = self.layout.colour[sq]
+        if colour < 0 or self.lace_allow[colour] == 0 or self.players[p].ring_workers <= 1:
+            return False
+        occ = self.workshop[sq]
+        if occ == p:
+            return False
+        if with_privilege:
+            return True
+        if occ != NO_PLAYER and not self.has_card(p, B.LACE_BUMPING):
+            return False
+        mine = self.workshop_workers(p)
+        return not mine or any(self.workshop[n] == p for n in self.layout.neighbours[sq])
+
+    def _pay_options(self, p: int, sq: int) -> list[int]:
+        pl = self.players[p]
+        colour = self.layout.colour[sq]
+        opts = []
+        if colour in pl.pyramid:
+            opts.append(A.PAY_PYRAMID)
+        if pl.privilege > 0 and self.supply()[colour] > 0:
+            opts.append(A.PAY_PRIVILEGE)
+        if not self.discount_used and self.has_card(p, B.LACE_DISCOUNT):
+            opts.append(A.PAY_DISCOUNT)
+        if opts:
+            opts.append(A.PAY_NONE)
+        return opts
+
+    # ------------------------------------------------------------------------------------------
+    # Applying actions
+
+    def apply_action(self, action: int) -> None:
+        """Apply a legal action or chance outcome (unchecked: use `play` for checked input)."""
+        name, i = A.decode(action)
+        if self.phase == CHANCE_NODE:
+            self._apply_chance(name, i)
+            return
+        handler = getattr(self, "_do_" + name.lower())
+        handler(i)
+
+    # --- turn moves
+
+    def _pay_move(self) -> None:
+        pl = self.players[self.actor]
+        pl.coins += MOVE_COSTS[self.moves]
+        self.moves += 1
+
+    def _do_done(self, _: int) -> None:
+        phase = self.phase
+        if phase == TURN:
+            self._end_turn()
+        elif phase in (FISH_SAIL, PORT_TRADE, LACE_PLACE, RECALL):
+            self._end_action()
+        elif phase == PRIV_RESERVE:
+            self._next_replenish_player()
+        elif phase == ROOF_DISCARD:
+            self._enter_roof_pick(self.actor, self._empty_slots(self.actor))
+
+    def _do_take(self, pos: int) -> None:
+        self._pay_move()
+        pl = self.players[self.actor]
+        pl.prep[pl.pyramid[pos]] += 1
+        pl.pyramid[pos] = EMPTY
+
+    def _do_build(self, i: int) -> None:
+        colour, hole = divmod(i, topology.NUM_HOLES)
+        p = self.actor
+        pl = self.players[p]
+        self._pay_move()
+        level = self.build_level(hole)
+        pl.prep[colour] -= 1
+        self.cubes[level - 1][hole] = colour
+        if level >= 2 and self.roof_field[level - 2][hole] == colour:
+            pl.privilege += 1
+        action = self.markers[colour]
+        if action == FISHING:
+            self.phase = FISH_SAIL
+        elif action == LACE:
+            self.lace_allow = [0] * NUM_COLOURS
+            for c in self.arrows(p):
+                self.lace_allow[c] += 1
+            self._continue_lace()
+        else:
+            assert action == EARNING
+            pl.coins += self.visible_symbols(p, COIN)
+            self._continue_recall()
+
+    def _do_roof(self, i: int) -> None:
+        slot, rest = divmod(i, topology.NUM_ROOF_LINES * 2)
+        line, flipped = divmod(rest, 2)
+        pl = self.players[self.actor]
+        self._pay_move()
+        kind, pair = pl.roof_slots[slot]
+        pl.roof_slots[slot] = None
+        a, b, _ = topology.ROOF_LINES[line]
+        level = self.top_level(a)
+        f0, f1 = ROOF_PAIRS[pair]
+        fa, fb = (f1, f0) if flipped else (f0, f1)
+        roof_id = len(self.roofs)
+        self.roofs.append((level, line, kind, pair, bool(flipped)))
+        self.roof_at[level - 1][a] = self.roof_at[level - 1][b] = roof_id
+        self.roof_field[level - 1][a], self.roof_field[level - 1][b] = fa, fb
+        self.pending_roof = roof_id
+        self.phase = ROOF_BONUS
+
+    def _do_priv_coin(self, _: int) -> None:
+        pl = self.players[self.actor]
+        pl.privilege -= 1
+        pl.coins += 1
+
+    def _do_priv_cube(self, i: int) -> None:
+        colour, pos = divmod(i, PYRAMID_SIZE)
+        pl = self.players[self.actor]
+        pl.privilege -= 1
+        pl.pyramid[pos] = colour
+
+    def _end_action(self) -> None:
+        """Back to the turn's main decision after a move's action is complete."""
+        self.phase = TURN
+        self.fish_island = EMPTY
+        self.fish_matches = 0
+        self.lace_allow = [0] * NUM_COLOURS
+
+    def _end_turn(self) -> None:
+        pl = self.players[self.actor]
+        if self.moves == 0:
+            pl.coins += NO_MOVE_COINS
+        self.moves = 0
+        nxt = (self.actor + 1) % self.num_players
+        if nxt == self.first_player:
+            self.round += 1
+            if self.round > SEASON_ROUNDS[self.season]:
+                self._start_cleanup()
+                return
+        self.actor = nxt
+        self.phase = TURN
+
+    # --- fishing (§5.1)
+
+    def _do_swap(self, i: int) -> None:
+        pair, rest = divmod(i, NUM_COLOURS * NUM_COLOURS)
+        ca, cb = divmod(rest, NUM_COLOURS)
+        ia, ib = A.ISLAND_PAIRS[pair]
+        self.players[self.actor].privilege -= 1
+        self.docks[ia].remove(ca)
+        self.docks[ia].append(cb)
+        self.docks[ia].sort()
+        self.docks[ib].remove(cb)
+        self.docks[ib].append(ca)
+        self.docks[ib].sort()
+
+    def _do_sail(self, node: int) -> None:
+        p = self.actor
+        self.players[p].boat = node
+        island = topology.NODE_ISLAND[node]
+        if island < 0:
+            self.phase = PORT_TRADE
+            return
+        self.fish_island = island
+        self.fish_matches = self.draws_left = self.matches(p, island)
+        self.phase = FISH_DRAW
+        self._continue_draws()
+
+    def _continue_draws(self) -> None:
+        if self.draws_left > 0 and sum(self.fish_deck()) == 0 and sum(self.fish_display) == 0:
+            self.players[self.actor].vp += EMPTY_DRAW_VP * self.draws_left
+            self.draws_left = 0
+        if self.draws_left > 0:
+            self.phase = FISH_DRAW
+            return
+        self._refill_fish_display()
+
+    def _refill_fish_display(self) -> None:
+        if sum(self.fish_display) < FISH_DISPLAY_SIZE and sum(self.fish_deck()) > 0:
+            self.phase = CHANCE_NODE
+            self.chance_kind = CK_FISH_REFILL
+            return
+        self.chance_kind = CK_NONE
+        self._before_send()
+
+    def _do_draw_deck(self, _: int) -> None:
+        self.phase = CHANCE_NODE
+        self.chance_kind = CK_FISH_DRAW
+
+    def _do_draw_display(self, species: int) -> None:
+        self.fish_display[species] -= 1
+        self.players[self.actor].hand_known[species] += 1
+        self.draws_left -= 1
+        self._continue_draws()
+
+    def _before_send(self) -> None:
+        ring = self.players[self.actor].ring_workers
+        if self.fish_matches == 3 and ring >= 3:
+            self.phase = FISH_SEND
+            return
+        self._send(1 if ring >= 2 else 0)
+
+    def _do_send(self, i: int) -> None:
+        self._send(i + 1)
+
+    def _send(self, k: int) -> None:
+        """Send k ring workers to the fished island; bump one worker of each other player there [RD-8]."""
+        p, island = self.actor, self.fish_island
+        pl = self.players[p]
+        pl.ring_workers -= k
+        pl.ring_offset = (pl.ring_offset + k) % NUM_HOUSES
+        self.island_workers[island][p] += k
+        if k > 0:
+            for q in range(self.num_players):
+                if q != p and self.island_workers[island][q] > 0:
+                    self.island_workers[island][q] -= 1
+                    self.players[q].ring_workers += 1
+                    self.players[q].coins += BUMP_COINS
+        self._end_action()
+
+    def _do_sell(self, sale: int) -> None:
+        ship, counts, vp = A.SALES[sale]
+        pl = self.players[self.actor]
+        pl.vp += vp
+        for s in range(NUM_SPECIES):
+            from_known = min(counts[s], pl.hand_known[s])
+            pl.hand_known[s] -= from_known
+            pl.hand_blind[s] -= counts[s] - from_known
+            pl.sold[s] += counts[s]
+        port = topology.NODE_PORT[pl.boat]
+        self.ports[port].remove(ship)
+        self.ports[1 - port].append(ship)
+        self.ports[1 - port].sort()
+        self._end_action()
+
+    # --- lace (§5.2)
+
+    def _continue_lace(self) -> None:
+        if sum(self.lace_allow) == 0 or self.players[self.actor].ring_workers <= 1:
+            self._end_action()
+        else:
+            self.phase = LACE_PLACE
+
+    def _do_lace(self, sq: int) -> None:
+        self._place_lace(sq)
+
+    def _do_lace_priv(self, sq: int) -> None:
+        self.players[self.actor].privilege -= 1
+        self._place_lace(sq)
+
+    def _place_lace(self, sq: int) -> None:
+        p = self.actor
+        pl = self.players[p]
+        occ = self.workshop[sq]
+        if occ != NO_PLAYER:
+            self.players[occ].ring_workers += 1
+            self.players[occ].coins += BUMP_COINS
+        self.workshop[sq] = p
+        pl.ring_workers -= 1
+        pl.ring_offset = (pl.ring_offset + 1) % NUM_HOUSES
+        if self.layout.coin[sq]:
+            pl.coins += 1
+        self.lace_allow[self.layout.colour[sq]] -= 1
+        self._continue_lace()
+
+    # --- earning (§5.3)
+
+    def _continue_recall(self) -> None:
+        if self.workers_off_ring(self.actor) == 0:
+            self._end_action()
+        else:
+            self.phase = RECALL
+
+    def _recall(self) -> None:
+        pl = self.players[self.actor]
+        pl.ring_workers += 1
+        pl.coins += RECALL_COINS
+        self._continue_recall()
+
+    def _do_recall_island(self, island: int) -> None:
+        self.island_workers[island][self.actor] -= 1
+        self._recall()
+
+    def _do_recall_square(self, sq: int) -> None:
+        self.workshop[sq] = NO_PLAYER
+        self._recall()
+
+    # --- roof bonus and scoring (§7)
+
+    def _do_bonus_privilege(self, _: int) -> None:
+        self.players[self.actor].privilege += ROOF_PRIVILEGE_BONUS
+        self._score_roof()
+
+    def _do_bonus_display(self, card: int) -> None:
+        self.building_display.remove(card)
+        self.players[self.actor].buildings.append(card)
+        self._refill_building_display()
+
+    def _do_bonus_deck(self, _: int) -> None:
+        self.phase = CHANCE_NODE
+        self.chance_kind = CK_BUILDING_DRAW
+
+    def _refill_building_display(self) -> None:
+        if len(self.building_display) < B.BUILDING_DISPLAY_SIZE and self.building_deck():
+            self.phase = CHANCE_NODE
+            self.chance_kind = CK_BUILDING_REFILL
+            return
+        self.chance_kind = CK_NONE
+        self._score_roof()
+
+    def _score_roof(self) -> None:
+        """Score the pending roof's kind and colour bonus cards; cards taken just now count [RD-15]."""
+        p = self.actor
+        pl = self.players[p]
+        _, _, kind, pair, _ = self.roofs[self.pending_roof]
+        self.pending_roof = EMPTY
+        if kind == ISLAND_MAJORITY:
+            pl.vp += MAJORITY_ROOF_VP[min(3, self.island_majorities(p))]
+        elif kind == WORKSHOP_MAJORITY:
+            pl.vp += MAJORITY_ROOF_VP[min(3, self.workshop_majorities(p))]
+        elif kind == FOUNTAINS:
+            pl.vp += FOUNTAIN_ROOF_VP[self.visible_symbols(p, FOUNTAIN)]
+        else:
+            assert kind == FLAT
+            pl.vp += FLAT_ROOF_VP
+        for c in pl.buildings:
+            name, fam, colours = B.BUILDING_CARDS[c]
+            if fam == B.ROOF_BONUS:
+                pl.vp += B.ROOF_BONUS_VP_PER_FIELD * sum(1 for f in ROOF_PAIRS[pair] if f in colours)
+        self._end_action()
+
+    def island_majorities(self, p: int) -> int:
+        """Islands where `p` has strictly the most workers (ties won with the Island ties card)."""
+        ties = self.has_card(p, B.ISLAND_TIES)
+        count = 0
+        for i in range(NUM_ISLANDS):
+            mine = self.island_workers[i][p]
+            best_other = max(self.island_workers[i][q] for q in range(self.num_players) if q != p)
+            if mine > 0 and (mine > best_other or (ties and mine == best_other)):
+                count += 1
+        return count
+
+    def workshop_majorities(self, p: int) -> int:
+        """Workshop tiles where `p` has strictly the most workers."""
+        count = 0
+        for squares in self.layout.tiles:
+            per = [0] * self.num_players
+            for sq in squares:
+                if self.workshop[sq] != NO_PLAYER:
+                    per[self.workshop[sq]] += 1
+            if per[p] > 0 and all(per[p] > per[q] for q in range(self.num_players) if q != p):
+                count += 1
+        return count
+
+    # --- chance
+
+    def _apply_chance(self, name: str, i: int) -> None:
+        kind = self.chance_kind
+        self.chance_kind = CK_NONE
+        p = self.actor
+        if kind == CK_FISH_DRAW:
+            self.players[p].hand_blind[i] += 1
+            self.draws_left -= 1
+            self._continue_draws()
+        elif kind == CK_FISH_REFILL:
+            self.fish_display[i] += 1
+            self._refill_fish_display()
+        elif kind == CK_BUILDING_DRAW:
+            self.players[p].buildings.append(i)
+            self._refill_building_display()
+        elif kind == CK_BUILDING_REFILL:
+            self.building_display.append(i)
+            self.building_display.sort()
+            self._refill_building_display()
+        elif kind == CK_ROOF_TILE:
+            slots = self.players[p].roof_slots
+            slots[slots.index(None)] = (self.chance_arg, i)
+            self.picks_left -= 1
+            self._continue_roof_pick()
+        else:
+            assert kind == CK_MARKERS
+            self.markers = list(A.MARKER_MAPPINGS[i])
+            self.stage = ST_REPLENISH
+            self.order_index = 0
+            self._next_replenish_player()
+
+    # --- roof picks (setup §3.10 and clean-up §8.5)
+
+    def _empty_slots(self, p: int) -> int:
+        return sum(1 for t in self.players[p].roof_slots if t is None)
+
+    def _enter_roof_pick(self, p: int, picks: int) -> None:
+        self.actor = p
+        self.picks_left = picks
+        self.kinds_picked = []
+        self._continue_roof_pick()
+
+    def _continue_roof_pick(self) -> None:
+        available = [k for k in range(NUM_ROOF_KINDS) if k not in self.kinds_picked and sum(self.roof_stack(k)) > 0]
+        if self.picks_left > 0 and available:
+            self.phase = ROOF_PICK
+            return
+        self.picks_left = 0
+        self.kinds_picked = []
+        self.order_index += 1
+        if self.stage == ST_SETUP:
+            self._next_setup_player()
+        else:
+            self._next_roof_refill_player()
+
+    def _do_roof_kind(self, kind: int) -> None:
+        self.kinds_picked.append(kind)
+        self.phase = CHANCE_NODE
+        self.chance_kind = CK_ROOF_TILE
+        self.chance_arg = kind
+
+    def _next_setup_player(self) -> None:
+        if self.order_index < self.num_players:
+            self._enter_roof_pick(self.order_index, ROOF_SLOTS)
+        else:
+            self._start_pyramids()
+
+    # --- pyramid construction (§4.1)
+
+    def _start_pyramids(self) -> None:
+        self.stage = ST_PYRAMID
+        self.order_index = 0
+        self._next_pyramid_player()
+
+    def _next_pyramid_player(self) -> None:
+        order = self.turn_order()
+        while self.order_index < self.num_players:
+            p = order[self.order_index]
+            self.pyramid_target = min(PYRAMID_SIZE, sum(self.players[p].reserve))
+            if self.pyramid_count(p) < self.pyramid_target:
+                self.actor = p
+                self.phase = PYRAMID
+                return
+            self.order_index += 1
+        # Everyone has built: the pyramids become public; leftovers go back for 1 coin each.
+        for pl in self.players:
+            left = sum(pl.reserve)
+            pl.coins += LEFTOVER_CUBE_COINS * left
+            pl.reserve = [0] * NUM_COLOURS
+        self.pyramid_target = 0
+        self.stage = ST_ROUNDS
+        self.round = 1
+        self.moves = 0
+        self.actor = self.first_player
+        self.phase = TURN
+
+    def _do_pyramid(self, colour: int) -> None:
+        pl = self.players[self.actor]
+        pos = self.pyramid_count(self.actor)   # positions fill in the fixed order b1..b9, m1..m4, top [RD-19]
+        pl.reserve[colour] -= 1
+        pl.pyramid[pos] = colour
+        if pos + 1 >= self.pyramid_target:
+            self.order_index += 1
+            self._next_pyramid_player()
+
+    # --- clean-up (§8)
+
+    def _start_cleanup(self) -> None:
+        self._score_island_majority()
+        self.stage = ST_LACE_SCORING
+        self.order_index = 0
+        self._next_lace_player()
+
+    def _score_island_majority(self) -> None:
+        vp = ISLAND_MAJORITY_VP[self.num_players]
+        for i in range(NUM_ISLANDS):
+            counts = self.island_workers[i]
+            best = max(counts)
+            if best == 0:
+                continue
+            tied = [p for p in range(self.num_players) if counts[p] == best]
+            holders = [p for p in tied if self.has_card(p, B.ISLAND_TIES)]
+            if len(tied) == 1 or holders:
+                self.players[(holders or tied)[0]].vp += vp
+            else:
+                for p in tied:
+                    self.players[p].vp += vp // len(tied)
+
+    def _next_lace_player(self) -> None:
+        order = self.turn_order()
+        while self.order_index < self.num_players:
+            p = order[self.order_index]
+            workers = self.workshop_workers(p)
+            if workers:
+                self.actor = p
+                self.pay_queue = workers
+                self.paid = []
+                self.discount_used = False
+                self._continue_lace_pay()
+                return
+            self.order_index += 1
+        if self.season == len(SEASON_ROUNDS) - 1:
+            self._final_scoring()
+            return
+        self.phase = CHANCE_NODE
+        self.chance_kind = CK_MARKERS
+
+    def _continue_lace_pay(self) -> None:
+        p = self.actor
+        while self.pay_queue and not self._pay_options(p, self.pay_queue[0]):
+            self.pay_queue.pop(0)   # nothing to pay with: the worker stays unpaid
+        if self.pay_queue:
+            self.phase = LACE_PAY
+            return
+        pl = self.players[p]
+        pl.vp += LACE_PAID_VP * len(self.paid)
+        for size in topology.union_sizes(self.layout, self.paid):
+            pl.vp += UNION_BONUS[size]
+        self.paid = []
+        self.discount_used = False
+        self.order_index += 1
+        self._next_lace_player()
+
+    def _do_pay(self, option: int) -> None:
+        p = self.actor
+        pl = self.players[p]
+        sq = self.pay_queue.pop(0)
+        colour = self.layout.colour[sq]
+        if option == A.PAY_PYRAMID:
+            # Any position may pay, even a covered one; take the highest such position.
+            pos = max(i for i in range(PYRAMID_SIZE) if pl.pyramid[i] == colour)
+            pl.pyramid[pos] = EMPTY
+        elif option == A.PAY_PRIVILEGE:
+            pl.privilege -= 1   # the cube bought from the supply goes straight back as payment
+        elif option == A.PAY_DISCOUNT:
+            self.discount_used = True
+        if option != A.PAY_NONE:
+            self.paid.append(sq)
+        self._continue_lace_pay()
+
+    def _next_replenish_player(self) -> None:
+        order = self.turn_order()
+        if self.phase in (REPLENISH, PRIV_RESERVE):
+            self.order_index += 1
+        while self.order_index < self.num_players:
+            p = order[self.order_index]
+            pl = self.players[p]
+            self.actor = p
+            for pos in range(PYRAMID_SIZE):
+                if pl.pyramid[pos] != EMPTY:
+                    pl.reserve[pl.pyramid[pos]] += 1
+                    pl.pyramid[pos] = EMPTY
+            need = self.covered_colours(p)
+            supply = self.supply()
+            self.shortfall = 0
+            for c in range(NUM_COLOURS):
+                got = min(need[c], supply[c])
+                pl.reserve[c] += got
+                self.shortfall += need[c] - got
+            if self._continue_replenish():
+                return
+            self.order_index += 1
+        self.stage = ST_ROOF_REFILL
+        self.order_index = 0
+        self.phase = ROOF_DISCARD
+        self._next_roof_refill_player()
+
+    def _continue_replenish(self) -> bool:
+        """Set the next replenishment decision of the actor; False when the actor has none left."""
+        has_supply = sum(self.supply()) > 0
+        if self.shortfall > 0 and has_supply:
+            self.phase = REPLENISH
+            return True
+        self.shortfall = 0
+        if self.players[self.actor].privilege > 0 and has_supply:
+            self.phase = PRIV_RESERVE
+            return True
+        return False
+
+    def _do_replenish(self, colour: int) -> None:
+        self.players[self.actor].reserve[colour] += 1
+        self.shortfall -= 1
+        if not self._continue_replenish():
+            self._next_replenish_player()
+
+    def _do_priv_reserve(self, colour: int) -> None:
+        pl = self.players[self.actor]
+        pl.privilege -= 1
+        pl.reserve[colour] += 1
+        if not self._continue_replenish():
+            self._next_replenish_player()
+
+    def _next_roof_refill_player(self) -> None:
+        order = self.turn_order()
+        if self.order_index < self.num_players:
+            p = order[self.order_index]
+            self.actor = p
+            if any(t is not None for t in self.players[p].roof_slots):
+                self.phase = ROOF_DISCARD
+            else:
+                self._enter_roof_pick(p, ROOF_SLOTS)
+            return
+        # Step 6: the first-player marker passes; the next season begins.
+        self.first_player = (self.first_player + 1) % self.num_players
+        self.season += 1
+        self.round = 1
+        self._start_pyramids()
+
+    def _do_roof_discard(self, slot: int) -> None:
+        pl = self.players[self.actor]
+        self.roofs_removed.append(pl.roof_slots[slot])
+        pl.roof_slots[slot] = None
+        if all(t is None for t in pl.roof_slots):
+            self._enter_roof_pick(self.actor, ROOF_SLOTS)
+
+    # --- end of the game (§10)
+
+    def _final_scoring(self) -> None:
+        for p, pl in enumerate(self.players):
+            pl.coins += pl.privilege
+            pl.privilege = 0
+            pl.vp += pl.coins // COINS_PER_VP
+            pl.vp += HAND_CARD_VP * (sum(pl.hand_known) + sum(pl.hand_blind))
+            for c in pl.buildings:
+                _, fam, arg = B.BUILDING_CARDS[c]
+                if fam == B.SOLD_FISH:
+                    pl.vp += B.SOLD_FISH_VP_PER_CARD * sum(pl.sold[s] for s in arg)
+                elif fam == B.LACE_COLOURS:
+                    pl.vp += B.LACE_COLOURS_VP_PER_WORKER * sum(
+                        1 for sq in self.workshop_workers(p) if self.layout.colour[sq] in arg)
+                elif fam == B.LACE_DISCOUNT:
+                    pl.vp += B.LACE_DISCOUNT_END_VP
+                elif fam == B.COLLECTOR:
+                    pl.vp += B.COLLECTOR_VP_PER_CARD * len(pl.buildings)
+                elif fam == B.MONUMENT:
+                    pl.vp += B.MONUMENT_VP
+        self.stage = ST_END
+        self.phase = GAME_OVER
+        self.actor = NO_PLAYER
+
+    # ------------------------------------------------------------------------------------------
+    # Invariants
+
+    def component_counts(self) -> dict[str, int]:
+        """Count every conserved component wherever it lies (supply, decks and stacks included)."""
+        cubes = sum(self.supply())
+        cubes += sum(1 for level in self.cubes for c in level if c != EMPTY)
+        fish = sum(self.fish_deck()) + sum(self.fish_display)
+        buildings = len(self.building_deck()) + len(self.building_display)
+        roofs = sum(sum(self.roof_stack(k)) for k in range(NUM_ROOF_KINDS)) + len(self.roofs) + len(self.roofs_removed)
+        for pl in self.players:
+            cubes += sum(1 for c in pl.pyramid if c != EMPTY) + sum(pl.reserve) + sum(pl.prep)
+            fish += sum(pl.hand_known) + sum(pl.hand_blind) + sum(pl.sold)
+            buildings += len(pl.buildings)
+            roofs += sum(1 for t in pl.roof_slots if t is not None)
+        return {"cubes": cubes, "fish": fish, "buildings": buildings, "roofs": roofs}
+
+    def check(self) -> None:
+        """Raise AssertionError naming the first broken invariant (conservation, ranges, structure)."""
+        counts = self.component_counts()
+        expected = {"cubes": 120, "fish": 48, "buildings": B.NUM_BUILDINGS, "roofs": 48}
+        assert counts == expected, f"components not conserved: {counts} != {expected}"
+        assert all(x >= 0 for x in self.supply()), f"negative supply {self.supply()}"
+        assert all(x >= 0 for x in self.fish_deck()), f"negative fish deck {self.fish_deck()}"
+        assert sum(self.fish_display) <= FISH_DISPLAY_SIZE
+        assert len(self.building_display) <= B.BUILDING_DISPLAY_SIZE
+        assert sorted(self.ports[0] + self.ports[1]) == [0, 1, 2, 3]
+        assert sorted(c for d in self.docks for c in d) == sorted(list(range(NUM_COLOURS)) * 3)
+        for p, pl in enumerate(self.players):
+            workers = pl.ring_workers + self.workers_off_ring(p)
+            assert workers == ACTIVE_WORKERS, f"seat {p} has {workers} active workers"
+            assert pl.ring_workers >= 1, f"seat {p} has an empty ring"
+            assert pl.coins >= 0 and pl.privilege >= 0 and pl.vp >= 0, f"seat {p} negative coins/privilege/vp"
+            assert min(pl.reserve) >= 0 and min(pl.prep) >= 0 and sum(pl.prep) <= PREP_SLOTS
+            assert min(pl.hand_known) >= 0 and min(pl.hand_blind) >= 0
+            assert len(set(pl.buildings)) == len(pl.buildings)
+        for lv in (2, 3):
+            for h in range(topology.NUM_HOLES):
+                if self.cubes[lv - 1][h] != EMPTY:
+                    assert self.roof_at[lv - 2][h] != EMPTY, f"level-{lv} cube without roof at {h}"
+
+    # ------------------------------------------------------------------------------------------
+    # Information sets, resampling and JSON (format: docs/position-format.md)
+
+    def to_dict(self, seat: int | None = None) -> dict:
+        from ..notation import state_to_dict
+        return state_to_dict(self, seat)
+
+    def to_json(self, seat: int | None = None, indent: int | None = None) -> str:
+        """The full position, or the view of one seat (hidden things left out)."""
+        return json.dumps(self.to_dict(seat), indent=indent)
+
+    def information_state_key(self, seat: int) -> str:
+        """A key equal for all states that `seat` cannot tell apart: its canonical view."""
+        return json.dumps(self.to_dict(seat), sort_keys=True, separators=(",", ":"))
+
+    def resample(self, seat: int, seed: int) -> State:
+        """Return a copy with everything `seat` cannot know replaced by a consistent random sample."""
+        from ..notation import resample_hidden
+        return resample_hidden(self, seat, seed)
+
+    def __str__(self) -> str:
+        from ..render import render_state
+        return render_state(self)
