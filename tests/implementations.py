@@ -1,0 +1,5 @@
+"""The rules implementations under test, by name (the reference model, and the compiled core)."""
+
+from burano_ai.reference import Game as ReferenceGame
+
+IMPLEMENTATIONS = {"reference": ReferenceGame}
