@@ -1,0 +1,270 @@
+"""The `burano` command line: parsing and printing only; the rules live in `burano_ai`.
+
+Commands: `new` (start position JSON), `show` (render a position, as one seat sees it), `random-game`
+(a complete game with random decisions). Every user mistake -- a bad option, a missing or unreadable
+file, malformed JSON, an impossible position -- prints one line `error: <message>` on stderr and exits
+with code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any, Callable, NoReturn, Optional
+
+import typer
+from typer.core import TyperGroup
+
+from burano_ai import notation
+from burano_ai.data.colours import PLAYER_COLOURS, SEAT_LETTERS
+from burano_ai.errors import BuranoError, OptionError
+from burano_ai.render import render_legal_actions, render_state
+
+USAGE_ERROR = 2
+# Click's exception classes: recent typer versions vendor click, older ones use it directly.
+_click_exceptions = sys.modules[typer.BadParameter.__module__]
+
+
+def _game_class():
+    """The Game class the commands use (the reference model until the compiled core arrives)."""
+    from burano_ai.reference import Game
+    return Game
+
+
+# ------------------------------------------------------------------------------------------------
+# Errors: one line on stderr, exit code 2
+
+
+def _fail(message: str, code: int = USAGE_ERROR) -> NoReturn:
+    """Print `error: <message>` as one line on stderr and exit with `code`."""
+    typer.echo(f"error: {' '.join(str(message).split())}", err=True)
+    raise typer.Exit(code)
+
+
+def user_errors(command: Callable) -> Callable:
+    """Turn bad input raised inside a command into one `error:` line on stderr and exit code 2."""
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except BuranoError as exc:
+            _fail(str(exc))
+        except json.JSONDecodeError as exc:
+            _fail(f"malformed JSON: {exc.msg} at line {exc.lineno} column {exc.colno}")
+        except FileNotFoundError as exc:
+            _fail(f"no such file: {exc.filename}")
+        except IsADirectoryError as exc:
+            _fail(f"is a directory, not a file: {exc.filename}")
+        except OSError as exc:
+            _fail(f"cannot access {exc.filename or 'file'}: {exc.strerror or exc}")
+        except UnicodeDecodeError as exc:
+            _fail(f"cannot read the file as UTF-8 text: {exc.reason} at byte {exc.start}")
+
+    return wrapper
+
+
+class _OneLineErrors(TyperGroup):
+    """Report click's own usage errors (unknown option, bad integer, ...) as one line too."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        try:
+            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except _click_exceptions.ClickException as exc:
+            if type(exc).__name__ == "NoArgsIsHelpError":   # bare `burano`: the help, as older click did
+                typer.echo(exc.format_message())
+                rv = 0
+            else:
+                typer.echo(f"error: {' '.join(exc.format_message().split())}", err=True)
+                rv = exc.exit_code
+        except _click_exceptions.Abort:
+            typer.echo("error: aborted", err=True)
+            rv = 1
+        if not standalone_mode:
+            return rv
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
+app = typer.Typer(
+    cls=_OneLineErrors,
+    help="Burano: positions, rendering and games from the command line.",
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+
+# ------------------------------------------------------------------------------------------------
+# Helpers
+
+
+def _check_players(players: int) -> int:
+    if players not in (2, 3, 4):
+        raise OptionError(f"--players must be 2, 3 or 4, not {players}")
+    return players
+
+
+def parse_seat(text: str, num_players: int) -> int:
+    """Return the 0-based seat named by a letter (A-D) or a 1-based number.
+
+    Raises:
+        OptionError: no such seat in a game of `num_players`.
+    """
+    t = text.strip().upper()
+    letters = SEAT_LETTERS[:num_players]
+    if len(t) == 1 and t in letters:
+        return letters.index(t)
+    if t.isdigit() and 1 <= int(t) <= num_players:
+        return int(t) - 1
+    raise OptionError(f"--seat {text!r} is not a seat of this {num_players}-player game "
+                      f"(use {', '.join(letters)} or 1-{num_players})")
+
+
+def _read_text(path: Path) -> str:
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def load_state(text: str):
+    """Load and validate a position (full or one-seat view) through the configured Game class."""
+    try:
+        players = json.loads(text).get("players")
+    except (json.JSONDecodeError, AttributeError):
+        players = None
+    if not isinstance(players, int) or isinstance(players, bool) or players not in (2, 3, 4):
+        return notation.state_from_json(text)   # raises the PositionError that names the problem
+    return _game_class()(players).state_from_json(text)
+
+
+def _position_view(text: str) -> Optional[str]:
+    data = json.loads(text)
+    return data.get("view") if isinstance(data, dict) else None
+
+
+def _phase_label(state) -> str:
+    """`spring r1` in the rounds, else the season and stage (`setup`, `summer pyramid`, ...)."""
+    d = state.to_dict()
+    if d["stage"] == "setup":
+        return "setup"
+    if d["stage"] == "rounds":
+        return f"{d['season']} r{d['round']}"
+    return f"{d['season']} {d['stage']}"
+
+
+def _sample_chance(state, rng: random.Random) -> int:
+    outcomes = state.chance_outcomes()
+    actions = [a for a, _ in outcomes]
+    return rng.choices(actions, weights=[p for _, p in outcomes])[0]
+
+
+def _scores_rows(state) -> list[tuple[str, str, str, str, str]]:
+    d = state.to_dict()
+    winners = set(state.winners()) if state.is_terminal() else set()
+    rows = []
+    for p, seat in enumerate(d["seats"]):
+        prep = sum(seat["prep"].values())
+        rows.append((f"{seat['seat']} ({PLAYER_COLOURS[p]})", str(seat["vp"]), str(seat["coins"]), str(prep),
+                     "winner" if p in winners else ""))
+    return rows
+
+
+def _print_scores(state) -> None:
+    headers = ("seat", "VP", "coins", "prep cubes", "")
+    rows = _scores_rows(state)
+    if sys.stdout.isatty():
+        from rich.console import Console
+        from rich.table import Table
+        table = Table(*headers, title="final scores")
+        for row in rows:
+            table.add_row(*row)
+        Console().print(table)
+    else:
+        widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
+        typer.echo("final scores")
+        for row in [headers] + rows:
+            typer.echo("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
+    winners = ", ".join(SEAT_LETTERS[p] for p in state.winners())
+    typer.echo(f"winner{'s' if len(state.winners()) > 1 else ''}: {winners}")
+
+
+# ------------------------------------------------------------------------------------------------
+# Commands
+
+
+@app.command()
+@user_errors
+def new(
+    players: int = typer.Option(4, "--players", "-n", help="Number of players: 2, 3 or 4."),
+    seed: int = typer.Option(0, "--seed", "-s", help="Seed of the setup shuffles."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the JSON here (default: stdout)."),
+) -> None:
+    """Write the start position of a new game as JSON (the full state)."""
+    state = _game_class()(_check_players(players)).new_initial_state(seed)
+    text = json.dumps(state.to_dict(), indent=2) + "\n"
+    if output is None:
+        typer.echo(text, nl=False)
+    else:
+        with open(output, "w", encoding="utf-8") as f:
+            f.write(text)
+
+
+@app.command()
+@user_errors
+def show(
+    file: Path = typer.Argument(..., metavar="FILE", help="Position JSON file (full, or one seat's view)."),
+    seat: Optional[str] = typer.Option(None, "--seat", metavar="SEAT",
+                                       help="Show the position as this seat sees it: A-D or 1-4."),
+) -> None:
+    """Render a position as plain text, and the legal moves when the shown seat is to move.
+
+    A file holding one seat's view is shown as that seat sees it (its hidden parts were never known).
+    """
+    text = _read_text(file)
+    state = load_state(text)
+    view = _position_view(text)
+    viewer = None if seat is None else parse_seat(seat, state.num_players)
+    if view is not None:
+        view_seat = SEAT_LETTERS.index(str(view).upper())
+        if viewer is not None and viewer != view_seat:
+            raise OptionError(f"the position is seat {SEAT_LETTERS[view_seat]}'s view; it cannot be shown as "
+                              f"seat {SEAT_LETTERS[viewer]}")
+        viewer = view_seat
+    typer.echo(render_state(state, viewer), nl=False)
+    if viewer is None or state.current_player() == viewer:
+        typer.echo("")
+        typer.echo(render_legal_actions(state), nl=False)
+
+
+@app.command("random-game")
+@user_errors
+def random_game(
+    players: int = typer.Option(4, "--players", "-n", help="Number of players: 2, 3 or 4."),
+    seed: int = typer.Option(0, "--seed", "-s", help="Seed of the setup and of every random decision."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the final scores."),
+) -> None:
+    """Play a complete game with uniformly random decisions; print the transcript and the scores."""
+    state = _game_class()(_check_players(players)).new_initial_state(seed)
+    rng = random.Random(seed)
+    if not quiet:
+        typer.echo(f"random game: {players} players, seed {seed}")
+    decisions = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            action, who = _sample_chance(state, rng), "chance"
+        else:
+            action, who = rng.choice(state.legal_actions()), SEAT_LETTERS[state.current_player()]
+            decisions += 1
+        if not quiet:
+            typer.echo(f"{_phase_label(state):<20} {who:<6} {state.action_to_string(action)}")
+        state.apply_action(action)
+    if not quiet:
+        typer.echo(f"game over after {decisions} decisions")
+    _print_scores(state)
+
+
+if __name__ == "__main__":
+    app()
