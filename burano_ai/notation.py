@@ -20,7 +20,7 @@ from . import actions as A
 from . import topology
 from .data import buildings as B
 from .data.colours import COLOURS, CUBES_PER_COLOUR, NUM_COLOURS, SEAT_LETTERS, TOTAL_CUBES
-from .data.fish import CARDS_PER_SPECIES, NUM_SPECIES, SPECIES, TOTAL_FISH_CARDS
+from .data.fish import CARDS_PER_SPECIES, FISH_DISPLAY_SIZE, NUM_SPECIES, SPECIES, TOTAL_FISH_CARDS
 from .data.island import MAX_LEVEL
 from .data.ring import ACTIVE_WORKERS, NUM_HOUSES, NUM_PIECES
 from .data.roofs import NUM_ROOF_KINDS, ROOF_KINDS, ROOF_PAIRS, ROOF_SLOTS
@@ -339,6 +339,9 @@ def state_from_dict(data: Any, game=None):
                 raise rr.fail(f"the roof needs a level-{level} cube under {topology.HOLE_NAMES[h]}")
             if s.roof_at[level - 1][h] >= 0:
                 raise rr.fail(f"the cube at {topology.HOLE_NAMES[h]} already carries a roof")
+        mid = topology.ROOF_LINES[line][2]
+        if any(lv == level and topology.ROOF_LINES[ln][2] == mid for (lv, ln, _, _, _) in s.roofs):
+            raise rr.fail(f"two level-{level} roofs cross at the midpoint of {cells[0]}-{cells[1]}")
         s.roofs.append((level, line, kind, pair, flipped))
         f0, f1 = ROOF_PAIRS[pair]
         s.roof_at[level - 1][a] = s.roof_at[level - 1][b] = k
@@ -348,6 +351,8 @@ def state_from_dict(data: Any, game=None):
             if s.cubes[lv - 1][h] >= 0 and s.roof_at[lv - 2][h] < 0:
                 raise island.fail(f"the level-{lv} cube at {topology.HOLE_NAMES[h]} has no roof under it", "cubes")
     s.fish_display = root.counts("fish_display", SPECIES)
+    if sum(s.fish_display) > FISH_DISPLAY_SIZE:
+        raise root.fail(f"the fish display holds at most {FISH_DISPLAY_SIZE} cards", "fish_display")
     s.building_display = sorted(_counts_index(root.list("building_display"), BUILDING_NAMES,
                                               "position.building_display"))
     s.roofs_removed = [_tile(t, f"position.roofs_removed[{i}]") for i, t in enumerate(root.list("roofs_removed", []))]
@@ -427,6 +432,9 @@ def state_from_dict(data: Any, game=None):
         if pl.ring_workers < 1:
             raise r.fail("the ring must keep at least one worker", "ring.workers")
     # Context.
+    if root.get("context", None) is None and s.phase != PHASE_NAMES.index("turn"):
+        raise root.fail(f"phase {PHASE_NAMES[s.phase]!r} needs the context block (only 'turn' may omit it)",
+                        "context")
     ctx = root.sub("context", {})
     s.moves = ctx.int("moves", 0, 4, 0)
     s.order_index = ctx.int("order_index", 0, n, 0)

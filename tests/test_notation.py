@@ -316,3 +316,18 @@ def test_render_shows_blind_cards_as_a_count_to_other_seats():
 def test_render_is_stable():
     state = Game(3).new_initial_state(2)
     assert render_state(state) == render_state(copy.deepcopy(state)) == render_state(state.clone())
+
+
+def test_more_checks_on_load_name_the_field():
+    import json as _json
+    from burano_ai.reference import Game as _Game
+    state = _Game(4).new_initial_state(1)
+    d = state.to_dict()
+    d["fish_display"] = ["tuna", "tuna", "eel", "eel"]
+    with pytest.raises(PositionError, match="fish_display"):
+        _Game(4).state_from_json(_json.dumps(d))
+    d = state.to_dict()
+    d["phase"], d["stage"] = "fish-draw", "rounds"
+    del d["context"]
+    with pytest.raises(PositionError, match="context"):
+        _Game(4).state_from_json(_json.dumps(d))
