@@ -579,6 +579,7 @@ def resample_hidden(state, seat: int, seed: int):
         pool += [sp for sp in range(NUM_SPECIES) for _ in range(hb[sp])]
         counts.append(sum(hb))
         out.players[p].hand_blind = [0] * NUM_SPECIES
+    pool.sort()   # the sample must depend only on what `seat` knows, not on who holds which card
     rng.shuffle(pool)
     for p, count in zip(others, counts):
         for sp in pool[:count]:

@@ -1,0 +1,397 @@
+"""Single-observer information-set MCTS (SO-ISMCTS) for one seat, over the State API only.
+
+One iteration:
+
+1. **Determinize**: ``world = root.resample(seat, iteration_seed)`` — a full world consistent with what
+   the searching seat knows. The root itself is built from the seat's one-seat view
+   (`burano_ai.search.parallel.canonical_root`), so nothing hidden from the seat can reach the search.
+2. **Select / expand** down one tree keyed by action ids. At a decision node only the actions legal in
+   this world are available; each available child's availability count goes up by one, and UCB uses
+   it in place of the parent's visits: ``mean + c * sqrt(ln(avail) / visits)``. While a node has
+   untried legal actions, one of them is expanded (picked by the iteration seed, or drawn from the
+   pyramid prior) and the iteration leaves the tree. Forced moves (a single legal action) get nodes
+   too, so that plans read in full, but do not end the descent. Every seat's public decisions are
+   nodes of the same tree, each edge scored for the seat that chose it.
+3. **Chance** outcomes are sampled with their probabilities from the iteration's RNG and are *not*
+   tree edges: the node after a draw merges all its outcomes (open-loop over chance). For the
+   opponents' blind draws this is exactly the searching seat's information-set view; for public
+   refills, marker shuffles and the seat's own blind draws it is an approximation that keeps the
+   tree narrow (the seat's later choices in the turn are averaged over what it might draw).
+4. **Secret pyramids**: other seats' pyramid cubes are sampled from the pyramid prior
+   (`burano_ai.search.pyramid`) and are not edges either, so neither side conditions on a choice it
+   cannot see. The searching seat's own cubes are tree decisions with progressive bias.
+5. **Playout** from the leaf: the `rollout` callable to the end of the game (default: the State's
+   native uniform random playout if it has one — the compiled core's, in C — else uniform random in
+   Python), or — with `horizon_turns` — random play until the seat has finished that many turns,
+   then the `evaluator`'s estimated final VP.
+6. **Backpropagate** the reward vector (see `burano_ai.search.params`).
+
+Randomness: iteration `i` of a search seeded `s` uses ``iteration_seed(s, i)`` for its resample, its
+in-tree sampling and its playout, so a search is a pure function of (root view, seat, params, seed,
+iterations).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any, Callable, Sequence
+
+from .. import actions as A
+from .params import Params
+from .pyramid import SecretPyramids, colour_prior, sample
+from .tree import Node, export_plan
+
+# Player ids and phases of the State API (same numbers in the reference and the compiled core).
+CHANCE = -1
+TERMINAL = -4
+PYRAMID = 1        # phase: the actor places its next pyramid cube
+TURN = 2           # phase: the main decision of a turn (take / build / roof / privilege / done)
+DONE = A.DONE
+
+_MASK64 = (1 << 64) - 1
+_SEED_MASK = (1 << 31) - 1   # seeds handed to resample / rollouts stay small and non-negative
+
+
+def is_turn_start(state) -> bool:
+    """True at a turn's main decision before the turn's first move (a "position to analyse")."""
+    if state.current_player() < 0 or state.phase != TURN:
+        return False
+    moves = getattr(state, "moves", None)
+    if moves is None:
+        moves = state.to_dict()["context"]["moves"]
+    return moves == 0
+
+
+def is_turn_decision(state) -> bool:
+    """True at a turn's main decision (take / build / roof / privilege / done)."""
+    return state.current_player() >= 0 and state.phase == TURN
+
+
+def is_pyramid_decision(state) -> bool:
+    """True when the seat to move is placing a pyramid cube (a secret choice)."""
+    return state.current_player() >= 0 and state.phase == PYRAMID
+
+
+def mix64(*values: int) -> int:
+    """SplitMix64-style hash of integers: the fixed formula behind every derived seed."""
+    h = 0x9E3779B97F4A7C15
+    for v in values:
+        h = (h ^ (v & _MASK64)) & _MASK64
+        h = (h + 0x9E3779B97F4A7C15) & _MASK64
+        z = h
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        h = z ^ (z >> 31)
+    return h
+
+
+def worker_seed(seed: int, worker: int) -> int:
+    """Seed of root-parallel worker `worker` of a search seeded `seed`."""
+    return mix64(seed, worker, 0x5EA4C4)
+
+
+def iteration_seed(search_seed: int, iteration: int) -> int:
+    """Seed of one iteration (31 bits, accepted by every `resample` and rollout)."""
+    return mix64(search_seed, iteration) & _SEED_MASK
+
+
+# ------------------------------------------------------------------------------------------------
+# Playouts and evaluation
+
+
+def sample_chance(state, rng: random.Random) -> int:
+    """Draw a chance outcome of `state` with its probability."""
+    outcomes = state.chance_outcomes()
+    r = rng.random()
+    acc = 0.0
+    for action, p in outcomes:
+        acc += p
+        if r < acc:
+            return action
+    return outcomes[-1][0]
+
+
+def random_rollout(state, seed: int) -> None:
+    """Play `state` to the end with uniform random decisions and chance drawn by probability."""
+    rng = random.Random(seed)
+    while True:
+        player = state.current_player()
+        if player == TERMINAL:
+            return
+        if player == CHANCE:
+            state.apply_action(sample_chance(state, rng))
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.random() * len(legal))])
+
+
+def native_rollout(state, seed: int) -> None:
+    """Play `state` to the end in place with the State's own uniform random playout (the core's, in C)."""
+    state.rollout(seed, "random")
+
+
+def native_heuristic_rollout(state, seed: int) -> None:
+    """Play `state` to the end in place with the State's own heuristic playout policy (the core's)."""
+    state.rollout(seed, "heuristic")
+
+
+def default_rollout_for(state):
+    """The playout used when `Params.rollout` is None: the State's native one if it has one (the
+    compiled core plays out in C), else `random_rollout` in Python."""
+    return native_rollout if callable(getattr(state, "rollout", None)) else random_rollout
+
+
+def _random_play_to_horizon(state, rng: random.Random, seat: int, turns_left: int) -> None:
+    """Uniform random play until `seat` ends `turns_left` more turns or the game ends."""
+    while True:
+        player = state.current_player()
+        if player == TERMINAL:
+            return
+        if player == CHANCE:
+            state.apply_action(sample_chance(state, rng))
+            continue
+        legal = state.legal_actions()
+        action = legal[int(rng.random() * len(legal))]
+        ends = action == DONE and player == seat and state.phase == TURN
+        state.apply_action(action)
+        if ends:
+            turns_left -= 1
+            if turns_left <= 0:
+                return
+
+
+def estimated_scores(state) -> list[float]:
+    """Cut-off estimate of each seat's final VP: VP + (coins + privilege) / 5 + fish cards in hand.
+
+    It counts what final scoring would add now (§10; coins fractionally, so that every coin matters)
+    and nothing of the future. It reads the reference State's fields, or `to_dict()` where a State
+    keeps them out of Python (slower).
+    """
+    try:
+        return [pl.vp + (pl.coins + pl.privilege) / 5.0 + sum(pl.hand_known) + sum(pl.hand_blind)
+                for pl in state.players]
+    except AttributeError:
+        pass
+    out = []
+    for seat in state.to_dict()["seats"]:
+        hand = seat["hand"]
+        blind = hand["blind"]
+        cards = sum(hand["known"].values()) + (blind if isinstance(blind, int) else sum(blind.values()))
+        out.append(seat["vp"] + (seat["coins"] + seat["privilege"]) / 5.0 + cards)
+    return out
+
+
+def top_shares(scores: Sequence[float]) -> list[float]:
+    """Win shares for estimated scores: 1/k to each of the k seats with the highest estimate."""
+    best = max(scores)
+    winners = [i for i, s in enumerate(scores) if s >= best - 1e-9]
+    return [1.0 / len(winners) if i in winners else 0.0 for i in range(len(scores))]
+
+
+def margins(scores: Sequence[float]) -> list[float]:
+    """Each seat's score minus the best score among the other seats."""
+    best = max(scores)
+    first = scores.index(best)
+    second = max(s for i, s in enumerate(scores) if i != first)
+    return [s - second if i == first else s - best for i, s in enumerate(scores)]
+
+
+def rewards(margin: Sequence[float], shares: Sequence[float], params: Params) -> list[float]:
+    """Reward of every seat from its VP margin and win share: the blend described in `params`."""
+    w, scale = params.win_weight, params.margin_scale
+    exp = math.exp
+    out = []
+    for share, m in zip(shares, margin):
+        x = m / scale
+        squashed = 1.0 / (1.0 + exp(-x)) if x > -60 else 0.0
+        out.append(w * share + (1.0 - w) * squashed)
+    return out
+
+
+# ------------------------------------------------------------------------------------------------
+# The search
+
+
+class Searcher:
+    """An SO-ISMCTS search for `seat` from `root` (the seat's canonical view; never modified).
+
+    Args:
+        root: a state where `seat` is to move (a decision, not chance, not terminal).
+        seat: the searching seat.
+        params: tunables.
+        seed: this search's seed; iteration seeds derive from it (`iteration_seed`).
+    """
+
+    def __init__(self, root, seat: int, params: Params | None = None, seed: int = 0) -> None:
+        if root.current_player() != seat:
+            raise ValueError(f"seat {seat} is not to move at the root (current player {root.current_player()})")
+        self.root_state = root
+        self.seat = seat
+        self.num_players = root.num_players
+        self.params = params or Params()
+        self.seed = seed
+        self.root = Node()
+        #: Root action -> [win share sum, final VP sum, VP margin sum] for the searching seat.
+        self.root_stats: dict[int, list[float]] = {}
+        self.iterations = 0
+        self.elapsed = 0.0
+        self._rollout = self.params.rollout or default_rollout_for(root)
+        self._evaluator = self.params.evaluator or estimated_scores
+
+    # --- driving
+
+    def run(self, iterations: int | None = None, deadline: float | None = None,
+            progress: Callable[[int, int | None], None] | None = None, progress_every: float = 0.1) -> None:
+        """Run until `iterations` more iterations are done or `time.time()` passes `deadline`."""
+        if iterations is None and deadline is None:
+            raise ValueError("run() needs iterations or a deadline")
+        start = time.perf_counter()
+        done = 0
+        next_report = time.time() + progress_every
+        while iterations is None or done < iterations:
+            now = time.time()
+            if deadline is not None and now >= deadline:
+                break
+            self.iterate(iteration_seed(self.seed, self.iterations))
+            done += 1
+            if progress is not None and now >= next_report:
+                progress(self.iterations, iterations)
+                next_report = now + progress_every
+        self.elapsed += time.perf_counter() - start
+        if progress is not None:
+            progress(self.iterations, iterations)
+
+    # --- one iteration
+
+    def iterate(self, seed: int) -> None:
+        """Run one iteration with the given iteration seed."""
+        seat = self.seat
+        params = self.params
+        c = params.exploration
+        bias = params.pyramid_bias
+        horizon = params.horizon_turns
+        log, sqrt = math.log, math.sqrt
+        world = self.root_state.resample(seat, seed)
+        rng = None          # created on first use: seeding costs more than most iterations' other work
+        root = node = self.root
+        path: list[tuple[Node, int]] = []
+        turns = 0
+        cut = False
+        first_action = -1
+        secret = None
+        while True:
+            player = world.current_player()
+            if player < 0:
+                if player == CHANCE:
+                    if rng is None:
+                        rng = random.Random(seed)
+                    world.apply_action(sample_chance(world, rng))
+                    continue
+                break   # terminal
+            phase = world.phase
+            legal = world.legal_actions()
+            if phase == PYRAMID and player != seat:   # a secret choice: sampled, not a tree edge
+                if rng is None:
+                    rng = random.Random(seed)
+                if secret is None:
+                    secret = SecretPyramids()
+                world.apply_action(secret.sample(world, player, legal, rng))
+                continue
+            children = node.children
+            if children is None:
+                children = node.children = {}
+                node.player = player
+                if phase == PYRAMID and bias > 0:
+                    node.prior = colour_prior(world, player, legal)
+            prior = node.prior
+            untried = [a for a in legal if a not in children]
+            if untried:
+                for a in legal:
+                    child = children.get(a)
+                    if child is not None:
+                        child.avail += 1
+                if len(untried) == 1:
+                    action = untried[0]
+                elif prior is not None:
+                    if rng is None:
+                        rng = random.Random(seed)
+                    action = sample({a: prior.get(a, 0.0) + 1e-9 for a in untried}, rng)
+                else:
+                    action = untried[seed % len(untried)]   # one expansion per iteration: the seed will do
+                child = children[action] = Node()
+                child.avail = 1
+                expanded = len(legal) > 1
+            else:
+                # UCB with availability counts (+ progressive bias where the node has a prior).
+                best_score = -1e300
+                child = None
+                action = legal[0]
+                for a in legal:
+                    ch = children[a]
+                    avail = ch.avail = ch.avail + 1
+                    n = ch.visits
+                    score = ch.value / n + c * sqrt(log(avail) / n)
+                    if prior is not None:
+                        score += bias * prior.get(a, 0.0) / (n + 1)
+                    if score > best_score:
+                        best_score, action, child = score, a, ch
+                expanded = False
+            if node is root:
+                first_action = action
+            world.apply_action(action)
+            ends = False
+            if phase == TURN:
+                ends = action == DONE
+            elif phase == PYRAMID:
+                ends = world.phase != PYRAMID or world.current_player() != player
+            child.ends_turn = ends
+            path.append((child, player))
+            node = child
+            if ends and phase == TURN and player == seat:
+                turns += 1
+                if horizon is not None and turns >= horizon:
+                    cut = True
+                    break
+            if expanded:
+                break
+        # Playout.
+        if not cut and world.current_player() != TERMINAL:
+            if horizon is not None:
+                if rng is None:
+                    rng = random.Random(seed)
+                _random_play_to_horizon(world, rng, seat, horizon - turns)
+            elif params.evaluator is None:
+                self._rollout(world, (seed * 0x2545F491 + 0x9E3779B9) & _SEED_MASK)
+        # Evaluation.
+        if world.current_player() == TERMINAL:
+            scores = [float(v) for v in world.scores()]
+            shares = list(world.returns())
+        else:
+            scores = [float(v) for v in self._evaluator(world)]
+            shares = top_shares(scores)
+        margin = margins(scores)
+        reward = rewards(margin, shares, params)
+        for child, mover in path:
+            child.visits += 1
+            child.value += reward[mover]
+        stats = self.root_stats.get(first_action)
+        if stats is None:
+            stats = self.root_stats[first_action] = [0.0, 0.0, 0.0]
+        stats[0] += shares[seat]
+        stats[1] += scores[seat]
+        stats[2] += margin[seat]
+        self.iterations += 1
+
+    # --- results
+
+    def summary(self) -> dict[str, Any]:
+        """The search's results in a picklable form that root-parallel searches can sum."""
+        return {
+            "iterations": self.iterations,
+            "elapsed": self.elapsed,
+            "plan": export_plan(self.root, self.seat),
+            "root_stats": {a: tuple(v) for a, v in self.root_stats.items()},
+            "nodes": self.root.count(),
+        }

@@ -1,0 +1,123 @@
+"""The search tree: plain Python nodes keyed by global action ids, and its compact exported form.
+
+One tree serves the searching seat's information sets (SO-ISMCTS). A node is reached by the sequence
+of *decisions* from the root; chance outcomes and other seats' secret pyramid cubes are not edges (they
+are sampled in each iteration and "pass through" the node), so a node merges every world that the same
+decisions lead to. Each child holds the statistics of the edge into it, from the point of view of the
+seat that chose that edge.
+
+The exported form (`export_plan`) keeps what results need — the root's children and the searching
+seat's decisions down to the end of its current turn — as nested tuples that pickle cheaply; trees
+from root-parallel workers are merged in that form (`merge_plans`).
+"""
+
+from __future__ import annotations
+
+UNKNOWN = -9   # `Node.player` before the node was reached at a decision
+
+
+class Node:
+    """A decision node and the statistics of the edge that leads into it.
+
+    Attributes:
+        children: action id -> child Node, or None before the node's first visit as a decision.
+        player: seat that decides at this node (set on the first visit).
+        visits: iterations that took the edge into this node.
+        avail: iterations in which that edge was legal when its parent was visited (availability).
+        value: summed reward, for the seat that chose the edge, of the iterations through it.
+        ends_turn: the edge ended its chooser's turn (`done` in the turn phase, or the last cube of the
+            chooser's pyramid): a plan stops here.
+        prior: action id -> prior probability for the choices at this node (pyramid only), or None.
+    """
+
+    __slots__ = ("children", "player", "visits", "avail", "value", "ends_turn", "prior")
+
+    def __init__(self) -> None:
+        self.children: dict[int, Node] | None = None
+        self.player = UNKNOWN
+        self.visits = 0
+        self.avail = 0
+        self.value = 0.0
+        self.ends_turn = False
+        self.prior: dict[int, float] | None = None
+
+    def __repr__(self) -> str:
+        n = 0 if self.children is None else len(self.children)
+        return f"Node(player={self.player}, visits={self.visits}, avail={self.avail}, value={self.value:.2f}, " \
+               f"children={n})"
+
+    def count(self) -> int:
+        """Nodes in this subtree (this one included)."""
+        total, stack = 0, [self]
+        while stack:
+            node = stack.pop()
+            total += 1
+            if node.children:
+                stack.extend(node.children.values())
+        return total
+
+
+# Exported plan tree: {action: (visits, value, avail, ends_turn, player, {sub-plan})}.
+# A child's sub-plan is filled only while it is the searching seat's decision inside the current turn.
+PlanTree = dict
+
+
+def export_plan(root: Node, seat: int, max_nodes: int = 20000) -> PlanTree:
+    """Export the root's children and, below them, the seat's own decisions until its turn ends."""
+    budget = [max_nodes]
+
+    def walk(node: Node) -> PlanTree:
+        out: PlanTree = {}
+        if not node.children:
+            return out
+        # Most visited first, so that the node budget keeps the part that matters.
+        for action, child in sorted(node.children.items(), key=lambda kv: -kv[1].visits):
+            budget[0] -= 1
+            follow = not child.ends_turn and child.player == seat and budget[0] > 0
+            sub = walk(child) if follow else {}
+            out[action] = (child.visits, child.value, child.avail, child.ends_turn, child.player, sub)
+        return out
+
+    return walk(root)
+
+
+def merge_plans(plans: list[PlanTree]) -> PlanTree:
+    """Sum exported plan trees of independent searches edge by edge."""
+    merged: PlanTree = {}
+    for plan in plans:
+        for action, (visits, value, avail, ends, player, sub) in plan.items():
+            if action in merged:
+                v0, val0, av0, e0, p0, s0 = merged[action]
+                merged[action] = (v0 + visits, val0 + value, av0 + avail, e0 or ends,
+                                  p0 if p0 != UNKNOWN else player, merge_plans([s0, sub]))
+            else:
+                merged[action] = (visits, value, avail, ends, player, merge_plans([sub]) if sub else {})
+    return merged
+
+
+def best_edge(plan: PlanTree) -> int | None:
+    """The most visited action of a plan level (ties: higher mean value, then lower action id)."""
+    best, best_key = None, None
+    for action, (visits, value, *_rest) in plan.items():
+        key = (visits, value / visits if visits else 0.0, -action)
+        if best_key is None or key > best_key:
+            best, best_key = action, key
+    return best
+
+
+def principal_variation(plan: PlanTree, seat: int) -> list[tuple[int, int]]:
+    """Follow the most visited edges while the seat decides and its turn goes on: [(action, visits)]."""
+    line: list[tuple[int, int]] = []
+    level = plan
+    while level:
+        action = best_edge(level)
+        if action is None:
+            break
+        visits, _value, _avail, ends, player, sub = level[action]
+        if visits == 0:
+            break
+        line.append((action, visits))
+        if ends or player != seat:
+            break
+        level = sub
+    return line

@@ -1,0 +1,205 @@
+"""The engine facade `suggest`: input checking, input forms, results, workers and progress."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from burano_ai.engine import load_position, parse_seat, suggest
+from burano_ai.errors import BuranoError, OptionError, PositionError
+from burano_ai.reference import Game
+from burano_ai.reference.state import TURN
+from burano_ai.search import Limit, Params, SearchResult
+
+from positions import play_random, rounds_state
+
+
+def comparable(result: SearchResult) -> dict:
+    d = result.to_dict()
+    for key in ("elapsed", "iterations_per_second"):
+        d.pop(key)
+    return d
+
+
+@pytest.fixture(scope="module")
+def start():
+    return rounds_state(2, 3)
+
+
+@pytest.fixture(scope="module")
+def later():
+    """A 3-player turn start in summer."""
+    s = Game(3).new_initial_state(4)
+    play_random(s, random.Random(4), until=lambda x: x.season == 1 and x.phase == TURN and x.moves == 0)
+    return s
+
+
+# --- results
+
+
+def test_result_ranks_candidates_and_renders_a_plan(start):
+    r = suggest(start, limit=Limit(iterations=80), seed=3)
+    assert isinstance(r, SearchResult)
+    assert r.seat == start.actor and r.iterations == 80 and r.iterations_per_second > 0
+    assert r.move == r.candidates[0].move and r.action == r.candidates[0].action
+    assert r.move in {start.action_to_string(a) for a in start.legal_actions()}
+    visits = [c.visits for c in r.candidates]
+    assert visits == sorted(visits, reverse=True) and sum(visits) == 80
+    for c in r.candidates:
+        assert 0.0 <= c.win_prob <= 1.0 and 0.0 <= c.value <= 1.0
+    assert r.pv[0].move == r.move
+    assert r.plan == " → ".join(step.move for step in r.pv)
+    d = json.loads(json.dumps(r.to_dict()))
+    assert d["seat"] == "AB"[start.actor] and d["plan"] == r.plan and len(d["candidates"]) == len(r.candidates)
+    assert "visits" in str(r)
+
+
+def test_plan_stops_at_the_end_of_the_turn(later):
+    r = suggest(later, limit=Limit(iterations=60), seed=2, params=Params(horizon_turns=1))
+    moves = [step.move for step in r.pv]
+    assert "done" not in moves[:-1]
+
+
+def test_json_text_dict_and_state_give_the_same_search(later):
+    limit = Limit(iterations=30)
+    by_state = comparable(suggest(later, limit=limit, seed=8))
+    assert comparable(suggest(later.to_json(), limit=limit, seed=8)) == by_state
+    assert comparable(suggest(json.loads(later.to_json()), limit=limit, seed=8)) == by_state
+    assert comparable(suggest(later, seat="abc"[later.actor].upper(), limit=limit, seed=8)) == by_state
+
+
+def test_single_legal_move_is_returned_at_once():
+    s = rounds_state(2, 1)
+    s.play("take top")
+    s.moves = 4                                  # all four moves made and no privilege: only "done"
+    s.players[s.actor].privilege = 0
+    assert len(s.legal_actions()) == 1
+    r = suggest(s, limit=Limit(iterations=1000), seed=0)
+    assert r.iterations == 0 and r.move == "done" and r.plan == "done"
+    assert any("only one legal move" in note for note in r.notes)
+
+
+def test_progress_is_reported(start):
+    seen = []
+    suggest(start, limit=Limit(iterations=25), seed=1, progress=lambda done, total: seen.append((done, total)))
+    assert seen and seen[-1] == (25, 25)
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+def test_time_limit_cuts_a_large_iteration_budget(start):
+    r = suggest(start, limit=Limit(iterations=10**7, seconds=0.2), seed=1)
+    assert 0 < r.iterations < 10**7
+    assert any("time limit" in note for note in r.notes)
+
+
+def test_seconds_only_budget(start):
+    r = suggest(start, limit=Limit(seconds=0.2), seed=1, params=Params(horizon_turns=1))
+    assert r.iterations > 0 and r.candidates
+
+
+# --- workers
+
+
+def test_two_workers_are_reproducible(later):
+    limit = Limit(iterations=40)
+    params = Params(horizon_turns=1)
+    first = suggest(later, limit=limit, seed=6, workers=2, params=params)
+    second = suggest(later, limit=limit, seed=6, workers=2, params=params)
+    assert comparable(first) == comparable(second)
+    assert first.iterations == 40 and first.workers == 2
+    assert sum(c.visits for c in first.candidates) == 40
+
+
+def test_workers_report_progress(later):
+    seen = []
+    suggest(later, limit=Limit(iterations=30), seed=6, workers=2, params=Params(horizon_turns=1),
+            progress=lambda done, total: seen.append((done, total)))
+    assert seen and seen[-1][1] == 30 and seen[-1][0] <= 30
+
+
+@pytest.mark.slow
+def test_two_spawned_workers_match_two_forked_workers(later):
+    limit = Limit(iterations=30)
+    forked = suggest(later, limit=limit, seed=2, workers=2, params=Params(horizon_turns=1, start_method="fork"))
+    spawned = suggest(later, limit=limit, seed=2, workers=2, params=Params(horizon_turns=1, start_method="spawn"))
+    assert comparable(forked) == comparable(spawned)
+
+
+def test_more_workers_than_iterations(start):
+    r = suggest(start, limit=Limit(iterations=2), seed=1, workers=3, params=Params(horizon_turns=1))
+    assert r.iterations == 2
+
+
+# --- bad input
+
+
+def test_unknown_seat(start):
+    for seat in ("E", "C", 2, -1, "north", 1.0, True):
+        with pytest.raises(OptionError, match="unknown seat"):
+            suggest(start, seat=seat, limit=Limit(iterations=5))
+
+
+def test_seat_not_to_move(start):
+    other = 1 - start.actor
+    with pytest.raises(OptionError, match="not to move"):
+        suggest(start, seat=other, limit=Limit(iterations=5))
+
+
+def test_terminal_position():
+    s = rounds_state(2, 2)
+    play_random(s, random.Random(2))
+    assert s.is_terminal()
+    with pytest.raises(PositionError, match="game is over"):
+        suggest(s, limit=Limit(iterations=5))
+
+
+def test_chance_node():
+    s = rounds_state(2, 2)
+    play_random(s, random.Random(7), until=lambda x: x.is_chance_node())
+    with pytest.raises(PositionError, match="chance"):
+        suggest(s, limit=Limit(iterations=5))
+
+
+def test_bad_budgets_and_options(start):
+    with pytest.raises(OptionError, match="at least 1"):
+        suggest(start, limit=Limit(iterations=0))
+    with pytest.raises(OptionError, match="positive"):
+        Limit(seconds=0)
+    for workers in (0, -1, 65, 1.5, "2"):
+        with pytest.raises(OptionError, match="workers"):
+            suggest(start, limit=Limit(iterations=5), workers=workers)
+    with pytest.raises(OptionError, match="seed"):
+        suggest(start, limit=Limit(iterations=5), seed="x")
+    with pytest.raises(OptionError, match="limit"):
+        suggest(start, limit=100)
+    with pytest.raises(OptionError, match="params"):
+        suggest(start, limit=Limit(iterations=5), params={"exploration": 1})
+
+
+def test_bad_positions():
+    with pytest.raises(PositionError, match="malformed JSON"):
+        suggest("{not json", limit=Limit(iterations=5))
+    with pytest.raises(PositionError, match="players"):
+        suggest({"format": "burano-position/1", "players": 7}, limit=Limit(iterations=5))
+    with pytest.raises(PositionError):
+        suggest(42, limit=Limit(iterations=5))
+    with pytest.raises(PositionError):
+        suggest('{"format": "burano-position/1", "players": 2}', limit=Limit(iterations=5))
+
+
+def test_a_view_is_searched_only_for_its_own_seat(later):
+    seat = later.actor
+    other = (seat + 1) % 3
+    view = later.to_json(other)
+    with pytest.raises(OptionError, match="view"):
+        suggest(view, limit=Limit(iterations=5))
+    state, view_seat = load_position(later.to_json(seat))
+    assert view_seat == seat and state.current_player() == seat
+
+
+def test_every_error_is_a_value_error():
+    assert issubclass(OptionError, BuranoError) and issubclass(PositionError, BuranoError)
+    assert issubclass(BuranoError, ValueError)
+    assert parse_seat("b", 3) == 1 and parse_seat(2, 3) == 2
