@@ -266,5 +266,89 @@ def random_game(
     _print_scores(state)
 
 
+EXAMPLE_POSITION = "midgame-4p-C.json"
+
+
+def _example_text() -> str:
+    from importlib import resources
+    return resources.files("burano_ai.data.examples").joinpath(EXAMPLE_POSITION).read_text(encoding="utf-8")
+
+
+@app.command()
+@user_errors
+def suggest(
+    file: Optional[Path] = typer.Argument(None, metavar="[FILE]",
+                                          help="Position JSON (full, or the searching seat's view); "
+                                               f"default: the built-in example {EXAMPLE_POSITION}."),
+    seat: Optional[str] = typer.Option(None, "--seat", metavar="SEAT", help="Searching seat, A-D or 1-4 "
+                                       "(default: the seat to move)."),
+    seconds: Optional[float] = typer.Option(None, "--time", metavar="S", help="Search time in seconds."),
+    iterations: Optional[int] = typer.Option(None, "--iterations", metavar="N",
+                                             help="Search iterations (default 2000 when --time is not given)."),
+    workers: int = typer.Option(1, "--workers", metavar="W", help="Worker processes (root-parallel search)."),
+    seed: int = typer.Option(0, "--seed", help="Seed: the same seed, budget and workers give the same answer."),
+    top: int = typer.Option(8, "--top", metavar="N", help="Candidate moves to list."),
+    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+) -> None:
+    """Suggest the best move for the seat to move, with the plan for the rest of its turn.
+
+    The search reads only what the seat can know: given a full position it works from the seat's view.
+    """
+    from burano_ai.engine import suggest as engine_suggest
+    from burano_ai.search import Limit
+
+    text = _example_text() if file is None else _read_text(file)
+    state = load_state(text)
+    view = _position_view(text)
+    searcher = None if seat is None else parse_seat(seat, state.num_players)
+    if searcher is None and view is not None:
+        searcher = SEAT_LETTERS.index(str(view).upper())
+    if top < 1:
+        raise OptionError(f"--top must be at least 1, not {top}")
+    if seconds is None and iterations is None:
+        iterations = 2000
+    limit = Limit(iterations=iterations, seconds=seconds)
+    total = iterations
+    show_progress = not as_json and sys.stderr.isatty()
+    if show_progress:
+        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+        with Progress(TextColumn("searching"), BarColumn(), TextColumn("{task.completed} it"),
+                      TimeElapsedColumn(), transient=True) as bar:
+            task = bar.add_task("search", total=total)
+            result = engine_suggest(state if view is None else text, seat=searcher, limit=limit, seed=seed,
+                                    workers=workers, progress=lambda done, _t: bar.update(task, completed=done))
+    else:
+        result = engine_suggest(state if view is None else text, seat=searcher, limit=limit, seed=seed,
+                                workers=workers)
+    if as_json:
+        data = result.to_dict()
+        data["candidates"] = data["candidates"][:top]
+        typer.echo(json.dumps(data, indent=2))
+        return
+    _print_suggestion(result, top)
+
+
+def _print_suggestion(result, top: int) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(highlight=False)
+    console.print(f"seat {result.seat_letter}: [bold]{result.move}[/bold]")
+    console.print(f"plan for this turn: {result.plan}")
+    table = Table(show_header=True, header_style="bold", box=None)
+    for col, justify in (("move", "left"), ("visits", "right"), ("win", "right"), ("VP", "right"),
+                         ("margin", "right")):
+        table.add_column(col, justify=justify)
+    for c in result.candidates[:top]:
+        table.add_row(c.move, str(c.visits), f"{c.win_prob:.1%}", f"{c.expected_vp:.1f}",
+                      f"{c.expected_margin:+.1f}")
+    console.print(table)
+    console.print(f"{result.iterations} iterations in {result.elapsed:.2f} s "
+                  f"({result.iterations_per_second:.0f}/s), seed {result.seed}, {result.workers} worker(s)")
+    for note in result.notes:
+        console.print(f"note: {note}")
+
+
 if __name__ == "__main__":
     app()
