@@ -29,8 +29,8 @@ _click_exceptions = sys.modules[typer.BadParameter.__module__]
 
 
 def _game_class():
-    """The Game class the commands use (the reference model until the compiled core arrives)."""
-    from burano_ai.reference import Game
+    """The Game class the commands use: the compiled core."""
+    from burano_ai import Game
     return Game
 
 
@@ -349,6 +349,53 @@ def _print_suggestion(result, top: int) -> None:
     for note in result.notes:
         console.print(f"note: {note}")
 
+
+@app.command()
+@user_errors
+def arena(
+    bots: list[str] = typer.Option(..., "--bots", metavar="SPECS",
+                                   help="Bot specs, one per seat, comma-separated (repeat --bots or use ';' too): "
+                                        "random, greedy, ismcts:iterations=2000, ismcts:time=1.0,workers=2, "
+                                        "mcts-pkg, openspiel-ismcts, openspiel-mcts."),
+    players: int = typer.Option(2, "--players", "-n", help="Number of players: 2, 3 or 4."),
+    games: int = typer.Option(2, "--games", "-g", help="Games to play (rounded up to whole deals)."),
+    time_per_move: Optional[float] = typer.Option(None, "--time-per-move", metavar="S",
+                                                  help="Seconds per decision for search bots without a budget."),
+    workers: int = typer.Option(1, "--workers", metavar="W", help="Games played in parallel."),
+    seed: int = typer.Option(0, "--seed", "-s", help="Seed of every deal, chance stream and bot."),
+    backend: str = typer.Option("local", "--backend", help="local (processes) or ray."),
+    seating: str = typer.Option("auto", "--seating", help="auto, all (every seat permutation) or rotate."),
+    bootstrap: int = typer.Option(200, "--bootstrap", metavar="B", help="Bootstrap refits for rating intervals."),
+    out: Optional[Path] = typer.Option(None, "--out", metavar="FILE", help="Write the results JSON here."),
+    csv_out: Optional[Path] = typer.Option(None, "--csv", metavar="FILE", help="Write one CSV row per seat per game."),
+    plot: Optional[Path] = typer.Option(None, "--plot", metavar="FILE", help="Write the win-rate ladder PNG."),
+) -> None:
+    """Play a bot tournament: duplicate deals over every seating; win rates, VP, ranks and ratings."""
+    from burano_ai.arena import ArenaConfig, run_arena, split_bot_list
+
+    specs = [spec for text in bots for spec in split_bot_list(text)]
+    config = ArenaConfig(bots=tuple(specs), players=_check_players(players), games=games, seed=seed,
+                         time_per_move=time_per_move, workers=workers, backend=backend.lower(),
+                         seating=seating.lower(), bootstrap=bootstrap)
+    config.validate()
+    if sys.stderr.isatty():
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        with Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      console=Console(stderr=True), transient=True) as bar:
+            task = bar.add_task("arena", total=None)
+            result = run_arena(config, game_factory=_game_class(),
+                               progress=lambda done, total: bar.update(task, completed=done, total=total))
+    else:
+        result = run_arena(config, game_factory=_game_class())
+    typer.echo(result.table())
+    if out is not None:
+        result.write_json(str(out))
+    if csv_out is not None:
+        result.write_csv(str(csv_out))
+    if plot is not None:
+        result.plot(str(plot))
 
 if __name__ == "__main__":
     app()

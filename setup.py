@@ -28,6 +28,7 @@ import os
 from pathlib import Path
 
 from setuptools import setup
+from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).resolve().parent
 CYTHON_SRC = "src_cython"  # relative: setuptools wants relative source paths
@@ -91,8 +92,27 @@ def extensions() -> list:
     )
 
 
+class ModeAwareBuildExt(build_ext):
+    """build_ext that rebuilds a module whose existing binary was built in the other mode.
+
+    Editable installs put the binaries next to the sources, where a debug and a release build would
+    share one file: timestamps alone would keep a stale binary of the other mode. A `<binary>.mode`
+    stamp records the mode of each binary; a mismatch forces a rebuild.
+    """
+
+    def run(self) -> None:
+        stamps = [Path(self.get_ext_fullpath(ext.name) + ".mode") for ext in self.extensions]
+        if any(stamp.exists() and stamp.read_text().strip() != MODE for stamp in stamps):
+            self.force = True
+        super().run()
+        for stamp in stamps:
+            if stamp.parent.exists():
+                stamp.write_text(MODE + "\n")
+
+
 setup(
     ext_modules=extensions(),
+    cmdclass={"build_ext": ModeAwareBuildExt},
     options={
         "build": {"build_base": BUILD_BASE},
         # Compile the C of several extension modules in parallel.

@@ -1,8 +1,23 @@
 """burano_ai: AI solver and move-search engine for the board game Burano.
 
-The pure-Python model lives in this package; performance-critical parts are
-Cython extension modules compiled from ``src_cython/burano_ai/*.pyx`` into
-this package (for example :mod:`burano_ai._rng`).
+`Game` and `State` are the compiled rules core (`burano_ai._core`, built from
+``src_cython/burano_ai/*.pyx`` during ``pip install``); `burano_ai.reference` holds the readable
+pure-Python model of the same rules that the core is tested against. There is no silent fallback to
+the slow model: without the compiled core, importing this package fails with instructions.
 """
 
 __version__ = "0.1.0"
+
+try:
+    from ._core import Game, State, playouts, rollout
+except ImportError as exc:  # pragma: no cover - exercised only on a broken install
+    raise ImportError(
+        "burano_ai's compiled core (burano_ai._core) is not built: install the package with "
+        "`python -m pip install .` (or `python -m pip install -e .` for development) so that the "
+        f"Cython extensions are compiled ({exc})"
+    ) from exc
+
+CHANCE = -1
+TERMINAL = -4
+
+__all__ = ["CHANCE", "Game", "State", "TERMINAL", "playouts", "rollout", "__version__"]

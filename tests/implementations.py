@@ -1,5 +1,6 @@
-"""The rules implementations under test, by name (the reference model, and the compiled core)."""
+"""The rules implementations under test, by name: the reference model and the compiled core."""
 
+from burano_ai import Game as CoreGame
 from burano_ai.reference import Game as ReferenceGame
 
-IMPLEMENTATIONS = {"reference": ReferenceGame}
+IMPLEMENTATIONS = {"core": CoreGame, "reference": ReferenceGame}

@@ -55,8 +55,10 @@ def start_position(players: int = 4, seed: int = 1) -> dict:
 # Commands
 
 
-def test_game_class_is_the_reference_model_for_now():
-    assert cli._game_class() is Game
+def test_commands_use_the_compiled_core():
+    import burano_ai
+    assert cli._game_class() is burano_ai.Game
+    assert burano_ai.Game.__module__ == "burano_ai._core"
 
 
 def test_new_show_round_trip(runner, tmp_path):

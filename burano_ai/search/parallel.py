@@ -31,13 +31,9 @@ Progress = Callable[[int, "int | None"], None]
 
 
 def default_game_factory() -> GameFactory:
-    """The compiled `burano_ai.Game` when it is built, else the reference Game."""
-    try:
-        from .. import Game   # type: ignore[attr-defined]
-        return Game
-    except ImportError:
-        from ..reference import Game
-        return Game
+    """The compiled `burano_ai.Game` (importing burano_ai fails loudly if it is not built)."""
+    from .. import Game
+    return Game
 
 
 def game_factory_for(state, game_factory: GameFactory | None = None) -> GameFactory:
