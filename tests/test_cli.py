@@ -189,3 +189,44 @@ def test_invalid_position_fields_are_named(runner, tmp_path):
     data = start_position(2)
     data["seats"][1]["coins"] = -3
     assert_user_error(invoke(runner, "show", write_position(tmp_path, data)), "seats[1].coins")
+
+
+# ------------------------------------------------------------------------------------------------
+# suggest
+
+
+def test_suggest_on_the_builtin_example(runner):
+    result = invoke(runner, "suggest", "--iterations", "200", "--seed", "3")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("seat C: ")
+    assert "plan for this turn:" in result.stdout and "iterations" in result.stdout
+
+
+def test_suggest_json_is_reproducible(runner, tmp_path):
+    path = write_position(tmp_path, json.loads(cli._example_text()))
+    outs = [json.loads(invoke(runner, "suggest", path, "--iterations", "150", "--json", "--top", "3").stdout)
+            for _ in range(2)]
+    for out in outs:
+        out.pop("elapsed"), out.pop("iterations_per_second")
+    assert outs[0] == outs[1]
+    assert outs[0]["seat"] == "C" and len(outs[0]["candidates"]) <= 3
+    assert outs[0]["plan"].split(" → ")[0] == outs[0]["move"]
+
+
+@pytest.mark.parametrize("args,fragment", [
+    (("--seat", "E"), "--seat"),
+    (("--seat", "A"), "seat A"),                 # the example is seat C's view
+    (("--iterations", "0"), "iterations"),
+    (("--time", "-1"), "seconds"),
+    (("--workers", "0"), "workers"),
+    (("--top", "0"), "--top"),
+])
+def test_suggest_bad_options_exit_2(runner, args, fragment):
+    assert_user_error(invoke(runner, "suggest", *args), fragment)
+
+
+def test_suggest_bad_positions_exit_2(runner, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    assert_user_error(invoke(runner, "suggest", str(bad)), "malformed JSON")
+    assert_user_error(invoke(runner, "suggest", str(tmp_path / "missing.json")), "no such file")
