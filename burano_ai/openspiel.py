@@ -1,0 +1,411 @@
+"""OpenSpiel adapter: Burano as a Python pyspiel game (`python_burano`), and OpenSpiel's bots as our Bots.
+
+Needs the ``[openspiel]`` extra (``pip install open_spiel``; ``import pyspiel``). Importing this module
+registers the game, so OpenSpiel users can write::
+
+    import burano_ai.openspiel, pyspiel
+    game = pyspiel.load_game("python_burano(players=4)")
+    state = game.new_initial_state()          # a chance node: the deal (one of 1000 setup seeds)
+    game = pyspiel.load_game("python_burano(players=2,seed=7)")   # a fixed deal: the first node decides
+
+Game type: sequential, explicit stochastic chance (draws, roof tiles, marker shuffles and the deal are
+chance nodes), imperfect information, constant-sum utility (`returns()` are win shares: 1/k to each of
+the k winners, 0 to the others, summing to 1), terminal rewards. Parameters: ``players`` (2-4, default
+4), ``seed`` (-1: the deal is the first chance node; >= 0: that fixed deal), ``engine`` (``auto`` or
+``core``: the compiled core's State is wrapped; ``reference``: the pure-Python model, slow).
+
+Actions are our global action ids (`burano_ai.actions`): decisions and chance outcomes share one range of
+`NUM_ACTIONS` ids; the deal's outcomes are 0..999 (setup seeds) at the first node only.
+
+Information: ``information_state_string(p)`` is the seat's information-state key of the current position
+(`State.information_state_key`: everything the seat can see now, as our one-seat view holds it; compact,
+so search can use it as a dictionary key). It is not a perfect-recall history: two histories that lead to
+the same view share it. ``observation_string(p)`` is the readable one-seat view (position JSON).
+``resample_from_infostate(p, sampler)`` draws a seed from the sampler and calls our
+``State.resample(p, seed)``; the result keeps ``information_state_string(p)``. Its OpenSpiel history is
+the original's (so it is not consistent with the resampled hidden parts): use it for search, not replay.
+
+Performance: every pyspiel call crosses C++ -> Python once; ``clone`` copies the wrapped State (cheap for
+the compiled core). OpenSpiel's random-rollout evaluator plays playouts through that interface, hence
+slowly; `NativeRolloutEvaluator` plays them inside the wrapped State (the core plays out in C).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+import pyspiel
+from open_spiel.python.algorithms import ismcts as os_ismcts
+from open_spiel.python.algorithms import mcts as os_mcts
+
+from . import actions as A
+from .bots import Bot, BotSpec, seat_view
+from .errors import OptionError
+from .search.ismcts import mix64, native_rollout, random_rollout
+
+SHORT_NAME = "python_burano"
+#: Setup seeds the deal chance node chooses from (uniformly) when the game has no fixed `seed`.
+DEAL_OUTCOMES = 1000
+#: A generous bound on actions + chance outcomes in one game (random 4-player games take ~550-700).
+MAX_GAME_LENGTH = 4000
+_SEED_RANGE = 1 << 31
+
+GAME_TYPE = pyspiel.GameType(
+    short_name=SHORT_NAME,
+    long_name="Burano (burano_ai)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.CONSTANT_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=4,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=False,
+    provides_observation_string=True,
+    provides_observation_tensor=False,
+    parameter_specification={"players": 4, "seed": -1, "engine": "auto"},
+)
+
+
+def rules_game_class(engine: str = "auto"):
+    """Our Game class for `engine`: ``core`` or ``auto`` (the compiled `burano_ai.Game`), ``reference``."""
+    if engine in ("auto", "core"):
+        from . import Game
+        return Game
+    if engine == "reference":
+        from .reference import Game
+        return Game
+    raise OptionError(f"engine must be auto, core or reference, not {engine!r}")
+
+
+class BuranoGame(pyspiel.Game):
+    """The pyspiel Game: metadata plus the wrapped rules `Game` (`rules`)."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        players = params.get("players", 4)
+        seed = params.get("seed", -1)
+        engine = params.get("engine", "auto")
+        if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
+            raise OptionError(f"{SHORT_NAME}: players must be 2, 3 or 4, not {players!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise OptionError(f"{SHORT_NAME}: seed must be an integer, not {seed!r}")
+        self.rules = rules_game_class(engine)(players)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=A.NUM_ACTIONS,
+            max_chance_outcomes=max(A.NUM_ACTIONS, DEAL_OUTCOMES),
+            num_players=players,
+            min_utility=0.0,
+            max_utility=1.0,
+            utility_sum=1.0,
+            max_game_length=MAX_GAME_LENGTH,
+        )
+        super().__init__(GAME_TYPE, info, {"players": players, "seed": seed, "engine": engine})
+        self._initial = self.rules.new_initial_state(seed) if seed >= 0 else None
+
+    def new_initial_state(self) -> "BuranoState":
+        """The start: the fixed deal, or a chance node choosing the deal."""
+        return BuranoState(self, None if self._initial is None else self._initial.clone())
+
+    def deal(self, outcome: int):
+        """Our State for deal outcome `outcome` (the setup seed)."""
+        return self.rules.new_initial_state(outcome)
+
+    def wrap(self, state) -> "BuranoState":
+        """A pyspiel state holding a copy of our `state` (its OpenSpiel history starts empty)."""
+        if state.num_players != self.num_players():
+            raise OptionError(f"a {state.num_players}-player position cannot be wrapped in a "
+                              f"{self.num_players()}-player {SHORT_NAME} game")
+        out = BuranoState(self, state.clone())
+        return out
+
+    def make_py_observer(self, iig_obs_type=None, params=None) -> "BuranoObserver":
+        """The observer: information-state keys for perfect-recall requests, views otherwise."""
+        if params:
+            raise ValueError(f"{SHORT_NAME} observers take no parameters, got {params}")
+        return BuranoObserver(iig_obs_type)
+
+
+class BuranoState(pyspiel.State):
+    """A pyspiel State around one of our States (`burano_state`; None before the deal)."""
+
+    def __init__(self, game: BuranoGame, inner=None) -> None:
+        super().__init__(game)
+        # The only Python attribute: OpenSpiel's clone deep-copies them all (the core copies in ~1 us).
+        self._inner = inner
+
+    @property
+    def burano_state(self):
+        """Our State (None while the deal is pending)."""
+        return self._inner
+
+    # OpenSpiel API
+
+    def current_player(self) -> int:
+        if self._inner is None:
+            return pyspiel.PlayerId.CHANCE
+        return self._inner.current_player()
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self._inner.legal_actions()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self._inner is None:
+            p = 1.0 / DEAL_OUTCOMES
+            return [(i, p) for i in range(DEAL_OUTCOMES)]
+        return self._inner.chance_outcomes()
+
+    def _apply_action(self, action: int) -> None:
+        if self._inner is None:
+            self._inner = self.get_game().deal(int(action))
+        else:
+            self._inner.apply_action(int(action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if self._inner is None:
+            return f"deal {action}"
+        return self._inner.action_to_string(action)
+
+    def is_terminal(self) -> bool:
+        return self._inner is not None and self._inner.is_terminal()
+
+    def returns(self) -> list[float]:
+        if self._inner is None:
+            return [0.0] * self.num_players()
+        return list(self._inner.returns())
+
+    def information_state_string(self, player: int | None = None) -> str:
+        return information_state_string(self, self.current_player() if player is None else player)
+
+    def observation_string(self, player: int | None = None) -> str:
+        return observation_string(self, self.current_player() if player is None else player)
+
+    def resample_from_infostate(self, player_id: int, probability_sampler) -> "BuranoState":
+        """A copy whose hidden parts (for `player_id`) are resampled with a seed from the sampler."""
+        out = self.clone()
+        if self._inner is not None:
+            seed = int(probability_sampler() * _SEED_RANGE) % _SEED_RANGE
+            out._inner = self._inner.resample(player_id, seed)
+        return out
+
+    def __str__(self) -> str:
+        """The full position JSON (compact; OpenSpiel compares these strings in its checks). The readable
+        board is ``str(state.burano_state)``."""
+        if self._inner is None:
+            return f"{SHORT_NAME}: before the deal"
+        return self._inner.to_json()
+
+
+def information_state_string(state: BuranoState, player: int) -> str:
+    inner = state.burano_state
+    if inner is None:
+        return f"p{player} before the deal"
+    key = inner.information_state_key(player)
+    return f"p{player} {key:016x}" if isinstance(key, int) else f"p{player} {key}"
+
+
+def observation_string(state: BuranoState, player: int) -> str:
+    inner = state.burano_state
+    if inner is None:
+        return f"p{player} before the deal"
+    return inner.to_json(player)
+
+
+class BuranoObserver:
+    """The PyObserver OpenSpiel's C++ side calls for information-state and observation strings (no tensors)."""
+
+    def __init__(self, iig_obs_type=None) -> None:
+        self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        self.tensor = None
+        self.dict: dict[str, Any] = {}
+
+    def set_from(self, state, player: int) -> None:
+        pass
+
+    def string_from(self, state, player: int) -> str:
+        if self.perfect_recall:
+            return information_state_string(state, player)
+        return observation_string(state, player)
+
+
+pyspiel.register_game(GAME_TYPE, BuranoGame)
+
+_GAMES: dict[tuple[int, str], BuranoGame] = {}
+
+
+def game_for(num_players: int, engine: str = "auto") -> BuranoGame:
+    """A cached `BuranoGame` (no fixed deal) for wrapping positions."""
+    key = (num_players, engine)
+    if key not in _GAMES:
+        _GAMES[key] = BuranoGame({"players": num_players, "seed": -1, "engine": engine})
+    return _GAMES[key]
+
+
+def _engine_of(state) -> str:
+    return "reference" if type(state).__module__.startswith("burano_ai.reference") else "core"
+
+
+# ------------------------------------------------------------------------------------------------
+# Evaluators
+
+
+class NativeRolloutEvaluator(os_mcts.Evaluator):
+    """OpenSpiel evaluator whose random playouts run inside the wrapped State (in C for the core).
+
+    Same statistics as OpenSpiel's `RandomRolloutEvaluator` (uniform random decisions, chance by its
+    probabilities, returns = win shares), without a C++ -> Python crossing per action.
+    """
+
+    def __init__(self, n_rollouts: int = 1, random_state: np.random.RandomState | None = None) -> None:
+        self.n_rollouts = n_rollouts
+        self._random_state = random_state or np.random.RandomState()
+
+    def evaluate(self, state: BuranoState) -> np.ndarray:
+        inner = state.burano_state
+        if inner is None:   # before the deal: nothing to say
+            return np.full(state.num_players(), 1.0 / state.num_players())
+        playout = native_rollout if callable(getattr(inner, "rollout", None)) else random_rollout
+        total = np.zeros(inner.num_players)
+        for _ in range(self.n_rollouts):
+            s = inner.clone()
+            playout(s, int(self._random_state.randint(_SEED_RANGE)))
+            total += s.returns()
+        return total / self.n_rollouts
+
+    def prior(self, state: BuranoState) -> list[tuple[int, float]]:
+        if state.is_chance_node():
+            return state.chance_outcomes()
+        legal = state.legal_actions(state.current_player())
+        return [(a, 1.0 / len(legal)) for a in legal]
+
+
+def make_evaluator(kind: str, n_rollouts: int, random_state: np.random.RandomState) -> os_mcts.Evaluator:
+    """``native`` (`NativeRolloutEvaluator`) or ``random`` (OpenSpiel's `RandomRolloutEvaluator`)."""
+    if kind == "native":
+        return NativeRolloutEvaluator(n_rollouts, random_state)
+    return os_mcts.RandomRolloutEvaluator(n_rollouts=n_rollouts, random_state=random_state)
+
+
+# ------------------------------------------------------------------------------------------------
+# OpenSpiel's ISMCTS with a wall-clock budget
+
+
+class TimedISMCTSBot(os_ismcts.ISMCTSBot):
+    """OpenSpiel's `ISMCTSBot`, unchanged, plus an optional wall-clock budget per search.
+
+    OpenSpiel's Python ISMCTS counts simulations only; with `seconds` set, `run_search` runs simulations
+    until the time is up (or `max_simulations`, whichever comes first) and `simulations` reports how
+    many ran. The loop body is OpenSpiel's own (`sample_root_state`, `run_simulation`).
+    """
+
+    def __init__(self, *args: Any, seconds: float | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.seconds = seconds
+        self.simulations = 0
+
+    def run_search(self, state):
+        if self.seconds is None:
+            self.simulations = self._max_simulations
+            return super().run_search(state)
+        self.reset()
+        legal_actions = state.legal_actions()
+        if len(legal_actions) == 1:
+            self.simulations = 0
+            return [(legal_actions[0], 1.0)]
+        self._root_node = self.create_new_node(state)
+        deadline = time.perf_counter() + self.seconds
+        done = 0
+        while done < self._max_simulations and (done == 0 or time.perf_counter() < deadline):
+            self.run_simulation(self.sample_root_state(state))
+            done += 1
+        self.simulations = done
+        if self._allow_inconsistent_action_sets:
+            node = self.filter_illegals(self._root_node, legal_actions)
+            return self.get_final_policy(state, node)
+        return self.get_final_policy(state, self._root_node)
+
+
+# ------------------------------------------------------------------------------------------------
+# Our Bot interface around OpenSpiel's bots
+
+_FINAL = {"max-visit": os_ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+          "normalized": os_ismcts.ISMCTSFinalPolicyType.NORMALIZED_VISITED_COUNT,
+          "max-value": os_ismcts.ISMCTSFinalPolicyType.MAX_VALUE}
+
+#: Default UCT constant of the OpenSpiel bots: the same as our search's (rewards lie in 0..1 for both).
+DEFAULT_UCT_C = 0.7
+
+
+class OpenSpielISMCTSBot(Bot):
+    """OpenSpiel's ISMCTS (`open_spiel.python.algorithms.ismcts.ISMCTSBot`) playing for its seat.
+
+    Each decision: wrap the seat's view (`seat_view`) in a `BuranoState` and run a fresh ISMCTSBot seeded
+    from our seed and decision counter. Its resampler is ``resample_from_infostate`` with a sampler drawn
+    from the bot's own NumPy RNG (OpenSpiel's default sampler is seeded from the clock, which would make
+    games irreproducible). Defaults: UCT, c = 0.7, 500 simulations (unless `time` is given), unlimited
+    world samples, final policy max-visit (OpenSpiel's Python default), native playouts.
+    """
+
+    name = "openspiel-ismcts"
+
+    def __init__(self, spec: BotSpec, seed: int) -> None:
+        super().__init__(spec, seed)
+        o = self.options
+        self.seconds = o.get("time")
+        self.max_simulations = o.get("iterations", 10**9 if self.seconds is not None else 500)
+        self.uct_c = o.get("c", DEFAULT_UCT_C)
+        self.evaluator_kind = o.get("evaluator", "native")
+        self.n_rollouts = o.get("rollouts", 1)
+        self.final = _FINAL[o.get("final", "max-visit")]
+        self.worlds = o.get("worlds", os_ismcts.UNLIMITED_NUM_WORLD_SAMPLES)
+        self.inconsistent = o.get("inconsistent", False)
+
+    def _choose(self, state, seat: int, legal: list[int], seed: int) -> int:
+        view = seat_view(state, seat)
+        game = game_for(view.num_players, _engine_of(view))
+        root = game.wrap(view)
+        rs = np.random.RandomState(seed)
+        bot = TimedISMCTSBot(game, make_evaluator(self.evaluator_kind, self.n_rollouts, rs), self.uct_c,
+                             self.max_simulations, max_world_samples=self.worlds, random_state=rs,
+                             final_policy_type=self.final, allow_inconsistent_action_sets=self.inconsistent,
+                             seconds=self.seconds)
+        sampler = rs.uniform
+        bot.set_resampler(lambda s, player: s.resample_from_infostate(player, sampler))
+        action = int(bot.step(root))
+        self.iterations += bot.simulations
+        return action
+
+
+class OpenSpielMCTSBot(Bot):
+    """OpenSpiel's MCTS (`open_spiel.python.algorithms.mcts.MCTSBot`) on one determinization.
+
+    MCTS assumes perfect information, so each decision it searches one world resampled from the seat's
+    view (never the true hidden state): determinized UCT with max^n backups and chance nodes sampled.
+    Defaults: c = 0.7, 500 simulations, solver off, native playouts. No time budget (OpenSpiel's MCTS
+    counts simulations only).
+    """
+
+    name = "openspiel-mcts"
+
+    def __init__(self, spec: BotSpec, seed: int) -> None:
+        super().__init__(spec, seed)
+        o = self.options
+        self.max_simulations = o.get("iterations", 500)
+        self.uct_c = o.get("c", DEFAULT_UCT_C)
+        self.evaluator_kind = o.get("evaluator", "native")
+        self.n_rollouts = o.get("rollouts", 1)
+        self.solve = o.get("solve", False)
+
+    def _choose(self, state, seat: int, legal: list[int], seed: int) -> int:
+        world = seat_view(state, seat).resample(seat, mix64(seed, 7) & (_SEED_RANGE - 1))
+        game = game_for(world.num_players, _engine_of(world))
+        rs = np.random.RandomState(seed)
+        bot = os_mcts.MCTSBot(game, self.uct_c, self.max_simulations,
+                              make_evaluator(self.evaluator_kind, self.n_rollouts, rs),
+                              solve=self.solve, random_state=rs)
+        action = int(bot.step(game.wrap(world)))
+        self.iterations += self.max_simulations
+        return action
