@@ -1,7 +1,8 @@
 """The `burano` command line: parsing and printing only; the rules live in `burano_ai`.
 
-Commands: `new` (start position JSON), `show` (render a position, as one seat sees it), `random-game`
-(a complete game with random decisions). Every user mistake -- a bad option, a missing or unreadable
+Commands: `suggest` (the best move and turn plan for a position), `new` (start position JSON), `show`
+(render a position, as one seat sees it), `random-game` (a complete game with random decisions),
+`arena` (bot tournaments). Every user mistake -- a bad option, a missing or unreadable
 file, malformed JSON, an impossible position -- prints one line `error: <message>` on stderr and exits
 with code 2, never a traceback.
 """

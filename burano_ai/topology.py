@@ -176,13 +176,19 @@ def _grid_graph() -> nx.Graph:
 
 
 def build_workshop_layout(rows: tuple[str, ...] | list[str]) -> WorkshopLayout:
-    """Parse, validate and freeze a workshop layout.
+    """Parse, validate and freeze a workshop layout (cached: positions name their layout every time).
 
     Raises:
         PositionError: the layout is not 4 rows of 7 squares, a colour is unknown, a colour does not
             form exactly one connected tile, tiles differ in size, or the empty count is not 4 or 10.
     """
-    rows = tuple(rows)
+    if not isinstance(rows, (tuple, list)) or not all(isinstance(r, str) for r in rows):
+        raise PositionError(f"workshop layout: expected a list of {workshop_data.ROWS} row strings")
+    return _build_workshop_layout(tuple(rows))
+
+
+@lru_cache(maxsize=64)
+def _build_workshop_layout(rows: tuple[str, ...]) -> WorkshopLayout:
     if len(rows) != workshop_data.ROWS:
         raise PositionError(f"workshop layout: expected {workshop_data.ROWS} rows, got {len(rows)}")
     colour, coin = [], []
@@ -233,7 +239,7 @@ def build_workshop_layout(rows: tuple[str, ...] | list[str]) -> WorkshopLayout:
 @lru_cache(maxsize=None)
 def default_workshop_layout(num_players: int) -> WorkshopLayout:
     """Return the default frozen layout for a player count (4p, or 2-3p)."""
-    return build_workshop_layout(workshop_data.default_layout(num_players))
+    return build_workshop_layout(workshop_data.default_layout(num_players))  # same object as a loaded layout
 
 
 def union_sizes(layout: WorkshopLayout, squares: list[int] | set[int]) -> list[int]:
