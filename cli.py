@@ -22,6 +22,7 @@ from typer.core import TyperGroup
 from burano_ai import notation
 from burano_ai.data.colours import PLAYER_COLOURS, SEAT_LETTERS
 from burano_ai.errors import BuranoError, OptionError
+from burano_ai.playout import sample_chance
 from burano_ai.render import render_legal_actions, render_state
 
 USAGE_ERROR = 2
@@ -156,12 +157,6 @@ def _phase_label(state) -> str:
     return f"{d['season']} {d['stage']}"
 
 
-def _sample_chance(state, rng: random.Random) -> int:
-    outcomes = state.chance_outcomes()
-    actions = [a for a, _ in outcomes]
-    return rng.choices(actions, weights=[p for _, p in outcomes])[0]
-
-
 def _scores_rows(state) -> list[tuple[str, str, str, str, str]]:
     d = state.to_dict()
     winners = set(state.winners()) if state.is_terminal() else set()
@@ -255,7 +250,7 @@ def random_game(
     decisions = 0
     while not state.is_terminal():
         if state.is_chance_node():
-            action, who = _sample_chance(state, rng), "chance"
+            action, who = sample_chance(state, rng), "chance"
         else:
             action, who = rng.choice(state.legal_actions()), SEAT_LETTERS[state.current_player()]
             decisions += 1

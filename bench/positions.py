@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
+from burano_ai.playout import random_step
 from burano_ai.reference import Game as ReferenceGame
 from burano_ai.reference.state import ST_ROUNDS, TURN
 
@@ -25,14 +26,6 @@ POSITIONS = {
 }
 
 
-def _step(state, rng: random.Random) -> None:
-    if state.is_chance_node():
-        outcomes = state.chance_outcomes()
-        state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
-    else:
-        state.apply_action(rng.choice(state.legal_actions()))
-
-
 @lru_cache(maxsize=None)
 def position_json(name: str) -> str:
     """The full-position JSON of a named benchmark position."""
@@ -40,7 +33,7 @@ def position_json(name: str) -> str:
     state = ReferenceGame(players).new_initial_state(SEED)
     rng = random.Random(SEED)
     while not (state.stage == ST_ROUNDS and state.phase == TURN and state.season == season and state.round == rnd):
-        _step(state, rng)
+        random_step(state, rng)
     return state.to_json()
 
 

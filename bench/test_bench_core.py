@@ -12,6 +12,7 @@ import pytest
 
 from burano_ai._core import Game as CoreGame
 from burano_ai._core import rollout
+from burano_ai.playout import play_randomly
 from burano_ai.reference import Game as ReferenceGame
 
 from positions import POSITIONS, load
@@ -21,13 +22,7 @@ NAMES = sorted(POSITIONS)
 
 
 def _random_playout(state, seed: int) -> None:
-    rng = random.Random(seed)
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
+    play_randomly(state, random.Random(seed))
 
 
 @pytest.mark.parametrize("impl", sorted(IMPLS))

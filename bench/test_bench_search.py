@@ -17,6 +17,7 @@ import random
 
 import pytest
 
+from burano_ai.playout import random_step
 from burano_ai.reference import Game as ReferenceGame
 from burano_ai.search import Limit, Params
 from burano_ai.search.ismcts import Searcher, worker_seed
@@ -51,11 +52,7 @@ def _position(num_players: int, season: int, round_: int, seed: int = 17):
     rng = random.Random(seed)
     while not (state.current_player() >= 0 and state.phase == TURN and state.season == season
                and state.round == round_ and getattr(state, "moves", 0) == 0):
-        if state.current_player() == -1:
-            outcomes = state.chance_outcomes()
-            state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
+        random_step(state, rng)
         assert not state.is_terminal()
     return state
 

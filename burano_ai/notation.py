@@ -246,8 +246,7 @@ def state_from_json(text: str, game=None):
 def state_from_dict(data: Any, game=None):
     """Build a validated reference State from a position dict (full or one-seat view)."""
     from .reference.game import Game
-    from .reference.state import (CHANCE_KIND_NAMES, CK_ROOF_TILE, EMPTY, NO_PLAYER, PHASE_NAMES, STAGE_NAMES,
-                                  State)
+    from .reference.state import CHANCE_KIND_NAMES, EMPTY, NO_PLAYER, PHASE_NAMES, STAGE_NAMES, State
     root = _Reader(data, "position")
     fmt = root.get("format")
     if fmt != FORMAT:

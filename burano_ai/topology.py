@@ -223,7 +223,7 @@ def _build_workshop_layout(rows: tuple[str, ...]) -> WorkshopLayout:
     sizes = {len(c) for c in components}
     empty = colour.count(-1)
     if len(sizes) != 1 or empty not in workshop_data.EMPTY_SQUARES.values():
-        raise PositionError(f"workshop layout: tiles must be all 3 or all 4 squares with 10 or 4 empty squares")
+        raise PositionError("workshop layout: tiles must be all 3 or all 4 squares with 10 or 4 empty squares")
     tile = [-1] * len(colour)
     for t, comp in enumerate(components):
         for s in comp:

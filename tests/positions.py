@@ -7,18 +7,12 @@ import random
 from burano_ai import actions as A
 from burano_ai.data.colours import NUM_COLOURS
 from burano_ai.data.route import NUM_ISLANDS
+from burano_ai.playout import play_randomly
 from burano_ai.reference import Game
 from burano_ai.reference.state import EMPTY, NO_PLAYER, ST_ROUNDS, TURN
 
 
-def play_random(state, rng: random.Random, until=None) -> None:
-    """Play random decisions and chance outcomes until `until(state)` is true or the game ends."""
-    while not state.is_terminal() and not (until and until(state)):
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
+play_random = play_randomly   # the tests' historical name
 
 
 def rounds_state(num_players: int = 4, seed: int = 1):

@@ -12,18 +12,8 @@ from burano_ai import _core
 from burano_ai import actions as A
 from burano_ai.errors import OptionError, PositionError
 from burano_ai.reference import Game as RefGame
+from burano_ai.playout import random_step
 from burano_ai.reference.state import ST_PYRAMID
-
-
-def random_step(state, rng: random.Random) -> int:
-    """Apply one random action (chance outcomes by their probabilities); return it."""
-    if state.is_chance_node():
-        outcomes = state.chance_outcomes()
-        action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
-    else:
-        action = rng.choice(state.legal_actions())
-    state.apply_action(action)
-    return action
 
 
 def random_states(num_players: int, seed: int, every: int = 1):

@@ -15,21 +15,12 @@ import pytest
 
 from burano_ai.errors import BuranoError, IllegalMoveError, OptionError, PositionError
 from burano_ai.notation import state_from_dict, state_from_json, state_to_dict
+from burano_ai.playout import random_step
 from burano_ai.reference import Game
 from burano_ai.render import render_legal_actions, render_state
 
 EXAMPLE = resources.files("burano_ai.data").joinpath("examples/midgame-4p-C.json")
 DOC = Path(__file__).resolve().parent.parent / "docs" / "position-format.md"
-
-
-def random_step(state, rng: random.Random) -> None:
-    """Apply one uniformly random decision, or a chance outcome sampled with its probability."""
-    if state.is_chance_node():
-        outcomes = state.chance_outcomes()
-        action = rng.choices([a for a, _ in outcomes], weights=[p for _, p in outcomes])[0]
-    else:
-        action = rng.choice(state.legal_actions())
-    state.apply_action(action)
 
 
 def random_game_states(num_players: int, seed: int, every: int = 1):

@@ -14,6 +14,7 @@ import random
 import pytest
 
 from burano_ai.data.ring import MARKER_TOKENS
+from burano_ai.playout import random_step
 from implementations import IMPLEMENTATIONS
 
 GAMES_PER_COUNT = 100          # 300 games in all, over 2, 3 and 4 players
@@ -51,7 +52,7 @@ def _check_step(state, game, rng: random.Random, step: int) -> None:
         assert game.state_from_json(text).to_json() == text
         copy = state.clone()
         before = state.to_json()
-        _advance_one(copy, rng)
+        random_step(copy, rng)
         assert state.to_json() == before, "clone is not independent"
         seat = rng.randrange(n)
         key = state.information_state_key(seat)
@@ -59,16 +60,6 @@ def _check_step(state, game, rng: random.Random, step: int) -> None:
         assert sample.information_state_key(seat) == key
         assert _hidden_free(sample.to_dict(), seat) == _hidden_free(state.to_dict(), seat)
         sample.check()
-
-
-def _advance_one(state, rng: random.Random) -> int:
-    if state.is_chance_node():
-        outcomes = state.chance_outcomes()
-        action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
-    else:
-        action = rng.choice(state.legal_actions())
-    state.apply_action(action)
-    return action
 
 
 @pytest.mark.parametrize("impl", sorted(IMPLEMENTATIONS))
@@ -85,7 +76,7 @@ def test_random_games_keep_every_invariant(impl, num_players):
             _check_step(state, game, rng, step)
             if state.current_player() >= 0 and state.phase == 2:   # a turn decision
                 turns.add((state.season, state.round))
-            _advance_one(state, rng)
+            random_step(state, rng)
             step += 1
         _check_step(state, game, rng, step)
         rounds_seen.append(len(turns))
@@ -104,5 +95,5 @@ def test_resample_changes_hidden_things_sometimes():
         if step % 50 == 0 and any(sum(pl.hand_blind) for pl in state.players[1:]):
             if state.resample(0, step).to_json() != state.to_json():
                 changed += 1
-        _advance_one(state, rng)
+        random_step(state, rng)
     assert changed > 0

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
 from burano_ai import actions as A
 from burano_ai import topology
 from burano_ai.data import buildings as B
@@ -13,7 +11,8 @@ from burano_ai.data.colours import BLUE, GREEN, ORANGE, PINK, WHITE, YELLOW
 from burano_ai.data.roofs import FOUNTAINS, ISLAND_MAJORITY, ROOF_PAIRS
 from burano_ai.data.ships import IDENTICAL, PAIRS, TRIPLES, DIFFERENT
 from burano_ai.data.turn import EARNING, FISHING, LACE
-from burano_ai.reference.state import (CHANCE_NODE, EMPTY, FISH_SEND, GAME_OVER, LACE_PAY, LACE_PLACE, RECALL,
+from burano_ai.playout import random_step
+from burano_ai.reference.state import (EMPTY, FISH_SEND, GAME_OVER, LACE_PAY, LACE_PLACE, RECALL,
                                        ROOF_BONUS, TURN)
 
 from positions import blank_turn, give_prep, map_colour, set_ring
@@ -29,8 +28,7 @@ def hole(name: str) -> int:
 def resolve_chance(state, rng=None) -> None:
     rng = rng or random.Random(0)
     while state.is_chance_node():
-        outcomes = state.chance_outcomes()
-        state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+        random_step(state, rng)
 
 
 def build_for(state, colour: int, action: int) -> None:
@@ -400,9 +398,5 @@ def test_a_full_game_lasts_fourteen_rounds():
     while not s.is_terminal():
         if s.phase == TURN:
             seen.add((s.season, s.round))
-        if s.is_chance_node():
-            outs = s.chance_outcomes()
-            s.apply_action(rng.choices([a for a, _ in outs], [p for _, p in outs])[0])
-        else:
-            s.apply_action(rng.choice(s.legal_actions()))
+        random_step(s, rng)
     assert len(seen) == 14

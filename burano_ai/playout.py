@@ -1,0 +1,37 @@
+"""Seeded random play over the State API (either implementation): the one place that samples a
+chance outcome by its probability or a uniformly random decision for tests, tools and transcripts.
+
+The searcher has its own faster sampler (`burano_ai.search.ismcts.sample_chance`), and the compiled
+core plays whole games in C (`burano_ai.rollout`).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Callable
+
+
+def sample_chance(state, rng: random.Random) -> int:
+    """A chance outcome of `state` drawn with its probability."""
+    outcomes = state.chance_outcomes()
+    return rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+
+
+def random_action(state, rng: random.Random) -> int:
+    """A chance outcome (by probability) at a chance node, else a uniformly random legal action."""
+    if state.is_chance_node():
+        return sample_chance(state, rng)
+    return rng.choice(state.legal_actions())
+
+
+def random_step(state, rng: random.Random) -> int:
+    """Apply one `random_action` and return it."""
+    action = random_action(state, rng)
+    state.apply_action(action)
+    return action
+
+
+def play_randomly(state, rng: random.Random, until: Callable[[object], bool] | None = None) -> None:
+    """Play random steps until `until(state)` holds or the game is over."""
+    while not state.is_terminal() and not (until and until(state)):
+        random_step(state, rng)
