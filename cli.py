@@ -267,7 +267,7 @@ EXAMPLE_POSITION = "midgame-4p-C.json"
 
 def _example_text() -> str:
     from importlib import resources
-    return resources.files("burano_ai.data.examples").joinpath(EXAMPLE_POSITION).read_text(encoding="utf-8")
+    return resources.files("burano_ai.data").joinpath("examples", EXAMPLE_POSITION).read_text(encoding="utf-8")
 
 
 @app.command()
