@@ -320,7 +320,7 @@ def suggest(
     if as_json:
         data = result.to_dict()
         data["candidates"] = data["candidates"][:top]
-        typer.echo(json.dumps(data, indent=2))
+        typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
         return
     _print_suggestion(result, top)
 
