@@ -2555,7 +2555,6 @@ cdef class State:
         """Return the same position as a reference State."""
         cdef const StateC* s = &self.s
         cdef int n = s.num_players, i, p, j
-        cdef const PlayerC* pl
         ref = _ref_state.State(self.game.reference_game)
         ref.cubes = [[s.cubes[lv][h] for h in range(NUM_HOLES)] for lv in range(NUM_LEVELS)]
         ref.roof_at = [[s.roof_at[lv][h] for h in range(NUM_HOLES)] for lv in range(NUM_ROOF_LEVELS)]
@@ -2572,25 +2571,10 @@ cdef class State:
         ref.island_workers = [[s.island_workers[i][p] for p in range(n)] for i in range(NUM_ISLANDS)]
         ref.workshop = [s.workshop[i] for i in range(NUM_SQUARES)]
         for p in range(n):
-            pl = &s.players[p]
+            view = player_view(&s.players[p])   # fresh lists with the reference Player's field names
             rp = ref.players[p]
-            rp.ring_pieces = [pl.ring_pieces[j] for j in range(NUM_PIECES)]
-            rp.ring_offset = pl.ring_offset
-            rp.ring_workers = pl.ring_workers
-            rp.pyramid = [pl.pyramid[j] for j in range(PYRAMID_SIZE)]
-            rp.reserve = [pl.reserve[j] for j in range(NUM_COLOURS)]
-            rp.prep = [pl.prep[j] for j in range(NUM_COLOURS)]
-            rp.coins = pl.coins
-            rp.vp = pl.vp
-            rp.privilege = pl.privilege
-            rp.roof_slots = [None if pl.roof_slots[j] < 0
-                             else (pl.roof_slots[j] // NUM_ROOF_PAIRS, pl.roof_slots[j] % NUM_ROOF_PAIRS)
-                             for j in range(NUM_ROOF_SLOTS)]
-            rp.buildings = [pl.building_order[j] for j in range(pl.num_buildings)]
-            rp.hand_known = [pl.hand_known[j] for j in range(NUM_SPECIES)]
-            rp.hand_blind = [pl.hand_blind[j] for j in range(NUM_SPECIES)]
-            rp.sold = [pl.sold[j] for j in range(NUM_SPECIES)]
-            rp.boat = pl.boat
+            for name in PlayerView.__slots__:
+                setattr(rp, name, getattr(view, name))
         ref.season = s.season
         ref.round = s.round
         ref.first_player = s.first_player
