@@ -1,0 +1,46 @@
+"""Type stub for the compiled module burano_ai._search (src_cython/burano_ai/_search.pyx).
+
+The SO-ISMCTS iteration loop and tree in C: `NativeSearcher`, the native tree of `burano_ai.search`
+(`burano_ai.search.ismcts.make_searcher` chooses it when it can run the search), and the pyramid
+prior computed in C.
+"""
+
+from typing import Any, Callable, Iterable
+
+from burano_ai._core import State
+from burano_ai.search.params import Params
+
+def iteration_seed(search_seed: int, iteration: int) -> int:
+    """`ismcts.iteration_seed` computed in C."""
+
+def colour_prior(state: State, player: int, legal: Iterable[int]) -> dict[int, float]:
+    """`pyramid.colour_prior(state, player, legal)` computed in C."""
+
+class NativeSearcher:
+    """An SO-ISMCTS search with the iteration loop and the tree in C (`ismcts.Searcher`'s interface)."""
+
+    root_state: State
+    seat: int
+    num_players: int
+    params: Params
+    seed: int
+    iterations: int
+    elapsed: float
+
+    def __init__(self, root: State, seat: int, params: Params | None = None, seed: int = 0) -> None: ...
+    def run(self, iterations: int | None = None, deadline: float | None = None,
+            progress: Callable[[int, int | None], None] | None = None, progress_every: float = 0.1) -> None:
+        """Run until `iterations` more iterations are done or `time.time()` passes `deadline`."""
+    @property
+    def nodes(self) -> int:
+        """Nodes in the tree (the root included)."""
+    @property
+    def memory_bytes(self) -> int:
+        """Bytes allocated for the tree."""
+    @staticmethod
+    def node_bytes() -> tuple[int, int]:
+        """(bytes of one node record, bytes of one hash slot)."""
+    def export_plan(self, max_nodes: int = 20000) -> dict[int, tuple]:
+        """The tree in the `tree.export_plan` format."""
+    def summary(self) -> dict[str, Any]:
+        """Results in the form of `ismcts.Searcher.summary()`."""

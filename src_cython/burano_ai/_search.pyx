@@ -1,0 +1,759 @@
+# cython: language_level=3
+"""The SO-ISMCTS iteration loop in C: `NativeSearcher`, the native tree of `burano_ai.search`.
+
+It runs the algorithm that `burano_ai.search.ismcts` specifies (its module docstring) and that
+`ismcts.Searcher` implements in readable Python, with the whole iteration in C and without the GIL:
+resample, selection with availability counts, one expansion, chance and other seats' secret pyramid
+cubes sampled (not edges), playout with the core's `rollout_c`, reward and backpropagation. It
+supports the playouts to the end of the game that the core has in C (`Params.rollout` None,
+`ismcts.native_rollout` or `ismcts.native_heuristic_rollout`); horizons, evaluators and custom
+playouts are Python code and stay with `ismcts.Searcher` (`ismcts.make_searcher` chooses).
+
+The tree is two flat arrays: `NodeC` records (the statistics of the edge into a node, and its child
+list as newest-first sibling links) and an open-addressing hash from (node, action) to child. No
+Python object exists per node; `summary()` exports the `tree.export_plan` format.
+
+Randomness: iteration i seeds one `Rng` with ``ismcts.iteration_seed(seed, i)`` for its resample (the
+same world as the Python searcher's) and its in-tree sampling; its playout uses a second `Rng` seeded
+as the Python searcher seeds its rollout. The streams differ from the Python searcher's
+(`random.Random` is not used), but a search is a pure function of (root view, seat, params, seed,
+iterations).
+"""
+
+from libc.math cimport exp, log, sqrt
+from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memset
+from posix.time cimport CLOCK_REALTIME, clock_gettime, timespec
+from cpython.exc cimport PyErr_CheckSignals
+
+from burano_ai._core cimport (CHANCE_PLAYER, GameC, MAX_ACTIONS, MAX_PLAYERS, NUM_COLOURS, NUM_ROOF_PAIRS,
+                              NUM_ROOF_SLOTS, NUM_SQUARES, PH_PYRAMID, PH_TURN, PlayerC, POLICY_HEURISTIC,
+                              POLICY_RANDOM, State, StateC, TERMINAL_PLAYER, apply_action_c, current_player_c,
+                              legal_actions_c, resample_c, rollout_c, sample_chance_c)
+from burano_ai._rng cimport Rng, rng_seed, rng_uniform
+
+import time
+
+from burano_ai import actions as _A
+from burano_ai.data.roofs import ROOF_PAIRS as _ROOF_PAIRS
+from burano_ai.errors import OptionError
+from burano_ai.search import pyramid as _pyramid
+from burano_ai.search.tree import UNKNOWN as _UNKNOWN
+
+
+cdef enum:
+    NO_NODE = -1
+    ROOT = 0
+    MAX_MARKER_ACTIONS = 8       # > every marker action id (data.turn.ACTIONS)
+    FIRST_NODES = 1024           # initial node capacity
+    FIRST_SLOTS = 2048           # initial hash capacity (a power of two)
+    FIRST_PATH = 256             # initial path capacity
+
+# Iteration outcomes (nothing under nogil raises: `run` turns these into exceptions).
+cdef enum:
+    IT_OK = 0
+    IT_PLAYOUT_CAP = -1          # rollout_c hit its step limit
+    IT_NO_MEMORY = -2
+
+# Batch outcomes of `run_batch`.
+cdef enum:
+    BATCH_BUDGET = 0             # the requested iterations are done
+    BATCH_DEADLINE = 1           # the deadline passed
+    BATCH_PAUSE = 2              # time to report progress / look at signals
+    BATCH_ERROR = 3              # an iteration failed (see `error`)
+
+cdef uint64_t MASK_SEED = (1 << 31) - 1    # ismcts._SEED_MASK
+cdef uint64_t GOLDEN = 0x9E3779B97F4A7C15ULL
+
+# Game numbers copied once from the Python modules that own them.
+cdef int A_DONE = _A.DONE
+cdef int A_PYRAMID = _A.PYRAMID
+cdef int8_t UNKNOWN_PLAYER = _UNKNOWN
+cdef int8_t ROOF_PAIR_COLOURS[NUM_ROOF_PAIRS][2]
+cdef double ACTION_BONUS[MAX_MARKER_ACTIONS]
+cdef double ROOF_BONUS = _pyramid.ROOF_BONUS
+cdef double LACE_KEEP_BONUS = _pyramid.LACE_KEEP_BONUS
+cdef int FIRST_UPPER = _pyramid.FIRST_UPPER
+
+
+def _init_tables():
+    cdef int i
+    if len(_ROOF_PAIRS) != NUM_ROOF_PAIRS:
+        raise ImportError("burano_ai._search was built for another roof tile set")
+    for i in range(NUM_ROOF_PAIRS):
+        ROOF_PAIR_COLOURS[i][0] = _ROOF_PAIRS[i][0]
+        ROOF_PAIR_COLOURS[i][1] = _ROOF_PAIRS[i][1]
+    for i in range(MAX_MARKER_ACTIONS):
+        ACTION_BONUS[i] = 0.0
+    for action, bonus in _pyramid.ACTION_BONUS.items():
+        if not 0 <= action < MAX_MARKER_ACTIONS:
+            raise ImportError(f"marker action {action} out of range")
+        ACTION_BONUS[action] = bonus
+
+
+_init_tables()
+
+
+# ------------------------------------------------------------------------------------------------
+# Seeds (ismcts.mix64 / iteration_seed, bit for bit)
+
+
+cdef inline uint64_t mix_step(uint64_t h, uint64_t v) noexcept nogil:
+    cdef uint64_t z
+    h = (h ^ v) + GOLDEN
+    z = h
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef inline uint64_t iteration_seed_c(uint64_t search_seed, uint64_t iteration) noexcept nogil:
+    return mix_step(mix_step(GOLDEN, search_seed), iteration) & MASK_SEED
+
+
+def iteration_seed(search_seed, iteration):
+    """`ismcts.iteration_seed` computed in C (for tests)."""
+    return iteration_seed_c(<uint64_t>(int(search_seed) & 0xFFFFFFFFFFFFFFFF),
+                            <uint64_t>(int(iteration) & 0xFFFFFFFFFFFFFFFF))
+
+
+# ------------------------------------------------------------------------------------------------
+# The pyramid prior (pyramid.colour_prior and pyramid.SecretPyramids, in C)
+
+
+cdef struct FeaturesC:
+    int position                      # next pyramid position of the seat (cubes placed)
+    int8_t markers[NUM_COLOURS]       # action each colour's marker shows
+    int roof[NUM_COLOURS]             # the seat's roof tiles showing each colour
+    int lace[NUM_COLOURS]             # the seat's lace workers on squares of each colour
+
+
+cdef void read_features(const GameC* g, const StateC* s, int player, FeaturesC* f) noexcept nogil:
+    """The public facts the prior reads for `player` (pyramid._features_from_fields)."""
+    cdef const PlayerC* pl = &s.players[player]
+    cdef int c, j, tile, a, b, sq
+    f.position = pl.pyramid_count
+    for c in range(NUM_COLOURS):
+        f.markers[c] = s.markers[c]
+        f.roof[c] = 0
+        f.lace[c] = 0
+    for j in range(NUM_ROOF_SLOTS):
+        tile = pl.roof_slots[j]
+        if tile >= 0:
+            a = ROOF_PAIR_COLOURS[tile % NUM_ROOF_PAIRS][0]
+            b = ROOF_PAIR_COLOURS[tile % NUM_ROOF_PAIRS][1]
+            f.roof[a] += 1
+            if b != a:                # a tile counts once per colour it shows
+                f.roof[b] += 1
+    for sq in range(NUM_SQUARES):
+        if s.workshop[sq] == player and g.sq_colour[sq] >= 0:
+            f.lace[g.sq_colour[sq]] += 1
+
+
+cdef void prior_of(const FeaturesC* f, const int* legal, int n, double* out) noexcept nogil:
+    """Prior probability of each legal pyramid action, in `legal` order (pyramid.colour_prior)."""
+    cdef int i, c
+    cdef double w, total = 0.0
+    for i in range(n):
+        w = 1.0
+        c = legal[i] - A_PYRAMID
+        if f.position >= FIRST_UPPER:
+            w += ACTION_BONUS[f.markers[c]] + ROOF_BONUS * f.roof[c]
+        elif f.lace[c]:
+            w += LACE_KEEP_BONUS
+        out[i] = w
+        total += w
+    for i in range(n):
+        out[i] = out[i] / total
+
+
+cdef int sample_index(const double* weights, int n, Rng* rng) noexcept nogil:
+    """Index drawn with probability proportional to its weight (pyramid.sample)."""
+    cdef double total = 0.0, acc = 0.0, r
+    cdef int i
+    for i in range(n):
+        total += weights[i]
+    r = rng_uniform(rng) * total
+    for i in range(n):
+        acc += weights[i]
+        if r < acc:
+            return i
+    return n - 1
+
+
+def colour_prior(State state, int player, legal):
+    """`pyramid.colour_prior(state, player, legal)` computed in C: {action: probability}."""
+    cdef FeaturesC f
+    cdef int buf[NUM_COLOURS]
+    cdef double probs[NUM_COLOURS]
+    cdef int n = 0, i
+    if not 0 <= player < state.s.num_players:
+        raise ValueError(f"seat {player} does not exist in a {state.s.num_players}-player game")
+    for a in legal:
+        if not A_PYRAMID <= a < A_PYRAMID + NUM_COLOURS or n >= NUM_COLOURS:
+            raise ValueError(f"{a!r} is not a distinct pyramid action")
+        buf[n] = a
+        n += 1
+    read_features(&state.game.g, &state.s, player, &f)
+    prior_of(&f, buf, n, probs)
+    return {buf[i]: probs[i] for i in range(n)}
+
+
+# ------------------------------------------------------------------------------------------------
+# The tree
+
+
+cdef struct NodeC:
+    double value                      # summed reward, for the seat that chose the edge into this node
+    int32_t visits                    # iterations that took the edge into this node
+    int32_t avail                     # iterations in which that edge was legal at its parent
+    int32_t newest_child              # last child added, or NO_NODE (children: newest first)
+    int32_t older_sibling             # the sibling added before this node, or NO_NODE
+    int32_t prior                     # this node's block in `priors` (own pyramid decisions), or NO_NODE
+    int16_t action                    # action of the edge into this node (-1 at the root)
+    int8_t player                     # seat deciding here, UNKNOWN before the first visit as a decision
+    int8_t ends_turn                  # 1: the edge ended its chooser's turn
+
+
+cdef struct SlotC:
+    int32_t parent                    # node whose child this is, or NO_NODE: empty slot
+    int32_t action                    # action of the edge
+    int32_t child                     # the child node
+
+
+cdef struct PriorC:
+    double p[NUM_COLOURS]             # prior per colour; 0 for colours not legal at the first visit
+
+
+cdef inline uint64_t slot_hash(int parent, int action, int shift) noexcept nogil:
+    # Fibonacci hashing of (parent, action): actions are < MAX_ACTIONS (2,048 = 2**11).
+    return ((<uint64_t>parent << 11) + <uint64_t>action) * GOLDEN >> shift
+
+
+cdef inline double now_seconds() noexcept nogil:
+    # Wall clock, as time.time() (deadlines are time.time() values).
+    cdef timespec ts
+    clock_gettime(CLOCK_REALTIME, &ts)
+    return <double>ts.tv_sec + <double>ts.tv_nsec * 1e-9
+
+
+cdef class NativeSearcher:
+    """An SO-ISMCTS search for `seat` from `root` with the iteration loop and the tree in C.
+
+    The driving interface of `ismcts.Searcher`: `run`, `iterations`, `elapsed`, `summary()`.
+
+    Args:
+        root: a compiled `burano_ai._core.State` where `seat` is to move (never modified).
+        seat: the searching seat.
+        params: tunables; the playout must be one the core has in C (see the module docstring), and
+            there must be no horizon and no evaluator.
+        seed: this search's seed; iteration seeds derive from it (`ismcts.iteration_seed`).
+
+    Raises:
+        ValueError: `seat` is not to move at the root.
+        OptionError: `params` ask for something only the Python searcher does.
+    """
+
+    cdef StateC root_c
+    cdef GameC game_c
+    cdef readonly State root_state
+    cdef readonly int seat
+    cdef readonly int num_players
+    cdef readonly object params
+    cdef readonly object seed
+    cdef readonly long iterations
+    cdef readonly double elapsed
+    cdef uint64_t seed_c
+    cdef int policy
+    cdef double exploration, bias, win_weight, margin_scale
+    # Tree.
+    cdef NodeC* nodes
+    cdef int num_nodes, node_capacity
+    cdef SlotC* slots
+    cdef int slot_capacity, slot_shift, slots_used
+    cdef PriorC* priors
+    cdef int num_priors, prior_capacity
+    # Root statistics per root action: win share, VP and margin sums of the searching seat. Every
+    # root child was first chosen by the iteration that created it, so the keys are the root's children.
+    cdef double* root_share
+    cdef double* root_vp
+    cdef double* root_margin
+    # Per-iteration scratch.
+    cdef int32_t* path_node
+    cdef int8_t* path_mover
+    cdef int path_capacity
+    cdef int error
+
+    def __cinit__(self):
+        self.nodes = NULL
+        self.slots = NULL
+        self.priors = NULL
+        self.root_share = self.root_vp = self.root_margin = NULL
+        self.path_node = NULL
+        self.path_mover = NULL
+
+    def __init__(self, State root, int seat, params=None, seed=0):
+        from burano_ai.search import ismcts
+        from burano_ai.search.params import Params
+        if root.current_player() != seat:
+            raise ValueError(f"seat {seat} is not to move at the root (current player {root.current_player()})")
+        params = params or Params()
+        if params.horizon_turns is not None:
+            raise OptionError("the native tree plays to the end of the game: horizon_turns needs the Python tree")
+        if params.evaluator is not None:
+            raise OptionError("the native tree plays to the end of the game: an evaluator needs the Python tree")
+        if params.rollout is None or params.rollout is ismcts.native_rollout:
+            self.policy = POLICY_RANDOM
+        elif params.rollout is ismcts.native_heuristic_rollout:
+            self.policy = POLICY_HEURISTIC
+        else:
+            raise OptionError(f"the native tree plays out in C only (native_rollout, native_heuristic_rollout); "
+                              f"rollout {params.rollout!r} needs the Python tree")
+        self.root_state = root
+        self.root_c = root.s
+        self.game_c = root.game.g
+        self.seat = seat
+        self.num_players = root.num_players
+        self.params = params
+        self.seed = seed
+        self.seed_c = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+        self.exploration = params.exploration
+        self.bias = params.pyramid_bias
+        self.win_weight = params.win_weight
+        self.margin_scale = params.margin_scale
+        self.iterations = 0
+        self.elapsed = 0.0
+        self.error = IT_OK
+        self.nodes = <NodeC*>malloc(FIRST_NODES * sizeof(NodeC))
+        self.slots = <SlotC*>malloc(FIRST_SLOTS * sizeof(SlotC))
+        self.root_share = <double*>malloc(MAX_ACTIONS * sizeof(double))
+        self.root_vp = <double*>malloc(MAX_ACTIONS * sizeof(double))
+        self.root_margin = <double*>malloc(MAX_ACTIONS * sizeof(double))
+        self.path_node = <int32_t*>malloc(FIRST_PATH * sizeof(int32_t))
+        self.path_mover = <int8_t*>malloc(FIRST_PATH * sizeof(int8_t))
+        if (self.nodes == NULL or self.slots == NULL or self.root_share == NULL or self.root_vp == NULL
+                or self.root_margin == NULL or self.path_node == NULL
+                or self.path_mover == NULL):
+            raise MemoryError()
+        self.node_capacity = FIRST_NODES
+        self.slot_capacity = FIRST_SLOTS
+        self.slot_shift = 64 - 11      # log2(FIRST_SLOTS) = 11
+        self.slots_used = 0
+        self.path_capacity = FIRST_PATH
+        self.num_priors = self.prior_capacity = 0
+        memset(self.slots, 0xFF, FIRST_SLOTS * sizeof(SlotC))      # parent = NO_NODE everywhere
+        memset(self.root_share, 0, MAX_ACTIONS * sizeof(double))
+        memset(self.root_vp, 0, MAX_ACTIONS * sizeof(double))
+        memset(self.root_margin, 0, MAX_ACTIONS * sizeof(double))
+        self.num_nodes = 0
+        self.new_node(-1)
+
+    def __dealloc__(self):
+        free(self.nodes)
+        free(self.slots)
+        free(self.priors)
+        free(self.root_share)
+        free(self.root_vp)
+        free(self.root_margin)
+        free(self.path_node)
+        free(self.path_mover)
+
+    # --- tree storage
+
+    cdef int new_node(self, int action) noexcept nogil:
+        """Append a fresh node; return its index, or NO_NODE when memory runs out."""
+        cdef NodeC* grown
+        cdef NodeC* nd
+        if self.num_nodes == self.node_capacity:
+            grown = <NodeC*>realloc(self.nodes, 2 * <size_t>self.node_capacity * sizeof(NodeC))
+            if grown == NULL:
+                return NO_NODE
+            self.nodes = grown
+            self.node_capacity *= 2
+        nd = &self.nodes[self.num_nodes]
+        nd.value = 0.0
+        nd.visits = 0
+        nd.avail = 0
+        nd.newest_child = NO_NODE
+        nd.older_sibling = NO_NODE
+        nd.prior = NO_NODE
+        nd.action = action
+        nd.player = UNKNOWN_PLAYER
+        nd.ends_turn = 0
+        self.num_nodes += 1
+        return self.num_nodes - 1
+
+    cdef inline int find_child(self, int parent, int action) noexcept nogil:
+        """The child of `parent` along `action`, or NO_NODE."""
+        cdef uint64_t mask = self.slot_capacity - 1
+        cdef uint64_t h = slot_hash(parent, action, self.slot_shift)
+        cdef SlotC* slot
+        while True:
+            slot = &self.slots[h]
+            if slot.parent == NO_NODE:
+                return NO_NODE
+            if slot.parent == parent and slot.action == action:
+                return slot.child
+            h = (h + 1) & mask
+
+    cdef void put_slot(self, int parent, int action, int child) noexcept nogil:
+        cdef uint64_t mask = self.slot_capacity - 1
+        cdef uint64_t h = slot_hash(parent, action, self.slot_shift)
+        while self.slots[h].parent != NO_NODE:
+            h = (h + 1) & mask
+        self.slots[h].parent = parent
+        self.slots[h].action = action
+        self.slots[h].child = child
+
+    cdef int grow_slots(self) noexcept nogil:
+        """Double the hash table and re-insert every edge; 0, or -1 when memory runs out."""
+        cdef SlotC* old = self.slots
+        cdef int old_capacity = self.slot_capacity, i
+        cdef SlotC* fresh = <SlotC*>malloc(2 * <size_t>old_capacity * sizeof(SlotC))
+        if fresh == NULL:
+            return -1
+        memset(fresh, 0xFF, 2 * <size_t>old_capacity * sizeof(SlotC))
+        self.slots = fresh
+        self.slot_capacity = 2 * old_capacity
+        self.slot_shift -= 1
+        for i in range(old_capacity):
+            if old[i].parent != NO_NODE:
+                self.put_slot(old[i].parent, old[i].action, old[i].child)
+        free(old)
+        return 0
+
+    cdef int add_child(self, int parent, int action) noexcept nogil:
+        """Create the child of `parent` along `action` (availability 1); its index, or NO_NODE."""
+        cdef int child
+        if 3 * (self.slots_used + 1) > 2 * self.slot_capacity:     # keep the load under 2/3
+            if self.grow_slots() < 0:
+                return NO_NODE
+        child = self.new_node(action)
+        if child == NO_NODE:
+            return NO_NODE
+        self.put_slot(parent, action, child)
+        self.slots_used += 1
+        self.nodes[child].avail = 1
+        self.nodes[child].older_sibling = self.nodes[parent].newest_child
+        self.nodes[parent].newest_child = child
+        return child
+
+    cdef int new_prior(self, const GameC* g, const StateC* s, int player, const int* legal, int n) noexcept nogil:
+        """Store the prior of an own pyramid decision; its block index, or NO_NODE."""
+        cdef PriorC* grown
+        cdef FeaturesC f
+        cdef double probs[NUM_COLOURS]
+        cdef int i, capacity
+        if self.num_priors == self.prior_capacity:
+            capacity = 2 * self.prior_capacity if self.prior_capacity else 16
+            grown = <PriorC*>realloc(self.priors, <size_t>capacity * sizeof(PriorC))
+            if grown == NULL:
+                return NO_NODE
+            self.priors = grown
+            self.prior_capacity = capacity
+        read_features(g, s, player, &f)
+        prior_of(&f, legal, n, probs)
+        for i in range(NUM_COLOURS):
+            self.priors[self.num_priors].p[i] = 0.0
+        for i in range(n):
+            self.priors[self.num_priors].p[legal[i] - A_PYRAMID] = probs[i]
+        self.num_priors += 1
+        return self.num_priors - 1
+
+    cdef int push_path(self, int depth, int node, int mover) noexcept nogil:
+        cdef int32_t* nodes
+        cdef int8_t* movers
+        if depth == self.path_capacity:
+            nodes = <int32_t*>realloc(self.path_node, 2 * <size_t>self.path_capacity * sizeof(int32_t))
+            if nodes == NULL:
+                return -1
+            self.path_node = nodes
+            movers = <int8_t*>realloc(self.path_mover, 2 * <size_t>self.path_capacity * sizeof(int8_t))
+            if movers == NULL:
+                return -1
+            self.path_mover = movers
+            self.path_capacity *= 2
+        self.path_node[depth] = node
+        self.path_mover[depth] = mover
+        return 0
+
+    # --- one iteration
+
+    cdef int iterate(self, uint64_t seed) noexcept nogil:
+        """Run one iteration with iteration seed `seed`; IT_OK or an IT_* error."""
+        cdef const GameC* g = &self.game_c
+        cdef StateC world = self.root_c
+        cdef Rng rng, playout_rng
+        cdef int legal[MAX_ACTIONS]
+        cdef int kids[MAX_ACTIONS]
+        cdef int untried[MAX_ACTIONS]
+        cdef double weights[NUM_COLOURS]
+        cdef FeaturesC secret[MAX_PLAYERS]
+        cdef int secret_season[MAX_PLAYERS]
+        cdef double scores[MAX_PLAYERS]
+        cdef double shares[MAX_PLAYERS]
+        cdef double margin[MAX_PLAYERS]
+        cdef double reward[MAX_PLAYERS]
+        cdef int seat = self.seat, num_players = self.num_players
+        cdef double c = self.exploration, bias = self.bias
+        cdef int node = ROOT, child, action, player, phase, n, i, num_untried, prior, depth = 0, first_action = -1
+        cdef int p, nwin, first, k
+        cdef bint expanded, ends
+        cdef double best_score, score, best, second, x, squashed
+        cdef NodeC* ch
+        cdef const PlayerC* pl
+        cdef int best_vp, best_prep, best_coins
+        for p in range(MAX_PLAYERS):
+            secret_season[p] = -1
+        rng_seed(&rng, seed)
+        resample_c(g, &world, seat, &rng)
+        while True:
+            player = current_player_c(&world)
+            if player < 0:
+                if player == CHANCE_PLAYER:
+                    apply_action_c(g, &world, sample_chance_c(g, &world, &rng))
+                    continue
+                break   # terminal
+            phase = world.phase
+            n = legal_actions_c(g, &world, legal)
+            if phase == PH_PYRAMID and player != seat:     # a secret choice: sampled, not a tree edge
+                if secret_season[player] != world.season:
+                    read_features(g, &world, player, &secret[player])
+                    secret_season[player] = world.season
+                prior_of(&secret[player], legal, n, weights)
+                action = legal[sample_index(weights, n, &rng)]
+                secret[player].position += 1
+                apply_action_c(g, &world, action)
+                continue
+            if self.nodes[node].player == UNKNOWN_PLAYER:  # first visit as a decision
+                self.nodes[node].player = player
+                if phase == PH_PYRAMID and bias > 0:
+                    prior = self.new_prior(g, &world, player, legal, n)
+                    if prior == NO_NODE:
+                        return IT_NO_MEMORY
+                    self.nodes[node].prior = prior
+            prior = self.nodes[node].prior
+            num_untried = 0
+            for i in range(n):
+                kids[i] = self.find_child(node, legal[i])
+                if kids[i] == NO_NODE:
+                    untried[num_untried] = legal[i]
+                    num_untried += 1
+            if num_untried:
+                for i in range(n):
+                    if kids[i] != NO_NODE:
+                        self.nodes[kids[i]].avail += 1
+                if num_untried == 1:
+                    action = untried[0]
+                elif prior != NO_NODE:
+                    for i in range(num_untried):
+                        weights[i] = self.priors[prior].p[untried[i] - A_PYRAMID] + 1e-9
+                    action = untried[sample_index(weights, num_untried, &rng)]
+                else:
+                    action = untried[seed % <uint64_t>num_untried]   # one expansion per iteration: the seed will do
+                child = self.add_child(node, action)
+                if child == NO_NODE:
+                    return IT_NO_MEMORY
+                expanded = n > 1
+            else:
+                # UCB with availability counts (+ progressive bias where the node has a prior).
+                best_score = -1e300
+                child = kids[0]
+                action = legal[0]
+                for i in range(n):
+                    ch = &self.nodes[kids[i]]
+                    ch.avail += 1
+                    score = ch.value / ch.visits + c * sqrt(log(<double>ch.avail) / ch.visits)
+                    if prior != NO_NODE:
+                        score += bias * self.priors[prior].p[legal[i] - A_PYRAMID] / (ch.visits + 1)
+                    if score > best_score:
+                        best_score = score
+                        action = legal[i]
+                        child = kids[i]
+                expanded = False
+            if node == ROOT:
+                first_action = action
+            apply_action_c(g, &world, action)
+            ends = False
+            if phase == PH_TURN:
+                ends = action == A_DONE
+            elif phase == PH_PYRAMID:
+                ends = world.phase != PH_PYRAMID or current_player_c(&world) != player
+            self.nodes[child].ends_turn = ends
+            if self.push_path(depth, child, player) < 0:
+                return IT_NO_MEMORY
+            depth += 1
+            node = child
+            if expanded:
+                break
+        # Playout (seeded as ismcts.Searcher seeds its rollout).
+        if current_player_c(&world) != TERMINAL_PLAYER:
+            rng_seed(&playout_rng, (seed * 0x2545F491ULL + 0x9E3779B9ULL) & MASK_SEED)
+            if rollout_c(g, &world, &playout_rng, self.policy) < 0:
+                return IT_PLAYOUT_CAP
+        # Evaluation: final VP, and returns() (winners: most VP, then prep-area cubes, then coins).
+        best_vp = best_prep = best_coins = -1
+        for p in range(num_players):
+            pl = &world.players[p]
+            scores[p] = pl.vp
+            if pl.vp > best_vp or (pl.vp == best_vp and (pl.prep_total > best_prep or (
+                    pl.prep_total == best_prep and pl.coins > best_coins))):
+                best_vp = pl.vp
+                best_prep = pl.prep_total
+                best_coins = pl.coins
+        nwin = 0
+        for p in range(num_players):
+            pl = &world.players[p]
+            if pl.vp == best_vp and pl.prep_total == best_prep and pl.coins == best_coins:
+                nwin += 1
+        for p in range(num_players):
+            pl = &world.players[p]
+            shares[p] = 1.0 / nwin if (pl.vp == best_vp and pl.prep_total == best_prep
+                                       and pl.coins == best_coins) else 0.0
+        # ismcts.margins and ismcts.rewards.
+        first = 0
+        for p in range(1, num_players):
+            if scores[p] > scores[first]:
+                first = p
+        best = scores[first]
+        second = -1e300
+        for p in range(num_players):
+            if p != first and scores[p] > second:
+                second = scores[p]
+        for p in range(num_players):
+            margin[p] = scores[p] - second if p == first else scores[p] - best
+            x = margin[p] / self.margin_scale
+            squashed = 1.0 / (1.0 + exp(-x)) if x > -60 else 0.0
+            reward[p] = self.win_weight * shares[p] + (1.0 - self.win_weight) * squashed
+        # Backpropagation.
+        for k in range(depth):
+            ch = &self.nodes[self.path_node[k]]
+            ch.visits += 1
+            ch.value += reward[self.path_mover[k]]
+        self.root_share[first_action] += shares[seat]
+        self.root_vp[first_action] += scores[seat]
+        self.root_margin[first_action] += margin[seat]
+        self.iterations += 1
+        return IT_OK
+
+    cdef int run_batch(self, long budget, double deadline, double pause, long* done) noexcept nogil:
+        """Iterate until `budget` iterations are done, `deadline` or `pause` passes, or an error."""
+        cdef double now
+        cdef int status
+        while done[0] < budget:
+            now = now_seconds()
+            if now >= deadline:
+                return BATCH_DEADLINE
+            if now >= pause:
+                return BATCH_PAUSE
+            status = self.iterate(iteration_seed_c(self.seed_c, <uint64_t>self.iterations))
+            if status != IT_OK:
+                self.error = status
+                return BATCH_ERROR
+            done[0] += 1
+        return BATCH_BUDGET
+
+    # --- driving
+
+    def run(self, iterations=None, deadline=None, progress=None, progress_every=0.1):
+        """Run until `iterations` more iterations are done or `time.time()` passes `deadline`.
+
+        The loop runs in C without the GIL, in batches; between batches it calls `progress` (every
+        `progress_every` seconds, and once at the end) and lets Python handle signals (Ctrl-C).
+        """
+        cdef long budget, done = 0
+        cdef double stop, pause, step
+        cdef int outcome
+        if iterations is None and deadline is None:
+            raise ValueError("run() needs iterations or a deadline")
+        budget = (1 << 62) if iterations is None else iterations
+        stop = 1e300 if deadline is None else deadline
+        step = progress_every if progress is not None else 0.1
+        start = time.perf_counter()
+        next_report = time.time() + progress_every
+        try:
+            while True:
+                pause = next_report if progress is not None else time.time() + step
+                with nogil:
+                    outcome = self.run_batch(budget, stop, pause, &done)
+                if outcome == BATCH_ERROR:
+                    if self.error == IT_NO_MEMORY:
+                        raise MemoryError("the search tree does not fit in memory")
+                    raise RuntimeError("playout did not end within the step limit")
+                if outcome != BATCH_PAUSE:
+                    break
+                PyErr_CheckSignals()
+                if progress is not None:
+                    progress(self.iterations, iterations)
+                    next_report = time.time() + progress_every
+        finally:
+            self.elapsed += time.perf_counter() - start
+        if progress is not None:
+            progress(self.iterations, iterations)
+
+    # --- results
+
+    @property
+    def nodes(self):
+        """Nodes in the tree (the root included)."""
+        return self.num_nodes
+
+    @property
+    def memory_bytes(self):
+        """Bytes allocated for the tree: node records, the child hash and the priors."""
+        return (self.node_capacity * sizeof(NodeC) + self.slot_capacity * sizeof(SlotC)
+                + self.prior_capacity * sizeof(PriorC))
+
+    @staticmethod
+    def node_bytes():
+        """(sizeof NodeC, sizeof SlotC): bytes of one node record and of one hash slot."""
+        return sizeof(NodeC), sizeof(SlotC)
+
+    cdef list children_of(self, int node):
+        """Children of `node` in the order they were added (as `Node.children` iterates)."""
+        cdef list out = []
+        cdef int child = self.nodes[node].newest_child
+        while child != NO_NODE:
+            out.append(child)
+            child = self.nodes[child].older_sibling
+        out.reverse()
+        return out
+
+    def export_plan(self, int max_nodes=20000):
+        """The tree in the `tree.export_plan` format (same order, same node budget)."""
+        budget = [max_nodes]
+        seat = self.seat
+
+        def walk(int node):
+            cdef NodeC* ch
+            out = {}
+            kids = self.children_of(node)
+            if not kids:
+                return out
+            # Most visited first (stable), so that the node budget keeps the part that matters.
+            for child in sorted(kids, key=lambda k: -self.nodes[<int>k].visits):
+                budget[0] -= 1
+                ch = &self.nodes[<int>child]
+                follow = not ch.ends_turn and ch.player == seat and budget[0] > 0
+                sub = walk(child) if follow else {}
+                ch = &self.nodes[<int>child]
+                out[ch.action] = (ch.visits, ch.value, ch.avail, bool(ch.ends_turn), ch.player, sub)
+            return out
+
+        return walk(ROOT)
+
+    def summary(self):
+        """The search's results in the form of `ismcts.Searcher.summary()` (picklable, summable)."""
+        cdef int a
+        root_stats = {}
+        for child in self.children_of(ROOT):     # in the order the Python searcher adds its entries
+            a = self.nodes[<int>child].action
+            root_stats[a] = (self.root_share[a], self.root_vp[a], self.root_margin[a])
+        return {
+            "iterations": self.iterations,
+            "elapsed": self.elapsed,
+            "plan": self.export_plan(),
+            "root_stats": root_stats,
+            "nodes": self.num_nodes,
+        }
