@@ -29,6 +29,11 @@ One iteration:
 Randomness: iteration `i` of a search seeded `s` uses ``iteration_seed(s, i)`` for its resample, its
 in-tree sampling and its playout, so a search is a pure function of (root view, seat, params, seed,
 iterations).
+
+Implementations: `Searcher` below is the readable reference of this algorithm;
+`burano_ai._search.NativeSearcher` runs the same iterations in C (whole iterations without the GIL, its
+own random streams from the same iteration seeds) for searches it supports. `make_searcher` picks one
+(`Params.tree`).
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ import time
 from typing import Any, Callable, Sequence
 
 from .. import actions as A
+from ..errors import OptionError
 from .params import Params
 from .pyramid import SecretPyramids, colour_prior, sample
 from .tree import Node, export_plan
@@ -395,3 +401,43 @@ class Searcher:
             "root_stats": {a: tuple(v) for a, v in self.root_stats.items()},
             "nodes": self.root.count(),
         }
+
+
+# ------------------------------------------------------------------------------------------------
+# Choosing the implementation
+
+
+def native_tree_blocker(root, params: Params) -> str | None:
+    """Why the native tree (`burano_ai._search.NativeSearcher`) cannot run this search, or None."""
+    if params.horizon_turns is not None:
+        return "horizon_turns needs the Python playout to the horizon"
+    if params.evaluator is not None:
+        return "an evaluator is Python code"
+    if params.rollout not in (None, native_rollout, native_heuristic_rollout):
+        return f"the rollout {params.rollout!r} is Python code (the native tree plays out with the core's C playouts)"
+    try:
+        from .. import _core, _search
+    except ImportError:
+        return "the compiled core (burano_ai._core, burano_ai._search) is not built"
+    if not isinstance(root, _core.State):
+        return f"the root is a {type(root).__module__}.{type(root).__name__}, not a compiled burano_ai._core.State"
+    return None
+
+
+def make_searcher(root, seat: int, params: Params | None = None, seed: int = 0):
+    """The searcher for `params.tree`: the native tree when asked for or ("auto") when it can run the
+    search, else the Python `Searcher`; both have the same driving interface and summary.
+
+    Raises:
+        OptionError: tree="native" and the native tree cannot run this search (the message says why).
+        ValueError: `seat` is not to move at the root.
+    """
+    params = params or Params()
+    if params.tree != "python":
+        blocker = native_tree_blocker(root, params)
+        if blocker is None:
+            from .._search import NativeSearcher
+            return NativeSearcher(root, seat, params, seed)
+        if params.tree == "native":
+            raise OptionError(f"tree='native' cannot run this search: {blocker}")
+    return Searcher(root, seat, params, seed)

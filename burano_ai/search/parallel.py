@@ -10,6 +10,9 @@ With ``workers = W > 1``, W processes each run an independent search on that vie
 root statistics and their plan trees edge by edge. Worker processes rebuild the root from the view JSON
 with ``game_factory(num_players).state_from_json(text)``, so the factory (a Game class is fine) and
 `Params` callables must be picklable. The same seed, iteration budget and W give the same answer.
+
+Every search, in-process or in a worker, is made by `ismcts.make_searcher` (`Params.tree`: the native
+tree in C when it can run the search, else the Python tree).
 """
 
 from __future__ import annotations
@@ -21,7 +24,8 @@ import time
 import traceback
 from typing import Any, Callable
 
-from .ismcts import Searcher, worker_seed
+from ..errors import OptionError
+from .ismcts import make_searcher, native_tree_blocker, worker_seed
 from .limits import Limit
 from .params import Params
 from .tree import merge_plans
@@ -81,9 +85,13 @@ def run_search(root, seat: int, limit: Limit, params: Params, seed: int = 0, wor
     deadline = None if limit.seconds is None else time.time() + limit.seconds
     shares = limit.split(workers)
     if workers == 1:
-        searcher = Searcher(root, seat, params, worker_seed(seed, 0))
+        searcher = make_searcher(root, seat, params, worker_seed(seed, 0))
         searcher.run(shares[0], deadline, progress)
         return searcher.summary()
+    if params.tree == "native":     # fail here, not in every worker
+        blocker = native_tree_blocker(root, params)
+        if blocker is not None:
+            raise OptionError(f"tree='native' cannot run this search: {blocker}")
     factory = game_factory_for(root, game_factory)
     text = root.to_json()
     ctx = multiprocessing.get_context(params.start_method or auto_start_method())
@@ -127,7 +135,7 @@ def _worker_main(index: int, text: str, num_players: int, factory: GameFactory, 
     """Body of one worker process: rebuild the root, search, send the summary back."""
     try:
         root = factory(num_players).state_from_json(text)
-        searcher = Searcher(root, seat, params, seed)
+        searcher = make_searcher(root, seat, params, seed)
 
         def report(done: int, _total: int | None) -> None:
             counters[index] = done
