@@ -1,0 +1,291 @@
+"""The native tree (`burano_ai._search.NativeSearcher`): the same search as `ismcts.Searcher`, in C.
+
+Its random streams differ from the Python searcher's, so the two are compared the way two runs of one
+search with different seeds are: on puzzles (the known best move), and on normal positions by the
+moves they prefer and the win chances they estimate, within what the spread between seeds allows.
+Everything else — reproducibility, honesty, the pyramid prior, the summary format, root-parallel
+workers, the `Params.tree` option — is checked exactly.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+import time
+
+import pytest
+
+from burano_ai import actions as A
+from burano_ai.data.colours import NUM_COLOURS
+from burano_ai.engine import suggest
+from burano_ai.errors import OptionError
+from burano_ai.reference import Game
+from burano_ai.reference.state import ST_PYRAMID, TURN
+from burano_ai.search import Limit, Params, Searcher, estimated_scores, make_searcher, random_rollout
+from burano_ai.search import ismcts
+from burano_ai.search.parallel import canonical_root, merge_summaries, run_search
+from burano_ai.search.pyramid import colour_prior
+
+from positions import play_random
+from test_search import (comparable, earning_puzzle, fishing_puzzle, lace_puzzle, mid_game, pyramid_puzzle,
+                         roof_puzzle, triples_puzzle)
+
+core = pytest.importorskip("burano_ai._core")
+native = pytest.importorskip("burano_ai._search")
+CoreGame = core.Game
+NATIVE = Params(tree="native")
+
+
+def to_core(ref):
+    """The reference position `ref` as a compiled State."""
+    return CoreGame(ref.num_players).state_from_json(ref.to_json())
+
+
+def root_for(state):
+    """The canonical search root of the seat to move, and that seat."""
+    seat = state.current_player()
+    return canonical_root(state, seat), seat
+
+
+def without_elapsed(summary: dict) -> dict:
+    return {k: v for k, v in summary.items() if k != "elapsed"}
+
+
+def native_summary(root, seat, iterations: int, seed: int, params: Params = NATIVE) -> dict:
+    searcher = native.NativeSearcher(root, seat, params, seed)
+    searcher.run(iterations=iterations)
+    return searcher.summary()
+
+
+def position(num_players: int, seed: int, season: int, round_: int):
+    """A seeded random game's first turn start of (season, round), as a compiled State."""
+    ref = Game(num_players).new_initial_state(seed)
+    play_random(ref, random.Random(seed), until=lambda s: (s.season == season and s.round == round_
+                                                           and s.phase == TURN and s.moves == 0
+                                                           and s.current_player() >= 0))
+    return to_core(ref)
+
+
+@pytest.fixture(scope="module")
+def mid3():
+    return root_for(to_core(mid_game(3, 21)))
+
+
+# ------------------------------------------------------------------------------------------------
+# Reproducibility and the summary
+
+
+def test_same_seed_and_budget_give_the_same_summary(mid3):
+    root, seat = mid3
+    first = native_summary(root, seat, 400, 7)
+    assert without_elapsed(first) == without_elapsed(native_summary(root, seat, 400, 7))
+    assert without_elapsed(first) != without_elapsed(native_summary(root, seat, 400, 8))
+    # Two runs of 200 are one run of 400: iteration i always uses iteration_seed(seed, i).
+    searcher = native.NativeSearcher(root, seat, NATIVE, 7)
+    searcher.run(iterations=200)
+    searcher.run(iterations=200)
+    assert without_elapsed(searcher.summary()) == without_elapsed(first)
+
+
+def test_iteration_seeds_are_the_python_formula():
+    for seed, i in ((12345, 7), (0, 0), (2**70, 3), (ismcts.worker_seed(9, 1), 10**6)):
+        assert native.iteration_seed(seed, i) == ismcts.iteration_seed(seed, i)
+
+
+def test_summary_has_the_python_searchers_shape(mid3):
+    root, seat = mid3
+    python = Searcher(root, seat, Params(), 3)
+    python.run(iterations=100)
+    summary = native_summary(root, seat, 300, 3)
+    assert set(summary) == set(python.summary())
+    assert summary["iterations"] == 300 and summary["elapsed"] > 0
+    plan, stats = summary["plan"], summary["root_stats"]
+    assert set(plan) == set(stats) <= set(root.legal_actions())
+    assert list(plan) == sorted(plan, key=lambda a: -plan[a][0])        # most visited first
+    assert sum(v[0] for v in plan.values()) == 300
+    assert summary["nodes"] > len(plan)
+
+    def check(level):
+        for action, (visits, value, avail, ends, player, sub) in level.items():
+            assert isinstance(visits, int) and isinstance(value, float) and isinstance(avail, int)
+            assert isinstance(ends, bool) and isinstance(player, int) and isinstance(sub, dict)
+            assert avail >= visits >= 1 and 0.0 <= value / visits <= 1.0
+            assert not sub or (player == seat and not ends)
+            check(sub)
+
+    check(plan)
+    for action, (share, vp, _margin) in stats.items():
+        assert 0.0 <= share <= plan[action][0] and vp >= 0
+    assert native.NativeSearcher.node_bytes()[0] <= 32
+
+
+def test_run_by_deadline_reports_progress_and_keeps_the_root(mid3):
+    root, seat = mid3
+    before = root.to_json()
+    searcher = native.NativeSearcher(root, seat, NATIVE, 1)
+    seen = []
+    searcher.run(deadline=time.time() + 0.3, progress=lambda done, total: seen.append((done, total)),
+                 progress_every=0.05)
+    assert searcher.iterations > 0 and seen[-1] == (searcher.iterations, None) and len(seen) >= 2
+    assert root.to_json() == before
+    with pytest.raises(ValueError):
+        searcher.run()
+    with pytest.raises(ValueError):
+        native.NativeSearcher(root, (seat + 1) % 3, NATIVE, 1)
+
+
+# ------------------------------------------------------------------------------------------------
+# The pyramid prior in C
+
+
+def test_c_prior_equals_the_python_prior_on_random_games():
+    positions_seen = set()
+    compared = 0
+    for num_players, seed in ((2, 1), (3, 2), (4, 3)):
+        state = CoreGame(num_players).new_initial_state(seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            if state.current_player() >= 0 and state.phase == ismcts.PYRAMID:
+                legal = state.legal_actions()
+                actor = state.current_player()
+                assert native.colour_prior(state, actor, legal) == colour_prior(state, actor, legal)
+                compared += 1
+            every = [A.PYRAMID + c for c in range(NUM_COLOURS)]    # every seat, whatever it has built
+            for p in range(num_players):
+                assert native.colour_prior(state, p, every) == colour_prior(state, p, every)
+                positions_seen.add(state.pyramid_count(p))
+                compared += 1
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+    assert set(range(14)) <= positions_seen and compared > 500
+
+
+# ------------------------------------------------------------------------------------------------
+# Agreement with the Python searcher
+
+
+@pytest.mark.parametrize("build, iterations, good", [
+    (triples_puzzle, 300, lambda r: r.move.startswith("build green@") and "sell triples tuna,squid" in r.plan),
+    (roof_puzzle, 200, lambda r: r.move == "roof 1 c3-e3"),
+    (fishing_puzzle, 200, lambda r: r.move == "sail I3"),
+    (lace_puzzle, 200, lambda r: r.move in ("lace r2c6", "lace r3c5")),
+    (earning_puzzle, 200, lambda r: r.move.startswith("build pink@") and r.plan.count("recall") == 3),
+    (pyramid_puzzle, 400, lambda r: r.move == "pyramid green"),   # the Python test uses a horizon here
+])
+def test_native_tree_solves_the_puzzles(build, iterations, good):
+    for seed in (0, 1):
+        r = suggest(to_core(build()), limit=Limit(iterations=iterations), seed=seed, params=NATIVE)
+        assert good(r), (seed, r.move, r.plan)
+
+
+@pytest.mark.parametrize("num_players, seed, season, round_", [(3, 1, 2, 2), (3, 7, 3, 1)])
+def test_native_and_python_trees_agree_on_normal_positions(num_players, seed, season, round_):
+    """Same top move (or overlapping top two) summed over 4 seeds; the top move's win chance within
+    4 standard errors, from the spread between seeds (and no less than the binomial error)."""
+    root, seat = root_for(position(num_players, seed, season, round_))
+    runs = 4
+    results = {}
+    for tree in ("python", "native"):
+        params = Params(tree=tree)
+        summaries = []
+        for k in range(runs):
+            searcher = make_searcher(root, seat, params, ismcts.worker_seed(k, 0))
+            searcher.run(iterations=2000)
+            summaries.append(searcher.summary())
+        results[tree] = summaries
+    total = {tree: merge_summaries(s)["plan"] for tree, s in results.items()}
+    top = {tree: sorted(plan, key=lambda a: -plan[a][0])[:2] for tree, plan in total.items()}
+    assert top["python"][0] == top["native"][0] or set(top["python"]) & set(top["native"]), top
+    best = top["python"][0]
+
+    def estimate(summaries):
+        per_run = [s["root_stats"][best][0] / s["plan"][best][0] for s in summaries if best in s["plan"]]
+        visits = sum(s["plan"][best][0] for s in summaries if best in s["plan"])
+        p = sum(s["root_stats"][best][0] for s in summaries if best in s["plan"]) / visits
+        error = max(statistics.stdev(per_run) / math.sqrt(len(per_run)), math.sqrt(p * (1 - p) / visits))
+        return p, error
+
+    (p_py, e_py), (p_nat, e_nat) = estimate(results["python"]), estimate(results["native"])
+    assert abs(p_py - p_nat) <= 4 * math.hypot(e_py, e_nat), (p_py, e_py, p_nat, e_nat)
+
+
+# ------------------------------------------------------------------------------------------------
+# Honesty: the search reads only what the seat knows
+
+
+def test_no_peeking_at_blind_cards_and_the_fish_deck():
+    state = to_core(mid_game(3, 21))
+    seat = state.current_player()
+    other = next(c for c in (state.resample(seat, k) for k in range(50)) if c.to_json() != state.to_json())
+    assert other.to_json(seat) == state.to_json(seat)
+    limit = Limit(iterations=300)
+    assert comparable(suggest(other, limit=limit, seed=5, params=NATIVE)) == \
+        comparable(suggest(state, limit=limit, seed=5, params=NATIVE))
+
+
+def test_no_peeking_at_pyramids_being_built():
+    ref = Game(3).new_initial_state(9)
+    play_random(ref, random.Random(9), until=lambda s: s.stage == ST_PYRAMID and s.order_index == 1)
+    state = to_core(ref)
+    seat = state.current_player()
+    earlier = ref.turn_order()[0]
+    assert state.pyramid_count(earlier) > 0 and state.pyramid_count(seat) == 0
+    other = next(c for c in (state.resample(seat, k) for k in range(50))
+                 if c.players[earlier].pyramid != state.players[earlier].pyramid)
+    assert other.to_json(seat) == state.to_json(seat)
+    limit = Limit(iterations=60)
+    first = suggest(state, limit=limit, seed=2, params=NATIVE)
+    assert comparable(suggest(other, limit=limit, seed=2, params=NATIVE)) == comparable(first)
+    assert all(A.family(c.action) == "PYRAMID" for c in first.candidates)
+
+
+# ------------------------------------------------------------------------------------------------
+# Root-parallel workers and the tree option
+
+
+def test_two_workers_run_the_native_tree_reproducibly(mid3):
+    root, seat = mid3
+    limit = Limit(iterations=400)
+    merged = run_search(root, seat, limit, Params(), seed=11, workers=2)
+    in_process = merge_summaries([native_summary(root, seat, share, ismcts.worker_seed(11, w), Params())
+                                  for w, share in enumerate(limit.split(2))])
+    assert without_elapsed(merged) == without_elapsed(in_process)
+    state = to_core(mid_game(3, 21))
+    assert comparable(suggest(state, limit=limit, seed=11, workers=2)) == \
+        comparable(suggest(state, limit=limit, seed=11, workers=2))
+    python = suggest(state, limit=limit, seed=11, workers=2, params=Params(tree="python"))
+    assert comparable(python) != comparable(suggest(state, limit=limit, seed=11, workers=2))
+
+
+def test_tree_option_is_validated_and_chooses_the_implementation(mid3):
+    root, seat = mid3
+    for bad in (dict(tree="c"), dict(tree=None), dict(tree="native", horizon_turns=1),
+                dict(tree="native", evaluator=estimated_scores)):
+        with pytest.raises(OptionError):
+            Params(**bad)
+    assert isinstance(make_searcher(root, seat, Params(), 1), native.NativeSearcher)
+    assert isinstance(make_searcher(root, seat, Params(rollout=ismcts.native_heuristic_rollout), 1),
+                      native.NativeSearcher)
+    for params in (Params(tree="python"), Params(horizon_turns=1), Params(evaluator=estimated_scores),
+                   Params(rollout=random_rollout)):
+        assert type(make_searcher(root, seat, params, 1)) is Searcher
+    reference_root = canonical_root(mid_game(3, 21), seat, Game)
+    assert type(make_searcher(reference_root, seat, Params(), 1)) is Searcher
+    with pytest.raises(OptionError, match="compiled"):
+        make_searcher(reference_root, seat, NATIVE, 1)
+    with pytest.raises(OptionError, match="rollout"):
+        make_searcher(root, seat, Params(tree="native", rollout=random_rollout), 1)
+    with pytest.raises(OptionError, match="compiled"):
+        suggest(mid_game(3, 21), limit=Limit(iterations=10), workers=2, params=NATIVE)
+
+
+def test_heuristic_playout_is_a_different_reproducible_search(mid3):
+    root, seat = mid3
+    params = Params(tree="native", rollout=ismcts.native_heuristic_rollout)
+    first = native_summary(root, seat, 200, 4, params)
+    assert without_elapsed(first) == without_elapsed(native_summary(root, seat, 200, 4, params))
+    assert without_elapsed(first) != without_elapsed(native_summary(root, seat, 200, 4))
