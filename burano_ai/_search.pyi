@@ -42,5 +42,7 @@ class NativeSearcher:
         """(bytes of one node record, bytes of one hash slot)."""
     def export_plan(self, max_nodes: int = 20000) -> dict[int, tuple]:
         """The tree in the `tree.export_plan` format."""
+    def edges(self) -> list[tuple[int, int, int, float, int]]:
+        """Every edge as (chooser, action, visits, value, avail)."""
     def summary(self) -> dict[str, Any]:
         """Results in the form of `ismcts.Searcher.summary()`."""

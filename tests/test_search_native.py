@@ -115,6 +115,7 @@ def test_summary_has_the_python_searchers_shape(mid3):
             check(sub)
 
     check(plan)
+    assert all(plan[a][3] == (a == A.DONE) for a in plan)    # at a turn decision only `done` ends the turn
     for action, (share, vp, _margin) in stats.items():
         assert 0.0 <= share <= plan[action][0] and vp >= 0
     assert native.NativeSearcher.node_bytes()[0] <= 32
@@ -289,3 +290,35 @@ def test_heuristic_playout_is_a_different_reproducible_search(mid3):
     first = native_summary(root, seat, 200, 4, params)
     assert without_elapsed(first) == without_elapsed(native_summary(root, seat, 200, 4, params))
     assert without_elapsed(first) != without_elapsed(native_summary(root, seat, 200, 4))
+
+
+def python_edges(searcher: Searcher) -> list[tuple[int, int, int, float, int]]:
+    """`NativeSearcher.edges()` of a Python search tree."""
+    out, stack = [], [searcher.root]
+    while stack:
+        node = stack.pop()
+        for action, child in (node.children or {}).items():
+            out.append((node.player, action, child.visits, child.value, child.avail))
+            stack.append(child)
+    return out
+
+
+def test_every_edge_is_scored_for_the_seat_that_chose_it():
+    """Over the whole tree, the mean value of the edges each seat chose agrees between the trees (and
+    the winning seat's edges score higher than its opponent's): rewards go to the chooser."""
+    root, seat = root_for(to_core(mid_game(2, 13, blind=False)))
+    python = Searcher(root, seat, Params(), 5)
+    python.run(iterations=1500)
+    searcher = native.NativeSearcher(root, seat, NATIVE, 5)
+    searcher.run(iterations=1500)
+    means = {}
+    for name, edges in (("python", python_edges(python)), ("native", searcher.edges())):
+        assert all(avail >= visits >= 0 for _, _, visits, _, avail in edges)
+        assert len(edges) + 1 == (python.root.count() if name == "python" else searcher.nodes)
+        means[name] = {}
+        for chooser in (seat, 1 - seat):
+            visits = sum(v for c, _, v, _, _ in edges if c == chooser)
+            means[name][chooser] = sum(value for c, _, _, value, _ in edges if c == chooser) / visits
+    for chooser in (seat, 1 - seat):
+        assert abs(means["python"][chooser] - means["native"][chooser]) < 0.1, means
+    assert means["native"][seat] > 0.5 > means["native"][1 - seat], means

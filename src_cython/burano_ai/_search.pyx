@@ -743,6 +743,24 @@ cdef class NativeSearcher:
 
         return walk(ROOT)
 
+    def edges(self):
+        """Every edge of the tree as (chooser, action, visits, value, avail), parents before children.
+
+        The chooser is the seat that decided at the edge's parent: the seat whose reward `value` sums.
+        For tests and inspection; `summary()` is the result.
+        """
+        cdef int node, child
+        cdef NodeC* ch
+        out = []
+        stack = [ROOT]
+        while stack:
+            node = stack.pop()
+            for child in self.children_of(node):
+                ch = &self.nodes[child]
+                out.append((self.nodes[node].player, ch.action, ch.visits, ch.value, ch.avail))
+                stack.append(child)
+        return out
+
     def summary(self):
         """The search's results in the form of `ismcts.Searcher.summary()` (picklable, summable)."""
         cdef int a
