@@ -296,6 +296,8 @@ cdef class NativeSearcher:
     def __init__(self, State root, int seat, params=None, seed=0):
         from burano_ai.search import ismcts
         from burano_ai.search.params import Params
+        if self.nodes != NULL:
+            raise RuntimeError("a NativeSearcher is initialised once")
         if root.current_player() != seat:
             raise ValueError(f"seat {seat} is not to move at the root (current player {root.current_player()})")
         params = params or Params()
