@@ -3,11 +3,17 @@
 Not part of the default test run; run with ``python -m pytest bench/test_bench_search.py``.
 Positions: 2 and 4 players at a season start (spring round 1), mid-season (summer round 2) and the
 last round (winter round 3), each reached by a seeded random game (the same position on every
-implementation). Each benchmark runs on every Game that is available — the reference model, and the
-compiled core (`burano_ai.Game`, or `burano_ai._core.Game` before it is exported) with its native C
-playout — so one run gives the ratio. Each records ``iterations_per_second`` and the search's
-signature (best move, its visits, tree nodes) in ``extra_info``: for a fixed implementation, seed and
-budget the signature must not change under a refactor.
+implementation). Each benchmark runs on every implementation that is available — the Python tree on
+the reference model ("reference"), the Python tree on the compiled core (`burano_ai.Game`, or
+`burano_ai._core.Game` before it is exported) with its native C playout ("core"), and the native tree
+(`burano_ai._search.NativeSearcher`, the whole iteration in C) on the core ("core-native") — so one
+run gives the ratios. Each records ``iterations_per_second`` and the search's signature (best move,
+its visits, tree nodes) in ``extra_info``: for a fixed implementation, seed and budget the signature
+must not change under a refactor.
+
+Side by side per position::
+
+    python -m pytest bench/test_bench_search.py -k iterations --benchmark-group-by=param:num_players,param:where
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ import pytest
 from burano_ai.playout import random_step
 from burano_ai.reference import Game as ReferenceGame
 from burano_ai.search import Limit, Params
-from burano_ai.search.ismcts import Searcher, worker_seed
+from burano_ai.search.ismcts import make_searcher, worker_seed
 from burano_ai.search.parallel import canonical_root
 
 
@@ -37,13 +43,26 @@ def _core_game():
         return None
 
 
-GAMES = {"reference": ReferenceGame}
+def _has_native_tree() -> bool:
+    try:
+        from burano_ai import _search  # noqa: F401  type: ignore[attr-defined]
+        return True
+    except ImportError:
+        return False
+
+
+#: implementation -> (Game, Params.tree).
+IMPLEMENTATIONS = {"reference": (ReferenceGame, "python")}
 if _core_game() is not None:
-    GAMES["core"] = _core_game()
+    IMPLEMENTATIONS["core"] = (_core_game(), "python")
+    if _has_native_tree():
+        IMPLEMENTATIONS["core-native"] = (_core_game(), "native")
+#: The implementations that can cut iterations at a horizon (the Python tree).
+HORIZON_IMPLEMENTATIONS = [impl for impl, (_game, tree) in IMPLEMENTATIONS.items() if tree == "python"]
 
 TURN = 2
 #: Iterations per measured search: enough to matter, few enough for the slow reference model.
-ITERATIONS = {"reference": 30, "core": 1000}
+ITERATIONS = {"reference": 30, "core": 1000, "core-native": 1000}
 POSITIONS = {"season-start": (0, 1), "mid-season": (1, 2), "last-round": (3, 3)}
 
 
@@ -61,19 +80,24 @@ def _position(num_players: int, season: int, round_: int, seed: int = 17):
 def _root(impl: str, num_players: int, where: str):
     state = _position(num_players, *POSITIONS[where])
     seat = state.current_player()
-    return canonical_root(state, seat, GAMES[impl]), seat
+    return canonical_root(state, seat, IMPLEMENTATIONS[impl][0]), seat
 
 
-def _record(benchmark, impl: str, iterations: int, searcher: Searcher | None = None) -> None:
+def _params(impl: str, **changes) -> Params:
+    return Params(tree=IMPLEMENTATIONS[impl][1], **changes)
+
+
+def _record(benchmark, impl: str, iterations: int, searcher=None) -> None:
     info = {"implementation": impl, "iterations": iterations,
             "iterations_per_second": round(iterations / benchmark.stats.stats.mean, 1)}
     if searcher is not None:
-        action, best = max(searcher.root.children.items(), key=lambda kv: (kv[1].visits, -kv[0]))
-        info["signature"] = f"{searcher.root_state.action_to_string(action)}:{best.visits}:{searcher.root.count()}"
+        summary = searcher.summary()
+        action, (visits, *_rest) = max(summary["plan"].items(), key=lambda kv: (kv[1][0], -kv[0]))
+        info["signature"] = f"{searcher.root_state.action_to_string(action)}:{visits}:{summary['nodes']}"
     benchmark.extra_info.update(info)
 
 
-@pytest.mark.parametrize("impl", list(GAMES))
+@pytest.mark.parametrize("impl", list(IMPLEMENTATIONS))
 @pytest.mark.parametrize("where", list(POSITIONS))
 @pytest.mark.parametrize("num_players", [2, 4])
 def test_bench_search_iterations(benchmark, impl, num_players, where):
@@ -83,7 +107,7 @@ def test_bench_search_iterations(benchmark, impl, num_players, where):
     searchers = []
 
     def search():
-        searcher = Searcher(root, seat, Params(), worker_seed(1, 0))
+        searcher = make_searcher(root, seat, _params(impl), worker_seed(1, 0))
         searcher.run(iterations=iterations)
         searchers.append(searcher)
 
@@ -91,7 +115,19 @@ def test_bench_search_iterations(benchmark, impl, num_players, where):
     _record(benchmark, impl, iterations, searchers[-1])
 
 
-@pytest.mark.parametrize("impl", list(GAMES))
+@pytest.mark.skipif("core" not in IMPLEMENTATIONS, reason="the compiled core is not built")
+@pytest.mark.parametrize("where", list(POSITIONS))
+@pytest.mark.parametrize("num_players", [2, 4])
+def test_bench_search_iterations_playouts_only(benchmark, num_players, where):
+    """The ceiling of any tree: the same number of C playouts from the root, without search."""
+    from burano_ai import _core
+    root, _seat = _root("core", num_players, where)
+    iterations = ITERATIONS["core"]
+    benchmark.pedantic(_core.playouts, args=(root, iterations, 1), rounds=3, iterations=1)
+    _record(benchmark, "playouts-only", iterations)
+
+
+@pytest.mark.parametrize("impl", HORIZON_IMPLEMENTATIONS)
 @pytest.mark.parametrize("num_players", [2, 4])
 def test_bench_search_to_turn_horizon(benchmark, impl, num_players):
     """Iterations cut at the end of the seat's turn (the cheap evaluation used by the puzzles)."""
@@ -100,7 +136,7 @@ def test_bench_search_to_turn_horizon(benchmark, impl, num_players):
     searchers = []
 
     def search():
-        searcher = Searcher(root, seat, Params(horizon_turns=1), worker_seed(1, 0))
+        searcher = make_searcher(root, seat, _params(impl, horizon_turns=1), worker_seed(1, 0))
         searcher.run(iterations=iterations)
         searchers.append(searcher)
 
@@ -108,18 +144,19 @@ def test_bench_search_to_turn_horizon(benchmark, impl, num_players):
     _record(benchmark, impl, iterations, searchers[-1])
 
 
-@pytest.mark.parametrize("impl", list(GAMES))
+@pytest.mark.parametrize("impl", HORIZON_IMPLEMENTATIONS)   # one per Game
 def test_bench_resample(benchmark, impl):
     """The one copy per iteration: `resample` of a 4-player mid-season position."""
     root, seat = _root(impl, 4, "mid-season")
     benchmark(root.resample, seat, 12345)
 
 
-@pytest.mark.parametrize("impl", list(GAMES))
+@pytest.mark.parametrize("impl", list(IMPLEMENTATIONS))
 def test_bench_two_workers(benchmark, impl):
     """Root-parallel search over 2 processes, process start included (compare with the one-worker runs)."""
     from burano_ai.engine import suggest
     root, seat = _root(impl, 2, "mid-season")
     limit = Limit(iterations=ITERATIONS[impl] * 4)
-    benchmark.pedantic(lambda: suggest(root, limit=limit, seed=1, workers=2), rounds=2, iterations=1)
+    params = _params(impl)
+    benchmark.pedantic(lambda: suggest(root, limit=limit, seed=1, workers=2, params=params), rounds=2, iterations=1)
     _record(benchmark, impl, limit.iterations)
