@@ -322,3 +322,12 @@ def test_every_edge_is_scored_for_the_seat_that_chose_it():
     for chooser in (seat, 1 - seat):
         assert abs(means["python"][chooser] - means["native"][chooser]) < 0.1, means
     assert means["native"][seat] > 0.5 > means["native"][1 - seat], means
+
+
+@pytest.mark.slow
+def test_spawned_workers_match_forked_workers_on_the_native_tree():
+    state = to_core(mid_game(3, 21))
+    limit = Limit(iterations=200)
+    forked = suggest(state, limit=limit, seed=2, workers=2, params=Params(tree="native", start_method="fork"))
+    spawned = suggest(state, limit=limit, seed=2, workers=2, params=Params(tree="native", start_method="spawn"))
+    assert comparable(forked) == comparable(spawned)

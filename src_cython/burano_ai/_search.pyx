@@ -1,4 +1,3 @@
-# cython: language_level=3
 """The SO-ISMCTS iteration loop in C: `NativeSearcher`, the native tree of `burano_ai.search`.
 
 It runs the algorithm that `burano_ai.search.ismcts` specifies (its module docstring) and that
