@@ -284,6 +284,8 @@ def suggest(
     workers: int = typer.Option(1, "--workers", metavar="W", help="Worker processes (root-parallel search)."),
     seed: int = typer.Option(0, "--seed", help="Seed: the same seed, budget and workers give the same answer."),
     top: int = typer.Option(8, "--top", metavar="N", help="Candidate moves to list."),
+    playout: Optional[str] = typer.Option(None, "--playout", metavar="POLICY",
+                                          help="Playout policy: heuristic (default) or random."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
 ) -> None:
     """Suggest the best move for the seat to move, with the plan for the rest of its turn.
@@ -291,7 +293,7 @@ def suggest(
     The search reads only what the seat can know: given a full position it works from the seat's view.
     """
     from burano_ai.engine import suggest as engine_suggest
-    from burano_ai.search import Limit
+    from burano_ai.search import Limit, Params
 
     text = _example_text() if file is None else _read_text(file)
     state = load_state(text)
@@ -304,6 +306,7 @@ def suggest(
     if seconds is None and iterations is None:
         iterations = 2000
     limit = Limit(iterations=iterations, seconds=seconds)
+    params = Params() if playout is None else Params(playout=playout)
     total = iterations
     show_progress = not as_json and sys.stderr.isatty()
     if show_progress:
@@ -312,11 +315,12 @@ def suggest(
         with Progress(TextColumn("searching"), BarColumn(), TextColumn("{task.completed} it"),
                       TimeElapsedColumn(), transient=True) as bar:
             task = bar.add_task("search", total=total)
-            result = engine_suggest(state if view is None else text, seat=searcher, limit=limit, seed=seed,
-                                    workers=workers, progress=lambda done, _t: bar.update(task, completed=done))
+            result = engine_suggest(state if view is None else text, seat=searcher, limit=limit, params=params,
+                                    seed=seed, workers=workers,
+                                    progress=lambda done, _t: bar.update(task, completed=done))
     else:
-        result = engine_suggest(state if view is None else text, seat=searcher, limit=limit, seed=seed,
-                                workers=workers)
+        result = engine_suggest(state if view is None else text, seat=searcher, limit=limit, params=params,
+                                seed=seed, workers=workers)
     if as_json:
         data = result.to_dict()
         data["candidates"] = data["candidates"][:top]

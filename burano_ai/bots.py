@@ -15,7 +15,8 @@ Spec strings: ``name`` or ``name:key=value,key=value``. Bots and their keys:
 ``ismcts``          our SO-ISMCTS through `burano_ai.engine.suggest`. Keys: ``iterations`` (default 1000
                     when no budget is given), ``time`` (seconds per decision), ``workers`` (root-parallel
                     processes, 1), ``c`` (exploration), ``win_weight``, ``margin`` (margin_scale),
-                    ``pyramid_bias``, ``horizon`` (horizon_turns), ``rollout`` (random | heuristic).
+                    ``pyramid_bias``, ``horizon`` (horizon_turns), ``playout`` (heuristic | random),
+                    ``tree`` (auto | python | native; see `burano_ai.search.params`).
 ``mcts-pkg``        the PyPI `mcts` package's UCT on one determinization (see `MctsPkgBot`). Keys:
                     ``iterations`` (500 when no budget is given) or ``time``, ``c``,
                     ``rollout`` (native | python).
@@ -42,7 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .errors import OptionError
-from .search.ismcts import mix64, rewards, sample_chance
+from .search.ismcts import margins, mix64, rewards, sample_chance
 from .search.limits import DEFAULT_ITERATIONS, Limit
 from .search.params import Params
 
@@ -159,7 +160,8 @@ BOT_KEYS: dict[str, dict[str, Callable[[str], Any]]] = {
         "margin": _number("margin", low=0.0, strict_low=True),
         "pyramid_bias": _number("pyramid_bias", low=0.0),
         "horizon": _positive_int("horizon"),
-        "rollout": _choice("rollout", "random", "heuristic"),
+        "playout": _choice("playout", "heuristic", "random"),
+        "tree": _choice("tree", "auto", "python", "native"),
     },
     "mcts-pkg": {
         "iterations": _positive_int("iterations"),
@@ -413,12 +415,16 @@ class IsmctsBot(Bot):
                            ("pyramid_bias", "pyramid_bias"), ("horizon", "horizon_turns")):
             if key in o:
                 changes[param] = o[key]
-        if o.get("rollout") == "heuristic":
-            from .search.ismcts import native_heuristic_rollout
-            changes["rollout"] = native_heuristic_rollout
-            if "horizon_turns" in changes:
-                raise OptionError(f"bot spec {self.spec!r}: rollout=heuristic cannot be combined with horizon")
-        self.params = Params().with_(**changes)
+        for key in ("playout", "tree"):
+            if key in o:
+                changes[key] = o[key]
+        if o.get("playout") == "heuristic" and "horizon_turns" in changes:
+            raise OptionError(f"bot spec {self.spec!r}: playout=heuristic cannot be combined with horizon "
+                              "(play to a horizon is uniform random)")
+        try:
+            self.params = Params().with_(**changes)
+        except OptionError as exc:
+            raise OptionError(f"bot spec {self.spec!r}: {exc}") from None
 
     def _choose(self, state, seat: int, legal: list[int], seed: int) -> int:
         from .engine import suggest
@@ -499,7 +505,7 @@ class MctsPkgBot(Bot):
 
         def reward(self, state) -> float:
             scores = [float(v) for v in state.scores()]
-            return rewards(scores, list(state.returns()), self.params)[self.seat]
+            return rewards(margins(scores), list(state.returns()), self.params)[self.seat]
 
         def rollout(self, pkg_state: _PkgState) -> float:
             s = pkg_state.state.clone()

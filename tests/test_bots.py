@@ -59,8 +59,8 @@ def hidden_cards_position(seed: int = 3):
     ("  Greedy ", "greedy", {}),
     ("ismcts:iterations=2000", "ismcts", {"iterations": 2000}),
     ("ismcts:time=1.0,workers=2", "ismcts", {"time": 1.0, "workers": 2}),
-    ("ismcts:iterations=20_000,c=0.5,rollout=heuristic", "ismcts", {"iterations": 20000, "c": 0.5,
-                                                                    "rollout": "heuristic"}),
+    ("ismcts:iterations=20_000,c=0.5,playout=heuristic", "ismcts", {"iterations": 20000, "c": 0.5,
+                                                                    "playout": "heuristic"}),
     ("mcts-pkg:time=0.5", "mcts-pkg", {"time": 0.5}),
     ("openspiel-ismcts:iterations=50,evaluator=random,final=normalized", "openspiel-ismcts",
      {"iterations": 50, "evaluator": "random", "final": "normalized"}),
@@ -83,7 +83,10 @@ def test_parse_good_specs(spec, name, options):
     ("ismcts:iterations=5,iterations=6", "key 'iterations' given twice"),
     ("ismcts:iterations", "'iterations' is not key=value"),
     ("ismcts:", "nothing after ':'"),
-    ("ismcts:rollout=smart", "rollout must be one of random, heuristic"),
+    ("ismcts:playout=smart", "playout must be one of heuristic, random"),
+    ("ismcts:tree=fast", "tree must be one of auto, python, native"),
+    ("ismcts:tree=native,horizon=2", "tree='native' plays to the end of the game"),
+    ("ismcts:playout=heuristic,horizon=2", "playout=heuristic cannot be combined with horizon"),
     ("random:iterations=3", "unknown key 'iterations' for random (known keys: none)"),
     ("mcts-pkg:iterations=5,time=1", "iterations or time, not both"),
     ("openspiel-mcts:time=1", "unknown key 'time' for openspiel-mcts"),
@@ -175,3 +178,18 @@ def test_greedy_beats_random_in_a_game():
                        game_factory=Game)
     greedy = next(e for e in result.entries if e["spec"].startswith("greedy"))
     assert greedy["mean_vp"] > next(e for e in result.entries if e["spec"] == "random")["mean_vp"]
+
+
+def test_mcts_pkg_reward_is_our_reward_from_the_margin():
+    """The mcts-pkg baseline scores a finished game with the search's reward: win share and VP margin."""
+    from burano_ai.bots import MctsPkgBot
+    from burano_ai.search.ismcts import margins, rewards
+    from burano_ai.search.params import Params
+    state = Game(2).new_initial_state(4)
+    state.rollout(9, "random")
+    scores = [float(v) for v in state.scores()]
+    search = MctsPkgBot._Search(0, 1, True)
+    expected = rewards(margins(scores), list(state.returns()), Params())[0]
+    assert search.reward(state) == pytest.approx(expected)
+    # The margin matters: a reward built from raw scores would saturate the margin term at ~1.
+    assert abs(expected - rewards(scores, list(state.returns()), Params())[0]) > 1e-3

@@ -220,9 +220,19 @@ def test_suggest_json_is_reproducible(runner, tmp_path):
     (("--time", "-1"), "seconds"),
     (("--workers", "0"), "workers"),
     (("--top", "0"), "--top"),
+    (("--playout", "smart"), "playout must be one of heuristic, random"),
 ])
 def test_suggest_bad_options_exit_2(runner, args, fragment):
     assert_user_error(invoke(runner, "suggest", *args), fragment)
+
+
+def test_suggest_playout_option_changes_the_search(runner):
+    outs = {}
+    for playout in ("heuristic", "random"):
+        result = invoke(runner, "suggest", "--iterations", "150", "--json", "--playout", playout)
+        assert result.exit_code == 0, result.output
+        outs[playout] = json.loads(result.stdout)["candidates"]
+    assert outs["heuristic"] != outs["random"]
 
 
 def test_suggest_bad_positions_exit_2(runner, tmp_path):

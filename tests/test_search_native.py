@@ -284,12 +284,23 @@ def test_tree_option_is_validated_and_chooses_the_implementation(mid3):
         suggest(mid_game(3, 21), limit=Limit(iterations=10), workers=2, params=NATIVE)
 
 
-def test_heuristic_playout_is_a_different_reproducible_search(mid3):
+def test_playout_option_chooses_the_core_policy(mid3):
     root, seat = mid3
-    params = Params(tree="native", rollout=ismcts.native_heuristic_rollout)
-    first = native_summary(root, seat, 200, 4, params)
-    assert without_elapsed(first) == without_elapsed(native_summary(root, seat, 200, 4, params))
-    assert without_elapsed(first) != without_elapsed(native_summary(root, seat, 200, 4))
+    heuristic = Params(tree="native", playout="heuristic")
+    first = native_summary(root, seat, 200, 4, heuristic)
+    assert without_elapsed(first) == without_elapsed(native_summary(root, seat, 200, 4, heuristic))
+    same = Params(tree="native", rollout=ismcts.native_heuristic_rollout)
+    assert without_elapsed(first) == without_elapsed(native_summary(root, seat, 200, 4, same))
+    uniform = Params(tree="native", playout="random")
+    assert without_elapsed(first) != without_elapsed(native_summary(root, seat, 200, 4, uniform))
+    assert Params().playout == "heuristic"
+    # The Python tree plays out with the same core policy; the reference model has only uniform playouts.
+    assert Searcher(root, seat, Params(tree="python"), 1)._rollout is ismcts.native_heuristic_rollout
+    assert Searcher(root, seat, Params(tree="python", playout="random"), 1)._rollout is ismcts.native_rollout
+    reference_root = canonical_root(mid_game(3, 21), seat, Game)
+    assert Searcher(reference_root, seat, Params(), 1)._rollout is random_rollout
+    with pytest.raises(OptionError, match="playout must be one of heuristic, random"):
+        Params(playout="smart")
 
 
 def python_edges(searcher: Searcher) -> list[tuple[int, int, int, float, int]]:

@@ -20,9 +20,9 @@ One iteration:
 4. **Secret pyramids**: other seats' pyramid cubes are sampled from the pyramid prior
    (`burano_ai.search.pyramid`) and are not edges either, so neither side conditions on a choice it
    cannot see. The searching seat's own cubes are tree decisions with progressive bias.
-5. **Playout** from the leaf: the `rollout` callable to the end of the game (default: the State's
-   native uniform random playout if it has one — the compiled core's, in C — else uniform random in
-   Python), or — with `horizon_turns` — random play until the seat has finished that many turns,
+5. **Playout** from the leaf to the end of the game: the State's native playout with the
+   `Params.playout` policy (the compiled core's, in C; "heuristic" by default) — uniform random in
+   Python on a State without one — or a custom `Params.rollout`; or — with `horizon_turns` — random play until the seat has finished that many turns,
    then the `evaluator`'s estimated final VP.
 6. **Backpropagate** the reward vector (see `burano_ai.search.params`).
 
@@ -143,10 +143,12 @@ def native_heuristic_rollout(state, seed: int) -> None:
     state.rollout(seed, "heuristic")
 
 
-def default_rollout_for(state):
-    """The playout used when `Params.rollout` is None: the State's native one if it has one (the
-    compiled core plays out in C), else `random_rollout` in Python."""
-    return native_rollout if callable(getattr(state, "rollout", None)) else random_rollout
+def default_rollout_for(state, playout: str = "heuristic"):
+    """The built-in playout (used when `Params.rollout` is None): the State's native one with policy
+    `playout` if it has one (the compiled core plays out in C), else `random_rollout` in Python."""
+    if not callable(getattr(state, "rollout", None)):
+        return random_rollout
+    return native_heuristic_rollout if playout == "heuristic" else native_rollout
 
 
 def _random_play_to_horizon(state, rng: random.Random, seat: int, turns_left: int) -> None:
@@ -243,7 +245,7 @@ class Searcher:
         self.root_stats: dict[int, list[float]] = {}
         self.iterations = 0
         self.elapsed = 0.0
-        self._rollout = self.params.rollout or default_rollout_for(root)
+        self._rollout = self.params.rollout or default_rollout_for(root, self.params.playout)
         self._evaluator = self.params.evaluator or estimated_scores
 
     # --- driving

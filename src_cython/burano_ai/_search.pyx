@@ -304,7 +304,9 @@ cdef class NativeSearcher:
             raise OptionError("the native tree plays to the end of the game: horizon_turns needs the Python tree")
         if params.evaluator is not None:
             raise OptionError("the native tree plays to the end of the game: an evaluator needs the Python tree")
-        if params.rollout is None or params.rollout is ismcts.native_rollout:
+        if params.rollout is None:
+            self.policy = POLICY_HEURISTIC if params.playout == "heuristic" else POLICY_RANDOM
+        elif params.rollout is ismcts.native_rollout:
             self.policy = POLICY_RANDOM
         elif params.rollout is ismcts.native_heuristic_rollout:
             self.policy = POLICY_HEURISTIC
