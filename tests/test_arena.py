@@ -173,11 +173,13 @@ def test_plot_writes_a_png(tiny_result, tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="ray is not installed")
-def test_ray_backend_matches_local(tiny_result):
+def test_ray_backend_matches_local(tiny_result, monkeypatch):
     """Games as Ray tasks on a local Ray cluster (Ray 2.x has no `local_mode` any more) give the same results."""
     import ray
+    monkeypatch.setenv("RAY_USAGE_STATS_ENABLED", "0")     # no usage report (CI has no network)
     config = ArenaConfig(**{**TINY.__dict__, "backend": "ray", "workers": 2})
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    # A small object store: the games' results are tiny, and CI containers may have a small /dev/shm.
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, object_store_memory=100 * 1024 ** 2)
     try:
         result = run_arena(config, game_factory=Game)
     finally:
