@@ -7,13 +7,16 @@ implementation). Each benchmark runs on every implementation that is available â
 the reference model ("reference"), the Python tree on the compiled core (`burano_ai.Game`, or
 `burano_ai._core.Game` before it is exported) with its native C playout ("core"), and the native tree
 (`burano_ai._search.NativeSearcher`, the whole iteration in C) on the core ("core-native") â€” so one
-run gives the ratios. Each records ``iterations_per_second`` and the search's signature (best move,
+run gives the ratios. Full iterations are measured with both playout policies (`Params.playout`:
+uniform random, and the heuristic default; the reference model has only the uniform one), next to
+bare C playouts from the root as the ceiling of any tree ("playouts-only"). Each records ``iterations_per_second`` and the search's signature (best move,
 its visits, tree nodes) in ``extra_info``: for a fixed implementation, seed and budget the signature
 must not change under a refactor.
 
 Side by side per position::
 
-    python -m pytest bench/test_bench_search.py -k iterations --benchmark-group-by=param:num_players,param:where
+    python -m pytest bench/test_bench_search.py -k iterations \
+        --benchmark-group-by=param:num_players,param:where,param:playout
 """
 
 from __future__ import annotations
@@ -97,17 +100,20 @@ def _record(benchmark, impl: str, iterations: int, searcher=None) -> None:
     benchmark.extra_info.update(info)
 
 
+@pytest.mark.parametrize("playout", ["random", "heuristic"])
 @pytest.mark.parametrize("impl", list(IMPLEMENTATIONS))
 @pytest.mark.parametrize("where", list(POSITIONS))
 @pytest.mark.parametrize("num_players", [2, 4])
-def test_bench_search_iterations(benchmark, impl, num_players, where):
-    """Full iterations: resample, tree, playout to the end of the game (the default playout)."""
+def test_bench_search_iterations(benchmark, impl, num_players, where, playout):
+    """Full iterations: resample, tree, playout to the end of the game with the `playout` policy."""
+    if impl == "reference" and playout == "heuristic":
+        pytest.skip("the reference model has only uniform random playouts")
     root, seat = _root(impl, num_players, where)
     iterations = ITERATIONS[impl]
     searchers = []
 
     def search():
-        searcher = make_searcher(root, seat, _params(impl), worker_seed(1, 0))
+        searcher = make_searcher(root, seat, _params(impl, playout=playout), worker_seed(1, 0))
         searcher.run(iterations=iterations)
         searchers.append(searcher)
 
@@ -116,14 +122,15 @@ def test_bench_search_iterations(benchmark, impl, num_players, where):
 
 
 @pytest.mark.skipif("core" not in IMPLEMENTATIONS, reason="the compiled core is not built")
+@pytest.mark.parametrize("playout", ["random", "heuristic"])
 @pytest.mark.parametrize("where", list(POSITIONS))
 @pytest.mark.parametrize("num_players", [2, 4])
-def test_bench_search_iterations_playouts_only(benchmark, num_players, where):
+def test_bench_search_iterations_playouts_only(benchmark, num_players, where, playout):
     """The ceiling of any tree: the same number of C playouts from the root, without search."""
     from burano_ai import _core
     root, _seat = _root("core", num_players, where)
     iterations = ITERATIONS["core"]
-    benchmark.pedantic(_core.playouts, args=(root, iterations, 1), rounds=3, iterations=1)
+    benchmark.pedantic(_core.playouts, args=(root, iterations, 1, playout), rounds=3, iterations=1)
     _record(benchmark, "playouts-only", iterations)
 
 
