@@ -24,6 +24,9 @@ the same view share it. ``observation_string(p)`` is the readable one-seat view 
 ``resample_from_infostate(p, sampler)`` draws a seed from the sampler and calls our
 ``State.resample(p, seed)``; the result keeps ``information_state_string(p)``. Its OpenSpiel history is
 the original's (so it is not consistent with the resampled hidden parts): use it for search, not replay.
+``observation_tensor(p)`` and ``information_state_tensor(p)`` are both the seat's one-seat view encoded by
+`burano_ai.observation` (float32, shape ``game.observation_tensor_shape()``: 2945 / 3197 / 3449 for 2 / 3 /
+4 players; seats relative to `p`; all zeros before the deal); docs/observation.md lists the segments.
 
 Performance: every pyspiel call crosses C++ -> Python once; ``clone`` copies the wrapped State (cheap for
 the compiled core). OpenSpiel's random-rollout evaluator plays playouts through that interface, hence
@@ -41,6 +44,7 @@ from open_spiel.python.algorithms import ismcts as os_ismcts
 from open_spiel.python.algorithms import mcts as os_mcts
 
 from . import actions as A
+from . import observation
 from .bots import Bot, BotSpec, seat_view
 from .errors import OptionError
 from .search.ismcts import mix64, native_rollout, random_rollout
@@ -63,9 +67,9 @@ GAME_TYPE = pyspiel.GameType(
     max_num_players=4,
     min_num_players=2,
     provides_information_state_string=True,
-    provides_information_state_tensor=False,
+    provides_information_state_tensor=True,
     provides_observation_string=True,
-    provides_observation_tensor=False,
+    provides_observation_tensor=True,
     parameter_specification={"players": 4, "seed": -1, "engine": "auto"},
 )
 
@@ -123,10 +127,11 @@ class BuranoGame(pyspiel.Game):
         return out
 
     def make_py_observer(self, iig_obs_type=None, params=None) -> "BuranoObserver":
-        """The observer: information-state keys for perfect-recall requests, views otherwise."""
+        """The observer: the seat's tensor (`burano_ai.observation`) for every request; as strings,
+        information-state keys for perfect-recall requests, views otherwise."""
         if params:
             raise ValueError(f"{SHORT_NAME} observers take no parameters, got {params}")
-        return BuranoObserver(iig_obs_type)
+        return BuranoObserver(iig_obs_type, self.num_players())
 
 
 class BuranoState(pyspiel.State):
@@ -215,15 +220,24 @@ def observation_string(state: BuranoState, player: int) -> str:
 
 
 class BuranoObserver:
-    """The PyObserver OpenSpiel's C++ side calls for information-state and observation strings (no tensors)."""
+    """The PyObserver OpenSpiel's C++ side calls for information-state and observation strings and tensors.
 
-    def __init__(self, iig_obs_type=None) -> None:
+    `tensor` is the seat's observation (`burano_ai.observation.encode`; all zeros before the deal) and
+    `dict` holds named views into it, one per segment of `observation.layout`. The observation and the
+    information-state tensor are the same one-seat view (not a perfect-recall history).
+    """
+
+    def __init__(self, iig_obs_type=None, num_players: int = 4) -> None:
         self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        self.tensor = None
-        self.dict: dict[str, Any] = {}
+        self.tensor = np.zeros(observation.shape(num_players), np.float32)
+        self.dict: dict[str, Any] = {seg.name: self.tensor[seg.offset:seg.offset + seg.size].reshape(seg.shape)
+                                     for seg in observation.layout(num_players)}
 
     def set_from(self, state, player: int) -> None:
-        pass
+        self.tensor.fill(0)
+        inner = state.burano_state
+        if inner is not None:
+            observation.encode_view_into(self.tensor, inner.to_dict(player))
 
     def string_from(self, state, player: int) -> str:
         if self.perfect_recall:

@@ -230,6 +230,43 @@ def test_reference_and_core_states_give_the_same_tensor(n, seed):
         ply += 1
 
 
+# --- pyspiel
+
+
+def test_pyspiel_tensors_equal_encode():
+    pyspiel = pytest.importorskip("pyspiel")
+    from open_spiel.python.observation import make_observation
+
+    import burano_ai.openspiel  # noqa: F401  (registers python_burano)
+    game = pyspiel.load_game("python_burano(players=3)")
+    assert game.observation_tensor_shape() == [SIZES[3]]
+    assert game.information_state_tensor_shape() == [SIZES[3]]
+    state = game.new_initial_state()
+    assert not any(state.observation_tensor(0)) and not any(state.information_state_tensor(2))
+    observer = make_observation(game)
+    assert set(observer.dict) == {seg.name for seg in O.layout(3)}
+    rng = np.random.RandomState(0)
+    for ply in range(150):
+        if state.is_terminal():
+            break
+        if ply % 10 == 0:
+            inner = state.burano_state
+            for p in range(3):
+                expected = O.encode(inner, p) if inner is not None else np.zeros(SIZES[3], np.float32)
+                assert np.array_equal(np.asarray(state.observation_tensor(p), np.float32), expected)
+                assert np.array_equal(np.asarray(state.information_state_tensor(p), np.float32), expected)
+                observer.set_from(state, p)
+                assert np.array_equal(observer.tensor, expected)
+                if inner is not None:
+                    coins = observer.dict["seat0.coins"]
+                    assert coins[0] == pytest.approx(inner.players[p].coins / O.COINS_SCALE)
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(actions, p=probs)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+
+
 def test_the_docs_list_every_segment():
     from pathlib import Path
     doc = (Path(__file__).resolve().parent.parent / "docs" / "observation.md").read_text()

@@ -27,6 +27,9 @@ def test_registered_game_type_and_parameters():
     assert t.utility == pyspiel.GameType.Utility.CONSTANT_SUM
     assert t.reward_model == pyspiel.GameType.RewardModel.TERMINAL
     assert (t.min_num_players, t.max_num_players) == (2, 4)
+    assert t.provides_observation_string and t.provides_information_state_string
+    assert t.provides_observation_tensor and t.provides_information_state_tensor
+    assert game.observation_tensor_shape() == game.information_state_tensor_shape() == [3197]
     assert game.num_players() == 3 and game.utility_sum() == 1.0
     state = game.new_initial_state()
     assert state.is_chance_node() and len(state.chance_outcomes()) == adapter.DEAL_OUTCOMES
@@ -45,7 +48,7 @@ def test_bad_parameters(bad, fragment):
 
 @pytest.mark.parametrize("params, sims", [("players=2", 2), ("players=4,seed=3", 1)])
 def test_openspiel_random_simulation_test(params, sims):
-    """OpenSpiel's C++ random-simulation checks (legal actions, chance, clones, strings, returns)."""
+    """OpenSpiel's C++ random-simulation checks (legal actions, chance, clones, strings, tensors, returns)."""
     game = pyspiel.load_game(f"python_burano({params})")
     pyspiel.random_sim_test(game, num_sims=sims, serialize=False, verbose=False)
 
