@@ -280,7 +280,7 @@ def suggest(
                                        "(default: the seat to move)."),
     seconds: Optional[float] = typer.Option(None, "--time", metavar="S", help="Search time in seconds."),
     iterations: Optional[int] = typer.Option(None, "--iterations", metavar="N",
-                                             help="Search iterations (default 2000 when --time is not given)."),
+                                             help="Search iterations (default 10000 when --time is not given)."),
     workers: int = typer.Option(1, "--workers", metavar="W", help="Worker processes (root-parallel search)."),
     seed: int = typer.Option(0, "--seed", help="Seed: the same seed, budget and workers give the same answer."),
     top: int = typer.Option(8, "--top", metavar="N", help="Candidate moves to list."),
@@ -304,7 +304,7 @@ def suggest(
     if top < 1:
         raise OptionError(f"--top must be at least 1, not {top}")
     if seconds is None and iterations is None:
-        iterations = 2000
+        iterations = 10_000   # a few seconds on one core: enough for the visit counts to separate
     limit = Limit(iterations=iterations, seconds=seconds)
     params = Params() if playout is None else Params(playout=playout)
     total = iterations
