@@ -269,6 +269,14 @@ def report(out_dir: Path, doc: Path, argv: list[str]) -> None:
             lines.append(f"| {r['players']} | {r['algorithm']} | `{r['spec']}` | {r['iterations_per_second']:.0f} | "
                          f"{r['min']:.0f} | {r['max']:.0f} |")
         lines += throughput_ratios(data["rows"])
+        lines += ["", "Reading the ratios: OpenSpiel's `ISMCTSBot` as shipped evaluates leaves with its "
+                  "`RandomRolloutEvaluator`, which plays every playout action through the pyspiel API; that is "
+                  "the first row. Lending it our C playouts (`NativeRolloutEvaluator`, rows two and three) leaves "
+                  "its Python tree against our C tree, with the same playout cost on both sides. In 4-player "
+                  "games a uniform C playout from a turn start costs about as much as our whole iteration (the "
+                  "native tree runs within noise of bare playouts: docs/benchmarks.md), so the ratio there is "
+                  "bounded by OpenSpiel's time per iteration over the playout's (≈ 1,000 µs / ≈ 180 µs); only "
+                  "faster playouts, not a faster tree, could move it."]
         lines.append("")
     else:
         lines += ["_Not run yet._", ""]
