@@ -232,6 +232,13 @@ def report(out_dir: Path, doc: Path, argv: list[str]) -> None:
         budget = f"{cfg['time_per_move']} s" if cfg["time_per_move"] else "see specs"
         lines.append(f"| {EXPERIMENTS[name][0]} | {ours['win_rate']:.2f} | {fmt_ci(ours['win_rate_ci95'])} | "
                      f"{1 / cfg['players']:.2f} | {d['games_played']} | {budget} | {verdict(name, ours)} |")
+    tp_path = out_dir / "throughput.json"
+    if tp_path.exists():
+        ratio_rows = throughput_ratios(json.loads(tp_path.read_text())["rows"])[3:]
+        cells = [[c.strip() for c in row.strip("|").split("|")] for row in ratio_rows]
+        lines += ["", "Throughput target (iterations/s ≥ 10× OpenSpiel's ISMCTS through the adapter, same positions, "
+                  "side by side): " + "; ".join(f"{c[0]}: {c[1]} (2p), {c[2]} (4p)" for c in cells)
+                  + ". Details and what bounds the last two in the throughput section below."]
     missing = [n for n in ORDER[1:] if n not in results]
     if missing:
         lines += ["", "Not run in this session: " + ", ".join(f"`{n}`" for n in missing) + " (commands below)."]
