@@ -22,8 +22,8 @@ One iteration:
    cannot see. The searching seat's own cubes are tree decisions with progressive bias.
 5. **Playout** from the leaf to the end of the game: the State's native playout with the
    `Params.playout` policy (the compiled core's, in C; "heuristic" by default) — uniform random in
-   Python on a State without one — or a custom `Params.rollout`; or — with `horizon_turns` — random play until the seat has finished that many turns,
-   then the `evaluator`'s estimated final VP.
+   Python on a State without one — or a custom `Params.rollout`; or — with `horizon_turns` — random
+   play until the seat has finished that many turns, then the `evaluator`'s estimated final VP.
 6. **Backpropagate** the reward vector (see `burano_ai.search.params`).
 
 Randomness: iteration `i` of a search seeded `s` uses ``iteration_seed(s, i)`` for its resample, its
