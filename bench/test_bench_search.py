@@ -9,9 +9,10 @@ the reference model ("reference"), the Python tree on the compiled core (`burano
 (`burano_ai._search.NativeSearcher`, the whole iteration in C) on the core ("core-native") — so one
 run gives the ratios. Full iterations are measured with both playout policies (`Params.playout`:
 uniform random, and the heuristic default; the reference model has only the uniform one), next to
-bare C playouts from the root as the ceiling of any tree ("playouts-only"). Each records ``iterations_per_second`` and the search's signature (best move,
-its visits, tree nodes) in ``extra_info``: for a fixed implementation, seed and budget the signature
-must not change under a refactor.
+bare C playouts from the root as the ceiling of any tree ("playouts-only"). Each records
+``iterations_per_second`` and the search's signature (best move, its visits, tree nodes) in
+``extra_info``: for a fixed implementation, seed and budget the signature must not change under a
+refactor.
 
 Side by side per position::
 

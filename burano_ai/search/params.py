@@ -37,8 +37,8 @@ Tree
     `Searcher`, and `burano_ai._search.NativeSearcher`, which runs whole iterations in C (1.4-2.5x the
     iterations per second mid-game, where playouts dominate; far more where they are short: see
     docs/benchmarks.md). The native tree needs the compiled core and a playout the core has in C (the
-    built-in playout, `native_rollout` or `native_heuristic_rollout`) to the end of the game: no horizon and no
-    evaluator. ``tree="auto"`` takes it whenever it can run the search.
+    built-in playout, `native_rollout` or `native_heuristic_rollout`) to the end of the game: no
+    horizon and no evaluator. ``tree="auto"`` takes it whenever it can run the search.
 """
 
 from __future__ import annotations
