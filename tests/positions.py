@@ -7,12 +7,28 @@ import random
 from burano_ai import actions as A
 from burano_ai.data.colours import NUM_COLOURS
 from burano_ai.data.route import NUM_ISLANDS
-from burano_ai.playout import play_randomly
+from burano_ai.playout import play_randomly, random_step
 from burano_ai.reference import Game
 from burano_ai.reference.state import EMPTY, NO_PLAYER, ST_ROUNDS, TURN
 
 
 play_random = play_randomly   # the tests' historical name
+
+
+def random_game_states(num_players: int, seed: int, every: int = 1, game_class=Game):
+    """Yield every `every`-th state of a seeded uniform-random game of `game_class`, and the final one.
+
+    The same object is yielded each time, advanced in place: clone what you keep.
+    """
+    state = game_class(num_players).new_initial_state(seed)
+    rng = random.Random(seed)
+    ply = 0
+    while not state.is_terminal():
+        if ply % every == 0:
+            yield state
+        random_step(state, rng)
+        ply += 1
+    yield state
 
 
 def rounds_state(num_players: int = 4, seed: int = 1):

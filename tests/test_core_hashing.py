@@ -15,18 +15,12 @@ from burano_ai.reference import Game as RefGame
 from burano_ai.playout import random_step
 from burano_ai.reference.state import ST_PYRAMID
 
+from positions import random_game_states
+
 
 def random_states(num_players: int, seed: int, every: int = 1):
-    """Yield every `every`-th state of a seeded random game (the same object, advanced in place)."""
-    state = _core.Game(num_players).new_initial_state(seed)
-    rng = random.Random(seed)
-    step = 0
-    while not state.is_terminal():
-        if step % every == 0:
-            yield state
-        random_step(state, rng)
-        step += 1
-    yield state
+    """`positions.random_game_states` of the compiled core."""
+    return random_game_states(num_players, seed, every, _core.Game)
 
 
 @pytest.mark.parametrize("seed", range(100))

@@ -19,21 +19,10 @@ from burano_ai.playout import random_step
 from burano_ai.reference import Game
 from burano_ai.render import render_legal_actions, render_state
 
+from positions import random_game_states
+
 EXAMPLE = resources.files("burano_ai.data").joinpath("examples/midgame-4p-C.json")
 DOC = Path(__file__).resolve().parent.parent / "docs" / "position-format.md"
-
-
-def random_game_states(num_players: int, seed: int, every: int = 1):
-    """Yield states along a random game (every `every`-th ply, and always the final one)."""
-    state = Game(num_players).new_initial_state(seed)
-    rng = random.Random(seed)
-    ply = 0
-    while not state.is_terminal():
-        if ply % every == 0:
-            yield state
-        random_step(state, rng)
-        ply += 1
-    yield state
 
 
 def start_dict(num_players: int = 4, seed: int = 1) -> dict:

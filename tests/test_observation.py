@@ -23,7 +23,7 @@ from burano_ai.notation import state_to_dict
 from burano_ai.playout import random_step
 from burano_ai.reference import Game as ReferenceGame
 
-from positions import blank_turn, give_prep, map_colour, play_random, rounds_state
+from positions import blank_turn, give_prep, map_colour, play_random, random_game_states, rounds_state
 
 SIZES = {2: 2945, 3: 3197, 4: 3449}
 #: Segments holding exactly one 1 in every position (per seat block for the `seat` ones).
@@ -34,19 +34,6 @@ ONE_HOT_PER_SEAT = ("ring_offset", "boat")
 def segment(tensor: np.ndarray, num_players: int, name: str) -> np.ndarray:
     seg = next(s for s in O.layout(num_players) if s.name == name)
     return tensor[seg.offset:seg.offset + seg.size].reshape(seg.shape)
-
-
-def core_states(num_players: int, seed: int, every: int):
-    """States along a seeded random game of the compiled core (every `every`-th ply, and the last)."""
-    state = Game(num_players).new_initial_state(seed)
-    rng = random.Random(seed)
-    ply = 0
-    while not state.is_terminal():
-        if ply % every == 0:
-            yield state
-        random_step(state, rng)
-        ply += 1
-    yield state
 
 
 # --- layout
@@ -80,7 +67,7 @@ def test_bad_player_count_and_full_positions_are_refused():
 @pytest.mark.parametrize("n, seed", [(2, 1), (3, 2), (4, 3)])
 def test_values_are_in_range_and_derived_counts_match_the_state(n, seed):
     count = 0
-    for state in core_states(n, seed, every=5):
+    for state in random_game_states(n, seed, 5, Game):
         for seat in range(n):
             t = O.encode(state, seat)
             count += 1
@@ -111,7 +98,7 @@ def test_values_are_in_range_and_derived_counts_match_the_state(n, seed):
 def test_resampled_hidden_parts_leave_the_tensor_unchanged(n, seed):
     """Opponents' blind cards, deck order and secret pyramids may differ; the tensor may not."""
     checked = changed = 0
-    for state in core_states(n, seed, every=3):
+    for state in random_game_states(n, seed, 3, Game):
         for seat in range(n):
             t = O.encode(state, seat)
             for k in range(2):
@@ -145,7 +132,7 @@ def test_resample_invariance_on_reference_states_in_the_pyramid_stage():
 def test_different_views_give_different_tensors(n, seed):
     """Nothing a seat can see is lost: over many positions and seats, equal tensors mean equal views."""
     views: dict[bytes, str] = {}
-    for state in core_states(n, seed, every=1):
+    for state in random_game_states(n, seed, 1, Game):
         for seat in range(n):
             view = state.to_json(seat)
             key = O.encode(state, seat).tobytes()
