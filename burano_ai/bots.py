@@ -412,12 +412,10 @@ class IsmctsBot(Bot):
         self.workers = o.get("workers", 1)
         changes: dict[str, Any] = {}
         for key, param in (("c", "exploration"), ("win_weight", "win_weight"), ("margin", "margin_scale"),
-                           ("pyramid_bias", "pyramid_bias"), ("horizon", "horizon_turns")):
+                           ("pyramid_bias", "pyramid_bias"), ("horizon", "horizon_turns"), ("playout", "playout"),
+                           ("tree", "tree")):
             if key in o:
                 changes[param] = o[key]
-        for key in ("playout", "tree"):
-            if key in o:
-                changes[key] = o[key]
         if o.get("playout") == "heuristic" and "horizon_turns" in changes:
             raise OptionError(f"bot spec {self.spec!r}: playout=heuristic cannot be combined with horizon "
                               "(play to a horizon is uniform random)")

@@ -176,9 +176,7 @@ def verdict(name: str, ours: dict) -> str:
 
 def throughput_ratios(rows: list[dict]) -> list[str]:
     """Ratio lines: ours over OpenSpiel's ISMCTS, from one throughput run (same positions, same seconds)."""
-    rate = {(r["players"], r["spec"].split(":")[0] + ":" + ",".join(p for p in r["spec"].split(":")[1].split(",")
-                                                                    if not p.startswith("time="))):
-            r["iterations_per_second"] for r in rows}
+    rate = {(r["players"], _untimed(r["spec"])): r["iterations_per_second"] for r in rows}
     pairs = [("ours (default) / OpenSpiel ISMCTS with its own RandomRolloutEvaluator", "ismcts:",
               "openspiel-ismcts:evaluator=random"),
              ("ours (default) / OpenSpiel ISMCTS with our C playouts", "ismcts:", "openspiel-ismcts:"),
@@ -195,10 +193,15 @@ def fmt_ci(ci) -> str:
     return f"{ci[0]:.2f}–{ci[1]:.2f}"
 
 
+def _untimed(spec: str) -> str:
+    """A spec string without its budget: `ismcts:time=1.0,playout=random` -> `ismcts:playout=random`."""
+    name, _, options = spec.partition(":")
+    return name + ":" + ",".join(p for p in options.split(",") if p and not p.startswith(("time=", "iterations=")))
+
+
 def _ours(entries: list[dict]) -> dict | None:
-    """Our default bot's entry (spec `ismcts` with at most a time or iteration budget), if it played."""
-    ours = [e for e in entries if e["spec"].startswith("ismcts")
-            and all(p.startswith(("time=", "iterations=")) for p in e["spec"].partition(":")[2].split(",") if p)]
+    """Our default bot's entry (spec `ismcts` with nothing but a time or iteration budget), if it played."""
+    ours = [e for e in entries if _untimed(e["spec"]) == "ismcts:"]
     return ours[0] if len(ours) == 1 else None
 
 
