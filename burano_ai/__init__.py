@@ -17,7 +17,6 @@ except ImportError as exc:  # pragma: no cover - exercised only on a broken inst
         f"Cython extensions are compiled ({exc})"
     ) from exc
 
-CHANCE = -1
-TERMINAL = -4
+from .enums import CHANCE, TERMINAL  # noqa: E402  (after the core check above)
 
 __all__ = ["CHANCE", "Game", "State", "TERMINAL", "playouts", "rollout", "__version__"]

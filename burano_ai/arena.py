@@ -20,8 +20,8 @@ Design
     all chance outcomes; bots only decide. Forced moves (one legal action) are played by the arena
     without asking the bot.
 
-    **Seeds.** Game ``g`` (deal ``d = g // seatings``) uses ``deal_seed = mix64(seed, d, DEAL)``,
-    ``chance_seed = mix64(seed, d, CHANCE)`` and bot seeds ``mix64(seed, g, seat, BOT)`` (31 bits):
+    **Seeds.** Game ``g`` (deal ``d = g // seatings``) uses ``deal_seed = derive(seed, d, DEAL)``,
+    ``chance_seed = derive(seed, d, CHANCE)`` and bot seeds ``derive(seed, g, seat, BOT)`` (31 bits):
     a game is a pure function of (config, g), so results do not depend on the number of workers or on
     the backend — except for bots with a ``time`` budget, whose searches depend on the machine.
 
@@ -55,7 +55,8 @@ from typing import Any, Callable, Sequence
 from . import __version__
 from .bots import BotSpec, check_bot_spec, make_bot, parse_bot_spec, with_time_per_move
 from .errors import OptionError
-from .search.ismcts import mix64, sample_chance
+from .search.ismcts import sample_chance
+from .seeds import derive
 
 SCHEMA = "burano-arena-results"
 SCHEMA_VERSION = 1
@@ -63,7 +64,6 @@ BACKENDS = ("local", "ray")
 SEATINGS = ("auto", "all", "rotate")
 #: Most distinct permutations `seating="auto"` plays per deal before it falls back to rotations.
 AUTO_MAX_PERMUTATIONS = 6
-_SEED_MASK = (1 << 31) - 1
 _DEAL, _CHANCE, _BOT = 0xDEA1, 0xC4A5CE, 0xB07
 
 #: The results JSON, key -> meaning (types in brackets). Version 1.
@@ -249,9 +249,9 @@ def game_tasks(config: ArenaConfig, plan: Plan, game_factory: Any) -> list[GameT
         tasks.append(GameTask(
             index=g, deal=deal, seating=seating, specs=tuple(plan.entries[e] for e in seating),
             players=config.players,
-            deal_seed=mix64(config.seed, deal, _DEAL) & _SEED_MASK,
-            chance_seed=mix64(config.seed, deal, _CHANCE) & _SEED_MASK,
-            bot_seeds=tuple(mix64(config.seed, g, seat, _BOT) & _SEED_MASK for seat in range(config.players)),
+            deal_seed=derive(config.seed, deal, _DEAL),
+            chance_seed=derive(config.seed, deal, _CHANCE),
+            bot_seeds=tuple(derive(config.seed, g, seat, _BOT) for seat in range(config.players)),
             game_factory=game_factory))
     return tasks
 
@@ -457,7 +457,7 @@ def rate(records: Sequence[dict[str, Any]], num_entries: int, bootstrap: int, se
     deals = sorted({rec["deal"] for rec in records})
     deal_pos = {d: i for i, d in enumerate(deals)}
     game_deal = np.array([deal_pos[rec["deal"]] for rec in records])
-    rng = np.random.default_rng(mix64(seed, 0xB0075) & _SEED_MASK)
+    rng = np.random.default_rng(derive(seed, 0xB0075))
     samples = []
     for _ in range(bootstrap):
         picks = np.bincount(rng.integers(0, len(deals), len(deals)), minlength=len(deals))

@@ -43,11 +43,11 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .errors import OptionError
-from .search.ismcts import margins, mix64, rewards, sample_chance
+from .search.ismcts import margins, rewards, sample_chance
+from .seeds import derive
 from .search.limits import DEFAULT_ITERATIONS, Limit
 from .search.params import Params
 
-_SEED_MASK = (1 << 31) - 1
 
 # Phases of the State API (same numbers in the reference and the compiled core).
 _TURN = 2
@@ -262,7 +262,7 @@ class Bot:
         seat = state.current_player()
         if seat < 0:
             raise ValueError(f"{self.spec}: no decision to take (current player {seat})")
-        decision_seed = mix64(self.seed, self.decisions, 0xB07) & _SEED_MASK
+        decision_seed = derive(self.seed, self.decisions, 0xB07)
         self.decisions += 1
         legal = state.legal_actions()
         if len(legal) == 1:
@@ -530,7 +530,7 @@ class MctsPkgBot(Bot):
 
     def _choose(self, state, seat: int, legal: list[int], seed: int) -> int:
         world = seat_view(state, seat).resample(seat, seed)
-        search = self._Search(seat, mix64(seed, 1) & _SEED_MASK, self.native)
+        search = self._Search(seat, derive(seed, 1), self.native)
         policy = search.rollout if self.native else self._mcts.randomPolicy
         if self.seconds is not None:
             searcher = self._mcts.mcts(timeLimit=self.seconds * 1000.0, explorationConstant=self.c,

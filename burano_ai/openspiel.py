@@ -47,7 +47,8 @@ from . import actions as A
 from . import observation
 from .bots import Bot, BotSpec, seat_view
 from .errors import OptionError
-from .search.ismcts import mix64, native_rollout, random_rollout
+from .search.ismcts import native_rollout, random_rollout
+from .seeds import derive
 
 SHORT_NAME = "python_burano"
 #: Setup seeds the deal chance node chooses from (uniformly) when the game has no fixed `seed`.
@@ -414,7 +415,7 @@ class OpenSpielMCTSBot(Bot):
         self.solve = o.get("solve", False)
 
     def _choose(self, state, seat: int, legal: list[int], seed: int) -> int:
-        world = seat_view(state, seat).resample(seat, mix64(seed, 7) & (_SEED_RANGE - 1))
+        world = seat_view(state, seat).resample(seat, derive(seed, 7))
         game = game_for(world.num_players, _engine_of(world))
         rs = np.random.RandomState(seed)
         bot = os_mcts.MCTSBot(game, self.uct_c, self.max_simulations,

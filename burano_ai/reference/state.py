@@ -30,30 +30,18 @@ from ..data.route import NUM_ISLANDS
 from ..data.turn import (BUMP_COINS, COINS_PER_VP, EARNING, FISHING, ISLAND_MAJORITY_VP, LACE, LACE_PAID_VP,
                          LEFTOVER_CUBE_COINS, MAX_MOVES, MOVE_COSTS, NO_MOVE_COINS, PREP_SLOTS, PYRAMID_SIZE,
                          RECALL_COINS, SEASON_ROUNDS, UNION_BONUS)
+from ..enums import (CHANCE, CHANCE_KIND_NAMES, EMPTY, NO_PLAYER, PHASE_NAMES, STAGE_NAMES, TERMINAL, ChanceKind,
+                     Phase, Stage)
 from ..errors import IllegalMoveError
 
 if TYPE_CHECKING:
     from .game import Game
 
-CHANCE = -1
-TERMINAL = -4
-
-# Phases: what the pending decision is.
+# The vocabulary (burano_ai.enums), bound to short module names: the rules below read like the spec.
 ROOF_PICK, PYRAMID, TURN, FISH_SAIL, FISH_DRAW, FISH_SEND, PORT_TRADE, LACE_PLACE, RECALL, ROOF_BONUS, \
-    LACE_PAY, REPLENISH, PRIV_RESERVE, ROOF_DISCARD, CHANCE_NODE, GAME_OVER = range(16)
-PHASE_NAMES = ("roof-pick", "pyramid", "turn", "fish-sail", "fish-draw", "fish-send", "port-trade", "lace",
-               "recall", "roof-bonus", "lace-pay", "replenish", "privilege-reserve", "roof-discard", "chance",
-               "game-over")
-# Chance kinds.
-CK_NONE, CK_FISH_DRAW, CK_FISH_REFILL, CK_BUILDING_DRAW, CK_BUILDING_REFILL, CK_ROOF_TILE, CK_MARKERS = range(7)
-CHANCE_KIND_NAMES = ("none", "fish-draw", "fish-refill", "building-draw", "building-refill", "roof-tile",
-                     "markers")
-# Stages of the game outside the turn loop (which loop a roof pick or a cleanup step belongs to).
-ST_SETUP, ST_PYRAMID, ST_ROUNDS, ST_LACE_SCORING, ST_REPLENISH, ST_ROOF_REFILL, ST_END = range(7)
-STAGE_NAMES = ("setup", "pyramid", "rounds", "lace-scoring", "replenish", "roof-refill", "end")
-
-NO_PLAYER = -1
-EMPTY = -1
+    LACE_PAY, REPLENISH, PRIV_RESERVE, ROOF_DISCARD, CHANCE_NODE, GAME_OVER = Phase
+CK_NONE, CK_FISH_DRAW, CK_FISH_REFILL, CK_BUILDING_DRAW, CK_BUILDING_REFILL, CK_ROOF_TILE, CK_MARKERS = ChanceKind
+ST_SETUP, ST_PYRAMID, ST_ROUNDS, ST_LACE_SCORING, ST_REPLENISH, ST_ROOF_REFILL, ST_END = Stage
 
 
 class Player:

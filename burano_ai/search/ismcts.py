@@ -44,20 +44,16 @@ import time
 from typing import Any, Callable, Sequence
 
 from .. import actions as A
+from ..enums import CHANCE, TERMINAL, Phase
 from ..errors import OptionError
+from ..seeds import SEED_MASK, derive, mix64
 from .params import Params
 from .pyramid import SecretPyramids, colour_prior, sample
 from .tree import Node, export_plan
 
-# Player ids and phases of the State API (same numbers in the reference and the compiled core).
-CHANCE = -1
-TERMINAL = -4
-PYRAMID = 1        # phase: the actor places its next pyramid cube
-TURN = 2           # phase: the main decision of a turn (take / build / roof / privilege / done)
+PYRAMID = Phase.PYRAMID   # the actor places its next pyramid cube
+TURN = Phase.TURN         # the main decision of a turn (take / build / roof / privilege / done)
 DONE = A.DONE
-
-_MASK64 = (1 << 64) - 1
-_SEED_MASK = (1 << 31) - 1   # seeds handed to resample / rollouts stay small and non-negative
 
 
 def is_turn_start(state) -> bool:
@@ -80,19 +76,6 @@ def is_pyramid_decision(state) -> bool:
     return state.current_player() >= 0 and state.phase == PYRAMID
 
 
-def mix64(*values: int) -> int:
-    """SplitMix64-style hash of integers: the fixed formula behind every derived seed."""
-    h = 0x9E3779B97F4A7C15
-    for v in values:
-        h = (h ^ (v & _MASK64)) & _MASK64
-        h = (h + 0x9E3779B97F4A7C15) & _MASK64
-        z = h
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-        h = z ^ (z >> 31)
-    return h
-
-
 def worker_seed(seed: int, worker: int) -> int:
     """Seed of root-parallel worker `worker` of a search seeded `seed`."""
     return mix64(seed, worker, 0x5EA4C4)
@@ -100,7 +83,7 @@ def worker_seed(seed: int, worker: int) -> int:
 
 def iteration_seed(search_seed: int, iteration: int) -> int:
     """Seed of one iteration (31 bits, accepted by every `resample` and rollout)."""
-    return mix64(search_seed, iteration) & _SEED_MASK
+    return derive(search_seed, iteration)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -371,7 +354,7 @@ class Searcher:
                     rng = random.Random(seed)
                 _random_play_to_horizon(world, rng, seat, horizon - turns)
             elif params.evaluator is None:
-                self._rollout(world, (seed * 0x2545F491 + 0x9E3779B9) & _SEED_MASK)
+                self._rollout(world, (seed * 0x2545F491 + 0x9E3779B9) & SEED_MASK)
         # Evaluation.
         if world.current_player() == TERMINAL:
             scores = [float(v) for v in world.scores()]

@@ -1,0 +1,131 @@
+"""The shared vocabulary: player ids, phases, stages, chance kinds and seat names, defined once.
+
+Both rules implementations, the position format, the search and every interface speak these names.
+`CHANCE` and `TERMINAL` are the OpenSpiel conventions every game behind the State API shares; the
+rest is Burano's. The integer values are part of the position format's compiled twin
+(``src_cython/burano_ai/_types.pxd`` repeats them for C, and ``burano_ai._core`` checks at import that
+the two agree).
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+from .data.colours import MAX_PLAYERS, SEAT_LETTERS
+from .errors import OptionError
+
+#: `current_player()` at a chance node (OpenSpiel's `pyspiel.PlayerId.CHANCE`).
+CHANCE = -1
+#: `current_player()` once the game is over (OpenSpiel's `pyspiel.PlayerId.TERMINAL`).
+TERMINAL = -4
+#: An empty slot, cell or square (no cube, no roof, no colour, no island).
+EMPTY = -1
+#: No seat (an unoccupied workshop square, no actor).
+NO_PLAYER = -1
+
+
+class _Named(IntEnum):
+    """An IntEnum whose members also carry the lower-case name the position format uses."""
+
+    @property
+    def label(self) -> str:
+        """The member's name in position JSON, e.g. ``Phase.ROOF_PICK.label == "roof-pick"``."""
+        return _LABELS[type(self)][self]
+
+    @classmethod
+    def labels(cls) -> tuple[str, ...]:
+        """Every member's label, in value order (index = value)."""
+        return _LABELS[cls]
+
+
+class Phase(_Named):
+    """What kind of decision is pending (who decides is the state's `actor`)."""
+
+    ROOF_PICK = 0      # choose the kind of a roof tile (setup §3.10, clean-up §8.5)
+    PYRAMID = 1        # place the next pyramid cube (§4.1, secret)
+    TURN = 2           # a turn's main decision: take / build / roof / privilege / done (§4.2)
+    FISH_SAIL = 3      # fishing: swap docks or sail (§5.1)
+    FISH_DRAW = 4      # fishing: draw from the deck or the display
+    FISH_SEND = 5      # fishing: send a worker or not
+    PORT_TRADE = 6     # sell fish at a port
+    LACE_PLACE = 7     # lace: place a worker in the workshop (§5.2)
+    RECALL = 8         # earning: recall a worker (§5.3)
+    ROOF_BONUS = 9     # a scored roof's bonus (§7)
+    LACE_PAY = 10      # lace scoring: pay for a workshop square (§8.2)
+    REPLENISH = 11     # clean-up: take cubes (§8.3)
+    PRIV_RESERVE = 12  # clean-up: spend privilege on reserve cubes
+    ROOF_DISCARD = 13  # clean-up: discard a roof tile (§8.5)
+    CHANCE_NODE = 14   # a chance event is pending (`chance_kind`)
+    GAME_OVER = 15
+
+
+class Stage(_Named):
+    """Which loop of the game a decision belongs to (outside the turn loop: setup, clean-up steps)."""
+
+    SETUP = 0
+    PYRAMID = 1
+    ROUNDS = 2
+    LACE_SCORING = 3
+    REPLENISH = 4
+    ROOF_REFILL = 5
+    END = 6
+
+
+class ChanceKind(_Named):
+    """The pending chance event at a chance node."""
+
+    NONE = 0
+    FISH_DRAW = 1
+    FISH_REFILL = 2
+    BUILDING_DRAW = 3
+    BUILDING_REFILL = 4
+    ROOF_TILE = 5
+    MARKERS = 6
+
+
+_LABELS = {
+    Phase: ("roof-pick", "pyramid", "turn", "fish-sail", "fish-draw", "fish-send", "port-trade", "lace",
+            "recall", "roof-bonus", "lace-pay", "replenish", "privilege-reserve", "roof-discard", "chance",
+            "game-over"),
+    Stage: ("setup", "pyramid", "rounds", "lace-scoring", "replenish", "roof-refill", "end"),
+    ChanceKind: ("none", "fish-draw", "fish-refill", "building-draw", "building-refill", "roof-tile", "markers"),
+}
+for _cls, _names in _LABELS.items():
+    assert len(_names) == len(_cls), _cls
+
+#: Phases that are steps inside a turn's action (fishing, port, lace, recall, roof bonus).
+ACTION_STEP_PHASES = frozenset(range(Phase.FISH_SAIL, Phase.ROOF_BONUS + 1))
+
+PHASE_NAMES = Phase.labels()
+STAGE_NAMES = Stage.labels()
+CHANCE_KIND_NAMES = ChanceKind.labels()
+
+
+def seat_letter(seat: int) -> str:
+    """The letter of 0-based seat `seat` (0 -> "A")."""
+    return SEAT_LETTERS[seat]
+
+
+def parse_seat(value: int | str, num_players: int, what: str = "seat") -> int:
+    """The 0-based seat named by `value`: a letter A-D (what people type) or a 0-based int (Python).
+
+    Raises:
+        OptionError: no such seat in a game of `num_players` (the message names `what`).
+        TypeError: `value` is neither an int nor a str (a bool is not a seat).
+    """
+    letters = SEAT_LETTERS[:num_players]
+    if isinstance(value, str):
+        text = value.strip().upper()
+        if len(text) == 1 and text in letters:
+            return letters.index(text)
+        raise OptionError(f"{what} {value!r} is not a seat of this {num_players}-player game "
+                          f"(use {', '.join(letters)})")
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{what} must be a seat letter or a 0-based int, not {type(value).__name__}")
+    if not 0 <= value < num_players:
+        raise OptionError(f"{what} {value} is not a seat of this {num_players}-player game "
+                          f"(0-based: 0-{num_players - 1}, or a letter {', '.join(letters)})")
+    return value
+
+
+assert len(SEAT_LETTERS) == MAX_PLAYERS

@@ -1,0 +1,34 @@
+"""The one seed-derivation scheme: every random choice of the engine flows from a user's seed through here.
+
+`derive(seed, *keys)` hashes a seed and integer keys (a worker, an iteration, a game, a seat, a
+purpose tag) with `mix64`, a SplitMix64-style mixer, and keeps `SEED_BITS` bits so that the result is
+accepted by every seeded API (`State.resample`, playouts, `random.Random`, NumPy). The native search
+(``src_cython/burano_ai/search/_native.pyx``) repeats the formula in C; a test checks they agree.
+"""
+
+from __future__ import annotations
+
+MASK64 = (1 << 64) - 1
+#: Derived seeds are non-negative and fit 31 bits (accepted by every seeded API, C `int` included).
+SEED_BITS = 31
+SEED_MASK = (1 << SEED_BITS) - 1
+
+_GOLDEN = 0x9E3779B97F4A7C15
+
+
+def mix64(*values: int) -> int:
+    """SplitMix64-style 64-bit hash of integers: the fixed formula behind every derived seed."""
+    h = _GOLDEN
+    for v in values:
+        h = (h ^ (v & MASK64)) & MASK64
+        h = (h + _GOLDEN) & MASK64
+        z = h
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        h = z ^ (z >> 31)
+    return h
+
+
+def derive(seed: int, *keys: int) -> int:
+    """A `SEED_BITS`-bit seed derived from `seed` and `keys` (the same inputs give the same seed)."""
+    return mix64(seed, *keys) & SEED_MASK
