@@ -14,6 +14,7 @@ from open_spiel.python.algorithms import ismcts, mcts   # noqa: E402
 
 from burano_ai import openspiel as adapter   # noqa: E402
 from burano_ai.arena import ArenaConfig, run_arena   # noqa: E402
+from burano_ai.bots.openspiel_bots import NativeRolloutEvaluator   # noqa: E402
 
 
 def test_registered_game_type_and_parameters():
@@ -82,7 +83,7 @@ def test_openspiel_ismcts_bot_completes_a_two_player_game():
     """OpenSpiel's ISMCTSBot plays both seats of a whole game through the pyspiel API (tiny budget)."""
     game = pyspiel.load_game("python_burano(players=2)")
     rng = np.random.RandomState(1)
-    bots = [ismcts.ISMCTSBot(game, adapter.NativeRolloutEvaluator(1, np.random.RandomState(p)), 0.7, 5,
+    bots = [ismcts.ISMCTSBot(game, NativeRolloutEvaluator(1, np.random.RandomState(p)), 0.7, 5,
                              random_state=np.random.RandomState(10 + p)) for p in range(2)]
     state = game.new_initial_state()
     decisions = 0

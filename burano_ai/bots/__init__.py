@@ -1,0 +1,74 @@
+"""Game-playing bots behind one interface, made from spec strings (`make_bot("ismcts:iterations=2000", seed)`).
+
+A bot chooses the action of the seat to move: ``bot.step(state) -> action id``; ``bot.restart()`` returns
+it to the state it was made in (same seed, counters cleared) before a new game. Bots see the position
+only as their seat may: every bot that looks beyond the legal moves starts from the seat's one-seat view
+(`seat_view`), so opponents' blind cards and secret pyramid cubes never
+reach it. Chance is not a bot's business: whoever runs the game (the arena) samples chance outcomes.
+
+Spec strings: ``name`` or ``name:key=value,key=value``. Bots and their keys:
+
+==================  ======================================================================================
+``random``          uniform over the legal actions. No keys.
+``greedy``          one move ahead with a fixed heuristic (see `GreedyBot`). Keys: ``samples`` (chance
+                    completions averaged per move, 3), ``depth`` (sub-decisions followed, 4).
+``ismcts``          our SO-ISMCTS through `burano_ai.engine.suggest`. Keys: ``iterations`` (default 1000
+                    when no budget is given), ``time`` (seconds per decision), ``workers`` (root-parallel
+                    processes, 1), ``c`` (exploration), ``win_weight``, ``margin`` (margin_scale),
+                    ``pyramid_bias``, ``horizon`` (horizon_turns), ``playout`` (heuristic | random),
+                    ``tree`` (auto | python | native; see `burano_ai.search.params`).
+``mcts-pkg``        the PyPI `mcts` package's UCT on one determinization (see `MctsPkgBot`). Keys:
+                    ``iterations`` (500 when no budget is given) or ``time``, ``c``,
+                    ``rollout`` (native | python).
+``openspiel-ismcts``  OpenSpiel's Python `ISMCTSBot` through `burano_ai.openspiel`. Keys: ``iterations``
+                    (500 when no budget is given), ``time``, ``c``, ``evaluator`` (native | random),
+                    ``rollouts``, ``final`` (max-visit | normalized | max-value), ``worlds``,
+                    ``inconsistent`` (allow inconsistent action sets: 0 | 1).
+``openspiel-mcts``  OpenSpiel's Python `MCTSBot` on one determinization. Keys: ``iterations`` (500),
+                    ``c``, ``evaluator``, ``rollouts``, ``solve`` (0 | 1). No ``time``: OpenSpiel's MCTS
+                    counts simulations only.
+==================  ======================================================================================
+
+Numbers accept ``_`` separators (``iterations=20_000``). Every bad spec raises `OptionError` naming the
+bad part. Every random choice derives from the bot's seed and a decision counter, so a bot with an
+iteration budget plays the same moves for the same seed (a ``time`` budget does not: it depends on the
+machine).
+
+Modules: `spec` (spec strings, `BotSpec`), `base` (`Bot`, `seat_view`), one module per bot
+(`random_bot`, `greedy`, `ismcts`, and the adapters `mcts_pkg`, `openspiel_bots`), `registry` (name ->
+factory, `make_bot`; the only importer of the adapters). The adapters' names are re-exported here on
+first use, so ``import burano_ai.bots`` imports neither `mcts` nor `pyspiel`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .base import Bot, seat_view
+from .greedy import PREP_CUBE_VALUE, WORKER_OFF_RING_VALUE, GreedyBot, greedy_value
+from .ismcts import IsmctsBot
+from .random_bot import RandomBot
+from .registry import BOT_FACTORIES, check_bot_spec, make_bot
+from .spec import BOT_KEYS, TIMED_BOTS, BotSpec, parse_bot_spec, with_time_per_move
+
+# The adapters import their third-party package: loaded on first use, not by `import burano_ai.bots`.
+_ADAPTERS = {
+    "MctsPkgBot": "mcts_pkg",
+    "NativeRolloutEvaluator": "openspiel_bots",
+    "OpenSpielISMCTSBot": "openspiel_bots",
+    "OpenSpielMCTSBot": "openspiel_bots",
+    "TimedISMCTSBot": "openspiel_bots",
+    "make_evaluator": "openspiel_bots",
+}
+
+__all__ = ["BOT_FACTORIES", "BOT_KEYS", "PREP_CUBE_VALUE", "TIMED_BOTS", "WORKER_OFF_RING_VALUE", "Bot", "BotSpec",
+           "GreedyBot", "IsmctsBot", "RandomBot", "check_bot_spec", "greedy_value", "make_bot", "parse_bot_spec",
+           "seat_view", "with_time_per_move", *_ADAPTERS]
+
+
+def __getattr__(name: str) -> Any:
+    module = _ADAPTERS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
+    return getattr(import_module(f".{module}", __name__), name)

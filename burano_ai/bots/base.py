@@ -1,0 +1,79 @@
+"""The bot interface: `Bot` (one seat's player: ``step(state) -> action id``, ``restart()``), the seat's
+view every bot that looks beyond the legal moves starts from (`seat_view`), and the chance resolution
+the bots that look ahead share.
+
+Every random choice derives from the bot's seed and a decision counter (`Bot.step`), so a bot with an
+iteration budget plays the same moves for the same seed.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..errors import OptionError
+from ..search.ismcts import sample_chance
+from ..seeds import derive
+from .spec import BotSpec
+
+
+class Bot:
+    """Base class: one seat's player. Subclasses implement `_choose`.
+
+    Attributes:
+        spec: the canonical spec string the bot was made from.
+        seed: its seed.
+        decisions: decisions taken since the last restart (forced moves included if asked).
+        iterations: search iterations run since the last restart (0 for bots that do not search).
+    """
+
+    name = "bot"
+
+    def __init__(self, spec: BotSpec, seed: int) -> None:
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise OptionError(f"a bot seed must be an integer, not {seed!r}")
+        self.spec = spec.canonical()
+        self.options = dict(spec.options)
+        self.seed = seed
+        self.decisions = 0
+        self.iterations = 0
+
+    def restart(self) -> None:
+        """Forget everything of the previous game: back to the state the bot was made in."""
+        self.decisions = 0
+        self.iterations = 0
+
+    def step(self, state) -> int:
+        """Return the action id the seat to move at `state` plays (`state` is not modified)."""
+        seat = state.current_player()
+        if seat < 0:
+            raise ValueError(f"{self.spec}: no decision to take (current player {seat})")
+        decision_seed = derive(self.seed, self.decisions, 0xB07)
+        self.decisions += 1
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        return self._choose(state, seat, legal, decision_seed)
+
+    def _choose(self, state, seat: int, legal: list[int], seed: int) -> int:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.spec} seed={self.seed}>"
+
+
+def seat_view(state, seat: int):
+    """The seat's one-seat view of `state`, loaded back as a State by the state's own Game.
+
+    Loading a view fills the hidden parts with a sample that depends on the view alone (as the search's
+    `canonical_root` does), so positions the seat cannot tell apart give the same view, bit for bit.
+    """
+    game = getattr(state, "game", None)
+    if game is None or not hasattr(game, "state_from_json"):
+        from ..search.parallel import canonical_root
+        return canonical_root(state, seat)
+    return game.state_from_json(state.to_json(seat))
+
+
+def _resolve_chance(state, rng: random.Random) -> None:
+    while state.is_chance_node():
+        state.apply_action(sample_chance(state, rng))

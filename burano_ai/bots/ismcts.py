@@ -1,0 +1,52 @@
+"""`IsmctsBot`: our SO-ISMCTS (`burano_ai.engine.suggest`) behind the bot interface."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import OptionError
+from ..search.limits import DEFAULT_ITERATIONS, Limit
+from ..search.params import Params
+from .base import Bot
+from .spec import BotSpec
+
+
+class IsmctsBot(Bot):
+    """Our SO-ISMCTS (`burano_ai.engine.suggest`) with the spec's budget and tunables.
+
+    The search starts from the seat's view and resamples hidden information itself. Each decision's
+    search is seeded from the bot's seed and the decision counter.
+    """
+
+    name = "ismcts"
+
+    def __init__(self, spec: BotSpec, seed: int) -> None:
+        super().__init__(spec, seed)
+        o = self.options
+        iterations = o.get("iterations")
+        seconds = o.get("time")
+        if iterations is None and seconds is None:
+            iterations = DEFAULT_ITERATIONS
+        self.limit = Limit(iterations=iterations, seconds=seconds)
+        self.workers = o.get("workers", 1)
+        changes: dict[str, Any] = {}
+        for key, param in (("c", "exploration"), ("win_weight", "win_weight"), ("margin", "margin_scale"),
+                           ("pyramid_bias", "pyramid_bias"), ("horizon", "horizon_turns"), ("playout", "playout"),
+                           ("tree", "tree")):
+            if key in o:
+                changes[param] = o[key]
+        if o.get("playout") == "heuristic" and "horizon_turns" in changes:
+            raise OptionError(f"bot spec {self.spec!r}: playout=heuristic cannot be combined with horizon "
+                              "(play to a horizon is uniform random)")
+        try:
+            self.params = Params().with_(**changes)
+        except OptionError as exc:
+            raise OptionError(f"bot spec {self.spec!r}: {exc}") from None
+
+    def _choose(self, state, seat: int, legal: list[int], seed: int) -> int:
+        from ..engine import suggest
+        from ..search.parallel import game_factory_for
+        result = suggest(state, seat=seat, limit=self.limit, params=self.params, seed=seed, workers=self.workers,
+                         game_factory=game_factory_for(state))
+        self.iterations += result.iterations
+        return result.action

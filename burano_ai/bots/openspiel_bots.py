@@ -1,0 +1,196 @@
+"""OpenSpiel's bots as our Bots: `OpenSpielISMCTSBot` and `OpenSpielMCTSBot` playing the pyspiel game of
+`burano_ai.openspiel`, with `NativeRolloutEvaluator` (playouts inside the wrapped State) and
+`TimedISMCTSBot` (OpenSpiel's ISMCTS with a wall-clock budget).
+
+An adapter: it needs the ``[openspiel]`` extra (``import pyspiel``) at import time, so only the registry
+imports this module (on demand, when an OpenSpiel bot is made).
+
+Performance: OpenSpiel's random-rollout evaluator plays playouts through the pyspiel interface (one
+C++ -> Python crossing per action), hence slowly; `NativeRolloutEvaluator` plays them inside the
+wrapped State (the core plays out in C).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+from open_spiel.python.algorithms import ismcts as os_ismcts
+from open_spiel.python.algorithms import mcts as os_mcts
+
+from ..openspiel import BuranoState, game_for
+from ..search.ismcts import native_rollout, random_rollout
+from ..seeds import SEED_MASK, derive
+from .base import Bot, seat_view
+from .spec import BotSpec
+
+#: Playout seeds are drawn uniformly from every `SEED_BITS`-bit seed.
+_SEED_RANGE = SEED_MASK + 1
+
+
+def _engine_of(state) -> str:
+    return "reference" if type(state).__module__.startswith("burano_ai.reference") else "core"
+
+
+# ------------------------------------------------------------------------------------------------
+# Evaluators
+
+
+class NativeRolloutEvaluator(os_mcts.Evaluator):
+    """OpenSpiel evaluator whose random playouts run inside the wrapped State (in C for the core).
+
+    Same statistics as OpenSpiel's `RandomRolloutEvaluator` (uniform random decisions, chance by its
+    probabilities, returns = win shares), without a C++ -> Python crossing per action.
+    """
+
+    def __init__(self, n_rollouts: int = 1, random_state: np.random.RandomState | None = None) -> None:
+        self.n_rollouts = n_rollouts
+        self._random_state = random_state or np.random.RandomState()
+
+    def evaluate(self, state: BuranoState) -> np.ndarray:
+        inner = state.burano_state
+        if inner is None:   # before the deal: nothing to say
+            return np.full(state.num_players(), 1.0 / state.num_players())
+        playout = native_rollout if callable(getattr(inner, "rollout", None)) else random_rollout
+        total = np.zeros(inner.num_players)
+        for _ in range(self.n_rollouts):
+            s = inner.clone()
+            playout(s, int(self._random_state.randint(_SEED_RANGE)))
+            total += s.returns()
+        return total / self.n_rollouts
+
+    def prior(self, state: BuranoState) -> list[tuple[int, float]]:
+        if state.is_chance_node():
+            return state.chance_outcomes()
+        legal = state.legal_actions(state.current_player())
+        return [(a, 1.0 / len(legal)) for a in legal]
+
+
+def make_evaluator(kind: str, n_rollouts: int, random_state: np.random.RandomState) -> os_mcts.Evaluator:
+    """``native`` (`NativeRolloutEvaluator`) or ``random`` (OpenSpiel's `RandomRolloutEvaluator`)."""
+    if kind == "native":
+        return NativeRolloutEvaluator(n_rollouts, random_state)
+    return os_mcts.RandomRolloutEvaluator(n_rollouts=n_rollouts, random_state=random_state)
+
+
+# ------------------------------------------------------------------------------------------------
+# OpenSpiel's ISMCTS with a wall-clock budget
+
+
+class TimedISMCTSBot(os_ismcts.ISMCTSBot):
+    """OpenSpiel's `ISMCTSBot`, unchanged, plus an optional wall-clock budget per search.
+
+    OpenSpiel's Python ISMCTS counts simulations only; with `seconds` set, `run_search` runs simulations
+    until the time is up (or `max_simulations`, whichever comes first) and `simulations` reports how
+    many ran. The loop body is OpenSpiel's own (`sample_root_state`, `run_simulation`).
+    """
+
+    def __init__(self, *args: Any, seconds: float | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.seconds = seconds
+        self.simulations = 0
+
+    def run_search(self, state):
+        if self.seconds is None:
+            self.simulations = self._max_simulations
+            return super().run_search(state)
+        self.reset()
+        legal_actions = state.legal_actions()
+        if len(legal_actions) == 1:
+            self.simulations = 0
+            return [(legal_actions[0], 1.0)]
+        self._root_node = self.create_new_node(state)
+        deadline = time.perf_counter() + self.seconds
+        done = 0
+        while done < self._max_simulations and (done == 0 or time.perf_counter() < deadline):
+            self.run_simulation(self.sample_root_state(state))
+            done += 1
+        self.simulations = done
+        if self._allow_inconsistent_action_sets:
+            node = self.filter_illegals(self._root_node, legal_actions)
+            return self.get_final_policy(state, node)
+        return self.get_final_policy(state, self._root_node)
+
+
+# ------------------------------------------------------------------------------------------------
+# Our Bot interface around OpenSpiel's bots
+
+_FINAL = {"max-visit": os_ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+          "normalized": os_ismcts.ISMCTSFinalPolicyType.NORMALIZED_VISITED_COUNT,
+          "max-value": os_ismcts.ISMCTSFinalPolicyType.MAX_VALUE}
+
+#: Default UCT constant of the OpenSpiel bots: the same as our search's (rewards lie in 0..1 for both).
+DEFAULT_UCT_C = 0.7
+
+
+class OpenSpielISMCTSBot(Bot):
+    """OpenSpiel's ISMCTS (`open_spiel.python.algorithms.ismcts.ISMCTSBot`) playing for its seat.
+
+    Each decision: wrap the seat's view (`seat_view`) in a `BuranoState` and run a fresh ISMCTSBot seeded
+    from our seed and decision counter. Its resampler is ``resample_from_infostate`` with a sampler drawn
+    from the bot's own NumPy RNG (OpenSpiel's default sampler is seeded from the clock, which would make
+    games irreproducible). Defaults: UCT, c = 0.7, 500 simulations (unless `time` is given), unlimited
+    world samples, final policy max-visit (OpenSpiel's Python default), native playouts.
+    """
+
+    name = "openspiel-ismcts"
+
+    def __init__(self, spec: BotSpec, seed: int) -> None:
+        super().__init__(spec, seed)
+        o = self.options
+        self.seconds = o.get("time")
+        self.max_simulations = o.get("iterations", 10**9 if self.seconds is not None else 500)
+        self.uct_c = o.get("c", DEFAULT_UCT_C)
+        self.evaluator_kind = o.get("evaluator", "native")
+        self.n_rollouts = o.get("rollouts", 1)
+        self.final = _FINAL[o.get("final", "max-visit")]
+        self.worlds = o.get("worlds", os_ismcts.UNLIMITED_NUM_WORLD_SAMPLES)
+        self.inconsistent = o.get("inconsistent", False)
+
+    def _choose(self, state, seat: int, legal: list[int], seed: int) -> int:
+        view = seat_view(state, seat)
+        game = game_for(view.num_players, _engine_of(view))
+        root = game.wrap(view)
+        rs = np.random.RandomState(seed)
+        bot = TimedISMCTSBot(game, make_evaluator(self.evaluator_kind, self.n_rollouts, rs), self.uct_c,
+                             self.max_simulations, max_world_samples=self.worlds, random_state=rs,
+                             final_policy_type=self.final, allow_inconsistent_action_sets=self.inconsistent,
+                             seconds=self.seconds)
+        sampler = rs.uniform
+        bot.set_resampler(lambda s, player: s.resample_from_infostate(player, sampler))
+        action = int(bot.step(root))
+        self.iterations += bot.simulations
+        return action
+
+
+class OpenSpielMCTSBot(Bot):
+    """OpenSpiel's MCTS (`open_spiel.python.algorithms.mcts.MCTSBot`) on one determinization.
+
+    MCTS assumes perfect information, so each decision it searches one world resampled from the seat's
+    view (never the true hidden state): determinized UCT with max^n backups and chance nodes sampled.
+    Defaults: c = 0.7, 500 simulations, solver off, native playouts. No time budget (OpenSpiel's MCTS
+    counts simulations only).
+    """
+
+    name = "openspiel-mcts"
+
+    def __init__(self, spec: BotSpec, seed: int) -> None:
+        super().__init__(spec, seed)
+        o = self.options
+        self.max_simulations = o.get("iterations", 500)
+        self.uct_c = o.get("c", DEFAULT_UCT_C)
+        self.evaluator_kind = o.get("evaluator", "native")
+        self.n_rollouts = o.get("rollouts", 1)
+        self.solve = o.get("solve", False)
+
+    def _choose(self, state, seat: int, legal: list[int], seed: int) -> int:
+        world = seat_view(state, seat).resample(seat, derive(seed, 7))
+        game = game_for(world.num_players, _engine_of(world))
+        rs = np.random.RandomState(seed)
+        bot = os_mcts.MCTSBot(game, self.uct_c, self.max_simulations,
+                              make_evaluator(self.evaluator_kind, self.n_rollouts, rs),
+                              solve=self.solve, random_state=rs)
+        action = int(bot.step(game.wrap(world)))
+        self.iterations += self.max_simulations
+        return action
