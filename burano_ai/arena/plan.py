@@ -1,0 +1,141 @@
+"""What a tournament plays: its configuration (`ArenaConfig`), the ``--bots`` list syntax
+(`split_bot_list`) and the resolved plan (`Plan`: entries, lineup, seatings, deals; `make_plan`).
+
+Lineups and seatings are described in `burano_ai.arena`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from typing import Sequence
+
+from ..bots import check_bot_spec, parse_bot_spec, with_time_per_move
+from ..errors import OptionError
+
+BACKENDS = ("local", "ray")
+SEATINGS = ("auto", "all", "rotate")
+#: Most distinct permutations `seating="auto"` plays per deal before it falls back to rotations.
+AUTO_MAX_PERMUTATIONS = 6
+
+
+@dataclass(frozen=True)
+class ArenaConfig:
+    """What to play. See the module docstring for lineups, seatings and seeds.
+
+    Attributes:
+        bots: bot spec strings, one per seat (repeated to fill the seats if shorter).
+        players: 2, 3 or 4.
+        games: games to play (rounded up to whole deals).
+        seed: seed of every deal, chance stream and bot.
+        time_per_move: seconds per decision for search bots whose spec has no budget of its own.
+        workers: games played in parallel (local processes, or Ray CPUs).
+        backend: ``local`` (processes) or ``ray`` (Ray tasks).
+        seating: ``auto``, ``all`` (every distinct permutation) or ``rotate``.
+        bootstrap: bootstrap refits for the rating intervals.
+    """
+
+    bots: tuple[str, ...]
+    players: int = 2
+    games: int = 2
+    seed: int = 0
+    time_per_move: float | None = None
+    workers: int = 1
+    backend: str = "local"
+    seating: str = "auto"
+    bootstrap: int = 200
+
+    def validate(self) -> None:
+        """Raise OptionError naming the first bad option (bot specs included)."""
+        if isinstance(self.players, bool) or self.players not in (2, 3, 4):
+            raise OptionError(f"players must be 2, 3 or 4, not {self.players!r}")
+        if not self.bots:
+            raise OptionError("no bots given: list one bot spec per seat, e.g. --bots ismcts,greedy")
+        if len(self.bots) > self.players:
+            raise OptionError(f"{len(self.bots)} bots listed for {self.players} seats: list at most one per seat")
+        if isinstance(self.games, bool) or not isinstance(self.games, int) or self.games < 1:
+            raise OptionError(f"games must be a whole number >= 1, not {self.games!r}")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int):
+            raise OptionError(f"seed must be an integer, not {self.seed!r}")
+        if self.time_per_move is not None and (not isinstance(self.time_per_move, (int, float))
+                                               or not math.isfinite(self.time_per_move)
+                                               or self.time_per_move <= 0):
+            raise OptionError(f"time per move must be a positive number of seconds, not {self.time_per_move!r}")
+        if isinstance(self.workers, bool) or not isinstance(self.workers, int) or not 1 <= self.workers <= 256:
+            raise OptionError(f"workers must be a whole number from 1 to 256, not {self.workers!r}")
+        if self.backend not in BACKENDS:
+            raise OptionError(f"backend must be one of {', '.join(BACKENDS)}, not {self.backend!r}")
+        if self.seating not in SEATINGS:
+            raise OptionError(f"seating must be one of {', '.join(SEATINGS)}, not {self.seating!r}")
+        if isinstance(self.bootstrap, bool) or not isinstance(self.bootstrap, int) or self.bootstrap < 0:
+            raise OptionError(f"bootstrap must be a whole number >= 0, not {self.bootstrap!r}")
+        for spec in self.bots:
+            check_bot_spec(spec)
+
+
+def split_bot_list(text: str) -> list[str]:
+    """Split ``--bots`` text into specs: a comma starts a new spec unless the next piece is a bare
+    ``key=value`` continuing the previous spec's options (``ismcts:time=1,workers=2,greedy`` is two bots).
+    Semicolons always separate specs.
+
+    Raises:
+        OptionError: an empty spec, or options with no bot before them.
+    """
+    specs: list[str] = []
+    for chunk in text.split(";"):
+        for piece in chunk.split(","):
+            p = piece.strip()
+            is_option = "=" in p and (":" not in p or p.index("=") < p.index(":"))
+            if is_option:
+                if not specs or ":" not in specs[-1]:
+                    raise OptionError(f"bot list {text!r}: option {p!r} does not follow a 'bot:key=value' spec")
+                specs[-1] += "," + p
+            else:
+                if not p:
+                    raise OptionError(f"bot list {text!r}: empty bot spec")
+                specs.append(p)
+    return specs
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The resolved tournament: entries, lineup, seatings, deals."""
+
+    entries: tuple[str, ...]        # canonical spec per entry
+    lineup: tuple[int, ...]         # entry per seat before permutation
+    seatings: tuple[tuple[int, ...], ...]
+    deals: int
+
+    @property
+    def games(self) -> int:
+        return self.deals * len(self.seatings)
+
+
+def seatings_of(lineup: Sequence[int], mode: str) -> list[tuple[int, ...]]:
+    """Distinct seatings of a lineup: all permutations, rotations, or ``auto`` (see the module doc)."""
+    perms = sorted(set(itertools.permutations(lineup)))
+    rotations: list[tuple[int, ...]] = []
+    for k in range(len(lineup)):
+        r = tuple(lineup[k:]) + tuple(lineup[:k])
+        if r not in rotations:
+            rotations.append(r)
+    if mode == "all" or (mode == "auto" and len(perms) <= AUTO_MAX_PERMUTATIONS):
+        return perms
+    return rotations
+
+
+def make_plan(config: ArenaConfig) -> Plan:
+    """Resolve specs (with the time per move), entries, lineup, seatings and the number of deals."""
+    config.validate()
+    specs = [with_time_per_move(parse_bot_spec(s), config.time_per_move).canonical() for s in config.bots]
+    seat_specs = [specs[i % len(specs)] for i in range(config.players)]
+    entries: list[str] = []
+    for s in seat_specs:
+        if s not in entries:
+            entries.append(s)
+    lineup = tuple(entries.index(s) for s in seat_specs)
+    seatings = tuple(seatings_of(lineup, config.seating))
+    deals = -(-config.games // len(seatings))
+    return Plan(tuple(entries), lineup, seatings, deals)
+

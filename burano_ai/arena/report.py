@@ -1,0 +1,181 @@
+"""Tournament results: `ArenaResult` and its outputs (the results JSON described by `RESULTS_SCHEMA`, one CSV
+row per seat per game, a plain-text table, the skill-ladder plot `plot_ladder`).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from .. import __version__
+from ..bots import BotSpec, parse_bot_spec
+from ..errors import OptionError
+from .plan import ArenaConfig, Plan
+
+SCHEMA = "burano-arena-results"
+SCHEMA_VERSION = 1
+
+#: The results JSON, key -> meaning (types in brackets). Version 1.
+RESULTS_SCHEMA: dict[str, str] = {
+    "schema": "[str] always 'burano-arena-results'",
+    "version": "[int] schema version (1)",
+    "burano_ai_version": "[str] package version that produced the file",
+    "config": "[object] bots [list of str, as given], players [int], games [int, as asked], seed [int], "
+              "time_per_move [float|null], workers [int], backend [str], seating [str], bootstrap [int], "
+              "engine [str: module.qualname of the Game class]",
+    "lineup": "[list of int] entry index of each seat before seating permutations",
+    "seatings": "[list of list of int] entry index per seat for each game of a deal",
+    "deals": "[int] deals played",
+    "games_played": "[int] deals * len(seatings)",
+    "elapsed": "[float] wall-clock seconds of the whole run",
+    "entries": "[list of object] one per distinct bot spec: index [int], spec [str, canonical], "
+               "seats_played [int], win_share [float, summed], win_rate [float], win_rate_ci95 "
+               "[[float, float]], wins [int, outright or shared], mean_vp [float], sd_vp [float], "
+               "mean_rank [float], mean_margin [float], decisions [int], forced [int], think_seconds "
+               "[float], seconds_per_decision [float], iterations [int], iterations_per_second [float], "
+               "rating [float, Elo scale, mean 0], rating_ci95 [[float, float]]",
+    "seat_win_rate": "[list of float] mean win share of each seat (seat order effect)",
+    "rating": "[object] method [str], scale [str], prior [str], bootstrap [int], bootstrap_unit [str]",
+    "games": "[list of object] index, deal [int], seating [list of int: entry per seat], deal_seed, "
+             "chance_seed [int], bot_seeds [list of int], scores [list of int], ranks [list of float], "
+             "returns [list of float], winners [list of int], decisions, forced [list of int], "
+             "think_seconds [list of float], iterations [list of int], seconds [float], length [int], "
+             "tiebreak [list of [vp, prep cubes, coins]]",
+    "notes": "[list of str] remarks (games rounded up to whole deals, time budgets not reproducible)",
+}
+
+
+
+@dataclass
+class ArenaResult:
+    """A finished tournament: the config, the plan, per-entry statistics and every game's record."""
+
+    config: ArenaConfig
+    plan: Plan
+    engine: str
+    entries: list[dict[str, Any]]
+    seat_win_rate: list[float]
+    games: list[dict[str, Any]]
+    elapsed: float
+    notes: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The results JSON (see `RESULTS_SCHEMA`)."""
+        cfg = asdict(self.config)
+        cfg["bots"] = list(self.config.bots)
+        cfg["engine"] = self.engine
+        return {
+            "schema": SCHEMA, "version": SCHEMA_VERSION, "burano_ai_version": __version__,
+            "config": cfg, "lineup": list(self.plan.lineup), "seatings": [list(s) for s in self.plan.seatings],
+            "deals": self.plan.deals, "games_played": len(self.games), "elapsed": round(self.elapsed, 3),
+            "entries": self.entries, "seat_win_rate": self.seat_win_rate,
+            "rating": {"method": "plackett-luce (MM, Hunter 2004)", "scale": "elo: 400*log10(strength), mean 0",
+                       "prior": "1 virtual win + 1 virtual loss vs a strength-1 reference per entry",
+                       "bootstrap": self.config.bootstrap, "bootstrap_unit": "deal"},
+            "games": self.games, "notes": self.notes,
+        }
+
+    def write_json(self, path: str) -> None:
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(self.to_dict(), f, indent=1)
+            f.write("\n")
+
+    def write_csv(self, path: str) -> None:
+        """One row per seat per game."""
+        with open(path, "w", encoding="utf-8", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["game", "deal", "seat", "entry", "spec", "vp", "rank", "win_share", "winner", "decisions",
+                        "forced", "think_seconds", "iterations", "deal_seed", "chance_seed", "bot_seed"])
+            for rec in self.games:
+                for seat, e in enumerate(rec["seating"]):
+                    w.writerow([rec["index"], rec["deal"], seat, e, self.plan.entries[e], rec["scores"][seat],
+                                rec["ranks"][seat], rec["returns"][seat], int(seat in rec["winners"]),
+                                rec["decisions"][seat], rec["forced"][seat], rec["think_seconds"][seat],
+                                rec["iterations"][seat], rec["deal_seed"], rec["chance_seed"], rec["bot_seeds"][seat]])
+
+    def table_rows(self) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
+        headers = ("bot", "seats", "win rate", "95% CI", "mean VP", "mean rank", "rating", "rating 95% CI",
+                   "s/decision")
+        rows = []
+        for e in sorted(self.entries, key=lambda x: -x["rating"]):
+            lo, hi = e["win_rate_ci95"]
+            rlo, rhi = e["rating_ci95"]
+            rows.append((e["spec"], str(e["seats_played"]), f"{e['win_rate']:.3f}", f"{lo:.3f}-{hi:.3f}",
+                         f"{e['mean_vp']:.1f}", f"{e['mean_rank']:.2f}", f"{e['rating']:+.0f}",
+                         f"{rlo:+.0f}..{rhi:+.0f}", f"{e['seconds_per_decision']:.3f}"))
+        return headers, rows
+
+    def table(self) -> str:
+        """A plain-text results table."""
+        headers, rows = self.table_rows()
+        widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
+        lines = [f"{len(self.games)} games ({self.plan.deals} deals x {len(self.plan.seatings)} seatings), "
+                 f"{self.config.players} players, seed {self.config.seed}, {self.elapsed:.1f} s"]
+        for row in [headers] + rows:
+            lines.append("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
+        lines.append("seat win rate: " + ", ".join(f"{'ABCD'[i]} {r:.3f}" for i, r in enumerate(self.seat_win_rate)))
+        lines += [f"note: {n}" for n in self.notes]
+        return "\n".join(lines)
+
+    def plot(self, path: str) -> None:
+        """Win rate (95 % CI) against search budget per bot family: the skill ladder (needs matplotlib)."""
+        plot_ladder(self, path)
+
+
+def _family(spec: str) -> str:
+    b = parse_bot_spec(spec)
+    rest = {k: v for k, v in b.options.items() if k not in ("iterations", "time")}
+    return BotSpec(b.name, rest).canonical()
+
+
+def plot_ladder(result: ArenaResult, path: str) -> None:
+    """Write the ladder plot: win rate vs budget (log x) per bot family; bots without a budget are
+    horizontal lines; with no budgets at all, a bar chart."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError as exc:
+        raise OptionError(f"--plot needs matplotlib: pip install 'burano-ai[plot]' ({exc})") from None
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    budgeted: dict[tuple[str, str], list[tuple[float, dict[str, Any]]]] = {}
+    flat = []
+    for e in result.entries:
+        b = parse_bot_spec(e["spec"]).budget()
+        if b is None:
+            flat.append(e)
+        else:
+            budgeted.setdefault((_family(e["spec"]), b[0]), []).append((b[1], e))
+    if budgeted:
+        for (family, kind), points in sorted(budgeted.items()):
+            points.sort(key=lambda p: p[0])
+            xs = [p[0] for p in points]
+            ys = [p[1]["win_rate"] for p in points]
+            err = [[y - p[1]["win_rate_ci95"][0] for y, p in zip(ys, points)],
+                   [p[1]["win_rate_ci95"][1] - y for y, p in zip(ys, points)]]
+            ax.errorbar(xs, ys, yerr=err, marker="o", capsize=3, label=f"{family} ({kind})")
+        for e in flat:
+            ax.axhline(e["win_rate"], linestyle="--", linewidth=1, label=e["spec"], color="grey")
+        ax.set_xscale("log")
+        kinds = {k for _, k in budgeted}
+        ax.set_xlabel("budget per decision (" + " / ".join(sorted("iterations" if k == "iterations" else "seconds"
+                                                                  for k in kinds)) + ")")
+    else:
+        names = [e["spec"] for e in result.entries]
+        ys = [e["win_rate"] for e in result.entries]
+        err = [[y - e["win_rate_ci95"][0] for y, e in zip(ys, result.entries)],
+               [e["win_rate_ci95"][1] - y for y, e in zip(ys, result.entries)]]
+        ax.bar(range(len(names)), ys, yerr=err, capsize=4)
+        ax.set_xticks(range(len(names)), names, rotation=20, ha="right")
+    ax.axhline(1.0 / result.config.players, color="black", linewidth=0.5, linestyle=":")
+    ax.set_ylabel("win rate (95% Wilson CI)")
+    ax.set_ylim(0, 1)
+    ax.set_title(f"Burano arena: {result.config.players} players, {len(result.games)} games, seed {result.config.seed}")
+    if budgeted:
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+

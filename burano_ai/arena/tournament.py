@@ -1,0 +1,153 @@
+"""Playing a tournament: one task per game (`GameTask`, `game_tasks`: seeds derived from the config's seed),
+one game (`play_game`: the arena samples chance, bots decide), and `run_arena` (plan, play on a backend,
+summarise, report).
+
+Duplicate deals and seeds are described in `burano_ai.arena`.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from ..bots import make_bot
+from ..scoring import finishing_key
+from ..search.ismcts import sample_chance
+from ..seeds import derive
+from .backends import Progress, run_local, run_ray
+from .plan import ArenaConfig, Plan, make_plan
+from .report import ArenaResult
+from .stats import summarise
+
+_DEAL, _CHANCE, _BOT = 0xDEA1, 0xC4A5CE, 0xB07
+
+
+# ------------------------------------------------------------------------------------------------
+# One game
+
+
+@dataclass(frozen=True)
+class GameTask:
+    """Everything one game needs (picklable: it travels to worker processes and Ray tasks)."""
+
+    index: int
+    deal: int
+    seating: tuple[int, ...]
+    specs: tuple[str, ...]          # spec per seat
+    players: int
+    deal_seed: int
+    chance_seed: int
+    bot_seeds: tuple[int, ...]
+    game_factory: Any
+
+
+def game_tasks(config: ArenaConfig, plan: Plan, game_factory: Any) -> list[GameTask]:
+    """The tasks of every game of the plan, in game order."""
+    tasks = []
+    per_deal = len(plan.seatings)
+    for g in range(plan.games):
+        deal, k = divmod(g, per_deal)
+        seating = plan.seatings[k]
+        tasks.append(GameTask(
+            index=g, deal=deal, seating=seating, specs=tuple(plan.entries[e] for e in seating),
+            players=config.players,
+            deal_seed=derive(config.seed, deal, _DEAL),
+            chance_seed=derive(config.seed, deal, _CHANCE),
+            bot_seeds=tuple(derive(config.seed, g, seat, _BOT) for seat in range(config.players)),
+            game_factory=game_factory))
+    return tasks
+
+
+def play_game(task: GameTask) -> dict[str, Any]:
+    """Play one game of the tournament; return its record (see `RESULTS_SCHEMA` ``games``)."""
+    start = time.perf_counter()
+    n = task.players
+    state = task.game_factory(n).new_initial_state(task.deal_seed)
+    bots = [make_bot(spec, seed) for spec, seed in zip(task.specs, task.bot_seeds)]
+    for bot in bots:
+        bot.restart()
+    chance_rng = random.Random(task.chance_seed)
+    decisions, forced = [0] * n, [0] * n
+    think = [0.0] * n
+    length = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, chance_rng))
+            length += 1
+            continue
+        seat = state.current_player()
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            action = legal[0]
+            forced[seat] += 1
+        else:
+            t0 = time.perf_counter()
+            try:
+                action = bots[seat].step(state.clone())
+            except Exception as exc:
+                raise RuntimeError(f"game {task.index}: bot {task.specs[seat]!r} (seat {seat}) failed: "
+                                   f"{type(exc).__name__}: {exc}") from exc
+            think[seat] += time.perf_counter() - t0
+            decisions[seat] += 1
+            if action not in legal:
+                raise RuntimeError(f"game {task.index}: bot {task.specs[seat]!r} (seat {seat}) chose the "
+                                   f"illegal action {action} ({state.action_to_string(action)})")
+        state.apply_action(action)
+        length += 1
+    keys = [finishing_key(state, p) for p in range(n)]
+    ranks = [1 + sum(1 for q in range(n) if keys[q] > keys[p]) + (sum(1 for q in range(n) if keys[q] == keys[p]) - 1) / 2
+             for p in range(n)]
+    return {
+        "index": task.index, "deal": task.deal, "seating": list(task.seating),
+        "deal_seed": task.deal_seed, "chance_seed": task.chance_seed, "bot_seeds": list(task.bot_seeds),
+        "scores": [int(v) for v in state.scores()], "ranks": ranks,
+        "tiebreak": [list(k) for k in keys],
+        "returns": [float(r) for r in state.returns()], "winners": [int(w) for w in state.winners()],
+        "decisions": decisions, "forced": forced, "think_seconds": [round(t, 6) for t in think],
+        "iterations": [b.iterations for b in bots],
+        "seconds": round(time.perf_counter() - start, 6), "length": length,
+    }
+
+
+# ------------------------------------------------------------------------------------------------
+# Entry point
+
+
+def default_game_factory():
+    """The compiled core's Game (`burano_ai.Game`)."""
+    from .. import Game
+    return Game
+
+
+def run_arena(config: ArenaConfig, progress: Progress | None = None, game_factory: Any = None) -> ArenaResult:
+    """Play the tournament and return its results.
+
+    Args:
+        config: what to play.
+        progress: called as ``progress(games done, games total)`` after each game.
+        game_factory: ``num_players -> Game`` (a Game class; picklable); default `burano_ai.Game` (the
+            compiled core); `burano_ai.reference.Game` plays the same games, slowly.
+
+    Raises:
+        OptionError: a bad option or bot spec, or a backend/bot whose package is missing.
+    """
+    start = time.perf_counter()
+    plan = make_plan(config)
+    factory = game_factory or default_game_factory()
+    tasks = game_tasks(config, plan, factory)
+    if config.backend == "ray":
+        records = run_ray(play_game, tasks, config.workers, progress)
+    else:
+        records = run_local(play_game, tasks, config.workers, progress)
+    records.sort(key=lambda r: r["index"])
+    entries, seat_rates = summarise(records, plan, config.players, config.bootstrap, config.seed)
+    notes = []
+    if plan.games != config.games:
+        notes.append(f"{config.games} games asked, {plan.games} played: whole deals of {len(plan.seatings)} "
+                     f"seatings each")
+    if any("time=" in s for s in plan.entries):
+        notes.append("bots with a time budget make results depend on the machine (not reproducible bit for bit)")
+    engine = f"{factory.__module__}.{factory.__qualname__}"
+    return ArenaResult(config, plan, engine, entries, seat_rates, records, time.perf_counter() - start, notes)
