@@ -19,10 +19,10 @@ from typing import Any, Callable, NoReturn, Optional
 import typer
 from typer.core import TyperGroup
 
-from burano_ai import notation
 from burano_ai.data.colours import PLAYER_COLOURS, SEAT_LETTERS
-from burano_ai.errors import BuranoError, OptionError
-from burano_ai.playout import sample_chance
+from burano_ai.enums import parse_seat
+from burano_ai.errors import BuranoError, OptionError, PositionError
+from burano_ai.random_play import sample_chance
 from burano_ai.render import render_legal_actions, render_state
 
 USAGE_ERROR = 2
@@ -110,41 +110,32 @@ def _check_players(players: int) -> int:
     return players
 
 
-def parse_seat(text: str, num_players: int) -> int:
-    """Return the 0-based seat named by a letter (A-D) or a 1-based number.
-
-    Raises:
-        OptionError: no such seat in a game of `num_players`.
-    """
-    t = text.strip().upper()
-    letters = SEAT_LETTERS[:num_players]
-    if len(t) == 1 and t in letters:
-        return letters.index(t)
-    if t.isdigit() and 1 <= int(t) <= num_players:
-        return int(t) - 1
-    raise OptionError(f"--seat {text!r} is not a seat of this {num_players}-player game "
-                      f"(use {', '.join(letters)} or 1-{num_players})")
+def _seat_option(text: str, num_players: int) -> int:
+    """The 0-based seat named by `--seat`: a letter A-D, the one seat syntax people type."""
+    return parse_seat(text, num_players, what="--seat")
 
 
-def _read_text(path: Path) -> str:
-    with open(path, encoding="utf-8") as f:
-        return f.read()
+def _load(file: Optional[Path]) -> tuple[Any, Optional[int]]:
+    """(state, view seat or None) of a position file, or of the built-in example when `file` is None."""
+    from burano_ai.engine import load_position
+    if file is None:
+        return load_position(_example_text())
+    if file.is_dir():
+        raise PositionError(f"{file} is a directory, not a position file")
+    if not file.exists():
+        raise PositionError(f"no such file: {file}")
+    return load_position(file)
 
 
-def load_state(text: str):
-    """Load and validate a position (full or one-seat view) through the configured Game class."""
-    try:
-        players = json.loads(text).get("players")
-    except (json.JSONDecodeError, AttributeError):
-        players = None
-    if not isinstance(players, int) or isinstance(players, bool) or players not in (2, 3, 4):
-        return notation.state_from_json(text)   # raises the PositionError that names the problem
-    return _game_class()(players).state_from_json(text)
-
-
-def _position_view(text: str) -> Optional[str]:
-    data = json.loads(text)
-    return data.get("view") if isinstance(data, dict) else None
+def _viewer(seat: Optional[str], state, view: Optional[int], doing: str) -> Optional[int]:
+    """The seat a command works for: `--seat`, else the position's view seat; they must agree."""
+    viewer = None if seat is None else _seat_option(seat, state.num_players)
+    if view is not None:
+        if viewer is not None and viewer != view:
+            raise OptionError(f"the position is seat {SEAT_LETTERS[view]}'s view; it cannot be {doing} "
+                              f"seat {SEAT_LETTERS[viewer]}")
+        viewer = view
+    return viewer
 
 
 def _phase_label(state) -> str:
@@ -213,22 +204,14 @@ def new(
 def show(
     file: Path = typer.Argument(..., metavar="FILE", help="Position JSON file (full, or one seat's view)."),
     seat: Optional[str] = typer.Option(None, "--seat", metavar="SEAT",
-                                       help="Show the position as this seat sees it: A-D or 1-4."),
+                                       help="Show the position as this seat sees it: A-D."),
 ) -> None:
     """Render a position as plain text, and the legal moves when the shown seat is to move.
 
     A file holding one seat's view is shown as that seat sees it (its hidden parts were never known).
     """
-    text = _read_text(file)
-    state = load_state(text)
-    view = _position_view(text)
-    viewer = None if seat is None else parse_seat(seat, state.num_players)
-    if view is not None:
-        view_seat = SEAT_LETTERS.index(str(view).upper())
-        if viewer is not None and viewer != view_seat:
-            raise OptionError(f"the position is seat {SEAT_LETTERS[view_seat]}'s view; it cannot be shown as "
-                              f"seat {SEAT_LETTERS[viewer]}")
-        viewer = view_seat
+    state, view = _load(file)
+    viewer = _viewer(seat, state, view, "shown as")
     typer.echo(render_state(state, viewer), nl=False)
     if viewer is None or state.current_player() == viewer:
         typer.echo("")
@@ -276,7 +259,7 @@ def suggest(
     file: Optional[Path] = typer.Argument(None, metavar="[FILE]",
                                           help="Position JSON (full, or the searching seat's view); "
                                                f"default: the built-in example {EXAMPLE_POSITION}."),
-    seat: Optional[str] = typer.Option(None, "--seat", metavar="SEAT", help="Searching seat, A-D or 1-4 "
+    seat: Optional[str] = typer.Option(None, "--seat", metavar="SEAT", help="Searching seat, A-D "
                                        "(default: the seat to move)."),
     seconds: Optional[float] = typer.Option(None, "--time", metavar="S", help="Search time in seconds."),
     iterations: Optional[int] = typer.Option(None, "--iterations", metavar="N",
@@ -295,12 +278,8 @@ def suggest(
     from burano_ai.engine import suggest as engine_suggest
     from burano_ai.search import Limit, Params
 
-    text = _example_text() if file is None else _read_text(file)
-    state = load_state(text)
-    view = _position_view(text)
-    searcher = None if seat is None else parse_seat(seat, state.num_players)
-    if searcher is None and view is not None:
-        searcher = SEAT_LETTERS.index(str(view).upper())
+    state, view = _load(file)
+    searcher = None if seat is None else _seat_option(seat, state.num_players)
     if top < 1:
         raise OptionError(f"--top must be at least 1, not {top}")
     if seconds is None and iterations is None:
@@ -315,12 +294,11 @@ def suggest(
         with Progress(TextColumn("searching"), BarColumn(), TextColumn("{task.completed} it"),
                       TimeElapsedColumn(), transient=True) as bar:
             task = bar.add_task("search", total=total)
-            result = engine_suggest(state if view is None else text, seat=searcher, limit=limit, params=params,
-                                    seed=seed, workers=workers,
-                                    progress=lambda done, _t: bar.update(task, completed=done))
+            result = engine_suggest(state, seat=searcher, limit=limit, params=params, seed=seed, workers=workers,
+                                    view=view, progress=lambda done, _t: bar.update(task, completed=done))
     else:
-        result = engine_suggest(state if view is None else text, seat=searcher, limit=limit, params=params,
-                                seed=seed, workers=workers)
+        result = engine_suggest(state, seat=searcher, limit=limit, params=params, seed=seed, workers=workers,
+                                view=view)
     if as_json:
         data = result.to_dict()
         data["candidates"] = data["candidates"][:top]

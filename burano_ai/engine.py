@@ -13,12 +13,14 @@ Every bad input raises a `ValueError` subclass from `burano_ai.errors` that name
 from __future__ import annotations
 
 import json
+import os
 import time
 from typing import Any, Callable
 
 from .data.colours import SEAT_LETTERS
+from .enums import CHANCE, TERMINAL, parse_seat
 from .errors import OptionError, PositionError
-from .search.ismcts import CHANCE, TERMINAL
+from .notation import position_from_dict
 from .search.limits import DEFAULT_ITERATIONS, Limit
 from .search.params import Params
 from .search.parallel import GameFactory, canonical_root, default_game_factory, run_search
@@ -28,50 +30,63 @@ from .search.result import Candidate, PlanStep, SearchResult, build_result
 MAX_WORKERS = 64
 
 
-def load_position(position: Any, game_factory: GameFactory | None = None) -> tuple[Any, int | None]:
-    """Return (state, view seat or None) for a State, a position JSON text or a position dict.
+#: Largest position input accepted, in bytes (a full 4-player position is about 10 kB).
+MAX_POSITION_BYTES = 1 << 20
+
+
+def read_position_text(path: str | os.PathLike) -> str:
+    """The text of a position file, read as UTF-8 (a byte-order mark is dropped).
 
     Raises:
-        PositionError: the text is not valid position JSON, or the position is invalid.
+        PositionError: the file cannot be read, is not UTF-8 or is larger than `MAX_POSITION_BYTES`.
+    """
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_POSITION_BYTES + 1)
+    except OSError as exc:
+        raise PositionError(f"cannot read {os.fspath(path)}: {exc.strerror or exc}") from None
+    if len(data) > MAX_POSITION_BYTES:
+        raise PositionError(f"{os.fspath(path)}: larger than {MAX_POSITION_BYTES} bytes; not a position file")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise PositionError(f"{os.fspath(path)}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+
+
+def load_position(position: Any, game_factory: GameFactory | None = None) -> tuple[Any, int | None]:
+    """The one front door for positions: return (State, view seat or None).
+
+    Args:
+        position: a State (returned as it is, view None), a position JSON text (str or bytes), a position
+            dict, or a path (`os.PathLike`) of a position file. Text is parsed exactly once.
+        game_factory: `num_players -> Game` that builds the State (`Game.state_from_position`); default:
+            the compiled `burano_ai.Game`.
+
+    Raises:
+        PositionError: unreadable file, malformed JSON or an invalid position (the message names the field).
     """
     if hasattr(position, "legal_actions") and hasattr(position, "to_json"):
         return position, None
+    if isinstance(position, os.PathLike):
+        position = read_position_text(position)
     if isinstance(position, (bytes, bytearray)):
-        position = position.decode("utf-8", errors="replace")
+        position = bytes(position).decode("utf-8-sig", errors="replace")
     if isinstance(position, str):
         try:
-            data = json.loads(position)
+            data = json.loads(position.lstrip("\ufeff"))
         except json.JSONDecodeError as exc:
             raise PositionError(f"malformed JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
-        text = position
     elif isinstance(position, dict):
         data = position
-        text = json.dumps(position)
     else:
-        raise PositionError(f"a position must be a State, a JSON text or a dict, not {type(position).__name__}")
-    if not isinstance(data, dict):
-        raise PositionError("position: expected a JSON object")
-    players = data.get("players")
-    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
-        raise PositionError(f"position.players: expected 2, 3 or 4, got {players!r}")
+        raise PositionError(f"a position must be a State, a JSON text, a dict or a path, not "
+                            f"{type(position).__name__}")
+    pos = position_from_dict(data)
     factory = game_factory or default_game_factory()
-    state = factory(players).state_from_json(text)
+    state = factory(pos.num_players).state_from_position(pos)
     view = data.get("view")
-    view_seat = None
-    if view is not None:
-        view_seat = parse_seat(view, players, what="position.view", error=PositionError)
+    view_seat = None if view is None else parse_seat(view, pos.num_players, what="position.view", error=PositionError)
     return state, view_seat
-
-
-def parse_seat(seat: Any, num_players: int, what: str = "seat", error: type[ValueError] = OptionError) -> int:
-    """Return a seat index from 0-based int or a seat letter (`A`..`D`, any case)."""
-    letters = SEAT_LETTERS[:num_players]
-    if isinstance(seat, str) and len(seat.strip()) == 1 and seat.strip().upper() in letters:
-        return letters.index(seat.strip().upper())
-    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < num_players:
-        return seat
-    raise error(f"unknown {what} {seat!r}: a {num_players}-player game has seats "
-                f"{', '.join(letters)} (or 0..{num_players - 1})")
 
 
 def _check_options(limit: Any, params: Any, seed: Any, workers: Any, progress: Any) -> tuple[Limit, Params]:
@@ -95,7 +110,7 @@ def _check_options(limit: Any, params: Any, seed: Any, workers: Any, progress: A
 
 def suggest(position: Any, seat: int | str | None = None, limit: Limit | None = None, params: Params | None = None,
             seed: int = 0, workers: int = 1, progress: Callable[[int, int | None], None] | None = None,
-            game_factory: GameFactory | None = None) -> SearchResult:
+            game_factory: GameFactory | None = None, view: int | str | None = None) -> SearchResult:
     """Search the position for the seat to move and return the suggested move with its statistics.
 
     Args:
@@ -109,6 +124,8 @@ def suggest(position: Any, seat: int | str | None = None, limit: Limit | None = 
         progress: called as `progress(iterations done, total or None)` during the search.
         game_factory: `num_players -> Game` used to load JSON (and in workers); default: the compiled
             `burano_ai.Game` if built, else the reference Game (for a State: its own Game class).
+        view: when `position` is a State loaded from a one-seat view (`load_position`), that seat: the
+            State is then already the search root (a view of another seat is refused).
 
     Raises:
         PositionError: malformed position, game over, or a chance event pending.
@@ -119,6 +136,10 @@ def suggest(position: Any, seat: int | str | None = None, limit: Limit | None = 
     limit, params = _check_options(limit, params, seed, workers, progress)
     state, view_seat = load_position(position, game_factory)
     n = state.num_players
+    if view is not None:
+        if view_seat is not None:
+            raise OptionError("view is only for a State: a position text or dict says its own view")
+        view_seat = parse_seat(view, n, what="view")
     to_move = state.current_player()
     if to_move == TERMINAL or state.is_terminal():
         raise PositionError("the game is over: there is no move to suggest")
@@ -143,7 +164,9 @@ def suggest(position: Any, seat: int | str | None = None, limit: Limit | None = 
                             pv=(PlanStep(only, text, 0),), iterations=0, elapsed=elapsed,
                             iterations_per_second=0.0, seed=seed, workers=workers,
                             notes=(f"only one legal move: {text}",))
-    root = canonical_root(state, seat, game_factory)
+    # A one-seat view of the searching seat is its own canonical root (loading its view again gives
+    # the same position); anything else is reduced to the seat's view first.
+    root = state if view_seat == seat else canonical_root(state, seat, game_factory)
     summary = run_search(root, seat, limit, params, seed=seed, workers=workers, progress=progress,
                          game_factory=game_factory)
     elapsed = time.perf_counter() - start

@@ -12,7 +12,7 @@ from __future__ import annotations
 from enum import IntEnum
 
 from .data.colours import MAX_PLAYERS, SEAT_LETTERS
-from .errors import OptionError
+from .errors import BuranoError, OptionError
 
 #: `current_player()` at a chance node (OpenSpiel's `pyspiel.PlayerId.CHANCE`).
 CHANCE = -1
@@ -106,11 +106,12 @@ def seat_letter(seat: int) -> str:
     return SEAT_LETTERS[seat]
 
 
-def parse_seat(value: int | str, num_players: int, what: str = "seat") -> int:
+def parse_seat(value: int | str, num_players: int, what: str = "seat",
+               error: type[BuranoError] = OptionError) -> int:
     """The 0-based seat named by `value`: a letter A-D (what people type) or a 0-based int (Python).
 
     Raises:
-        OptionError: no such seat in a game of `num_players` (the message names `what`).
+        OptionError (or `error`): no such seat in a game of `num_players` (the message names `what`).
         TypeError: `value` is neither an int nor a str (a bool is not a seat).
     """
     letters = SEAT_LETTERS[:num_players]
@@ -118,12 +119,12 @@ def parse_seat(value: int | str, num_players: int, what: str = "seat") -> int:
         text = value.strip().upper()
         if len(text) == 1 and text in letters:
             return letters.index(text)
-        raise OptionError(f"{what} {value!r} is not a seat of this {num_players}-player game "
+        raise error(f"{what} {value!r} is not a seat of this {num_players}-player game "
                           f"(use {', '.join(letters)})")
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"{what} must be a seat letter or a 0-based int, not {type(value).__name__}")
     if not 0 <= value < num_players:
-        raise OptionError(f"{what} {value} is not a seat of this {num_players}-player game "
+        raise error(f"{what} {value} is not a seat of this {num_players}-player game "
                           f"(0-based: 0-{num_players - 1}, or a letter {', '.join(letters)})")
     return value
 

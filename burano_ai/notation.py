@@ -1,4 +1,4 @@
-"""Position JSON: dump and load full positions and one-seat views, with validation, and resampling.
+"""Position JSON: dump and load full positions and one-seat views (`Position` <-> JSON), with validation.
 
 The format is documented in docs/position-format.md. Counts that the rules conserve are not stored but
 derived (the cube supply, the fish deck, the building deck, the roof stacks), so a position cannot
@@ -7,13 +7,18 @@ contradict itself there; loading checks that nothing exceeds the game's componen
 A one-seat view leaves out what that seat cannot know: other seats' blind fish cards (only their
 number), the fish deck's composition, and, while pyramids are being built, the other seats' pyramids
 (only the cubes they hold). Loading a view fills those hidden parts with a deterministic consistent
-sample, so the loaded state is playable; a searcher then resamples them per iteration.
+sample (`burano_ai.views`), so the loaded position is playable; a searcher then resamples them per
+iteration.
+
+This module knows the format and the components, not the rules: it imports no rules implementation.
+`position_from_json` parses once and returns a `Position`; each rules implementation builds its State
+from that (`Game.state_from_position`), and `burano_ai.engine.load_position` is the front door that does
+both.
 """
 
 from __future__ import annotations
 
 import json
-import random
 from typing import Any
 
 from . import actions as A
@@ -27,7 +32,10 @@ from .data.roofs import NUM_ROOF_KINDS, ROOF_KINDS, ROOF_PAIRS, ROOF_SLOTS
 from .data.route import NUM_ISLANDS
 from .data.ships import SHIPS
 from .data.turn import ACTIONS, PREP_SLOTS, PYRAMID_SIZE, SEASON_ROUNDS, SEASONS
+from .enums import CHANCE_KIND_NAMES, EMPTY, NO_PLAYER, PHASE_NAMES, STAGE_NAMES, ChanceKind, Phase, Stage
 from .errors import PositionError
+from .position import Position, workshop_layout
+from .views import fill_hidden, is_hidden_pyramid
 
 FORMAT = "burano-position/1"
 BUILDING_NAMES = tuple(card[0] for card in B.BUILDING_CARDS)
@@ -42,15 +50,8 @@ def _seat_name(p: int) -> str:
     return SEAT_LETTERS[p]
 
 
-def _hidden_pyramid(state, seat: int | None, p: int) -> bool:
-    """Whether seat `seat` cannot see seat `p`'s pyramid (built this season, not yet revealed)."""
-    from .reference.state import ST_PYRAMID
-    return seat is not None and p != seat and state.stage == ST_PYRAMID
-
-
-def state_to_dict(state, seat: int | None = None) -> dict[str, Any]:
+def position_to_dict(state: Position, seat: int | None = None) -> dict[str, Any]:
     """Return the position as a JSON-ready dict: full, or as seen by `seat`."""
-    from .reference.state import CHANCE_KIND_NAMES, PHASE_NAMES, STAGE_NAMES
     n = state.num_players
     if seat is not None and not 0 <= seat < n:
         raise PositionError(f"seat {seat} does not exist in a {n}-player game")
@@ -85,7 +86,7 @@ def state_to_dict(state, seat: int | None = None) -> dict[str, Any]:
                         for i in range(NUM_ISLANDS) if state.island_workers[i][p]},
             "workshop": [topology.SQUARE_NAMES[sq] for sq in state.workshop_workers(p)],
         }
-        if _hidden_pyramid(state, seat, p):
+        if is_hidden_pyramid(state, seat, p):
             total = [pl.reserve[c] + sum(1 for x in pl.pyramid if x == c) for c in range(NUM_COLOURS)]
             entry["pyramid"] = None
             entry["reserve"] = None
@@ -103,7 +104,7 @@ def state_to_dict(state, seat: int | None = None) -> dict[str, Any]:
     context = {
         "moves": state.moves, "order_index": state.order_index,
         "chance": CHANCE_KIND_NAMES[state.chance_kind],
-        "chance_arg": ROOF_KINDS[state.chance_arg] if state.chance_kind == 5 else None,
+        "chance_arg": ROOF_KINDS[state.chance_arg] if state.chance_kind == ChanceKind.ROOF_TILE else None,
         "fish_island": topology.ISLAND_NAMES[state.fish_island] if state.fish_island >= 0 else None,
         "fish_matches": state.fish_matches, "draws_left": state.draws_left,
         "lace_allow": _counts_to_dict(state.lace_allow, COLOURS),
@@ -230,8 +231,17 @@ def _tile(value: Any, where: str) -> tuple[int, int]:
     raise r.fail(f"no roof tile has the colours {fields[0]}-{fields[1]}", "fields")
 
 
-def state_from_json(text: str, game=None):
-    """Parse and validate a position JSON text; return a reference State.
+def position_to_json(state: Position, seat: int | None = None, indent: int | None = None) -> str:
+    """The position as JSON text: full, or as seen by `seat`."""
+    return json.dumps(position_to_dict(state, seat), indent=indent)
+
+
+def position_from_json(text: str, num_players: int | None = None) -> Position:
+    """Parse and validate a position JSON text (full or one-seat view); return the `Position`.
+
+    Args:
+        text: the JSON text.
+        num_players: if given, the position must have this many players.
 
     Raises:
         PositionError: malformed JSON or an invalid/impossible position (the message names the field).
@@ -240,13 +250,15 @@ def state_from_json(text: str, game=None):
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise PositionError(f"malformed JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
-    return state_from_dict(data, game=game)
+    return position_from_dict(data, num_players=num_players)
 
 
-def state_from_dict(data: Any, game=None):
-    """Build a validated reference State from a position dict (full or one-seat view)."""
-    from .reference.game import Game
-    from .reference.state import CHANCE_KIND_NAMES, EMPTY, NO_PLAYER, PHASE_NAMES, STAGE_NAMES, State
+def position_from_dict(data: Any, num_players: int | None = None) -> Position:
+    """Build a validated `Position` from a position dict (full or one-seat view).
+
+    A one-seat view's hidden parts (other seats' blind cards, pyramids being built) are filled with a
+    deterministic consistent sample (`burano_ai.views.fill_hidden`).
+    """
     root = _Reader(data, "position")
     fmt = root.get("format")
     if fmt != FORMAT:
@@ -254,12 +266,12 @@ def state_from_dict(data: Any, game=None):
     n = root.int("players", 2, 4)
     try:
         layout_rows = root.list("workshop_layout", None) if root.get("workshop_layout", None) is not None else None
-        g = Game(n, layout_rows)
+        layout = workshop_layout(n, layout_rows)
     except PositionError as exc:
         raise PositionError(f"position.workshop_layout: {exc}") from None
-    if game is not None and (game.num_players != n):
-        raise root.fail(f"position has {n} players but the game has {game.num_players}", "players")
-    s = State(g)
+    if num_players is not None and num_players != n:
+        raise root.fail(f"position has {n} players but the game has {num_players}", "players")
+    s = Position(n, layout)
     letters = SEAT_LETTERS[:n]
     view_value = root.get("view", None)
     view = None if view_value is None else _lookup(view_value, tuple(letters.lower()), "position.view")
@@ -394,7 +406,7 @@ def state_from_dict(data: Any, game=None):
                 sq = topology.parse_square(sq_name)
             except ValueError as exc:
                 raise r.fail(str(exc), "workshop") from None
-            if g.layout.colour[sq] < 0:
+            if layout.colour[sq] < 0:
                 raise r.fail(f"square {sq_name} is empty in this layout and takes no worker", "workshop")
             if s.workshop[sq] != NO_PLAYER:
                 raise r.fail(f"square {sq_name} already holds a worker of seat {SEAT_LETTERS[s.workshop[sq]]}",
@@ -431,7 +443,7 @@ def state_from_dict(data: Any, game=None):
         if pl.ring_workers < 1:
             raise r.fail("the ring must keep at least one worker", "ring.workers")
     # Context.
-    if root.get("context", None) is None and s.phase != PHASE_NAMES.index("turn"):
+    if root.get("context", None) is None and s.phase != Phase.TURN:
         raise root.fail(f"phase {PHASE_NAMES[s.phase]!r} needs the context block (only 'turn' may omit it)",
                         "context")
     ctx = root.sub("context", {})
@@ -456,7 +468,8 @@ def state_from_dict(data: Any, game=None):
     s.kinds_picked = [_lookup(k, ROOF_KINDS, "position.context.kinds_picked") for k in ctx.list("kinds_picked", [])]
     s.pyramid_target = ctx.int("pyramid_target", 0, PYRAMID_SIZE, 0)
     _check_phase(s, root)
-    _fill_hidden(s, view, hidden_blind, hidden_pyramid, root)
+    if view is not None:
+        fill_hidden(s, hidden_blind, hidden_pyramid)
     _check_conservation(s, root)
     if root.get("fish_deck_size", None) is not None and root.get("fish_deck_size") != sum(s.fish_deck()):
         raise root.fail(f"is {root.get('fish_deck_size')!r} but the cards elsewhere leave "
@@ -481,20 +494,19 @@ def _counts_index(values: list, names: tuple[str, ...], where: str) -> list[int]
     return out
 
 
-def _check_phase(s, root: _Reader) -> None:
-    from .reference.state import CHANCE_NODE, GAME_OVER, ST_ROUNDS, TURN
-    if s.phase not in (CHANCE_NODE, GAME_OVER) and s.actor < 0:
+def _check_phase(s: Position, root: _Reader) -> None:
+    if s.phase not in (Phase.CHANCE_NODE, Phase.GAME_OVER) and s.actor < 0:
         raise root.fail("a seat must be to move in this phase", "actor")
-    if s.stage == ST_ROUNDS:
+    if s.stage == Stage.ROUNDS:
         for p, pl in enumerate(s.players):
             for pos in range(9, PYRAMID_SIZE):
                 if pl.pyramid[pos] >= 0 and not s.is_supported(p, pos):
                     raise root.fail(f"{A.PYRAMID_NAMES[pos]} rests on empty cells", f"seats[{p}].pyramid")
-    if s.phase == TURN and s.stage != ST_ROUNDS:
+    if s.phase == Phase.TURN and s.stage != Stage.ROUNDS:
         raise root.fail("phase 'turn' happens only in stage 'rounds'", "phase")
 
 
-def _check_conservation(s, root: _Reader) -> None:
+def _check_conservation(s: Position, root: _Reader) -> None:
     """Nothing may exceed the components of the game (§1)."""
     supply = s.supply()
     in_play = sum(CUBES_PER_COLOUR - x for x in supply)
@@ -523,72 +535,3 @@ def _check_conservation(s, root: _Reader) -> None:
             if left < 0:
                 a, b = ROOF_PAIRS[pair]
                 raise root.fail(f"roof tile {ROOF_KINDS[kind]} {COLOURS[a]}-{COLOURS[b]} appears more than once")
-
-
-def _fill_hidden(s, view: int | None, hidden_blind: list[int], hidden_pyramid: dict, root: _Reader) -> None:
-    """Give a loaded one-seat view concrete hidden parts: a deterministic consistent sample."""
-    if view is None:
-        return
-    rng = random.Random(0)
-    pool = [x for sp, cnt in enumerate(s.fish_deck()) for x in [sp] * cnt]
-    if sum(hidden_blind) > len(pool):
-        raise root.fail(f"other seats hold {sum(hidden_blind)} blind cards but only {len(pool)} fish cards are "
-                        "unaccounted for")
-    rng.shuffle(pool)
-    for p, count in enumerate(hidden_blind):
-        for sp in pool[:count]:
-            s.players[p].hand_blind[sp] += 1
-        pool = pool[count:]
-    for p, (cubes, placed) in hidden_pyramid.items():
-        if placed > sum(cubes):
-            raise root.fail(f"seat {SEAT_LETTERS[p]} placed {placed} cubes but holds only {sum(cubes)}",
-                            f"seats[{p}].placed")
-        _deal_pyramid(s.players[p], cubes, placed, rng)
-
-
-def _deal_pyramid(pl, cubes: list[int], placed: int, rng: random.Random) -> None:
-    from .reference.state import EMPTY
-    bag = [c for c in range(NUM_COLOURS) for _ in range(cubes[c])]
-    rng.shuffle(bag)
-    pl.pyramid = [EMPTY] * PYRAMID_SIZE
-    for pos in range(placed):
-        pl.pyramid[pos] = bag[pos]
-    pl.reserve = [0] * NUM_COLOURS
-    for c in bag[placed:]:
-        pl.reserve[c] += 1
-
-
-def resample_hidden(state, seat: int, seed: int):
-    """Return a copy of `state` with what `seat` cannot know replaced by a consistent random sample.
-
-    Hidden from `seat`: the other seats' blind fish cards (their number is known) together with the fish
-    deck's composition, and, during pyramid construction, the other seats' placed cubes. Deck orders do
-    not exist in the state (draws are chance nodes), so nothing else needs sampling.
-    """
-    from .reference.state import ST_PYRAMID
-    if not 0 <= seat < state.num_players:
-        raise PositionError(f"seat {seat} does not exist in a {state.num_players}-player game")
-    rng = random.Random(seed)
-    out = state.clone()
-    others = [p for p in range(out.num_players) if p != seat]
-    pool = [sp for sp, cnt in enumerate(out.fish_deck()) for _ in range(cnt)]
-    counts = []
-    for p in others:
-        hb = out.players[p].hand_blind
-        pool += [sp for sp in range(NUM_SPECIES) for _ in range(hb[sp])]
-        counts.append(sum(hb))
-        out.players[p].hand_blind = [0] * NUM_SPECIES
-    pool.sort()   # the sample must depend only on what `seat` knows, not on who holds which card
-    rng.shuffle(pool)
-    for p, count in zip(others, counts):
-        for sp in pool[:count]:
-            out.players[p].hand_blind[sp] += 1
-        pool = pool[count:]
-    if out.stage == ST_PYRAMID:
-        for p in others:
-            pl = out.players[p]
-            placed = out.pyramid_count(p)
-            if placed:
-                cubes = [pl.reserve[c] + pl.pyramid.count(c) for c in range(NUM_COLOURS)]
-                _deal_pyramid(pl, cubes, placed, rng)
-    return out

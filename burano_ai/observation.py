@@ -32,7 +32,7 @@ from .data.ships import SHIPS
 from .data.turn import ACTIONS, MAX_MOVES, PREP_SLOTS, PYRAMID_SIZE, SEASON_ROUNDS, SEASONS
 from .data.workshops import NUM_SQUARES
 from .notation import BUILDING_NAMES, PIECE_NAMES
-from .reference.state import CHANCE_KIND_NAMES, PHASE_NAMES, STAGE_NAMES
+from .enums import CHANCE_KIND_NAMES, PHASE_NAMES, STAGE_NAMES
 
 MAX_PLAYERS = len(SEAT_LETTERS)
 NUM_SPECIES = len(SPECIES)

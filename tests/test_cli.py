@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 import cli
-from burano_ai.notation import state_from_json
+from burano_ai.notation import position_from_json, position_to_dict
 from burano_ai.reference import Game
 
 EXAMPLE = resources.files("burano_ai.data").joinpath("examples/midgame-4p-C.json")
@@ -68,7 +68,7 @@ def test_new_show_round_trip(runner, tmp_path):
     data = json.loads(path.read_text(encoding="utf-8"))
     assert data["players"] == 3 and data["view"] is None
     assert data == Game(3).new_initial_state(7).to_dict()
-    assert state_from_json(path.read_text(encoding="utf-8")).to_dict() == data
+    assert position_to_dict(position_from_json(path.read_text(encoding="utf-8"))) == data
 
     shown = invoke(runner, "show", path)
     assert shown.exit_code == 0, shown.output
@@ -79,8 +79,15 @@ def test_new_show_round_trip(runner, tmp_path):
     assert as_b.exit_code == 0
     assert "view of seat B" in as_b.stdout
     assert "legal moves" not in as_b.stdout      # A is to move, not B
-    as_a = invoke(runner, "show", path, "--seat", "1")
+    as_a = invoke(runner, "show", path, "--seat", "a")
     assert "view of seat A" in as_a.stdout and "legal moves for A" in as_a.stdout
+
+
+def test_seats_are_letters_everywhere(runner, tmp_path):
+    """One seat syntax where a person types a seat: letters; `--seat 1` is an error naming them."""
+    path = tmp_path / "start.json"
+    invoke(runner, "new", "--players", "3", "--seed", "7", "-o", path)
+    assert_user_error(invoke(runner, "show", path, "--seat", "1"), "A, B, C")
 
 
 def test_new_writes_pretty_json_to_stdout(runner):

@@ -114,14 +114,16 @@ def test_setup_matches_reference(num_players):
         assert core.to_json() == ref.to_json()
 
 
-def test_reference_round_trip_is_exact():
-    """from_reference(to_reference(x)) keeps every field, including the key."""
+def test_position_round_trip_is_exact():
+    """from_position(to_position(x)) keeps every field, including the key; so does the reference's copy."""
     game = _core.Game(3)
     state = game.new_initial_state(5)
     rng = random.Random(5)
     while not state.is_terminal():
-        back = _core.State.from_reference(state.to_reference(), game)
+        back = _core.State.from_position(state.to_position(), game)
         assert back.key() == state.key()
+        ref = RefGame(3).state_from_position(state.to_position())
+        assert _core.State.from_position(ref, game).key() == state.key()
         assert back.to_dict() == state.to_dict()
         back.check()
         if state.is_chance_node():

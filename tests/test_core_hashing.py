@@ -12,7 +12,7 @@ from burano_ai import _core
 from burano_ai import actions as A
 from burano_ai.errors import OptionError, PositionError
 from burano_ai.reference import Game as RefGame
-from burano_ai.playout import random_step
+from burano_ai.random_play import random_step
 from burano_ai.reference.state import ST_PYRAMID
 
 from positions import random_game_states
@@ -215,9 +215,9 @@ def test_information_state_key_matches_the_seat_view():
 
 def test_information_state_key_agrees_with_reference_resampling():
     for state in random_states(3, 11, every=40):
-        ref = state.to_reference()
+        ref = RefGame(3).state_from_position(state.to_position())
         for seat in range(3):
-            sample = _core.State.from_reference(ref.resample(seat, 5), state.game)
+            sample = _core.State.from_position(ref.resample(seat, 5), state.game)
             assert sample.information_state_key(seat) == state.information_state_key(seat)
 
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from burano_ai.errors import BuranoError, IllegalMoveError, OptionError, PositionError
-from burano_ai.notation import state_from_dict, state_from_json, state_to_dict
-from burano_ai.playout import random_step
+from burano_ai.notation import position_from_dict, position_from_json, position_to_dict
+from burano_ai.random_play import random_step
 from burano_ai.reference import Game
 from burano_ai.render import render_legal_actions, render_state
 
@@ -25,18 +25,23 @@ EXAMPLE = resources.files("burano_ai.data").joinpath("examples/midgame-4p-C.json
 DOC = Path(__file__).resolve().parent.parent / "docs" / "position-format.md"
 
 
+def load_state(text: str):
+    """A reference State loaded from position JSON (full or one-seat view)."""
+    return Game(json.loads(text)["players"]).state_from_json(text)
+
+
 def start_dict(num_players: int = 4, seed: int = 1) -> dict:
     """A full position dict in the rounds: play a random game until its first turn decision."""
     state = Game(num_players).new_initial_state(seed)
     rng = random.Random(seed)
     while state.to_dict()["phase"] != "turn":
         random_step(state, rng)
-    return state_to_dict(state)
+    return position_to_dict(state)
 
 
 def raises_position_error(data: dict, *fragments: str) -> str:
     with pytest.raises(PositionError) as info:
-        state_from_dict(data)
+        position_from_dict(data)
     message = str(info.value)
     assert isinstance(info.value, ValueError)
     for fragment in fragments:
@@ -50,17 +55,17 @@ def raises_position_error(data: dict, *fragments: str) -> str:
 
 def test_malformed_json_raises_position_error():
     with pytest.raises(PositionError, match="malformed JSON"):
-        state_from_json('{"format": "burano-position/1", ')
+        position_from_json('{"format": "burano-position/1", ')
 
 
 def test_non_object_json_raises_position_error():
     with pytest.raises(PositionError, match="expected an object"):
-        state_from_json("[1, 2, 3]")
+        position_from_json("[1, 2, 3]")
 
 
 def test_121_cubes_are_rejected():
     data = start_dict()
-    in_play = 120 - sum(state_from_dict(data).supply())
+    in_play = 120 - sum(position_from_dict(data).supply())
     seat = data["seats"][0]
     reserve = seat["reserve"] or {}
     # Top the seat's reserve up, colour by colour, until the game holds one cube too many.
@@ -101,8 +106,8 @@ def test_bad_player_count_is_rejected():
 def test_bad_seat_for_a_view_is_rejected():
     state = Game(2).new_initial_state(0)
     with pytest.raises(PositionError, match="seat 3"):
-        state_to_dict(state, 3)
-    data = state_to_dict(state, 0)
+        position_to_dict(state, 3)
+    data = position_to_dict(state, 0)
     data["view"] = "E"
     raises_position_error(data, "position.view", "'E'")
 
@@ -165,9 +170,9 @@ def test_play_accepts_a_legal_move_text():
 def test_full_json_round_trip_is_exact(num_players, seed):
     checked = set()
     for state in random_game_states(num_players, seed, every=7):
-        data = state_to_dict(state)
-        loaded = state_from_json(json.dumps(data))
-        assert state_to_dict(loaded) == data
+        data = position_to_dict(state)
+        loaded = load_state(json.dumps(data))
+        assert position_to_dict(loaded) == data
         assert loaded.legal_actions() == state.legal_actions()
         assert loaded.chance_outcomes() == state.chance_outcomes()
         checked.add(data["phase"])
@@ -178,8 +183,8 @@ def test_full_json_round_trip_is_exact(num_players, seed):
 def test_view_round_trip_is_exact(num_players, seed):
     for state in random_game_states(num_players, seed, every=11):
         for seat in range(num_players):
-            view = state_to_dict(state, seat)
-            assert state_to_dict(state_from_json(json.dumps(view)), seat) == view
+            view = position_to_dict(state, seat)
+            assert position_to_dict(position_from_json(json.dumps(view)), seat) == view
 
 
 def test_view_hides_other_seats_blind_cards_and_the_deck():
@@ -187,8 +192,8 @@ def test_view_hides_other_seats_blind_cards_and_the_deck():
     for state in random_game_states(4, 8):
         if sum(sum(pl.hand_blind) for pl in state.players[1:]) >= 2:
             break
-    full = state_to_dict(state)
-    view = state_to_dict(state, 0)
+    full = position_to_dict(state)
+    view = position_to_dict(state, 0)
     assert view["view"] == "A" and full["view"] is None
     assert isinstance(view["seats"][0]["hand"]["blind"], dict)
     for p in range(1, 4):
@@ -210,15 +215,15 @@ def test_view_hides_other_pyramids_during_construction():
             break
     builder = state.actor
     other = (builder + 1) % 3
-    seen_by_other = state_to_dict(state, other)["seats"][builder]
+    seen_by_other = position_to_dict(state, other)["seats"][builder]
     assert seen_by_other["pyramid"] is None and seen_by_other["reserve"] is None
     assert seen_by_other["placed"] == state.pyramid_count(builder)
     assert sum(seen_by_other["cubes"].values()) == sum(state.players[builder].reserve) + state.pyramid_count(builder)
-    assert state_to_dict(state, builder)["seats"][builder]["pyramid"] is not None
+    assert position_to_dict(state, builder)["seats"][builder]["pyramid"] is not None
     text = render_state(state, other)
     assert "pyramid hidden" in text
     # The view loads, and the builder's placed cubes are a consistent sample.
-    loaded = state_from_json(json.dumps(state_to_dict(state, other)))
+    loaded = position_from_json(json.dumps(position_to_dict(state, other)))
     assert loaded.pyramid_count(builder) == state.pyramid_count(builder)
 
 
@@ -237,7 +242,7 @@ def test_information_state_key_ignores_hidden_cards():
 
 def test_example_position_loads_and_is_consistent():
     text = EXAMPLE.read_text(encoding="utf-8")
-    state = state_from_json(text)
+    state = load_state(text)
     data = json.loads(text)
     assert data["view"] == "C" and data["players"] == 4
     assert state.current_player() == 2 and state.to_dict()["phase"] == "turn"
@@ -246,7 +251,7 @@ def test_example_position_loads_and_is_consistent():
     for p in range(4):
         assert state.players[p].ring_workers + state.workers_off_ring(p) == 10
     # The view written back equals the file (the file omits the context block of a turn start).
-    view = state_to_dict(state, 2)
+    view = position_to_dict(state, 2)
     del view["context"]
     assert view == data
     assert len(state.legal_actions()) > 10
@@ -281,7 +286,7 @@ def test_render_full_and_seat_views_through_a_game():
 
 
 def test_render_shows_blind_cards_as_a_count_to_other_seats():
-    state = state_from_json(EXAMPLE.read_text(encoding="utf-8"))
+    state = load_state(EXAMPLE.read_text(encoding="utf-8"))
     text = render_state(state, 2)
     assert "blind: 2 cards (unseen)" in text     # seat B, seen by C
     assert "blind: tuna, eel" in text            # C's own blind cards

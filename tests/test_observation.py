@@ -19,8 +19,8 @@ from burano_ai.data.colours import CUBES_PER_COLOUR, PINK
 from burano_ai.data.fish import TOTAL_FISH_CARDS
 from burano_ai.data.roofs import NUM_ROOF_KINDS, TILES_PER_KIND
 from burano_ai.data.turn import EARNING
-from burano_ai.notation import state_to_dict
-from burano_ai.playout import random_step
+from burano_ai.notation import position_to_dict
+from burano_ai.random_play import random_step
 from burano_ai.reference import Game as ReferenceGame
 
 from positions import blank_turn, give_prep, map_colour, play_random, random_game_states, rounds_state
@@ -212,7 +212,7 @@ def test_reference_and_core_states_give_the_same_tensor(n, seed):
             core = Game(n).state_from_json(ref.to_json())
             for seat in range(n):
                 assert np.array_equal(O.encode(ref, seat), O.encode(core, seat))
-                assert np.array_equal(O.encode(ref, seat), O.encode_view(state_to_dict(ref, seat)))
+                assert np.array_equal(O.encode(ref, seat), O.encode_view(position_to_dict(ref, seat)))
         random_step(ref, rng)
         ply += 1
 

@@ -12,17 +12,16 @@ applied action, `_advance`-style helpers run the automatic steps until the next 
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import TYPE_CHECKING
 
 from .. import actions as A
 from .. import topology
 from ..data import buildings as B
-from ..data.colours import CUBES_PER_COLOUR, NUM_COLOURS
-from ..data.fish import (CARDS_PER_SPECIES, EMPTY_DRAW_VP, FISH_DISPLAY_SIZE, HAND_CARD_VP, NUM_SPECIES)
+from ..data.colours import NUM_COLOURS
+from ..data.fish import (EMPTY_DRAW_VP, FISH_DISPLAY_SIZE, HAND_CARD_VP, NUM_SPECIES)
 from ..data.island import MAX_LEVEL, MAX_ROOF_LEVEL
-from ..data.ring import ACTIVE_WORKERS, COIN, FOUNTAIN, HOUSES_PER_PIECE, NUM_HOUSES, RING_PIECES
+from ..data.ring import COIN, FOUNTAIN, NUM_HOUSES
 from ..data.roofs import (FLAT, FLAT_ROOF_VP, FOUNTAIN_ROOF_VP, FOUNTAINS, ISLAND_MAJORITY, MAJORITY_ROOF_VP,
                           NUM_ROOF_KINDS, ROOF_PAIRS, ROOF_PRIVILEGE_BONUS, ROOF_SLOTS, TILES_PER_KIND,
                           WORKSHOP_MAJORITY)
@@ -32,7 +31,10 @@ from ..data.turn import (BUMP_COINS, COINS_PER_VP, EARNING, FISHING, ISLAND_MAJO
                          RECALL_COINS, SEASON_ROUNDS, UNION_BONUS)
 from ..enums import (CHANCE, CHANCE_KIND_NAMES, EMPTY, NO_PLAYER, PHASE_NAMES, STAGE_NAMES, TERMINAL, ChanceKind,
                      Phase, Stage)
-from ..errors import IllegalMoveError
+from ..errors import IllegalMoveError, PositionError
+from ..notation import position_to_dict
+from ..position import Position
+from ..views import resample_hidden
 
 if TYPE_CHECKING:
     from .game import Game
@@ -44,152 +46,24 @@ CK_NONE, CK_FISH_DRAW, CK_FISH_REFILL, CK_BUILDING_DRAW, CK_BUILDING_REFILL, CK_
 ST_SETUP, ST_PYRAMID, ST_ROUNDS, ST_LACE_SCORING, ST_REPLENISH, ST_ROOF_REFILL, ST_END = Stage
 
 
-class Player:
-    """Everything one seat owns (rules spec §1, §3)."""
-
-    __slots__ = ("ring_pieces", "ring_offset", "ring_workers", "pyramid", "reserve", "prep", "coins", "vp",
-                 "privilege", "roof_slots", "buildings", "hand_known", "hand_blind", "sold", "boat")
-
-    def __init__(self) -> None:
-        self.ring_pieces = [0, 1, 2, 3]        # piece id on quarter A, B, C, D
-        self.ring_offset = 0                   # house under sector 1 (the time wheel)
-        self.ring_workers = 0                  # workers on the ring; they fill sectors 1..n
-        self.pyramid = [EMPTY] * PYRAMID_SIZE  # colour per position b1..b9, m1..m4, top
-        self.reserve = [0] * NUM_COLOURS       # cubes per colour
-        self.prep = [0] * NUM_COLOURS          # preparation area, cubes per colour (3 slots)
-        self.coins = 0
-        self.vp = 0
-        self.privilege = 0
-        self.roof_slots: list[tuple[int, int] | None] = [None] * ROOF_SLOTS  # (kind, pair id)
-        self.buildings: list[int] = []         # building card ids, in order taken
-        self.hand_known = [0] * NUM_SPECIES    # cards every seat saw taken (face-up draws)
-        self.hand_blind = [0] * NUM_SPECIES    # cards drawn blind: only this seat knows them
-        self.sold = [0] * NUM_SPECIES          # sold-fish area (public: shown at the sale)
-        self.boat = 0                          # route node
-
-
-class State:
+class State(Position):
     """A Burano position with the OpenSpiel-style State API (see `burano_ai.reference`)."""
 
     def __init__(self, game: Game) -> None:
-        n = game.num_players
+        super().__init__(game.num_players, game.layout)
         self.game = game
-        self.layout = game.layout
-        self.num_players = n
-        # Board.
-        self.cubes = [[EMPTY] * topology.NUM_HOLES for _ in range(MAX_LEVEL)]        # [level-1][hole]
-        self.roof_at = [[EMPTY] * topology.NUM_HOLES for _ in range(MAX_ROOF_LEVEL)]  # roof id on a cube
-        self.roof_field = [[EMPTY] * topology.NUM_HOLES for _ in range(MAX_ROOF_LEVEL)]  # field colour
-        self.roofs: list[tuple[int, int, int, int, bool]] = []  # (level, line, kind, pair, flipped)
-        self.roofs_removed: list[tuple[int, int]] = []             # (kind, pair) out of the game
-        self.docks = [[0, 0, 0] for _ in range(NUM_ISLANDS)]      # colours, sorted
-        self.ports: list[list[int]] = [[], []]                     # ship ids, sorted
-        self.markers = list(A.MARKER_MAPPINGS[0])                  # action of each colour
-        self.fish_display = [0] * NUM_SPECIES                      # face-up cards per species
-        self.building_display: list[int] = []                      # card ids, sorted
-        self.island_workers = [[0] * n for _ in range(NUM_ISLANDS)]
-        self.workshop = [NO_PLAYER] * len(self.layout.colour)      # occupant of each square
-        self.players = [Player() for _ in range(n)]
-        # Progress.
-        self.season = 0
-        self.round = 1
-        self.first_player = 0
-        self.stage = ST_SETUP
-        self.phase = ROOF_PICK
-        self.actor = 0                 # who decides (the current player unless at a chance node)
-        self.order_index = 0           # position in the turn order of a setup/pyramid/cleanup loop
-        self.moves = 0                 # moves made in the current turn
-        # Pending action context.
-        self.chance_kind = CK_NONE
-        self.chance_arg = 0            # roof kind for CK_ROOF_TILE
-        self.fish_island = EMPTY       # island being fished
-        self.fish_matches = 0
-        self.draws_left = 0
-        self.lace_allow = [0] * NUM_COLOURS
-        self.pending_roof = EMPTY      # roof id awaiting its bonus and scoring
-        self.pay_queue: list[int] = []  # workshop squares still to decide in lace scoring
-        self.paid: list[int] = []
-        self.discount_used = False
-        self.shortfall = 0
-        self.picks_left = 0
-        self.kinds_picked: list[int] = []
-        self.pyramid_target = 0        # cubes the current builder must place
+
+    @classmethod
+    def from_position(cls, position: Position, game: Game) -> State:
+        """A State of `game` holding a copy of `position` (same player count and workshop layout)."""
+        if position.num_players != game.num_players or position.layout != game.layout:
+            raise PositionError("the position does not belong to this game (player count or workshop layout)")
+        state = cls(game)
+        state.copy_fields_from(position)
+        return state
 
     # ------------------------------------------------------------------------------------------
     # Small derived quantities
-
-    def turn_order(self) -> list[int]:
-        """Seats clockwise from the first player (§8: the turn order of clean-up steps)."""
-        return [(self.first_player + i) % self.num_players for i in range(self.num_players)]
-
-    def house(self, player: int, sector: int) -> tuple[int, int]:
-        """Return (colour, symbol) of the house under `sector` (1..12) of a player's ring."""
-        pl = self.players[player]
-        h = (pl.ring_offset + sector - 1) % NUM_HOUSES
-        return RING_PIECES[pl.ring_pieces[h // HOUSES_PER_PIECE]][h % HOUSES_PER_PIECE]
-
-    def arrows(self, player: int) -> list[int]:
-        """Colours under the three arrows (sectors 10, 11, 12), read covered or not (§2 [RD-4])."""
-        return [self.house(player, s)[0] for s in (10, 11, 12)]
-
-    def visible_symbols(self, player: int, symbol: int) -> int:
-        """Count uncovered houses (sectors n+1..12) showing a coin or fountain symbol."""
-        n = self.players[player].ring_workers
-        return sum(1 for s in range(n + 1, NUM_HOUSES + 1) if self.house(player, s)[1] == symbol)
-
-    def covered_colours(self, player: int) -> list[int]:
-        """Covered houses (sectors 1..n) per colour (§8 step 4)."""
-        counts = [0] * NUM_COLOURS
-        for s in range(1, self.players[player].ring_workers + 1):
-            counts[self.house(player, s)[0]] += 1
-        return counts
-
-    def has_card(self, player: int, card_family: int) -> bool:
-        return any(B.BUILDING_CARDS[c][1] == card_family for c in self.players[player].buildings)
-
-    def supply(self) -> list[int]:
-        """Cubes in the supply per colour: 20 minus every cube elsewhere (derived, §1)."""
-        used = [0] * NUM_COLOURS
-        for level in self.cubes:
-            for c in level:
-                if c != EMPTY:
-                    used[c] += 1
-        for pl in self.players:
-            for c in pl.pyramid:
-                if c != EMPTY:
-                    used[c] += 1
-            for c in range(NUM_COLOURS):
-                used[c] += pl.reserve[c] + pl.prep[c]
-        return [CUBES_PER_COLOUR - u for u in used]
-
-    def fish_deck(self) -> list[int]:
-        """Cards in the fish deck per species: 6 minus every card elsewhere (derived)."""
-        deck = [CARDS_PER_SPECIES - self.fish_display[s] for s in range(NUM_SPECIES)]
-        for pl in self.players:
-            for s in range(NUM_SPECIES):
-                deck[s] -= pl.hand_known[s] + pl.hand_blind[s] + pl.sold[s]
-        return deck
-
-    def building_deck(self) -> list[int]:
-        """Building card ids still in the deck (derived; the deck order is chance)."""
-        out = set(self.building_display)
-        for pl in self.players:
-            out.update(pl.buildings)
-        return [c for c in range(B.NUM_BUILDINGS) if c not in out]
-
-    def roof_stack(self, kind: int) -> list[int]:
-        """Tiles left in a kind's face-down stack, per colour pair (derived)."""
-        stack = [1] * TILES_PER_KIND
-        used = [(k, p) for (_, _, k, p, _) in self.roofs] + list(self.roofs_removed)
-        for pl in self.players:
-            used += [t for t in pl.roof_slots if t is not None]
-        for (k, p) in used:
-            if k == kind:
-                stack[p] -= 1
-        return stack
-
-    def pyramid_count(self, player: int) -> int:
-        return sum(1 for c in self.players[player].pyramid if c != EMPTY)
 
     def is_free(self, player: int, pos: int) -> bool:
         """A pyramid cube is free when no cube rests on it (§4.2 take)."""
@@ -201,15 +75,6 @@ class State:
         if pos < A.TOP:
             return pyr[A.TOP] == EMPTY
         return True
-
-    def is_supported(self, player: int, pos: int) -> bool:
-        """A pyramid position can take a cube: a base cell, or all the cells below it filled [RD-18]."""
-        pyr = self.players[player].pyramid
-        if pos < 9:
-            return True
-        if pos < A.TOP:
-            return all(pyr[b] != EMPTY for b in A.MIDDLE_SUPPORT[pos - 9])
-        return all(pyr[9 + m] != EMPTY for m in range(4))
 
     def top_level(self, hole: int) -> int:
         """The level (1-3) of the topmost cube in a hole, or 0."""
@@ -227,12 +92,6 @@ class State:
         if level <= MAX_LEVEL and self.roof_at[level - 2][hole] != EMPTY:
             return level
         return 0
-
-    def workshop_workers(self, player: int) -> list[int]:
-        return [sq for sq, occ in enumerate(self.workshop) if occ == player]
-
-    def workers_off_ring(self, player: int) -> int:
-        return sum(self.island_workers[i][player] for i in range(NUM_ISLANDS)) + len(self.workshop_workers(player))
 
     def matches(self, player: int, island: int) -> int:
         """Size of the multiset intersection of arrow colours and the island's docks [RD-7]."""
@@ -274,11 +133,6 @@ class State:
 
     def is_chance_node(self) -> bool:
         return self.phase == CHANCE_NODE
-
-    def clone(self) -> State:
-        game, layout = self.game, self.layout
-        memo = {id(game): game, id(layout): layout}
-        return copy.deepcopy(self, memo)
 
     def scores(self) -> list[int]:
         """Victory points of each seat (final once the game is over)."""
@@ -1095,50 +949,11 @@ class State:
     # ------------------------------------------------------------------------------------------
     # Invariants
 
-    def component_counts(self) -> dict[str, int]:
-        """Count every conserved component wherever it lies (supply, decks and stacks included)."""
-        cubes = sum(self.supply())
-        cubes += sum(1 for level in self.cubes for c in level if c != EMPTY)
-        fish = sum(self.fish_deck()) + sum(self.fish_display)
-        buildings = len(self.building_deck()) + len(self.building_display)
-        roofs = sum(sum(self.roof_stack(k)) for k in range(NUM_ROOF_KINDS)) + len(self.roofs) + len(self.roofs_removed)
-        for pl in self.players:
-            cubes += sum(1 for c in pl.pyramid if c != EMPTY) + sum(pl.reserve) + sum(pl.prep)
-            fish += sum(pl.hand_known) + sum(pl.hand_blind) + sum(pl.sold)
-            buildings += len(pl.buildings)
-            roofs += sum(1 for t in pl.roof_slots if t is not None)
-        return {"cubes": cubes, "fish": fish, "buildings": buildings, "roofs": roofs}
-
-    def check(self) -> None:
-        """Raise AssertionError naming the first broken invariant (conservation, ranges, structure)."""
-        counts = self.component_counts()
-        expected = {"cubes": 120, "fish": 48, "buildings": B.NUM_BUILDINGS, "roofs": 48}
-        assert counts == expected, f"components not conserved: {counts} != {expected}"
-        assert all(x >= 0 for x in self.supply()), f"negative supply {self.supply()}"
-        assert all(x >= 0 for x in self.fish_deck()), f"negative fish deck {self.fish_deck()}"
-        assert sum(self.fish_display) <= FISH_DISPLAY_SIZE
-        assert len(self.building_display) <= B.BUILDING_DISPLAY_SIZE
-        assert sorted(self.ports[0] + self.ports[1]) == [0, 1, 2, 3]
-        assert sorted(c for d in self.docks for c in d) == sorted(list(range(NUM_COLOURS)) * 3)
-        for p, pl in enumerate(self.players):
-            workers = pl.ring_workers + self.workers_off_ring(p)
-            assert workers == ACTIVE_WORKERS, f"seat {p} has {workers} active workers"
-            assert pl.ring_workers >= 1, f"seat {p} has an empty ring"
-            assert pl.coins >= 0 and pl.privilege >= 0 and pl.vp >= 0, f"seat {p} negative coins/privilege/vp"
-            assert min(pl.reserve) >= 0 and min(pl.prep) >= 0 and sum(pl.prep) <= PREP_SLOTS
-            assert min(pl.hand_known) >= 0 and min(pl.hand_blind) >= 0
-            assert len(set(pl.buildings)) == len(pl.buildings)
-        for lv in (2, 3):
-            for h in range(topology.NUM_HOLES):
-                if self.cubes[lv - 1][h] != EMPTY:
-                    assert self.roof_at[lv - 2][h] != EMPTY, f"level-{lv} cube without roof at {h}"
-
     # ------------------------------------------------------------------------------------------
     # Information sets, resampling and JSON (format: docs/position-format.md)
 
     def to_dict(self, seat: int | None = None) -> dict:
-        from ..notation import state_to_dict
-        return state_to_dict(self, seat)
+        return position_to_dict(self, seat)
 
     def to_json(self, seat: int | None = None, indent: int | None = None) -> str:
         """The full position, or the view of one seat (hidden things left out)."""
@@ -1150,7 +965,6 @@ class State:
 
     def resample(self, seat: int, seed: int) -> State:
         """Return a copy with everything `seat` cannot know replaced by a consistent random sample."""
-        from ..notation import resample_hidden
         return resample_hidden(self, seat, seed)
 
     def __str__(self) -> str:

@@ -6,9 +6,10 @@ sorted legal action ids, the same chance outcomes and probabilities, the same sc
 the hot path (`legal_actions_c`, `apply_action_c`, chance sampling, `rollout_c`, `resample_c`) is
 `nogil` C on a fixed-size `StateC` (see `_core.pxd`), so `clone()` is one struct copy.
 
-Setup, JSON and rendering are not hot: `Game.new_initial_state(seed)` runs the reference setup and
-converts it (`State.from_reference`), and `to_dict`/`to_json` convert back (`State.to_reference`) and
-use `burano_ai.notation`.
+Setup, JSON and rendering are not hot: `Game.new_initial_state(seed)` builds the C state from the
+dealt `burano_ai.position.Position` (`burano_ai.deal`, `State.from_position`), and `to_dict`/`to_json`
+write one back (`State.to_position`) for `burano_ai.notation`. The core never imports the reference
+model: that is the oracle the tests hold it against.
 
 Every rules number comes from `burano_ai.data`, `burano_ai.topology` and `burano_ai.actions`, copied
 into C tables once at import (the workshop layout at `Game` construction).
@@ -26,6 +27,8 @@ from libc.string cimport memset, memcpy
 from burano_ai._build cimport BURANO_DEBUG_BUILD
 from burano_ai._rng cimport Rng, rng_seed, rng_next, rng_below
 
+import json
+
 from burano_ai import actions as _A
 from burano_ai import topology as _topo
 from burano_ai.data import buildings as _B
@@ -38,9 +41,13 @@ from burano_ai.data import route as _route
 from burano_ai.data import ships as _ships
 from burano_ai.data import turn as _turn
 from burano_ai.data import workshops as _workshops
+from burano_ai import enums as _enums
+from burano_ai.deal import deal as _deal
 from burano_ai.errors import IllegalMoveError, OptionError, PositionError
-from burano_ai.reference import game as _ref_game
-from burano_ai.reference import state as _ref_state
+from burano_ai.notation import position_from_json as _position_from_json
+from burano_ai.notation import position_to_dict as _position_to_dict
+from burano_ai.position import Position as _Position
+from burano_ai.position import workshop_layout as _workshop_layout
 
 cdef extern from *:
     """
@@ -212,16 +219,18 @@ def _init_tables():
     _require(len(_turn.UNION_BONUS) <= MAX_UNION, "union bonus")
     _require(_ring.ARROW_SECTORS == (10, 11, 12), "arrow sectors")
     _require(_A.TOP == 13 and len(_A.MIDDLE_SUPPORT) == 4, "pyramid shape")
-    rs = _ref_state
-    _require((rs.ROOF_PICK, rs.PYRAMID, rs.TURN, rs.FISH_SAIL, rs.FISH_DRAW, rs.FISH_SEND, rs.PORT_TRADE,
-              rs.LACE_PLACE, rs.RECALL, rs.ROOF_BONUS, rs.LACE_PAY, rs.REPLENISH, rs.PRIV_RESERVE,
-              rs.ROOF_DISCARD, rs.CHANCE_NODE, rs.GAME_OVER) == tuple(range(16)), "phases")
-    _require((rs.CK_NONE, rs.CK_FISH_DRAW, rs.CK_FISH_REFILL, rs.CK_BUILDING_DRAW, rs.CK_BUILDING_REFILL,
-              rs.CK_ROOF_TILE, rs.CK_MARKERS) == tuple(range(7)), "chance kinds")
-    _require((rs.ST_SETUP, rs.ST_PYRAMID, rs.ST_ROUNDS, rs.ST_LACE_SCORING, rs.ST_REPLENISH,
-              rs.ST_ROOF_REFILL, rs.ST_END) == tuple(range(7)), "stages")
-    _require(rs.CHANCE == CHANCE_PLAYER and rs.TERMINAL == TERMINAL_PLAYER and rs.EMPTY == EMPTY
-             and rs.NO_PLAYER == EMPTY, "sentinels")
+    P, S, K = _enums.Phase, _enums.Stage, _enums.ChanceKind
+    _require((P.ROOF_PICK, P.PYRAMID, P.TURN, P.FISH_SAIL, P.FISH_DRAW, P.FISH_SEND, P.PORT_TRADE,
+              P.LACE_PLACE, P.RECALL, P.ROOF_BONUS, P.LACE_PAY, P.REPLENISH, P.PRIV_RESERVE, P.ROOF_DISCARD,
+              P.CHANCE_NODE, P.GAME_OVER)
+             == (PH_ROOF_PICK, PH_PYRAMID, PH_TURN, PH_FISH_SAIL, PH_FISH_DRAW, PH_FISH_SEND, PH_PORT_TRADE,
+                 PH_LACE_PLACE, PH_RECALL, PH_ROOF_BONUS, PH_LACE_PAY, PH_REPLENISH, PH_PRIV_RESERVE,
+                 PH_ROOF_DISCARD, PH_CHANCE_NODE, PH_GAME_OVER), "phases")
+    _require(tuple(K) == tuple(range(7)) and K.ROOF_TILE == CK_ROOF_TILE and K.MARKERS == CK_MARKERS,
+             "chance kinds")
+    _require(tuple(S) == tuple(range(7)) and S.PYRAMID == ST_PYRAMID and S.END == ST_END, "stages")
+    _require(_enums.CHANCE == CHANCE_PLAYER and _enums.TERMINAL == TERMINAL_PLAYER and _enums.EMPTY == EMPTY
+             and _enums.NO_PLAYER == EMPTY, "sentinels")
 
     # Actions.
     NUM_ACTIONS = _A.NUM_ACTIONS
@@ -2281,8 +2290,8 @@ def _take_debug_errors():
 # ================================================================================================
 
 _U64 = 0xFFFF_FFFF_FFFF_FFFF
-PHASE_NAMES = _ref_state.PHASE_NAMES
-STAGE_NAMES = _ref_state.STAGE_NAMES
+PHASE_NAMES = _enums.PHASE_NAMES
+STAGE_NAMES = _enums.STAGE_NAMES
 CHANCE = CHANCE_PLAYER
 TERMINAL = TERMINAL_PLAYER
 POLICIES = ("random", "heuristic")
@@ -2325,11 +2334,9 @@ cdef class Game:
     """
 
     def __init__(self, num_players=4, workshop_layout=None):
-        ref = _ref_game.Game(num_players, workshop_layout)   # validates both arguments
-        self.reference_game = ref
+        self.layout = _workshop_layout(num_players, workshop_layout)   # validates both arguments
         self.num_players = num_players
-        self.layout = ref.layout
-        fill_game(&self.g, num_players, ref.layout)
+        fill_game(&self.g, num_players, self.layout)
 
     def __repr__(self):
         return f"Game(num_players={self.num_players})"
@@ -2351,17 +2358,20 @@ cdef class Game:
         return NUM_MARKER_MAPPINGS
 
     def new_initial_state(self, seed=0):
-        """Set up a new game from a seed: the reference setup, converted (same seed, same position)."""
-        return State.from_reference(self.reference_game.new_initial_state(seed), self)
+        """Set up a new game from a seed (`burano_ai.deal`: the same seed deals the same position)."""
+        return State.from_position(_deal(self.num_players, seed, self.layout), self)
+
+    def state_from_position(self, position):
+        """A State of this game holding `position` (a `burano_ai.position.Position`)."""
+        return State.from_position(position, self)
 
     def state_from_json(self, text):
         """Load a position (full, or one seat's view) written by `State.to_json` or by hand."""
-        from burano_ai.notation import state_from_json
-        return State.from_reference(state_from_json(text, game=self.reference_game), self)
+        return State.from_position(_position_from_json(text, num_players=self.num_players), self)
 
 
-cdef void load_reference(StateC* s, ref) except *:
-    """Copy a reference State's fields into `s` (derived fields and key are set by the caller)."""
+cdef void load_position(StateC* s, ref) except *:
+    """Copy a Position's fields into `s` (derived fields and key are set by the caller)."""
     cdef int lv, h, i, p, j, n = ref.num_players
     cdef PlayerC* pl
     memset(s, 0, sizeof(StateC))
@@ -2475,7 +2485,7 @@ cdef list mask_to_list(uint32_t mask):
 
 
 class PlayerView:
-    """A read-only snapshot of one seat with the reference `Player`'s attribute names.
+    """A read-only snapshot of one seat with `burano_ai.position.SeatPosition`'s attribute names.
 
     `State.players` builds these on demand (changing one does not change the state).
     """
@@ -2517,13 +2527,13 @@ cdef class State:
     `apply_action` is unchecked (like the reference); `play(text)` parses, checks and applies.
     Beyond the reference: `key()`/`full_key()` (64-bit Zobrist keys), an integer
     `information_state_key(seat)`, a fast `resample(seat, seed)`, `rollout(seed, policy)`, `check()`,
-    and the converters `from_reference`/`to_reference`.
+    and the converters `from_position`/`to_position`.
     """
 
     def __init__(self, Game game):
         """An empty position of `game`, like the reference `State(game)` (use `new_initial_state`)."""
         self.game = game
-        load_reference(&self.s, _ref_state.State(game.reference_game))
+        load_position(&self.s, _Position(game.num_players, game.layout))
         recompute_derived(&game.g, &self.s)
         self.s.key = full_key_c(&game.g, &self.s)
 
@@ -2537,8 +2547,11 @@ cdef class State:
     # --- conversions
 
     @staticmethod
-    def from_reference(ref, Game game=None):
-        """Convert a reference State (field by field); `game` defaults to a Game of the same configuration."""
+    def from_position(ref, Game game=None):
+        """Build from a `Position` (or any object with its fields, such as a reference State).
+
+        `game` defaults to a Game of the same configuration.
+        """
         cdef State st
         if game is None:
             game = Game(ref.num_players, list(ref.layout.rows))
@@ -2546,16 +2559,16 @@ cdef class State:
             raise PositionError("the position does not belong to this game (player count or workshop layout)")
         st = State.__new__(State)
         st.game = game
-        load_reference(&st.s, ref)
+        load_position(&st.s, ref)
         recompute_derived(&game.g, &st.s)
         st.s.key = full_key_c(&game.g, &st.s)
         return st
 
-    def to_reference(self):
-        """Return the same position as a reference State."""
+    def to_position(self):
+        """Return the same position as a `burano_ai.position.Position` (a copy)."""
         cdef const StateC* s = &self.s
         cdef int n = s.num_players, i, p, j
-        ref = _ref_state.State(self.game.reference_game)
+        ref = _Position(n, self.game.layout)
         ref.cubes = [[s.cubes[lv][h] for h in range(NUM_HOLES)] for lv in range(NUM_LEVELS)]
         ref.roof_at = [[s.roof_at[lv][h] for h in range(NUM_HOLES)] for lv in range(NUM_ROOF_LEVELS)]
         ref.roof_field = [[s.roof_field[lv][h] for h in range(NUM_HOLES)] for lv in range(NUM_ROOF_LEVELS)]
@@ -2571,7 +2584,7 @@ cdef class State:
         ref.island_workers = [[s.island_workers[i][p] for p in range(n)] for i in range(NUM_ISLANDS)]
         ref.workshop = [s.workshop[i] for i in range(NUM_SQUARES)]
         for p in range(n):
-            view = player_view(&s.players[p])   # fresh lists with the reference Player's field names
+            view = player_view(&s.players[p])   # fresh lists with SeatPosition's field names
             rp = ref.players[p]
             for name in PlayerView.__slots__:
                 setattr(rp, name, getattr(view, name))
@@ -2601,14 +2614,15 @@ cdef class State:
 
     def to_dict(self, seat=None):
         """The position as a JSON-ready dict, full or as seen by `seat` (burano_ai.notation)."""
-        return self.to_reference().to_dict(seat)
+        return _position_to_dict(self.to_position(), seat)
 
     def to_json(self, seat=None, indent=None):
         """The full position, or the view of one seat (hidden things left out)."""
-        return self.to_reference().to_json(seat, indent=indent)
+        return json.dumps(self.to_dict(seat), indent=indent)
 
     def __str__(self):
-        return str(self.to_reference())
+        from burano_ai.render import render_state
+        return render_state(self)
 
     def __repr__(self):
         return (f"<burano_ai._core.State {self.game.num_players}p {STAGE_NAMES[self.s.stage]} "
@@ -2671,7 +2685,7 @@ cdef class State:
 
     @property
     def players(self):
-        """Read-only snapshots of the seats (`PlayerView`, the reference Player's attribute names)."""
+        """Read-only snapshots of the seats (`PlayerView`, `SeatPosition`'s attribute names)."""
         return [player_view(&self.s.players[p]) for p in range(self.s.num_players)]
 
     # --- derived quantities (the reference's names; read from the incrementally kept counts)
@@ -2699,8 +2713,8 @@ cdef class State:
         return [(self.s.roof_stack[kind] >> p) & 1 for p in range(NUM_ROOF_PAIRS)]
 
     def component_counts(self):
-        """Count every conserved component wherever it lies (as the reference's `component_counts`)."""
-        return self.to_reference().component_counts()
+        """Count every conserved component wherever it lies (`Position.component_counts`)."""
+        return self.to_position().component_counts()
 
     def current_player(self):
         return current_player_c(&self.s)
@@ -2828,11 +2842,11 @@ cdef class State:
         """Raise AssertionError naming the first broken invariant.
 
         Checks that the incremental key and every derived count equal their recomputation, then the
-        reference's invariants (conservation, ranges, structure: `reference.State.check`).
+        position's invariants (conservation, ranges, structure: `Position.check`).
         """
         if not state_consistent(&self.game.g, &self.s):
             raise AssertionError("state inconsistent: incremental key or derived counts differ from recomputation")
-        self.to_reference().check()
+        self.to_position().check()
 
     # --- playouts
 
