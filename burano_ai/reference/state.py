@@ -34,6 +34,8 @@ from ..enums import (CHANCE, CHANCE_KIND_NAMES, EMPTY, NO_PLAYER, PHASE_NAMES, S
 from ..errors import IllegalMoveError, PositionError
 from ..notation import position_to_dict
 from ..position import Position
+from ..render import render_state
+from ..scoring import finishing_key
 from ..views import resample_hidden
 
 if TYPE_CHECKING:
@@ -140,12 +142,8 @@ class State(Position):
 
     def winners(self) -> list[int]:
         """Seats sharing the win: most VP, then most prep-area cubes, then most coins (§10)."""
-        best = max(self._tiebreak_key(p) for p in range(self.num_players))
-        return [p for p in range(self.num_players) if self._tiebreak_key(p) == best]
-
-    def _tiebreak_key(self, player: int) -> tuple[int, int, int]:
-        pl = self.players[player]
-        return (pl.vp, sum(pl.prep), pl.coins)
+        best = max(finishing_key(self, p) for p in range(self.num_players))
+        return [p for p in range(self.num_players) if finishing_key(self, p) == best]
 
     def returns(self) -> list[float]:
         """1/k for each of the k winners and 0 for everyone else at the end; zeros before."""
@@ -968,5 +966,4 @@ class State(Position):
         return resample_hidden(self, seat, seed)
 
     def __str__(self) -> str:
-        from ..render import render_state
         return render_state(self)
