@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
-from burano_ai.playout import random_step
+from burano_ai.random_play import random_step
 from burano_ai.reference import Game as ReferenceGame
 from burano_ai.reference.state import ST_ROUNDS, TURN
 

@@ -12,7 +12,7 @@ import pytest
 
 from burano_ai._core import Game as CoreGame
 from burano_ai._core import rollout
-from burano_ai.playout import play_randomly
+from burano_ai.random_play import play_randomly
 from burano_ai.reference import Game as ReferenceGame
 
 from positions import POSITIONS, load

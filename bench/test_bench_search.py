@@ -27,7 +27,7 @@ import random
 
 import pytest
 
-from burano_ai.playout import random_step
+from burano_ai.random_play import random_step
 from burano_ai.reference import Game as ReferenceGame
 from burano_ai.search import Limit, Params
 from burano_ai.search.ismcts import make_searcher, worker_seed

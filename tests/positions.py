@@ -7,7 +7,7 @@ import random
 from burano_ai import actions as A
 from burano_ai.data.colours import NUM_COLOURS
 from burano_ai.data.route import NUM_ISLANDS
-from burano_ai.playout import play_randomly, random_step
+from burano_ai.random_play import play_randomly, random_step
 from burano_ai.reference import Game
 from burano_ai.reference.state import EMPTY, NO_PLAYER, ST_ROUNDS, TURN
 

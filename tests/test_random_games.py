@@ -14,7 +14,7 @@ import random
 import pytest
 
 from burano_ai.data.ring import MARKER_TOKENS
-from burano_ai.playout import random_step
+from burano_ai.random_play import random_step
 from implementations import IMPLEMENTATIONS
 
 GAMES_PER_COUNT = 100          # 300 games in all, over 2, 3 and 4 players

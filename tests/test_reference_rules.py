@@ -11,7 +11,7 @@ from burano_ai.data.colours import BLUE, GREEN, ORANGE, PINK, WHITE, YELLOW
 from burano_ai.data.roofs import FOUNTAINS, ISLAND_MAJORITY, ROOF_PAIRS
 from burano_ai.data.ships import IDENTICAL, PAIRS, TRIPLES, DIFFERENT
 from burano_ai.data.turn import EARNING, FISHING, LACE
-from burano_ai.playout import random_step
+from burano_ai.random_play import random_step
 from burano_ai.reference.state import (EMPTY, FISH_SEND, GAME_OVER, LACE_PAY, LACE_PLACE, RECALL,
                                        ROOF_BONUS, TURN)
 

@@ -71,7 +71,7 @@ def without_timing(value):
 
 def play_random_game(game_class, num_players: int, seed: int) -> tuple[list[int], object]:
     """The action sequence of a seeded uniform-random game, and the final state."""
-    from burano_ai.playout import random_step
+    from burano_ai.random_play import random_step
     state = game_class(num_players).new_initial_state(seed)
     rng = random.Random(seed)
     actions = []
@@ -92,7 +92,7 @@ def random_game_record(game_class, num_players: int, seed: int) -> dict:
 
 def position_text(num_players: int, seed: int, share: float, view: bool) -> str:
     """A position `share` of the way through a seeded random game, moved on to the next decision."""
-    from burano_ai.playout import random_step
+    from burano_ai.random_play import random_step
     from burano_ai.reference import Game
     plies = int(share * len(play_random_game(Game, num_players, seed)[0]))
     state = Game(num_players).new_initial_state(seed)

@@ -1,8 +1,11 @@
 """Seeded random play over the State API (either implementation): the one place that samples a
 chance outcome by its probability or a uniformly random decision for tests, tools and transcripts.
 
-The searcher has its own faster sampler (`burano_ai.search.ismcts.sample_chance`), and the compiled
-core plays whole games in C (`burano_ai.rollout`).
+It runs no playouts (the search's leaf evaluation plays those; the compiled core plays whole games in
+C): it picks one random legal action or chance outcome at a time. `sample_chance` here is the
+documented chance sampler (``random.Random.choices`` over the outcomes); the search keeps its own
+(a cumulative ``r < acc`` scan, one ``rng.random()`` per draw), which consumes the RNG differently, so
+the two are not interchangeable without changing seeded results.
 """
 
 from __future__ import annotations
