@@ -24,7 +24,7 @@ One iteration:
    `Params.playout` policy (the compiled core's, in C; "heuristic" by default) — uniform random in
    Python on a State without one — or a custom `Params.rollout`; or — with `horizon_turns` — random
    play until the seat has finished that many turns, then the `evaluator`'s estimated final VP.
-6. **Backpropagate** the reward vector (see `burano_ai.search.params`).
+6. **Backpropagate** the reward vector (`burano_ai.search.rewards`; why: `burano_ai.search.params`).
 
 Randomness: iteration `i` of a search seeded `s` uses ``iteration_seed(s, i)`` for its resample, its
 in-tree sampling and its playout, so a search is a pure function of (root view, seat, params, seed,
@@ -41,7 +41,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
 from .. import actions as A
 from ..enums import CHANCE, TERMINAL, Phase
@@ -49,6 +49,7 @@ from ..errors import OptionError
 from ..seeds import SEED_MASK, derive, mix64
 from .params import Params
 from .pyramid import SecretPyramids, colour_prior, sample
+from .rewards import estimated_scores, margins, rewards, top_shares
 from .tree import Node, export_plan
 
 PYRAMID = Phase.PYRAMID   # the actor places its next pyramid cube
@@ -151,54 +152,6 @@ def _random_play_to_horizon(state, rng: random.Random, seat: int, turns_left: in
             turns_left -= 1
             if turns_left <= 0:
                 return
-
-
-def estimated_scores(state) -> list[float]:
-    """Cut-off estimate of each seat's final VP: VP + (coins + privilege) / 5 + fish cards in hand.
-
-    It counts what final scoring would add now (§10; coins fractionally, so that every coin matters)
-    and nothing of the future. It reads the reference State's fields, or `to_dict()` where a State
-    keeps them out of Python (slower).
-    """
-    try:
-        return [pl.vp + (pl.coins + pl.privilege) / 5.0 + sum(pl.hand_known) + sum(pl.hand_blind)
-                for pl in state.players]
-    except AttributeError:
-        pass
-    out = []
-    for seat in state.to_dict()["seats"]:
-        hand = seat["hand"]
-        blind = hand["blind"]
-        cards = sum(hand["known"].values()) + (blind if isinstance(blind, int) else sum(blind.values()))
-        out.append(seat["vp"] + (seat["coins"] + seat["privilege"]) / 5.0 + cards)
-    return out
-
-
-def top_shares(scores: Sequence[float]) -> list[float]:
-    """Win shares for estimated scores: 1/k to each of the k seats with the highest estimate."""
-    best = max(scores)
-    winners = [i for i, s in enumerate(scores) if s >= best - 1e-9]
-    return [1.0 / len(winners) if i in winners else 0.0 for i in range(len(scores))]
-
-
-def margins(scores: Sequence[float]) -> list[float]:
-    """Each seat's score minus the best score among the other seats."""
-    best = max(scores)
-    first = scores.index(best)
-    second = max(s for i, s in enumerate(scores) if i != first)
-    return [s - second if i == first else s - best for i, s in enumerate(scores)]
-
-
-def rewards(margin: Sequence[float], shares: Sequence[float], params: Params) -> list[float]:
-    """Reward of every seat from its VP margin and win share: the blend described in `params`."""
-    w, scale = params.win_weight, params.margin_scale
-    exp = math.exp
-    out = []
-    for share, m in zip(shares, margin):
-        x = m / scale
-        squashed = 1.0 / (1.0 + exp(-x)) if x > -60 else 0.0
-        out.append(w * share + (1.0 - w) * squashed)
-    return out
 
 
 # ------------------------------------------------------------------------------------------------

@@ -1,0 +1,69 @@
+"""What a search iteration scores: win shares, VP margins, the reward that blends them, and the VP estimate
+used where an iteration stops before the end of the game.
+
+The reward of a seat is ``win_weight * win_share + (1 - win_weight) * sigmoid(margin / margin_scale)``
+(`rewards`; why this blend and these defaults: `burano_ai.search.params`). At the end of a game the
+win shares are the game's `returns()`; at a cut-off they go to the seat(s) with the highest estimate
+(`top_shares`). The native tree (`burano_ai._search`) computes the same margins and rewards in C.
+
+Everything here but `estimated_scores` reads plain numbers; `estimated_scores` reads a Burano State.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Sequence
+
+from ..data.turn import COINS_PER_VP
+
+if TYPE_CHECKING:
+    from .params import Params
+
+
+def top_shares(scores: Sequence[float]) -> list[float]:
+    """Win shares for estimated scores: 1/k to each of the k seats with the highest estimate."""
+    best = max(scores)
+    winners = [i for i, s in enumerate(scores) if s >= best - 1e-9]
+    return [1.0 / len(winners) if i in winners else 0.0 for i in range(len(scores))]
+
+
+def margins(scores: Sequence[float]) -> list[float]:
+    """Each seat's score minus the best score among the other seats."""
+    best = max(scores)
+    first = scores.index(best)
+    second = max(s for i, s in enumerate(scores) if i != first)
+    return [s - second if i == first else s - best for i, s in enumerate(scores)]
+
+
+def rewards(margin: Sequence[float], shares: Sequence[float], params: Params) -> list[float]:
+    """Reward of every seat from its VP margin and win share: the blend described in `params`."""
+    w, scale = params.win_weight, params.margin_scale
+    exp = math.exp
+    out = []
+    for share, m in zip(shares, margin):
+        x = m / scale
+        squashed = 1.0 / (1.0 + exp(-x)) if x > -60 else 0.0
+        out.append(w * share + (1.0 - w) * squashed)
+    return out
+
+
+def estimated_scores(state) -> list[float]:
+    """Cut-off estimate of each seat's final VP: VP + (coins + privilege) / 5 + fish cards in hand.
+
+    It counts what final scoring would add now (§10; coins fractionally, so that every coin matters)
+    and nothing of the future. It reads the reference State's fields, or `to_dict()` where a State
+    keeps them out of Python (slower).
+    """
+    # True division by the int COINS_PER_VP: the same float as dividing by 5.0.
+    try:
+        return [pl.vp + (pl.coins + pl.privilege) / COINS_PER_VP + sum(pl.hand_known) + sum(pl.hand_blind)
+                for pl in state.players]
+    except AttributeError:
+        pass
+    out = []
+    for seat in state.to_dict()["seats"]:
+        hand = seat["hand"]
+        blind = hand["blind"]
+        cards = sum(hand["known"].values()) + (blind if isinstance(blind, int) else sum(blind.values()))
+        out.append(seat["vp"] + (seat["coins"] + seat["privilege"]) / COINS_PER_VP + cards)
+    return out
