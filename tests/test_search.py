@@ -25,10 +25,12 @@ from burano_ai.engine import suggest
 from burano_ai.errors import OptionError
 from burano_ai.reference import Game
 from burano_ai.reference.state import EMPTY, FISH_SAIL, LACE_PLACE, PYRAMID, ST_PYRAMID, TURN
-from burano_ai.search import Limit, Params, Searcher, estimated_scores, is_turn_start, random_rollout
-from burano_ai.search import ismcts, tree
+from burano_ai.search import (CorePlayout, HorizonEstimate, LeafEstimate, Limit, Params, PythonPlayout, Searcher,
+                              estimated_scores, is_turn_start, random_playout)
+from burano_ai.search import evaluators, ismcts, limits, tree
 from burano_ai.search.parallel import canonical_root, merge_summaries
 from burano_ai.search.pyramid import colour_prior
+from burano_ai.search.rewards import margins, rewards, top_shares
 
 from positions import blank_turn, give_prep, map_colour, play_random, rounds_state, set_ring
 
@@ -94,12 +96,12 @@ def test_seed_formulas_are_fixed():
 
 def test_reward_blends_win_share_and_margin():
     params = Params(win_weight=0.7, margin_scale=10.0)
-    r = ismcts.rewards(ismcts.margins([30.0, 20.0, 20.0]), [1.0, 0.0, 0.0], params)
+    r = rewards(margins([30.0, 20.0, 20.0]), [1.0, 0.0, 0.0], params)
     assert r[0] == pytest.approx(0.7 + 0.3 / (1 + math.exp(-1.0)))
     assert r[1] == pytest.approx(r[2]) and r[1] < 0.3 * 0.5
-    assert ismcts.margins([30.0, 20.0, 25.0]) == [5.0, -10.0, -5.0]
-    assert ismcts.top_shares([3.0, 5.0, 5.0]) == [0.0, 0.5, 0.5]
-    even = ismcts.rewards(ismcts.margins([10.0, 10.0]), [0.5, 0.5], params)
+    assert margins([30.0, 20.0, 25.0]) == [5.0, -10.0, -5.0]
+    assert top_shares([3.0, 5.0, 5.0]) == [0.0, 0.5, 0.5]
+    even = rewards(margins([10.0, 10.0]), [0.5, 0.5], params)
     assert even == pytest.approx([0.35 + 0.15, 0.35 + 0.15])
 
 
@@ -112,16 +114,24 @@ def test_estimated_scores_count_vp_coins_privilege_and_cards():
     assert estimated_scores(s)[0] == pytest.approx(7 + 10 / 5 + 3)
 
 
-def test_random_rollout_plays_to_the_end():
+def test_random_playout_plays_to_the_end():
     s = rounds_state(2, 4)
-    random_rollout(s, 11)
+    random_playout(s, 11)
     assert s.is_terminal() and sum(s.returns()) == pytest.approx(1.0)
+
+
+def test_the_core_playout_is_random_play_on_a_state_without_one():
+    s = rounds_state(2, 4)
+    played, expected = s.clone(), s.clone()
+    CorePlayout("heuristic").play(played, 11)
+    random_playout(expected, 11)
+    assert played.to_json() == expected.to_json()
 
 
 def test_horizon_playout_stops_after_the_seats_turn():
     s = rounds_state(3, 2)
     seat = s.actor
-    ismcts._random_play_to_horizon(s, random.Random(1), seat, 1)
+    evaluators.play_to_horizon(s, random.Random(1), seat, 1)
     assert s.current_player() != seat or s.phase == TURN
     assert not s.is_terminal() and s.actor == (seat + 1) % 3
 
@@ -140,12 +150,53 @@ def test_limits_and_params_reject_bad_values():
             Limit(**bad)
     assert Limit(iterations=10).split(3) == [4, 3, 3]
     assert Limit(seconds=1.0).split(2) == [None, None]
-    for bad in (dict(exploration=-1), dict(win_weight=1.5), dict(margin_scale=0), dict(horizon_turns=0),
-                dict(start_method="threads"), dict(rollout=random_rollout, horizon_turns=1),
-                dict(pyramid_bias=float("inf"))):
+    for bad in (dict(exploration=-1), dict(win_weight=1.5), dict(margin_scale=0), dict(start_method="threads"),
+                dict(pyramid_bias=float("inf")), dict(playout_policy="smart"), dict(evaluator=estimated_scores)):
         with pytest.raises(OptionError):
             Params(**bad)
+    for make in (lambda: HorizonEstimate(0), lambda: HorizonEstimate(True), lambda: CorePlayout("smart"),
+                 lambda: PythonPlayout(3), lambda: LeafEstimate(None)):
+        with pytest.raises(OptionError):
+            make()
     assert issubclass(OptionError, ValueError)
+
+
+def test_default_budgets():
+    assert limits.DEFAULT_SUGGEST_ITERATIONS == 10_000 and limits.DEFAULT_BOT_ITERATIONS == 1000
+
+
+def test_evaluators_say_what_the_native_tree_can_run_and_what_results_mean():
+    assert Params().leaf_evaluator == CorePlayout("heuristic")
+    assert Params(playout_policy="random").native_policy == "random"
+    assert Params(evaluator=CorePlayout("random")).native_tree_blocker is None
+    for evaluator in (HorizonEstimate(2), LeafEstimate(), PythonPlayout(random_playout)):
+        params = Params(evaluator=evaluator)
+        assert params.native_policy is None and "Python code" in params.native_tree_blocker
+        with pytest.raises(OptionError, match="needs tree=.python."):
+            params.with_(tree="native")
+    assert "turn 2" in Params(evaluator=HorizonEstimate(2)).result_note
+    assert "estimates" in Params(evaluator=LeafEstimate()).result_note
+    assert Params().result_note is None and Params(evaluator=PythonPlayout(random_playout)).result_note is None
+    assert Params(evaluator=HorizonEstimate(1)).to_dict()["evaluator"] == \
+        "HorizonEstimate(turns=1, estimate=burano_ai.search.rewards.estimated_scores)"
+
+
+def test_the_old_spellings_still_make_the_same_params():
+    """Transitional (issue 9): `playout`, `rollout`, `horizon_turns` and an estimate function as `evaluator`."""
+    assert Params(playout="random") == Params(playout_policy="random")
+    assert Params(horizon_turns=2) == Params(evaluator=HorizonEstimate(2))
+    assert Params(horizon_turns=2, evaluator=counting_estimate) == \
+        Params(evaluator=HorizonEstimate(2, counting_estimate))
+    assert Params(rollout=counting_playout) == Params(evaluator=PythonPlayout(counting_playout))
+    assert Params().with_(horizon_turns=1, playout="random").horizon_turns == 1
+    params = Params(rollout=counting_playout, playout="random")
+    assert (params.playout, params.rollout, params.horizon_turns) == ("random", counting_playout, None)
+    with pytest.raises(OptionError):
+        Params(rollout=counting_playout, horizon_turns=1)
+    with pytest.raises(OptionError):
+        Params(horizon_turns=0)
+    with pytest.raises(TypeError):
+        Params(horizon=1)
 
 
 def test_plan_trees_merge_by_summing_and_pv_stops_at_the_turn_end():
@@ -159,32 +210,34 @@ def test_plan_trees_merge_by_summing_and_pv_stops_at_the_turn_end():
     assert tree.best_edge({4: (5, 1.0, 5, False, 0, {}), 2: (5, 2.0, 5, False, 0, {})}) == 2
 
 
-CALLS = {"rollout": 0, "evaluator": 0}
+CALLS = {"playout": 0, "estimate": 0}
 
 
-def counting_rollout(state, seed):
-    CALLS["rollout"] += 1
-    random_rollout(state, seed)
+def counting_playout(state, seed):
+    CALLS["playout"] += 1
+    random_playout(state, seed)
 
 
-def counting_evaluator(state):
-    CALLS["evaluator"] += 1
+def counting_estimate(state):
+    CALLS["estimate"] += 1
     return estimated_scores(state)
 
 
-def test_custom_rollout_and_leaf_evaluator_are_used():
-    CALLS.update(rollout=0, evaluator=0)
-    suggest(triples_puzzle(), limit=Limit(iterations=30), seed=1, params=Params(rollout=counting_rollout))
-    assert 0 < CALLS["rollout"] <= 30 and CALLS["evaluator"] == 0
-    r = suggest(triples_puzzle(), limit=Limit(iterations=300), seed=1, params=Params(evaluator=counting_evaluator))
-    assert CALLS["evaluator"] > 0 and CALLS["rollout"] <= 30
+def test_custom_playout_and_leaf_estimate_are_used():
+    CALLS.update(playout=0, estimate=0)
+    suggest(triples_puzzle(), limit=Limit(iterations=30), seed=1,
+            params=Params(evaluator=PythonPlayout(counting_playout)))
+    assert 0 < CALLS["playout"] <= 30 and CALLS["estimate"] == 0
+    r = suggest(triples_puzzle(), limit=Limit(iterations=300), seed=1,
+                params=Params(evaluator=LeafEstimate(counting_estimate)))
+    assert CALLS["estimate"] > 0 and CALLS["playout"] <= 30
     assert r.move.startswith("build green@") and "sell triples tuna,squid" in r.plan
     assert any("estimates" in note for note in r.notes)
 
 
 def test_tree_statistics_are_consistent():
     s = canonical_root(mid_game(3, 8), 0)
-    searcher = Searcher(s, 0, Params(horizon_turns=1), seed=3)
+    searcher = Searcher(s, 0, Params(evaluator=HorizonEstimate(1)), seed=3)
     searcher.run(iterations=150)
     root = searcher.root
     assert sum(c.visits for c in root.children.values()) == 150 == searcher.iterations
@@ -247,7 +300,7 @@ def test_no_peeking_at_pyramids_being_built():
     assert state.pyramid_count(earlier) > 0 and state.pyramid_count(seat) == 0
     other = next(c for c in (state.resample(seat, k) for k in range(50))
                  if c.players[earlier].pyramid != state.players[earlier].pyramid)
-    params = Params(horizon_turns=1)
+    params = Params(evaluator=HorizonEstimate(1))
     first = suggest(state, limit=Limit(iterations=60), seed=2, params=params)
     second = suggest(other, limit=Limit(iterations=60), seed=2, params=params)
     assert comparable(first) == comparable(second)
@@ -463,7 +516,7 @@ def test_puzzle_earns_and_recalls_everyone_at_the_end():
 
 
 def test_puzzle_tops_the_pyramid_with_the_fishing_colour():
-    r = suggest(pyramid_puzzle(), limit=Limit(iterations=200), seed=0, params=Params(horizon_turns=1))
+    r = suggest(pyramid_puzzle(), limit=Limit(iterations=200), seed=0, params=Params(evaluator=HorizonEstimate(1)))
     assert r.move == "pyramid green"
     assert r.plan == "pyramid green"                      # the pyramid is complete: the plan ends
     assert r.best.expected_vp > max(c.expected_vp for c in r.candidates[1:])
@@ -474,7 +527,7 @@ def test_pyramid_plan_lists_the_remaining_cubes():
     pl = s.players[0]
     pl.pyramid = [PINK] * 3 + [WHITE] * 3 + [EMPTY] * 8
     pl.reserve = [0, 2, 3, 3, 3, 0]
-    r = suggest(s, limit=Limit(iterations=150), seed=1, params=Params(horizon_turns=1))
+    r = suggest(s, limit=Limit(iterations=150), seed=1, params=Params(evaluator=HorizonEstimate(1)))
     assert len(r.pv) >= 2 and all(step.move.startswith("pyramid ") for step in r.pv)
 
 
@@ -485,7 +538,7 @@ def test_puzzles_hold_for_other_seeds():
         assert suggest(fishing_puzzle(), limit=Limit(iterations=200), seed=seed).move == "sail I3"
         assert suggest(roof_puzzle(), limit=Limit(iterations=200), seed=seed).move == "roof 1 c3-e3"
         assert suggest(pyramid_puzzle(), limit=Limit(iterations=200), seed=seed,
-                       params=Params(horizon_turns=1)).move == "pyramid green"
+                       params=Params(evaluator=HorizonEstimate(1))).move == "pyramid green"
 
 
 # ------------------------------------------------------------------------------------------------
@@ -505,7 +558,7 @@ def test_core_solves_the_puzzles(core_game):
     assert suggest(roof_puzzle(), limit=Limit(iterations=300), seed=0,
                    game_factory=core_game).move == "roof 1 c3-e3"
     r = suggest(pyramid_puzzle(), limit=Limit(iterations=200), seed=0, game_factory=core_game,
-                params=Params(horizon_turns=1))
+                params=Params(evaluator=HorizonEstimate(1)))
     assert r.move == "pyramid green"
 
 

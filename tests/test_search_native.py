@@ -22,7 +22,8 @@ from burano_ai.engine import suggest
 from burano_ai.errors import OptionError
 from burano_ai.reference import Game
 from burano_ai.reference.state import ST_PYRAMID, TURN
-from burano_ai.search import Limit, Params, Searcher, estimated_scores, make_searcher, random_rollout
+from burano_ai.search import (CorePlayout, HorizonEstimate, LeafEstimate, Limit, Params, PythonPlayout, Searcher,
+                              make_searcher, random_playout)
 from burano_ai.search import ismcts
 from burano_ai.search.parallel import canonical_root, merge_summaries, run_search
 from burano_ai.search.pyramid import colour_prior
@@ -56,6 +57,12 @@ def native_summary(root, seat, iterations: int, seed: int, params: Params = NATI
     searcher = native.NativeSearcher(root, seat, params, seed)
     searcher.run(iterations=iterations)
     return searcher.summary()
+
+
+def summary_of(searcher, iterations: int) -> dict:
+    """The summary, without the wall clock, of `iterations` iterations of `searcher`."""
+    searcher.run(iterations=iterations)
+    return without_elapsed(searcher.summary())
 
 
 def position(num_players: int, seed: int, season: int, round_: int):
@@ -264,43 +271,41 @@ def test_two_workers_run_the_native_tree_reproducibly(mid3):
 
 def test_tree_option_is_validated_and_chooses_the_implementation(mid3):
     root, seat = mid3
-    for bad in (dict(tree="c"), dict(tree=None), dict(tree="native", horizon_turns=1),
-                dict(tree="native", evaluator=estimated_scores)):
+    for bad in (dict(tree="c"), dict(tree=None), dict(tree="native", evaluator=HorizonEstimate(1)),
+                dict(tree="native", evaluator=LeafEstimate())):
         with pytest.raises(OptionError):
             Params(**bad)
     assert isinstance(make_searcher(root, seat, Params(), 1), native.NativeSearcher)
-    assert isinstance(make_searcher(root, seat, Params(rollout=ismcts.native_heuristic_rollout), 1),
+    assert isinstance(make_searcher(root, seat, Params(evaluator=CorePlayout("heuristic")), 1),
                       native.NativeSearcher)
-    for params in (Params(tree="python"), Params(horizon_turns=1), Params(evaluator=estimated_scores),
-                   Params(rollout=random_rollout)):
+    for params in (Params(tree="python"), Params(evaluator=HorizonEstimate(1)), Params(evaluator=LeafEstimate()),
+                   Params(evaluator=PythonPlayout(random_playout))):
         assert type(make_searcher(root, seat, params, 1)) is Searcher
     reference_root = canonical_root(mid_game(3, 21), seat, Game)
     assert type(make_searcher(reference_root, seat, Params(), 1)) is Searcher
     with pytest.raises(OptionError, match="compiled"):
         make_searcher(reference_root, seat, NATIVE, 1)
-    with pytest.raises(OptionError, match="rollout"):
-        make_searcher(root, seat, Params(tree="native", rollout=random_rollout), 1)
+    with pytest.raises(OptionError, match="Python playout"):
+        make_searcher(root, seat, Params(tree="native", evaluator=PythonPlayout(random_playout)), 1)
     with pytest.raises(OptionError, match="compiled"):
         suggest(mid_game(3, 21), limit=Limit(iterations=10), workers=2, params=NATIVE)
 
 
 def test_playout_option_chooses_the_core_policy(mid3):
     root, seat = mid3
-    heuristic = Params(tree="native", playout="heuristic")
-    first = native_summary(root, seat, 200, 4, heuristic)
-    assert without_elapsed(first) == without_elapsed(native_summary(root, seat, 200, 4, heuristic))
-    same = Params(tree="native", rollout=ismcts.native_heuristic_rollout)
-    assert without_elapsed(first) == without_elapsed(native_summary(root, seat, 200, 4, same))
-    uniform = Params(tree="native", playout="random")
-    assert without_elapsed(first) != without_elapsed(native_summary(root, seat, 200, 4, uniform))
-    assert Params().playout == "heuristic"
+    heuristic = Params(tree="native", playout_policy="heuristic")
+    first = summary_of(make_searcher(root, seat, heuristic, 4), 200)
+    assert first == summary_of(make_searcher(root, seat, heuristic, 4), 200)
+    same = Params(tree="native", evaluator=CorePlayout("heuristic"))
+    assert first == summary_of(make_searcher(root, seat, same, 4), 200)
+    uniform = Params(tree="native", playout_policy="random")
+    assert first != summary_of(make_searcher(root, seat, uniform, 4), 200)
+    assert Params().playout_policy == "heuristic"
     # The Python tree plays out with the same core policy; the reference model has only uniform playouts.
-    assert Searcher(root, seat, Params(tree="python"), 1)._rollout is ismcts.native_heuristic_rollout
-    assert Searcher(root, seat, Params(tree="python", playout="random"), 1)._rollout is ismcts.native_rollout
-    reference_root = canonical_root(mid_game(3, 21), seat, Game)
-    assert Searcher(reference_root, seat, Params(), 1)._rollout is random_rollout
+    assert Searcher(root, seat, Params(tree="python"), 1).evaluator == CorePlayout("heuristic")
+    assert Searcher(root, seat, Params(tree="python", playout_policy="random"), 1).evaluator == CorePlayout("random")
     with pytest.raises(OptionError, match="playout must be one of heuristic, random"):
-        Params(playout="smart")
+        Params(playout_policy="smart")
 
 
 def python_edges(searcher: Searcher) -> list[tuple[int, int, int, float, int]]:

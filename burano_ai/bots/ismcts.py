@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import OptionError
-from ..search.limits import DEFAULT_ITERATIONS, Limit
+from ..search.evaluators import HorizonEstimate
+from ..search.limits import DEFAULT_BOT_ITERATIONS, Limit
 from ..search.params import Params
 from .base import Bot
 from .spec import BotSpec
@@ -26,19 +27,20 @@ class IsmctsBot(Bot):
         iterations = o.get("iterations")
         seconds = o.get("time")
         if iterations is None and seconds is None:
-            iterations = DEFAULT_ITERATIONS
+            iterations = DEFAULT_BOT_ITERATIONS
         self.limit = Limit(iterations=iterations, seconds=seconds)
         self.workers = o.get("workers", 1)
         changes: dict[str, Any] = {}
         for key, param in (("c", "exploration"), ("win_weight", "win_weight"), ("margin", "margin_scale"),
-                           ("pyramid_bias", "pyramid_bias"), ("horizon", "horizon_turns"), ("playout", "playout"),
-                           ("tree", "tree")):
+                           ("pyramid_bias", "pyramid_bias"), ("playout", "playout_policy"), ("tree", "tree")):
             if key in o:
                 changes[param] = o[key]
-        if o.get("playout") == "heuristic" and "horizon_turns" in changes:
+        if o.get("playout") == "heuristic" and "horizon" in o:
             raise OptionError(f"bot spec {self.spec!r}: playout=heuristic cannot be combined with horizon "
                               "(play to a horizon is uniform random)")
         try:
+            if "horizon" in o:
+                changes["evaluator"] = HorizonEstimate(o["horizon"])
             self.params = Params().with_(**changes)
         except OptionError as exc:
             raise OptionError(f"bot spec {self.spec!r}: {exc}") from None

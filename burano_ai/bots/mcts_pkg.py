@@ -11,8 +11,9 @@ import random
 
 import mcts as mcts_package
 
-from ..search.ismcts import margins, random_rollout, rewards
+from ..search.evaluators import random_playout
 from ..search.params import Params
+from ..search.rewards import margins, rewards
 from ..seeds import derive
 from .base import Bot, _resolve_chance, seat_view
 from .spec import BotSpec
@@ -92,7 +93,7 @@ class MctsPkgBot(Bot):
             if self.native and callable(getattr(s, "rollout", None)):
                 s.rollout(seed, "random")
             else:
-                random_rollout(s, seed)
+                random_playout(s, seed)
             return self.reward(s)
 
     def __init__(self, spec: BotSpec, seed: int) -> None:

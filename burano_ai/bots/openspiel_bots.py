@@ -20,13 +20,15 @@ from open_spiel.python.algorithms import ismcts as os_ismcts
 from open_spiel.python.algorithms import mcts as os_mcts
 
 from ..openspiel import BuranoState, game_for
-from ..search.ismcts import native_rollout, random_rollout
+from ..search.evaluators import CorePlayout
 from ..seeds import SEED_MASK, derive
 from .base import Bot, seat_view
 from .spec import BotSpec
 
 #: Playout seeds are drawn uniformly from every `SEED_BITS`-bit seed.
 _SEED_RANGE = SEED_MASK + 1
+#: OpenSpiel's evaluator plays uniformly at random: the State's own playout with the "random" policy.
+_UNIFORM_PLAYOUT = CorePlayout("random")
 
 
 def _engine_of(state) -> str:
@@ -52,7 +54,7 @@ class NativeRolloutEvaluator(os_mcts.Evaluator):
         inner = state.burano_state
         if inner is None:   # before the deal: nothing to say
             return np.full(state.num_players(), 1.0 / state.num_players())
-        playout = native_rollout if callable(getattr(inner, "rollout", None)) else random_rollout
+        playout = _UNIFORM_PLAYOUT.play   # in C for the core, `random_playout` for the reference model
         total = np.zeros(inner.num_players)
         for _ in range(self.n_rollouts):
             s = inner.clone()

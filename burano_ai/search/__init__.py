@@ -1,16 +1,20 @@
 """The move search: SO-ISMCTS over the State API (see `ismcts` for the algorithm).
 
-Modules, in dependency order: `limits` (budgets), `params` (tunables, reward), `tree` (nodes, exported
-plans), `pyramid` (the pyramid prior), `ismcts` (the searcher), `result` (SearchResult), `parallel`
-(the honest root, root-parallel workers). `burano_ai.engine.suggest` is the entry point.
+Modules, in dependency order: `limits` (budgets), `rewards` (win shares, margins, the reward, the VP
+estimate), `evaluators` (how a leaf is scored: playouts, horizon, estimate), `params` (tunables, and
+why), `tree` (nodes, exported plans), `pyramid` (the pyramid prior), `ismcts` (the searcher), `result`
+(SearchResult), `parallel` (the honest root, root-parallel workers). `burano_ai.engine.suggest` is the
+entry point.
 """
 
-from .ismcts import (Searcher, estimated_scores, is_pyramid_decision, is_turn_decision, is_turn_start, make_searcher,
-                     native_heuristic_rollout, native_rollout, random_rollout)
+from .evaluators import (CorePlayout, Evaluator, HorizonEstimate, LeafEstimate, PythonPlayout, play_to_horizon,
+                         random_playout)
+from .ismcts import Searcher, is_pyramid_decision, is_turn_decision, is_turn_start, make_searcher
 from .limits import Limit
 from .params import Params
 from .result import Candidate, PlanStep, SearchResult
+from .rewards import estimated_scores
 
-__all__ = ["Candidate", "Limit", "Params", "PlanStep", "SearchResult", "Searcher", "estimated_scores",
-           "is_pyramid_decision", "is_turn_decision", "is_turn_start", "make_searcher", "native_heuristic_rollout",
-           "native_rollout", "random_rollout"]
+__all__ = ["Candidate", "CorePlayout", "Evaluator", "HorizonEstimate", "LeafEstimate", "Limit", "Params", "PlanStep",
+           "PythonPlayout", "SearchResult", "Searcher", "estimated_scores", "is_pyramid_decision", "is_turn_decision",
+           "is_turn_start", "make_searcher", "play_to_horizon", "random_playout"]

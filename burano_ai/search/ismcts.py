@@ -20,14 +20,16 @@ One iteration:
 4. **Secret pyramids**: other seats' pyramid cubes are sampled from the pyramid prior
    (`burano_ai.search.pyramid`) and are not edges either, so neither side conditions on a choice it
    cannot see. The searching seat's own cubes are tree decisions with progressive bias.
-5. **Playout** from the leaf to the end of the game: the State's native playout with the
-   `Params.playout` policy (the compiled core's, in C; "heuristic" by default) — uniform random in
-   Python on a State without one — or a custom `Params.rollout`; or — with `horizon_turns` — random
-   play until the seat has finished that many turns, then the `evaluator`'s estimated final VP.
+5. **Leaf evaluation** by the `Params` evaluator (`burano_ai.search.evaluators`): by default a playout
+   from the leaf to the end of the game with the State's own playout and the `Params.playout_policy`
+   (the compiled core's, in C; "heuristic" by default) — uniform random in Python on a State without
+   one; or a custom Python playout; or — with a horizon — random play until the seat has finished
+   that many turns (the tree descent stops there too), then an estimate of the final VP; or an
+   estimate at the leaf.
 6. **Backpropagate** the reward vector (`burano_ai.search.rewards`; why: `burano_ai.search.params`).
 
 Randomness: iteration `i` of a search seeded `s` uses ``iteration_seed(s, i)`` for its resample, its
-in-tree sampling and its playout, so a search is a pure function of (root view, seat, params, seed,
+in-tree sampling and its leaf evaluation, so a search is a pure function of (root view, seat, params, seed,
 iterations).
 
 Implementations: `Searcher` below is the readable reference of this algorithm;
@@ -46,10 +48,11 @@ from typing import Any, Callable
 from .. import actions as A
 from ..enums import CHANCE, TERMINAL, Phase
 from ..errors import OptionError
-from ..seeds import SEED_MASK, derive, mix64
+from ..seeds import derive, mix64
+from .evaluators import sample_chance
 from .params import Params
 from .pyramid import SecretPyramids, colour_prior, sample
-from .rewards import estimated_scores, margins, rewards, top_shares
+from .rewards import margins, rewards, top_shares
 from .tree import Node, export_plan
 
 PYRAMID = Phase.PYRAMID   # the actor places its next pyramid cube
@@ -83,75 +86,8 @@ def worker_seed(seed: int, worker: int) -> int:
 
 
 def iteration_seed(search_seed: int, iteration: int) -> int:
-    """Seed of one iteration (31 bits, accepted by every `resample` and rollout)."""
+    """Seed of one iteration (31 bits, accepted by every `resample` and playout)."""
     return derive(search_seed, iteration)
-
-
-# ------------------------------------------------------------------------------------------------
-# Playouts and evaluation
-
-
-def sample_chance(state, rng: random.Random) -> int:
-    """Draw a chance outcome of `state` with its probability."""
-    outcomes = state.chance_outcomes()
-    r = rng.random()
-    acc = 0.0
-    for action, p in outcomes:
-        acc += p
-        if r < acc:
-            return action
-    return outcomes[-1][0]
-
-
-def random_rollout(state, seed: int) -> None:
-    """Play `state` to the end with uniform random decisions and chance drawn by probability."""
-    rng = random.Random(seed)
-    while True:
-        player = state.current_player()
-        if player == TERMINAL:
-            return
-        if player == CHANCE:
-            state.apply_action(sample_chance(state, rng))
-        else:
-            legal = state.legal_actions()
-            state.apply_action(legal[int(rng.random() * len(legal))])
-
-
-def native_rollout(state, seed: int) -> None:
-    """Play `state` to the end in place with the State's own uniform random playout (the core's, in C)."""
-    state.rollout(seed, "random")
-
-
-def native_heuristic_rollout(state, seed: int) -> None:
-    """Play `state` to the end in place with the State's own heuristic playout policy (the core's)."""
-    state.rollout(seed, "heuristic")
-
-
-def default_rollout_for(state, playout: str = "heuristic"):
-    """The built-in playout (used when `Params.rollout` is None): the State's native one with policy
-    `playout` if it has one (the compiled core plays out in C), else `random_rollout` in Python."""
-    if not callable(getattr(state, "rollout", None)):
-        return random_rollout
-    return native_heuristic_rollout if playout == "heuristic" else native_rollout
-
-
-def _random_play_to_horizon(state, rng: random.Random, seat: int, turns_left: int) -> None:
-    """Uniform random play until `seat` ends `turns_left` more turns or the game ends."""
-    while True:
-        player = state.current_player()
-        if player == TERMINAL:
-            return
-        if player == CHANCE:
-            state.apply_action(sample_chance(state, rng))
-            continue
-        legal = state.legal_actions()
-        action = legal[int(rng.random() * len(legal))]
-        ends = action == DONE and player == seat and state.phase == TURN
-        state.apply_action(action)
-        if ends:
-            turns_left -= 1
-            if turns_left <= 0:
-                return
 
 
 # ------------------------------------------------------------------------------------------------
@@ -181,8 +117,8 @@ class Searcher:
         self.root_stats: dict[int, list[float]] = {}
         self.iterations = 0
         self.elapsed = 0.0
-        self._rollout = self.params.rollout or default_rollout_for(root, self.params.playout)
-        self._evaluator = self.params.evaluator or estimated_scores
+        #: How leaves are scored (`Params.leaf_evaluator`).
+        self.evaluator = self.params.leaf_evaluator
 
     # --- driving
 
@@ -215,14 +151,14 @@ class Searcher:
         params = self.params
         c = params.exploration
         bias = params.pyramid_bias
-        horizon = params.horizon_turns
+        evaluator = self.evaluator
+        horizon = evaluator.horizon_turns
         log, sqrt = math.log, math.sqrt
         world = self.root_state.resample(seat, seed)
         rng = None          # created on first use: seeding costs more than most iterations' other work
         root = node = self.root
         path: list[tuple[Node, int]] = []
         turns = 0
-        cut = False
         first_action = -1
         secret = None
         while True:
@@ -296,25 +232,16 @@ class Searcher:
             if ends and phase == TURN and player == seat:
                 turns += 1
                 if horizon is not None and turns >= horizon:
-                    cut = True
                     break
             if expanded:
                 break
-        # Playout.
-        if not cut and world.current_player() != TERMINAL:
-            if horizon is not None:
-                if rng is None:
-                    rng = random.Random(seed)
-                _random_play_to_horizon(world, rng, seat, horizon - turns)
-            elif params.evaluator is None:
-                self._rollout(world, (seed * 0x2545F491 + 0x9E3779B9) & SEED_MASK)
-        # Evaluation.
+        # Leaf evaluation.
         if world.current_player() == TERMINAL:
             scores = [float(v) for v in world.scores()]
-            shares = list(world.returns())
+            exact = True
         else:
-            scores = [float(v) for v in self._evaluator(world)]
-            shares = top_shares(scores)
+            scores, exact = evaluator.evaluate(world, seat, turns, seed, rng)
+        shares = list(world.returns()) if exact else top_shares(scores)
         margin = margins(scores)
         reward = rewards(margin, shares, params)
         for child, mover in path:
@@ -347,12 +274,8 @@ class Searcher:
 
 def native_tree_blocker(root, params: Params) -> str | None:
     """Why the native tree (`burano_ai._search.NativeSearcher`) cannot run this search, or None."""
-    if params.horizon_turns is not None:
-        return "horizon_turns needs the Python playout to the horizon"
-    if params.evaluator is not None:
-        return "an evaluator is Python code"
-    if params.rollout not in (None, native_rollout, native_heuristic_rollout):
-        return f"the rollout {params.rollout!r} is Python code (the native tree plays out with the core's C playouts)"
+    if params.native_tree_blocker is not None:
+        return params.native_tree_blocker
     try:
         from .. import _core, _search
     except ImportError:
@@ -375,7 +298,10 @@ def make_searcher(root, seat: int, params: Params | None = None, seed: int = 0):
         blocker = native_tree_blocker(root, params)
         if blocker is None:
             from .._search import NativeSearcher
-            return NativeSearcher(root, seat, params, seed)
+            # The native tree runs the core's playout with `playout_policy` when the evaluator is None
+            # (it reads the transitional `Params.horizon_turns`, `.rollout` and `.playout` too).
+            return NativeSearcher(root, seat, params.with_(evaluator=None, playout_policy=params.native_policy),
+                                  seed)
         if params.tree == "native":
             raise OptionError(f"tree='native' cannot run this search: {blocker}")
     return Searcher(root, seat, params, seed)

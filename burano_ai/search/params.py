@@ -8,8 +8,9 @@ Reward (what an iteration scores for each seat)
     decided either way (a lost position still prefers losing by 3 to losing by 30) and breaks ties
     between equally winning moves in favour of the larger lead. With the defaults (0.7, 10), a move
     that adds 10 VP of margin is worth about as much as a 10 % higher chance to win.
-    At a cut-off (see `horizon_turns` and `evaluator`) the seats' VP are estimates, and the win share
-    goes to the seat(s) with the highest estimate.
+    At a cut-off (an `evaluator` that stops before the end: `evaluators.HorizonEstimate`,
+    `evaluators.LeafEstimate`) the seats' VP are estimates, and the win share goes to the seat(s) with
+    the highest estimate. The formula and the estimate live in `burano_ai.search.rewards`.
 
 Exploration
     UCB over rewards in [0, 1] with availability counts (SO-ISMCTS):
@@ -23,43 +24,42 @@ Pyramid
     conditioning on choices it cannot see and keeps them from reacting to the searcher's.
 
 Playout
-    An iteration leaving the tree plays the game to its end with the compiled core's playout in C.
-    ``playout="heuristic"`` (the default) picks each decision by a cheap fixed preference (roofs and
-    sales first, builds whose colour can act now, fishing trips by matches, ...: `heuristic_score`
-    in src_cython/burano_ai/_core.pyx), uniformly at random one decision in 8;
-    ``playout="random"`` picks uniformly. The heuristic playout is ~1.2-1.5x slower per playout but
-    its results say far more about a move: with 400 iterations per decision it won 0.90 of 40
+    An iteration leaving the tree plays the game to its end (a playout) with the compiled core's
+    playout in C. ``playout_policy="heuristic"`` (the default) picks each decision by a cheap fixed
+    preference (roofs and sales first, builds whose colour can act now, fishing trips by matches,
+    ...: `heuristic_score` in src_cython/burano_ai/_core.pyx), uniformly at random one decision in 8;
+    ``playout_policy="random"`` picks uniformly. The heuristic playout is ~1.2-1.5x slower per playout
+    but its results say far more about a move: with 400 iterations per decision it won 0.90 of 40
     two-player games against the mcts package's UCT where the uniform playout won 0.60, and it beat
-    the uniform playout head to head at equal time (docs/strength.md).
+    the uniform playout head to head at equal time (docs/strength.md). Any other leaf evaluation is an
+    `evaluator` (`burano_ai.search.evaluators`: a custom Python playout, random play to a horizon and
+    an estimate, or an estimate at the leaf).
 
 Tree
     The same algorithm has two implementations (`burano_ai.search.ismcts`): the readable Python
     `Searcher`, and `burano_ai._search.NativeSearcher`, which runs whole iterations in C (1.4-2.5x the
     iterations per second mid-game, where playouts dominate; far more where they are short: see
-    docs/benchmarks.md). The native tree needs the compiled core and a playout the core has in C (the
-    built-in playout, `native_rollout` or `native_heuristic_rollout`) to the end of the game: no
-    horizon and no evaluator. ``tree="auto"`` takes it whenever it can run the search.
+    docs/benchmarks.md). The native tree needs the compiled core and the core's own playout to the
+    end of the game (`evaluator` None or a `CorePlayout`: the evaluator's `native_policy`).
+    ``tree="auto"`` takes it whenever it can run the search.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Sequence
+from dataclasses import dataclass, fields, is_dataclass, replace
+from typing import Any
 
 from ..errors import OptionError
-
-#: A playout: play `state` to the end of the game in place, using `seed` for every random choice.
-Rollout = Callable[[Any, int], None]
-#: A cut-off evaluation: estimated final VP of every seat in `state` (higher is better).
-Evaluator = Callable[[Any], Sequence[float]]
+from .evaluators import (PLAYOUT_POLICIES, CorePlayout, Evaluator, HorizonEstimate, LeafEstimate, PythonPlayout,
+                         function_name)
+from .rewards import estimated_scores
 
 START_METHODS = ("spawn", "fork", "forkserver")
 TREES = ("auto", "python", "native")
-PLAYOUTS = ("heuristic", "random")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Params:
     """Search tunables (see the module docstring for the reward and the pyramid prior).
 
@@ -68,42 +68,43 @@ class Params:
         win_weight: weight of the win share in the reward; the rest is the VP-margin term.
         margin_scale: VP margin that moves the margin term from 0.5 to sigmoid(1) = 0.73.
         pyramid_bias: progressive-bias weight of the pyramid prior for the searching seat's cubes.
-        playout: policy of the built-in playout (used when `rollout` is None): "heuristic" or "random"
-            (see the module docstring). It needs a State with a native playout (the compiled core);
-            on a State without one (the pure-Python reference model) every built-in playout is
-            uniform random in Python (`ismcts.random_rollout`), whatever this says.
-        rollout: a custom playout to the end of the game, ``rollout(state, seed)``, instead of the
-            built-in one. Must be picklable (a module-level function or a `functools.partial` of one)
-            to be used with several workers.
-        evaluator: cut-off evaluation, ``evaluator(state) -> estimated final VP per seat``. Used at the
-            horizon; without a horizon it replaces the playout (the leaf is evaluated directly).
-            None = `burano_ai.search.ismcts.estimated_scores` (VP + (coins + privilege) / 5 + cards).
-        horizon_turns: stop each iteration once the searching seat has completed this many turns
-            (counting the current one) and evaluate there; None = play to the end of the game.
-            Playouts up to a horizon are uniform random in Python (a custom `rollout` cannot stop
-            early, so combining it with a horizon is an error).
+        playout_policy: policy of the built-in playout (the evaluator when `evaluator` is None):
+            "heuristic" or "random" (see the module docstring). It needs a State with a native playout
+            (the compiled core); on a State without one (the pure-Python reference model) every
+            built-in playout is uniform random in Python (`evaluators.random_playout`), whatever this
+            says.
+        evaluator: how a leaf is scored (`burano_ai.search.evaluators`); None = the built-in playout,
+            ``CorePlayout(playout_policy)``. Must be picklable (its functions module-level or
+            `functools.partial`s of them) to be used with several workers.
         start_method: multiprocessing start method for several workers; None = "fork" where the
             platform has it and the process runs a single thread (cheap: no re-import), else "spawn".
         tree: which implementation runs the search (see the module docstring): "auto" = the native
             tree (C) when it can run the search, else the Python tree; "python" = always the Python
             `ismcts.Searcher`; "native" = always the native tree, and an OptionError naming the reason
-            when it cannot run the search (a horizon, an evaluator, a custom rollout, or a root that is
-            not a compiled `burano_ai._core.State`). Both give the same kind of result but from
+            when it cannot run the search (an evaluator other than the core's playout, or a root that
+            is not a compiled `burano_ai._core.State`). Both give the same kind of result but from
             different random streams, so the same seed gives different (equally valid) searches.
     """
 
-    exploration: float = 0.7
-    win_weight: float = 0.7
-    margin_scale: float = 10.0
-    pyramid_bias: float = 1.0
-    playout: str = "heuristic"
-    rollout: Rollout | None = field(default=None, compare=False)
-    evaluator: Evaluator | None = field(default=None, compare=False)
-    horizon_turns: int | None = None
-    start_method: str | None = None
-    tree: str = "auto"
+    exploration: float
+    win_weight: float
+    margin_scale: float
+    pyramid_bias: float
+    playout_policy: str
+    evaluator: Evaluator | None
+    start_method: str | None
+    tree: str
 
-    def __post_init__(self) -> None:
+    def __init__(self, exploration: float = 0.7, win_weight: float = 0.7, margin_scale: float = 10.0,
+                 pyramid_bias: float = 1.0, playout_policy: str = "heuristic", evaluator: Evaluator | None = None,
+                 start_method: str | None = None, tree: str = "auto", **legacy: Any) -> None:
+        if legacy:
+            playout_policy, evaluator = _from_legacy(playout_policy, evaluator, legacy)
+        for name, value in (("exploration", exploration), ("win_weight", win_weight),
+                            ("margin_scale", margin_scale), ("pyramid_bias", pyramid_bias),
+                            ("playout_policy", playout_policy), ("evaluator", evaluator),
+                            ("start_method", start_method), ("tree", tree)):
+            object.__setattr__(self, name, value)
         self.validate()
 
     def validate(self) -> None:
@@ -120,41 +121,102 @@ class Params:
             raise OptionError(f"margin_scale must be > 0, not {self.margin_scale}")
         if self.pyramid_bias < 0:
             raise OptionError(f"pyramid_bias must be >= 0, not {self.pyramid_bias}")
-        if self.horizon_turns is not None:
-            if isinstance(self.horizon_turns, bool) or not isinstance(self.horizon_turns, int) \
-                    or self.horizon_turns < 1:
-                raise OptionError(f"horizon_turns must be a whole number >= 1 or None, not {self.horizon_turns!r}")
-            if self.rollout is not None:
-                raise OptionError("horizon_turns needs the built-in playout: a custom rollout always plays to "
-                                  "the end of the game")
-        if self.rollout is not None and not callable(self.rollout):
-            raise OptionError(f"rollout must be callable(state, seed), not {self.rollout!r}")
-        if self.evaluator is not None and not callable(self.evaluator):
-            raise OptionError(f"evaluator must be callable(state) -> scores, not {self.evaluator!r}")
+        if self.evaluator is not None and not callable(getattr(self.evaluator, "evaluate", None)):
+            raise OptionError(f"evaluator must be a burano_ai.search.evaluators.Evaluator (an estimate function "
+                              f"goes in LeafEstimate(fn) or HorizonEstimate(turns, fn)), not {self.evaluator!r}")
         if self.start_method is not None and self.start_method not in START_METHODS:
             raise OptionError(f"start_method must be one of {', '.join(START_METHODS)}, not {self.start_method!r}")
-        if self.playout not in PLAYOUTS:
-            raise OptionError(f"playout must be one of {', '.join(PLAYOUTS)}, not {self.playout!r}")
+        if self.playout_policy not in PLAYOUT_POLICIES:
+            raise OptionError(f"playout must be one of {', '.join(PLAYOUT_POLICIES)}, not {self.playout_policy!r}")
         if self.tree not in TREES:
             raise OptionError(f"tree must be one of {', '.join(TREES)}, not {self.tree!r}")
-        if self.tree == "native":
-            if self.horizon_turns is not None:
-                raise OptionError("tree='native' plays to the end of the game: horizon_turns needs tree='python'")
-            if self.evaluator is not None:
-                raise OptionError("tree='native' plays to the end of the game: an evaluator needs tree='python'")
+        if self.tree == "native" and self.native_policy is None:
+            raise OptionError(f"tree='native' plays to the end of the game with the core's C playout: "
+                              f"{self.evaluator} needs tree='python'")
+
+    @property
+    def leaf_evaluator(self) -> Evaluator:
+        """The evaluator the search uses: `evaluator`, or the built-in playout with `playout_policy`."""
+        return CorePlayout(self.playout_policy) if self.evaluator is None else self.evaluator
+
+    @property
+    def native_policy(self) -> str | None:
+        """The core playout policy the native tree would run, or None when the evaluator is Python code."""
+        return self.leaf_evaluator.native_policy
+
+    @property
+    def native_tree_blocker(self) -> str | None:
+        """Why these tunables keep the search off the native tree (whatever the root), or None."""
+        if self.native_policy is not None:
+            return None
+        return f"{self.evaluator} is Python code (the native tree plays out with the core's C playout only)"
+
+    @property
+    def result_note(self) -> str | None:
+        """What the search's win chances and VP mean when they are not final results, else None."""
+        return self.leaf_evaluator.note
 
     def with_(self, **changes: Any) -> Params:
         """Return a copy with some tunables changed (validated)."""
         return replace(self, **changes)
 
     def to_dict(self) -> dict:
-        """The tunables as plain data (callables by name)."""
-        def name(f: Any) -> str | None:
-            if f is None:
-                return None
-            inner = getattr(f, "func", f)
-            return f"{getattr(inner, '__module__', '?')}.{getattr(inner, '__qualname__', repr(inner))}"
-        return {"exploration": self.exploration, "win_weight": self.win_weight, "margin_scale": self.margin_scale,
-                "pyramid_bias": self.pyramid_bias, "playout": self.playout, "rollout": name(self.rollout),
-                "evaluator": name(self.evaluator), "horizon_turns": self.horizon_turns,
-                "start_method": self.start_method, "tree": self.tree}
+        """The tunables as plain data (the evaluator by description)."""
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        out["evaluator"] = None if self.evaluator is None else _describe(self.evaluator)
+        return out
+
+    # --- Transitional (issue 9): the spellings from before the `evaluator` protocol, read and written
+    # by callers not yet moved to `playout_policy` / `evaluator` (cli.py, engine.py, tests/test_engine.py,
+    # bench/) and by the compiled `burano_ai._search.NativeSearcher`, which reads `horizon_turns`,
+    # `evaluator`, `rollout` and `playout` (`ismcts.make_searcher` hands it tunables whose evaluator is
+    # None). Delete with `_from_legacy` once they have moved.
+
+    @property
+    def playout(self) -> str:
+        """Old name of `playout_policy`."""
+        return self.playout_policy
+
+    @property
+    def horizon_turns(self) -> int | None:
+        """The evaluator's horizon (old knob: `HorizonEstimate`)."""
+        return self.leaf_evaluator.horizon_turns
+
+    @property
+    def rollout(self):
+        """The custom playout function (old knob: `PythonPlayout`), else None."""
+        return self.evaluator.fn if isinstance(self.evaluator, PythonPlayout) else None
+
+
+def _describe(evaluator: Any) -> str:
+    """An evaluator as plain data: its class and fields, functions by module and name (else its str)."""
+    def value(v: Any) -> str:
+        return function_name(v) if callable(v) else repr(v)
+    if not is_dataclass(evaluator):
+        return str(evaluator)
+    parts = ", ".join(f"{f.name}={value(getattr(evaluator, f.name))}" for f in fields(evaluator))
+    return f"{type(evaluator).__name__}({parts})"
+
+
+def _from_legacy(playout_policy: str, evaluator: Any, legacy: dict[str, Any]) -> tuple[str, Any]:
+    """`playout_policy` and `evaluator` from the old knobs `playout`, `rollout`, `horizon_turns` and an
+    old-style `evaluator` function ``fn(state) -> scores`` (transitional: see `Params`)."""
+    unknown = sorted(set(legacy) - {"playout", "rollout", "horizon_turns"})
+    if unknown:
+        raise TypeError(f"Params() got an unexpected keyword argument {unknown[0]!r}")
+    playout_policy = legacy.get("playout", playout_policy)
+    rollout = legacy.get("rollout")
+    horizon = legacy.get("horizon_turns")
+    estimate = None
+    if evaluator is not None and not hasattr(evaluator, "evaluate"):
+        estimate, evaluator = evaluator, None
+    if horizon is not None:
+        if rollout is not None:
+            raise OptionError("horizon_turns needs the built-in playout: a custom rollout always plays to "
+                              "the end of the game")
+        return playout_policy, HorizonEstimate(horizon, estimated_scores if estimate is None else estimate)
+    if estimate is not None:
+        return playout_policy, LeafEstimate(estimate)
+    if rollout is not None and evaluator is None:
+        return playout_policy, PythonPlayout(rollout)
+    return playout_policy, evaluator
