@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
-from ..data.colours import SEAT_LETTERS
+from ..enums import seat_letter
 from .tree import PlanTree, principal_variation
 
 #: Separator of the readable plan.
@@ -83,7 +83,7 @@ class SearchResult:
 
     @property
     def seat_letter(self) -> str:
-        return SEAT_LETTERS[self.seat]
+        return seat_letter(self.seat)
 
     @property
     def best(self) -> Candidate | None:
