@@ -4,8 +4,9 @@ chance outcome by its probability or a uniformly random decision for tests, tool
 It runs no playouts (the search's leaf evaluation plays those; the compiled core plays whole games in
 C): it picks one random legal action or chance outcome at a time. `sample_chance` here is the
 documented chance sampler (``random.Random.choices`` over the outcomes); the search keeps its own
-(a cumulative ``r < acc`` scan, one ``rng.random()`` per draw), which consumes the RNG differently, so
-the two are not interchangeable without changing seeded results.
+(`burano_ai.search.evaluators.sample_chance`: a cumulative ``r < acc`` scan, one ``rng.random()`` per
+draw), which can pick differently for the same RNG, so the two are not interchangeable without
+changing seeded results. The arena and the bots draw chance with the search's (golden-pinned).
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..bots import make_bot
 from ..scoring import finishing_key
-from ..search.ismcts import sample_chance
+from ..search.evaluators import sample_chance
 from ..seeds import derive
 from .backends import Progress, run_local, run_ray
 from .plan import ArenaConfig, Plan, make_plan

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 from ..errors import OptionError
-from ..search.ismcts import sample_chance
+from ..search.evaluators import sample_chance
 from ..seeds import derive
 from .spec import BotSpec
 
