@@ -1,9 +1,12 @@
 """Build the Cython core of burano-ai.
 
 All static metadata is in pyproject.toml; this file only declares the
-extension modules.  Every ``src_cython/burano_ai/<name>.pyx`` becomes the
-extension ``burano_ai.<name>``; with no .pyx files the project builds as a
-pure-Python package.
+extension modules.  Every ``src_cython/burano_ai/**/<name>.pyx`` becomes the
+extension named by its dotted path (``src_cython/burano_ai/search/_native.pyx``
+-> ``burano_ai.search._native``); with no .pyx files the project builds as a
+pure-Python package.  ``.pxd`` headers and ``.pxi`` files (Cython ``include``s
+of ``_core.pyx``, one C compilation unit) are not modules: cythonize finds
+them through ``include_path`` and the includes' directory.
 
 Build modes
 -----------
@@ -51,8 +54,9 @@ def compiler_directives() -> dict[str, object]:
 
 
 def extensions() -> list:
-    """One Extension per src_cython/burano_ai/*.pyx, cythonized."""
-    pyx_files = sorted((HERE / CYTHON_SRC / PACKAGE).glob("*.pyx"))
+    """One Extension per src_cython/burano_ai/**/*.pyx, cythonized."""
+    root = HERE / CYTHON_SRC
+    pyx_files = sorted((root / PACKAGE).rglob("*.pyx"))
     if not pyx_files:
         return []
 
@@ -72,8 +76,8 @@ def extensions() -> list:
 
     exts = [
         Extension(
-            f"{PACKAGE}.{pyx.stem}",
-            sources=[os.path.join(CYTHON_SRC, PACKAGE, pyx.name)],
+            ".".join(pyx.relative_to(root).with_suffix("").parts),
+            sources=[pyx.relative_to(HERE).as_posix()],
             include_dirs=[CYTHON_SRC, numpy.get_include()],
             define_macros=define_macros,
             extra_compile_args=extra_compile_args,
@@ -82,7 +86,7 @@ def extensions() -> list:
     ]
     return cythonize(
         exts,
-        # .pxd files are looked up as burano_ai/<name>.pxd under src_cython/
+        # .pxd files are looked up as burano_ai/<name>.pxd under src_cython/; .pxi next to the .pyx
         include_path=[CYTHON_SRC],
         compiler_directives=compiler_directives(),
         # Generated C stays out of the source tree, one folder per mode.

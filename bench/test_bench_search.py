@@ -6,7 +6,7 @@ last round (winter round 3), each reached by a seeded random game (the same posi
 implementation). Each benchmark runs on every implementation that is available — the Python tree on
 the reference model ("reference"), the Python tree on the compiled core (`burano_ai.Game`, or
 `burano_ai._core.Game` before it is exported) with its native C playout ("core"), and the native tree
-(`burano_ai._search.NativeSearcher`, the whole iteration in C) on the core ("core-native") — so one
+(`burano_ai.search._native.NativeSearcher`, the whole iteration in C) on the core ("core-native") — so one
 run gives the ratios. Full iterations are measured with both playout policies (`Params.playout`:
 uniform random, and the heuristic default; the reference model has only the uniform one), next to
 bare C playouts from the root as the ceiling of any tree ("playouts-only"). Each records
@@ -49,7 +49,7 @@ def _core_game():
 
 def _has_native_tree() -> bool:
     try:
-        from burano_ai import _search  # noqa: F401  type: ignore[attr-defined]
+        from burano_ai.search import _native  # noqa: F401  type: ignore[attr-defined]
         return True
     except ImportError:
         return False

@@ -1,4 +1,4 @@
-"""The native tree (`burano_ai._search.NativeSearcher`): the same search as `ismcts.Searcher`, in C.
+"""The native tree (`burano_ai.search._native.NativeSearcher`): the same search as `ismcts.Searcher`, in C.
 
 Its random streams differ from the Python searcher's, so the two are compared the way two runs of one
 search with different seeds are: on puzzles (the known best move), and on normal positions by the
@@ -17,6 +17,7 @@ import time
 import pytest
 
 from burano_ai import actions as A
+from burano_ai import seeds
 from burano_ai.data.colours import NUM_COLOURS
 from burano_ai.engine import suggest
 from burano_ai.errors import OptionError
@@ -33,7 +34,7 @@ from test_search import (comparable, earning_puzzle, fishing_puzzle, lace_puzzle
                          roof_puzzle, triples_puzzle)
 
 core = pytest.importorskip("burano_ai._core")
-native = pytest.importorskip("burano_ai._search")
+native = pytest.importorskip("burano_ai.search._native")
 CoreGame = core.Game
 NATIVE = Params(tree="native")
 
@@ -98,6 +99,12 @@ def test_same_seed_and_budget_give_the_same_summary(mid3):
 def test_iteration_seeds_are_the_python_formula():
     for seed, i in ((12345, 7), (0, 0), (2**70, 3), (ismcts.worker_seed(9, 1), 10**6)):
         assert native.iteration_seed(seed, i) == ismcts.iteration_seed(seed, i)
+
+
+def test_iteration_seeds_are_the_one_seed_scheme():
+    """The C mixer repeats `burano_ai.seeds.derive` bit for bit (the one seed-derivation scheme)."""
+    for seed, i in ((12345, 7), (0, 0), (2**64 - 1, 2**63), (2**70, 3), (1, 10**6), (0xB0A0_5EED, 42)):
+        assert native.iteration_seed(seed, i) == seeds.derive(seed, i)
 
 
 def test_summary_has_the_python_searchers_shape(mid3):

@@ -33,7 +33,7 @@ in-tree sampling and its leaf evaluation, so a search is a pure function of (roo
 iterations).
 
 Implementations: `Searcher` below is the readable reference of this algorithm;
-`burano_ai._search.NativeSearcher` runs the same iterations in C (whole iterations without the GIL, its
+`burano_ai.search._native.NativeSearcher` runs the same iterations in C (whole iterations without the GIL, its
 own random streams from the same iteration seeds) for searches it supports. `make_searcher` picks one
 (`Params.tree`).
 """
@@ -273,13 +273,14 @@ class Searcher:
 
 
 def native_tree_blocker(root, params: Params) -> str | None:
-    """Why the native tree (`burano_ai._search.NativeSearcher`) cannot run this search, or None."""
+    """Why the native tree (`burano_ai.search._native.NativeSearcher`) cannot run this search, or None."""
     if params.native_tree_blocker is not None:
         return params.native_tree_blocker
     try:
-        from .. import _core, _search
+        from .. import _core
+        from . import _native  # noqa: F401
     except ImportError:
-        return "the compiled core (burano_ai._core, burano_ai._search) is not built"
+        return "the compiled core (burano_ai._core, burano_ai.search._native) is not built"
     if not isinstance(root, _core.State):
         return f"the root is a {type(root).__module__}.{type(root).__name__}, not a compiled burano_ai._core.State"
     return None
@@ -297,9 +298,8 @@ def make_searcher(root, seat: int, params: Params | None = None, seed: int = 0):
     if params.tree != "python":
         blocker = native_tree_blocker(root, params)
         if blocker is None:
-            from .._search import NativeSearcher
-            # The native tree runs the core's playout with `playout_policy` when the evaluator is None
-            # (it reads the transitional `Params.horizon_turns`, `.rollout` and `.playout` too).
+            from ._native import NativeSearcher
+            # The native tree runs the core's playout with `params.native_policy`.
             return NativeSearcher(root, seat, params.with_(evaluator=None, playout_policy=params.native_policy),
                                   seed)
         if params.tree == "native":

@@ -37,7 +37,7 @@ Playout
 
 Tree
     The same algorithm has two implementations (`burano_ai.search.ismcts`): the readable Python
-    `Searcher`, and `burano_ai._search.NativeSearcher`, which runs whole iterations in C (1.4-2.5x the
+    `Searcher`, and `burano_ai.search._native.NativeSearcher`, which runs whole iterations in C (1.4-2.5x the
     iterations per second mid-game, where playouts dominate; far more where they are short: see
     docs/benchmarks.md). The native tree needs the compiled core and the core's own playout to the
     end of the game (`evaluator` None or a `CorePlayout`: the evaluator's `native_policy`).
@@ -168,9 +168,8 @@ class Params:
 
     # --- Transitional (issue 9): the spellings from before the `evaluator` protocol, read and written
     # by callers not yet moved to `playout_policy` / `evaluator` (cli.py, engine.py, tests/test_engine.py,
-    # bench/) and by the compiled `burano_ai._search.NativeSearcher`, which reads `horizon_turns`,
-    # `evaluator`, `rollout` and `playout` (`ismcts.make_searcher` hands it tunables whose evaluator is
-    # None). Delete with `_from_legacy` once they have moved.
+    # bench/). (The compiled `burano_ai.search._native.NativeSearcher` reads only `native_policy` and
+    # `native_tree_blocker`.) Delete with `_from_legacy` once they have moved.
 
     @property
     def playout(self) -> str:

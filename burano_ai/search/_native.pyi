@@ -1,4 +1,4 @@
-"""Type stub for the compiled module burano_ai._search (src_cython/burano_ai/_search.pyx).
+"""Type stub for the compiled module burano_ai.search._native (src_cython/burano_ai/search/_native.pyx).
 
 The SO-ISMCTS iteration loop and tree in C: `NativeSearcher`, the native tree of `burano_ai.search`
 (`burano_ai.search.ismcts.make_searcher` chooses it when it can run the search), and the pyramid

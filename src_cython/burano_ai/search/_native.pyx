@@ -1,12 +1,15 @@
 """The SO-ISMCTS iteration loop in C: `NativeSearcher`, the native tree of `burano_ai.search`.
 
+Installed as `burano_ai.search._native`. It imports only the leaf modules of the search (`params`,
+`tree`, `pyramid`), never `ismcts`, which imports it (`ismcts.make_searcher` chooses this tree).
+
 It runs the algorithm that `burano_ai.search.ismcts` specifies (its module docstring) and that
 `ismcts.Searcher` implements in readable Python, with the whole iteration in C and without the GIL:
 resample, selection with availability counts, one expansion, chance and other seats' secret pyramid
-cubes sampled (not edges), playout with the core's `rollout_c`, reward and backpropagation. It
-supports the playouts to the end of the game that the core has in C (`Params.rollout` None,
-`ismcts.native_rollout` or `ismcts.native_heuristic_rollout`); horizons, evaluators and custom
-playouts are Python code and stay with `ismcts.Searcher` (`ismcts.make_searcher` chooses).
+cubes sampled (not edges), playout with the core's `playout_c`, reward and backpropagation. It
+supports the playouts to the end of the game that the core has in C (`Params.native_policy`: the
+built-in playout or a `CorePlayout` evaluator); other evaluators (horizons, estimates, custom Python
+playouts) are Python code and stay with `ismcts.Searcher` (`ismcts.make_searcher` chooses).
 
 The tree is two flat arrays: `NodeC` records (the statistics of the edge into a node, and its child
 list as newest-first sibling links) and an open-addressing hash from (node, action) to child. No
@@ -14,7 +17,7 @@ Python object exists per node; `summary()` exports the `tree.export_plan` format
 
 Randomness: iteration i seeds one `Rng` with ``ismcts.iteration_seed(seed, i)`` for its resample (the
 same world as the Python searcher's) and its in-tree sampling; its playout uses a second `Rng` seeded
-as the Python searcher seeds its rollout. The streams differ from the Python searcher's
+as the Python searcher seeds its playout. The streams differ from the Python searcher's
 (`random.Random` is not used), but a search is a pure function of (root view, seat, params, seed,
 iterations).
 """
@@ -26,10 +29,11 @@ from libc.string cimport memset
 from posix.time cimport CLOCK_REALTIME, clock_gettime, timespec
 from cpython.exc cimport PyErr_CheckSignals
 
-from burano_ai._core cimport (CHANCE_PLAYER, GameC, MAX_ACTIONS, MAX_PLAYERS, NUM_COLOURS, NUM_ROOF_PAIRS,
-                              NUM_ROOF_SLOTS, NUM_SQUARES, PH_PYRAMID, PH_TURN, PlayerC, POLICY_HEURISTIC,
-                              POLICY_RANDOM, State, StateC, TERMINAL_PLAYER, apply_action_c, current_player_c,
-                              legal_actions_c, resample_c, rollout_c, sample_chance_c)
+from burano_ai._core cimport (State, apply_action_c, current_player_c, legal_actions_c, playout_c, resample_c,
+                              sample_chance_c)
+from burano_ai._types cimport (CHANCE_PLAYER, GameC, MAX_ACTIONS, MAX_PLAYERS, NUM_COLOURS, NUM_ROOF_PAIRS,
+                               NUM_ROOF_SLOTS, NUM_SQUARES, PH_PYRAMID, PH_TURN, PlayerC, POLICY_HEURISTIC,
+                               POLICY_RANDOM, StateC, TERMINAL_PLAYER)
 from burano_ai._rng cimport Rng, rng_seed, rng_uniform
 
 import time
@@ -38,6 +42,7 @@ from burano_ai import actions as _A
 from burano_ai.data.roofs import ROOF_PAIRS as _ROOF_PAIRS
 from burano_ai.errors import OptionError
 from burano_ai.search import pyramid as _pyramid
+from burano_ai.search.params import Params
 from burano_ai.search.tree import UNKNOWN as _UNKNOWN
 
 
@@ -52,7 +57,7 @@ cdef enum:
 # Iteration outcomes (nothing under nogil raises: `run` turns these into exceptions).
 cdef enum:
     IT_OK = 0
-    IT_PLAYOUT_CAP = -1          # rollout_c hit its step limit
+    IT_PLAYOUT_CAP = -1          # playout_c hit its step limit
     IT_NO_MEMORY = -2
 
 # Batch outcomes of `run_batch`.
@@ -62,7 +67,7 @@ cdef enum:
     BATCH_PAUSE = 2              # time to report progress / look at signals
     BATCH_ERROR = 3              # an iteration failed (see `error`)
 
-cdef uint64_t MASK_SEED = (1 << 31) - 1    # ismcts._SEED_MASK
+cdef uint64_t MASK_SEED = (1 << 31) - 1    # burano_ai.seeds.SEED_MASK
 cdef uint64_t GOLDEN = 0x9E3779B97F4A7C15ULL
 
 # Game numbers copied once from the Python modules that own them.
@@ -79,7 +84,7 @@ cdef int FIRST_UPPER = _pyramid.FIRST_UPPER
 def _init_tables():
     cdef int i
     if len(_ROOF_PAIRS) != NUM_ROOF_PAIRS:
-        raise ImportError("burano_ai._search was built for another roof tile set")
+        raise ImportError("burano_ai.search._native was built for another roof tile set")
     for i in range(NUM_ROOF_PAIRS):
         ROOF_PAIR_COLOURS[i][0] = _ROOF_PAIRS[i][0]
         ROOF_PAIR_COLOURS[i][1] = _ROOF_PAIRS[i][1]
@@ -95,7 +100,7 @@ _init_tables()
 
 
 # ------------------------------------------------------------------------------------------------
-# Seeds (ismcts.mix64 / iteration_seed, bit for bit)
+# Seeds (burano_ai.seeds.mix64 / derive, bit for bit: iteration_seed(s, i) == seeds.derive(s, i))
 
 
 cdef inline uint64_t mix_step(uint64_t h, uint64_t v) noexcept nogil:
@@ -112,7 +117,7 @@ cdef inline uint64_t iteration_seed_c(uint64_t search_seed, uint64_t iteration) 
 
 
 def iteration_seed(search_seed, iteration):
-    """`ismcts.iteration_seed` computed in C (for tests)."""
+    """`burano_ai.seeds.derive(search_seed, iteration)` (= `ismcts.iteration_seed`) computed in C (for tests)."""
     return iteration_seed_c(<uint64_t>(int(search_seed) & 0xFFFFFFFFFFFFFFFF),
                             <uint64_t>(int(iteration) & 0xFFFFFFFFFFFFFFFF))
 
@@ -245,8 +250,8 @@ cdef class NativeSearcher:
     Args:
         root: a compiled `burano_ai._core.State` where `seat` is to move (never modified).
         seat: the searching seat.
-        params: tunables; the playout must be one the core has in C (see the module docstring), and
-            there must be no horizon and no evaluator.
+        params: tunables; the leaf evaluation must be the core's playout in C (`params.native_policy`
+            not None, see the module docstring).
         seed: this search's seed; iteration seeds derive from it (`ismcts.iteration_seed`).
 
     Raises:
@@ -293,26 +298,17 @@ cdef class NativeSearcher:
         self.path_mover = NULL
 
     def __init__(self, State root, int seat, params=None, seed=0):
-        from burano_ai.search import ismcts
-        from burano_ai.search.params import Params
         if self.nodes != NULL:
             raise RuntimeError("a NativeSearcher is initialised once")
         if root.current_player() != seat:
             raise ValueError(f"seat {seat} is not to move at the root (current player {root.current_player()})")
         params = params or Params()
-        if params.horizon_turns is not None:
-            raise OptionError("the native tree plays to the end of the game: horizon_turns needs the Python tree")
-        if params.evaluator is not None:
-            raise OptionError("the native tree plays to the end of the game: an evaluator needs the Python tree")
-        if params.rollout is None:
-            self.policy = POLICY_HEURISTIC if params.playout == "heuristic" else POLICY_RANDOM
-        elif params.rollout is ismcts.native_rollout:
-            self.policy = POLICY_RANDOM
-        elif params.rollout is ismcts.native_heuristic_rollout:
-            self.policy = POLICY_HEURISTIC
-        else:
-            raise OptionError(f"the native tree plays out in C only (native_rollout, native_heuristic_rollout); "
-                              f"rollout {params.rollout!r} needs the Python tree")
+        policy = params.native_policy
+        if policy is None:
+            raise OptionError(f"the native tree cannot run this search: {params.native_tree_blocker}")
+        if policy not in ("random", "heuristic"):
+            raise OptionError(f"unknown playout policy {policy!r} (expected random or heuristic)")
+        self.policy = POLICY_HEURISTIC if policy == "heuristic" else POLICY_RANDOM
         self.root_state = root
         self.root_c = root.s
         self.game_c = root.game.g
@@ -590,10 +586,10 @@ cdef class NativeSearcher:
             node = child
             if expanded:
                 break
-        # Playout (seeded as ismcts.Searcher seeds its rollout).
+        # Playout (seeded as ismcts.Searcher seeds its playout).
         if current_player_c(&world) != TERMINAL_PLAYER:
             rng_seed(&playout_rng, (seed * 0x2545F491ULL + 0x9E3779B9ULL) & MASK_SEED)
-            if rollout_c(g, &world, &playout_rng, self.policy) < 0:
+            if playout_c(g, &world, &playout_rng, self.policy) < 0:
                 return IT_PLAYOUT_CAP
         # Evaluation: final VP, and returns() (winners: most VP, then prep-area cubes, then coins).
         best_vp = best_prep = best_coins = -1

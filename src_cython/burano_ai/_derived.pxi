@@ -1,0 +1,257 @@
+# Derived values: small quantities the rules read (arrows, free pyramid positions, matches,
+# majorities, pay options) and `recompute_derived`, which sets every derived field of a loaded state.
+# Included by _core.pyx (Cython `include`): the hot path is one C compilation unit, so the module-level
+# tables `T` and `ZOBRIST` stay plain C statics and gcc can inline across these files.
+
+# ================================================================================================
+# Small derived quantities (reference: "Small derived quantities")
+# ================================================================================================
+
+cdef inline bint has_family(const StateC* s, int p, int fam) noexcept nogil:
+    return (s.players[p].buildings & T.family_cards[fam]) != 0
+
+
+cdef inline int house_index(const PlayerC* pl, int sector) noexcept nogil:
+    return (pl.ring_offset + sector - 1) % NUM_HOUSES
+
+
+cdef inline void arrows(const PlayerC* pl, int* out) noexcept nogil:
+    """Colours under the arrows: sectors 10, 11, 12 [RD-4]."""
+    out[0] = pl.house_colour[house_index(pl, 10)]
+    out[1] = pl.house_colour[house_index(pl, 11)]
+    out[2] = pl.house_colour[house_index(pl, 12)]
+
+
+cdef inline int visible_symbols(const PlayerC* pl, int symbol) noexcept nogil:
+    cdef int sector, count = 0
+    for sector in range(pl.ring_workers + 1, NUM_HOUSES + 1):
+        if pl.house_symbol[house_index(pl, sector)] == symbol:
+            count += 1
+    return count
+
+
+cdef inline bint is_free(const PlayerC* pl, int pos) noexcept nogil:
+    """No cube rests on pyramid position `pos` (which holds a cube)."""
+    cdef int m
+    if pl.pyramid[pos] < 0:
+        return False
+    if pos < 9:
+        for m in range(4):
+            if pl.pyramid[9 + m] >= 0 and (T.middle_support[m][0] == pos or T.middle_support[m][1] == pos
+                                           or T.middle_support[m][2] == pos or T.middle_support[m][3] == pos):
+                return False
+        return True
+    if pos < 13:
+        return pl.pyramid[13] < 0
+    return True
+
+
+cdef inline bint is_supported(const PlayerC* pl, int pos) noexcept nogil:
+    """A pyramid position can take a cube: a base cell, or all the cells below it filled [RD-18]."""
+    cdef int j
+    if pos < 9:
+        return True
+    if pos < 13:
+        for j in range(4):
+            if pl.pyramid[T.middle_support[pos - 9][j]] < 0:
+                return False
+        return True
+    for j in range(4):
+        if pl.pyramid[9 + j] < 0:
+            return False
+    return True
+
+
+cdef inline int build_level(const StateC* s, int hole) noexcept nogil:
+    """Level a new cube in `hole` would take, or 0 (§4.2 build)."""
+    cdef int level = s.height[hole] + 1, j
+    if level == 1:
+        for j in range(T.hole_nbr_n[hole]):
+            if s.cubes[0][T.hole_nbr[hole][j]] >= 0:
+                return 1
+        return 0
+    if level <= NUM_LEVELS and s.roof_at[level - 2][hole] >= 0:
+        return level
+    return 0
+
+
+cdef inline int matches(const StateC* s, int p, int island) noexcept nogil:
+    """Size of the multiset intersection of arrow colours and the island's docks [RD-7]."""
+    cdef int arr[3]
+    cdef int used[3]
+    cdef int i, j, m = 0
+    arrows(&s.players[p], arr)
+    used[0] = used[1] = used[2] = 0
+    for i in range(3):
+        for j in range(DOCKS_PER_ISLAND):
+            if not used[j] and s.docks[island][j] == arr[i]:
+                used[j] = 1
+                m += 1
+                break
+    return m
+
+
+cdef inline bint can_sail(const StateC* s, int p, int node) noexcept nogil:
+    cdef int island = T.node_island[node]
+    if island >= 0:
+        return matches(s, p, island) >= 1
+    return s.ports[T.node_port[node]] != 0
+
+
+cdef inline int workers_off_ring(const StateC* s, int p) noexcept nogil:
+    return s.players[p].island_total + BURANO_POPCOUNT(s.players[p].workshop_mask)
+
+
+cdef inline int supply_total(const StateC* s) noexcept nogil:
+    cdef int c, t = 0
+    for c in range(NUM_COLOURS):
+        t += s.supply[c]
+    return t
+
+
+cdef inline bint pyramid_has(const PlayerC* pl, int colour) noexcept nogil:
+    cdef int j
+    for j in range(PYRAMID_SIZE):
+        if pl.pyramid[j] == colour:
+            return True
+    return False
+
+
+cdef int island_majorities(const StateC* s, int p) noexcept nogil:
+    """Islands where `p` has strictly the most workers (ties won with the Island ties card)."""
+    cdef bint ties = has_family(s, p, BF_ISLAND_TIES)
+    cdef int i, q, mine, best_other, count = 0
+    for i in range(NUM_ISLANDS):
+        mine = s.island_workers[i][p]
+        best_other = -1
+        for q in range(s.num_players):
+            if q != p and s.island_workers[i][q] > best_other:
+                best_other = s.island_workers[i][q]
+        if mine > 0 and (mine > best_other or (ties and mine == best_other)):
+            count += 1
+    return count
+
+
+cdef int workshop_majorities(const GameC* g, const StateC* s, int p) noexcept nogil:
+    """Workshop tiles where `p` has strictly the most workers."""
+    cdef int t, q, mine, count = 0
+    cdef bint best
+    for t in range(NUM_TILES):
+        mine = BURANO_POPCOUNT(s.players[p].workshop_mask & g.tile_mask[t])
+        if mine == 0:
+            continue
+        best = True
+        for q in range(s.num_players):
+            if q != p and BURANO_POPCOUNT(s.players[q].workshop_mask & g.tile_mask[t]) >= mine:
+                best = False
+                break
+        if best:
+            count += 1
+    return count
+
+
+cdef int union_bonus(const GameC* g, uint32_t squares) noexcept nogil:
+    """Union bonus VP of a set of paid squares: flood fill of orthogonally connected groups."""
+    cdef uint32_t comp, frontier, grow
+    cdef int sq, size, total = 0
+    while squares:
+        comp = squares & (~squares + 1)
+        frontier = comp
+        while frontier:
+            sq = BURANO_CTZ(frontier)
+            frontier &= frontier - 1
+            grow = g.sq_neighbours[sq] & squares & ~comp
+            comp |= grow
+            frontier |= grow
+        size = BURANO_POPCOUNT(comp)
+        total += T.union_bonus[size if size < MAX_UNION else MAX_UNION - 1]
+        squares &= ~comp
+    return total
+
+
+cdef int pay_options(const GameC* g, const StateC* s, int p, int sq, int* out) noexcept nogil:
+    cdef const PlayerC* pl = &s.players[p]
+    cdef int colour = g.sq_colour[sq], n = 0
+    if pyramid_has(pl, colour):
+        out[n] = PAY_PYRAMID
+        n += 1
+    if pl.privilege > 0 and s.supply[colour] > 0:
+        out[n] = PAY_PRIVILEGE
+        n += 1
+    if not s.discount_used and has_family(s, p, BF_LACE_DISCOUNT):
+        out[n] = PAY_DISCOUNT
+        n += 1
+    if n:
+        out[n] = PAY_NONE
+        n += 1
+    return n
+
+
+cdef inline int lowest_square(uint32_t mask) noexcept nogil:
+    return BURANO_CTZ(mask)
+
+
+# ================================================================================================
+# Derived counts
+# ================================================================================================
+
+cdef void recompute_derived(const GameC* g, StateC* s) noexcept nogil:
+    """Set every derived field from the stored ones (after loading a position)."""
+    cdef int lv, h, p, c, j, i, sp, kind
+    cdef PlayerC* pl
+    memset(s.mid_used, 0, sizeof(s.mid_used))
+    for h in range(NUM_HOLES):
+        s.height[h] = 0
+        for lv in range(NUM_LEVELS):
+            if s.cubes[lv][h] >= 0:
+                s.height[h] = <int8_t>(lv + 1)
+    for i in range(s.num_roofs):
+        j = T.line_mid[s.roofs[i].line]
+        s.mid_used[s.roofs[i].level - 1][j >> 6] |= (<uint64_t>1) << (j & 63)
+    for c in range(NUM_COLOURS):
+        s.supply[c] = <int8_t>T.cubes_per_colour
+    for lv in range(NUM_LEVELS):
+        for h in range(NUM_HOLES):
+            if s.cubes[lv][h] >= 0:
+                s.supply[s.cubes[lv][h]] -= 1
+    for sp in range(NUM_SPECIES):
+        s.fish_deck[sp] = <int8_t>(T.cards_per_species - s.fish_display[sp])
+    s.building_deck = <uint16_t>((1u << NUM_BUILDINGS) - 1) & ~s.building_display
+    for kind in range(NUM_ROOF_KINDS):
+        s.roof_stack[kind] = (1u << NUM_ROOF_PAIRS) - 1
+    for i in range(s.num_roofs):
+        s.roof_stack[s.roofs[i].kind] &= ~(1u << s.roofs[i].pair)
+    for i in range(s.num_removed):
+        s.roof_stack[s.removed[i] // NUM_ROOF_PAIRS] &= ~(1u << (s.removed[i] % NUM_ROOF_PAIRS))
+    for p in range(s.num_players):
+        pl = &s.players[p]
+        for h in range(NUM_HOUSES):
+            pl.house_colour[h] = T.piece_colour[pl.ring_pieces[h // 3]][h % 3]
+            pl.house_symbol[h] = T.piece_symbol[pl.ring_pieces[h // 3]][h % 3]
+        pl.workshop_mask = 0
+        for i in range(NUM_SQUARES):
+            if s.workshop[i] == p:
+                pl.workshop_mask |= 1u << i
+        pl.pyramid_count = 0
+        for j in range(PYRAMID_SIZE):
+            if pl.pyramid[j] >= 0:
+                pl.pyramid_count += 1
+                s.supply[pl.pyramid[j]] -= 1
+        pl.prep_total = 0
+        for c in range(NUM_COLOURS):
+            pl.prep_total += pl.prep[c]
+            s.supply[c] -= pl.reserve[c] + pl.prep[c]
+        pl.island_total = 0
+        for i in range(NUM_ISLANDS):
+            pl.island_total += s.island_workers[i][p]
+        for sp in range(NUM_SPECIES):
+            s.fish_deck[sp] -= pl.hand_known[sp] + pl.hand_blind[sp] + pl.sold[sp]
+        s.building_deck &= ~pl.buildings
+        for j in range(NUM_ROOF_SLOTS):
+            if pl.roof_slots[j] >= 0:
+                s.roof_stack[pl.roof_slots[j] // NUM_ROOF_PAIRS] &= ~(1u << (pl.roof_slots[j] % NUM_ROOF_PAIRS))
+    s.fish_deck_total = 0
+    s.fish_display_total = 0
+    for sp in range(NUM_SPECIES):
+        s.fish_deck_total += s.fish_deck[sp]
+        s.fish_display_total += s.fish_display[sp]

@@ -1,0 +1,249 @@
+# Legal actions: the sorted legal action ids of a decision node (the reference's legal_actions).
+# Included by _core.pyx (Cython `include`): the hot path is one C compilation unit, so the module-level
+# tables `T` and `ZOBRIST` stay plain C statics and gcc can inline across these files.
+
+# ================================================================================================
+# Legal actions
+# ================================================================================================
+
+cdef int legal_roofs(const StateC* s, int p, int* out, int n) noexcept nogil:
+    """Roof placements (§7), in id order: slot, line, orientation."""
+    cdef const PlayerC* pl = &s.players[p]
+    cdef uint32_t wild = 0
+    cdef uint16_t cards = pl.buildings & T.family_cards[BF_ROOF_WILDCARD]
+    cdef int lines[NUM_ROOF_LINES]
+    cdef int col_a[NUM_ROOF_LINES]
+    cdef int col_b[NUM_ROOF_LINES]
+    cdef int nl = 0, line, a, b, level, mid, slot, tile, f0, f1, i, ca, cb
+    while cards:
+        i = BURANO_CTZ(cards)
+        cards &= cards - 1
+        wild |= T.card_arg_mask[i]
+    for line in range(NUM_ROOF_LINES):
+        a = T.line_a[line]
+        b = T.line_b[line]
+        level = s.height[a]
+        if level == 0 or level > NUM_ROOF_LEVELS or s.height[b] != level:
+            continue
+        if s.roof_at[level - 1][a] >= 0 or s.roof_at[level - 1][b] >= 0:
+            continue
+        mid = T.line_mid[line]
+        if (s.mid_used[level - 1][mid >> 6] >> (mid & 63)) & 1:
+            continue
+        lines[nl] = line
+        col_a[nl] = s.cubes[level - 1][a]
+        col_b[nl] = s.cubes[level - 1][b]
+        nl += 1
+    if nl == 0:
+        return n
+    for slot in range(NUM_ROOF_SLOTS):
+        tile = pl.roof_slots[slot]
+        if tile < 0:
+            continue
+        f0 = T.roof_pair[tile % NUM_ROOF_PAIRS][0]
+        f1 = T.roof_pair[tile % NUM_ROOF_PAIRS][1]
+        for i in range(nl):
+            ca = col_a[i]
+            cb = col_b[i]
+            if (f0 == ca or (wild >> f0) & 1) and (f1 == cb or (wild >> f1) & 1):
+                out[n] = A_ROOF + (slot * NUM_ROOF_LINES + lines[i]) * 2
+                n += 1
+            if (f1 == ca or (wild >> f1) & 1) and (f0 == cb or (wild >> f0) & 1):
+                out[n] = A_ROOF + (slot * NUM_ROOF_LINES + lines[i]) * 2 + 1
+                n += 1
+    return n
+
+
+cdef inline bint can_lace(const GameC* g, const StateC* s, int p, int sq, bint with_privilege) noexcept nogil:
+    """May `p` place a lace worker on `sq` now (§5.2)?"""
+    cdef int colour = g.sq_colour[sq], occ
+    cdef uint32_t mine
+    if colour < 0 or s.lace_allow[colour] == 0 or s.players[p].ring_workers <= 1:
+        return False
+    occ = s.workshop[sq]
+    if occ == p:
+        return False
+    if with_privilege:
+        return True
+    if occ >= 0 and not has_family(s, p, BF_LACE_BUMPING):
+        return False
+    mine = s.players[p].workshop_mask
+    return mine == 0 or (g.sq_neighbours[sq] & mine) != 0
+
+
+cdef int legal_actions_c(const GameC* g, const StateC* s, int* out) noexcept nogil:
+    """Write the sorted legal action ids of the actor to `out`; return their number (0 at chance/end)."""
+    cdef int phase = s.phase, p = s.actor, n = 0, pos, c, h, i, j, k, sq, node, sale, ship
+    cdef const PlayerC* pl
+    cdef int holes[NUM_HOLES]
+    cdef int nh
+    cdef int opts[4]
+    cdef uint32_t bits, plain
+    cdef uint32_t have[5]
+    cdef bint long_voyage, any_sail
+    cdef int ci, cj, prev_i, prev_j
+    if phase == PH_CHANCE_NODE or phase == PH_GAME_OVER:
+        return 0
+    pl = &s.players[p]
+    if phase == PH_TURN:
+        out[n] = A_DONE
+        n += 1
+        if s.moves < T.max_moves and pl.coins + T.move_costs[s.moves] >= 0:
+            if pl.prep_total < T.prep_slots:
+                for pos in range(PYRAMID_SIZE):
+                    if is_free(pl, pos):
+                        out[n] = A_TAKE + pos
+                        n += 1
+            if pl.prep_total > 0:
+                nh = 0
+                for h in range(NUM_HOLES):
+                    if build_level(s, h):
+                        holes[nh] = h
+                        nh += 1
+                for c in range(NUM_COLOURS):
+                    if pl.prep[c] > 0:
+                        for i in range(nh):
+                            out[n] = A_BUILD + c * NUM_HOLES + holes[i]
+                            n += 1
+            n = legal_roofs(s, p, out, n)
+        if pl.privilege > 0:
+            out[n] = A_PRIV_COIN
+            n += 1
+            for c in range(NUM_COLOURS):
+                if s.supply[c] > 0:
+                    for pos in range(PYRAMID_SIZE):
+                        if pl.pyramid[pos] < 0 and is_supported(pl, pos):
+                            out[n] = A_PRIV_CUBE + c * PYRAMID_SIZE + pos
+                            n += 1
+    elif phase == PH_PYRAMID:
+        for c in range(NUM_COLOURS):
+            if pl.reserve[c] > 0:
+                out[n] = A_PYRAMID + c
+                n += 1
+    elif phase == PH_FISH_SAIL:
+        long_voyage = has_family(s, p, BF_LONG_VOYAGE)
+        any_sail = False
+        for i in range(T.dest_n[pl.boat][long_voyage]):
+            if can_sail(s, p, T.dest[pl.boat][long_voyage][i]):
+                any_sail = True
+                break
+        if not any_sail:
+            out[n] = A_DONE   # [RD-5]: no legal trip, the action is skipped
+            n += 1
+        if pl.privilege > 0:
+            for k in range(NUM_ISLAND_PAIRS):
+                i = T.island_pair[k][0]
+                j = T.island_pair[k][1]
+                prev_i = -1
+                for ci in range(DOCKS_PER_ISLAND):
+                    if s.docks[i][ci] == prev_i:
+                        continue
+                    prev_i = s.docks[i][ci]
+                    prev_j = -1
+                    for cj in range(DOCKS_PER_ISLAND):
+                        if s.docks[j][cj] == prev_j:
+                            continue
+                        prev_j = s.docks[j][cj]
+                        if prev_i != prev_j:
+                            out[n] = A_SWAP + (k * NUM_COLOURS + prev_i) * NUM_COLOURS + prev_j
+                            n += 1
+        if any_sail:
+            for i in range(T.dest_n[pl.boat][long_voyage]):
+                node = T.dest[pl.boat][long_voyage][i]
+                if can_sail(s, p, node):
+                    out[n] = A_SAIL + node
+                    n += 1
+    elif phase == PH_FISH_DRAW:
+        if s.fish_deck_total > 0:
+            out[n] = A_DRAW_DECK
+            n += 1
+        for i in range(NUM_SPECIES):
+            if s.fish_display[i] > 0:
+                out[n] = A_DRAW_DISPLAY + i
+                n += 1
+    elif phase == PH_FISH_SEND:
+        out[0] = A_SEND
+        out[1] = A_SEND + 1
+        n = 2
+    elif phase == PH_PORT_TRADE:
+        out[n] = A_DONE
+        n += 1
+        bits = s.ports[T.node_port[pl.boat]]
+        have[0] = 0xFF
+        for k in range(1, 5):
+            have[k] = 0
+            for i in range(NUM_SPECIES):
+                if pl.hand_known[i] + pl.hand_blind[i] >= k:
+                    have[k] |= 1u << i
+        for sale in range(NUM_SALES):
+            if (bits >> T.sale_ship[sale]) & 1 and (T.sale_mask[sale] & ~have[T.sale_need[sale]]) == 0:
+                out[n] = A_SELL + sale
+                n += 1
+    elif phase == PH_LACE_PLACE:
+        out[n] = A_DONE
+        n += 1
+        plain = 0
+        for sq in range(NUM_SQUARES):
+            if can_lace(g, s, p, sq, False):
+                plain |= 1u << sq
+                out[n] = A_LACE + sq
+                n += 1
+        if pl.privilege > 0:
+            for sq in range(NUM_SQUARES):
+                if not (plain >> sq) & 1 and can_lace(g, s, p, sq, True):
+                    out[n] = A_LACE_PRIV + sq
+                    n += 1
+    elif phase == PH_RECALL:
+        out[n] = A_DONE
+        n += 1
+        for i in range(NUM_ISLANDS):
+            if s.island_workers[i][p] > 0:
+                out[n] = A_RECALL_ISLAND + i
+                n += 1
+        bits = pl.workshop_mask
+        while bits:
+            out[n] = A_RECALL_SQUARE + BURANO_CTZ(bits)
+            n += 1
+            bits &= bits - 1
+    elif phase == PH_ROOF_BONUS:
+        out[n] = A_BONUS_PRIVILEGE
+        n += 1
+        bits = s.building_display
+        while bits:
+            out[n] = A_BONUS_DISPLAY + BURANO_CTZ(bits)
+            n += 1
+            bits &= bits - 1
+        if s.building_deck:
+            out[n] = A_BONUS_DECK
+            n += 1
+    elif phase == PH_LACE_PAY:
+        k = pay_options(g, s, p, lowest_square(s.pay_queue), opts)
+        for i in range(k):
+            out[n] = A_PAY + opts[i]
+            n += 1
+    elif phase == PH_REPLENISH:
+        for c in range(NUM_COLOURS):
+            if s.supply[c] > 0:
+                out[n] = A_REPLENISH + c
+                n += 1
+    elif phase == PH_PRIV_RESERVE:
+        out[n] = A_DONE
+        n += 1
+        for c in range(NUM_COLOURS):
+            if s.supply[c] > 0:
+                out[n] = A_PRIV_RESERVE + c
+                n += 1
+    elif phase == PH_ROOF_DISCARD:
+        out[n] = A_DONE
+        n += 1
+        for i in range(NUM_ROOF_SLOTS):
+            if pl.roof_slots[i] >= 0:
+                out[n] = A_ROOF_DISCARD + i
+                n += 1
+    elif phase == PH_ROOF_PICK:
+        k = kinds_mask(s)
+        for i in range(NUM_ROOF_KINDS):
+            if not (k >> i) & 1 and s.roof_stack[i]:
+                out[n] = A_ROOF_KIND + i
+                n += 1
+    return n
