@@ -11,7 +11,7 @@ import random
 import pytest
 
 from burano_ai._core import Game as CoreGame
-from burano_ai._core import rollout
+from burano_ai._core import playout
 from burano_ai.random_play import play_randomly
 from burano_ai.reference import Game as ReferenceGame
 
@@ -78,11 +78,11 @@ def test_resample(benchmark, impl, name):
 @pytest.mark.parametrize("impl", sorted(IMPLS))
 @pytest.mark.parametrize("players", [2, 4])
 def test_random_game(benchmark, impl, players):
-    """A complete uniformly random game from the setup: C rollout vs Python loop over the reference."""
+    """A complete uniformly random game from the setup: C playout vs Python loop over the reference."""
     benchmark.group = f"random game {players}p"
     start = IMPLS[impl](players).new_initial_state(7)
     seeds = iter(range(10**9))
     if impl == "core":
-        benchmark(lambda: rollout(start.clone(), next(seeds), "random"))
+        benchmark(lambda: playout(start.clone(), next(seeds), "random"))
     else:
         benchmark.pedantic(lambda: _random_playout(start.clone(), next(seeds)), rounds=10)

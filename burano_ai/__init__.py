@@ -1,7 +1,7 @@
 """burano_ai: AI solver and move-search engine for the board game Burano.
 
 `Game` and `State` are the compiled rules core (`burano_ai._core`, built from
-``src_cython/burano_ai/*.pyx`` during ``pip install``); `burano_ai.reference` holds the readable
+``src_cython/burano_ai/**/*.pyx`` during ``pip install``); `burano_ai.reference` holds the readable
 pure-Python model of the same rules that the core is tested against. There is no silent fallback to
 the slow model: without the compiled core, importing this package fails with instructions.
 """
@@ -9,7 +9,7 @@ the slow model: without the compiled core, importing this package fails with ins
 __version__ = "0.1.0"
 
 try:
-    from ._core import Game, State, playouts, rollout
+    from ._core import Game, State, playout, playouts
 except ImportError as exc:  # pragma: no cover - exercised only on a broken install
     raise ImportError(
         "burano_ai's compiled core (burano_ai._core) is not built: install the package with "
@@ -19,4 +19,4 @@ except ImportError as exc:  # pragma: no cover - exercised only on a broken inst
 
 from .enums import CHANCE, TERMINAL  # noqa: E402  (after the core check above)
 
-__all__ = ["CHANCE", "Game", "State", "TERMINAL", "playouts", "rollout", "__version__"]
+__all__ = ["CHANCE", "Game", "State", "TERMINAL", "playout", "playouts", "__version__"]

@@ -125,11 +125,11 @@ class State:
     def check(self) -> None:
         """Raise AssertionError unless key and derived counts equal their recomputation and the
         reference's invariants hold."""
-    def rollout(self, seed: int = 0, policy: str = "random") -> list[int]:
+    def playout(self, seed: int = 0, policy: str = "random") -> list[int]:
         """Play this state to the end in place (C, no GIL); return the final scores."""
     def __reduce__(self) -> tuple[Any, ...]: ...
 
-def rollout(state: State, seed: int = 0, policy: str = "random") -> list[int]:
+def playout(state: State, seed: int = 0, policy: str = "random") -> list[int]:
     """Play a copy of `state` to the end; return the final scores (the state is unchanged)."""
 
 def playouts(state: State, count: int, seed: int = 0, policy: str = "random") -> tuple[int, list[float]]:

@@ -186,7 +186,7 @@ def test_mcts_pkg_reward_is_our_reward_from_the_margin():
     from burano_ai.search.ismcts import margins, rewards
     from burano_ai.search.params import Params
     state = Game(2).new_initial_state(4)
-    state.rollout(9, "random")
+    state.playout(9, "random")
     scores = [float(v) for v in state.scores()]
     search = MctsPkgBot._Search(0, 1, True)
     expected = rewards(margins(scores), list(state.returns()), Params())[0]

@@ -234,24 +234,24 @@ def test_bad_seat_raises():
 
 @pytest.mark.parametrize("policy", _core.POLICIES)
 @pytest.mark.parametrize("num_players", (2, 3, 4))
-def test_rollout_terminates_and_is_deterministic(policy, num_players):
+def test_playout_terminates_and_is_deterministic(policy, num_players):
     state = _core.Game(num_players).new_initial_state(4)
     key = state.key()
-    first = _core.rollout(state, 17, policy)
+    first = _core.playout(state, 17, policy)
     assert state.key() == key                       # the module function plays a copy
-    assert _core.rollout(state, 17, policy) == first
+    assert _core.playout(state, 17, policy) == first
     played = state.clone()
-    assert played.rollout(17, policy) == first      # the method plays in place
+    assert played.playout(17, policy) == first      # the method plays in place
     assert played.is_terminal() and played.scores() == first
     assert played.key() == played.full_key()
     played.check()
-    results = {tuple(_core.rollout(state, seed, policy)) for seed in range(10)}
+    results = {tuple(_core.playout(state, seed, policy)) for seed in range(10)}
     assert len(results) > 1
 
 
-def test_rollout_from_a_midgame_chance_node():
+def test_playout_from_a_midgame_chance_node():
     state = find_state(lambda s: s.is_chance_node() and s.stage != 0)
-    scores = state.clone().rollout(3, "heuristic")
+    scores = state.clone().playout(3, "heuristic")
     assert len(scores) == state.num_players
 
 
@@ -265,7 +265,7 @@ def test_playouts_count_games():
 def test_unknown_policy_raises():
     state = _core.Game(2).new_initial_state(0)
     with pytest.raises(OptionError):
-        _core.rollout(state, 0, "greedy")
+        _core.playout(state, 0, "greedy")
 
 
 def test_reference_and_core_playouts_agree_on_winners_format():

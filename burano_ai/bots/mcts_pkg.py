@@ -90,8 +90,8 @@ class MctsPkgBot(Bot):
         def rollout(self, pkg_state: _PkgState) -> float:
             s = pkg_state.state.clone()
             seed = self.rng.getrandbits(31)
-            if self.native and callable(getattr(s, "rollout", None)):
-                s.rollout(seed, "random")
+            if self.native and callable(getattr(s, "playout", None)):
+                s.playout(seed, "random")
             else:
                 random_playout(s, seed)
             return self.reward(s)

@@ -176,8 +176,8 @@ class CorePlayout:
 
     def play(self, state, seed: int) -> None:
         """Play `state` to the end in place: natively if the State can, else `random_playout`."""
-        # The compiled State's playout method (`burano_ai._core.State.rollout(seed, policy)`).
-        native = getattr(state, "rollout", None)
+        # The compiled State's playout method (`burano_ai._core.State.playout(seed, policy)`).
+        native = getattr(state, "playout", None)
         if callable(native):
             native(seed, self.policy)
         else:

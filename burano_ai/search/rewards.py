@@ -4,7 +4,7 @@ used where an iteration stops before the end of the game.
 The reward of a seat is ``win_weight * win_share + (1 - win_weight) * sigmoid(margin / margin_scale)``
 (`rewards`; why this blend and these defaults: `burano_ai.search.params`). At the end of a game the
 win shares are the game's `returns()`; at a cut-off they go to the seat(s) with the highest estimate
-(`top_shares`). The native tree (`burano_ai._search`) computes the same margins and rewards in C.
+(`top_shares`). The native tree (`burano_ai.search._native`) computes the same margins and rewards in C.
 
 Everything here but `estimated_scores` reads plain numbers; `estimated_scores` reads a Burano State.
 """

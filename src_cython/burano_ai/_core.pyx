@@ -317,7 +317,7 @@ cdef class State:
 
     `apply_action` is unchecked (like the reference); `play(text)` parses, checks and applies.
     Beyond the reference: `key()`/`full_key()` (64-bit Zobrist keys), an integer
-    `information_state_key(seat)`, a fast `resample(seat, seed)`, `rollout(seed, policy)`, `check()`,
+    `information_state_key(seat)`, a fast `resample(seat, seed)`, `playout(seed, policy)`, `check()`,
     and the converters `from_position`/`to_position`.
     """
 
@@ -641,7 +641,7 @@ cdef class State:
 
     # --- playouts
 
-    def rollout(self, seed=0, policy="random"):
+    def playout(self, seed=0, policy="random"):
         """Play this state to the end in place (C loop, no GIL); return the final scores.
 
         Chance nodes are sampled with their probabilities; `policy` is "random" (uniform over legal
@@ -672,9 +672,9 @@ def _state_from_bytes(Game game, bytes data):
     return st
 
 
-def rollout(State state, seed=0, policy="random"):
+def playout(State state, seed=0, policy="random"):
     """Play a copy of `state` to the end (the state is not changed); return the final scores."""
-    return state.clone().rollout(seed, policy)
+    return state.clone().playout(seed, policy)
 
 
 cdef void add_wins(const StateC* s, double* wins) noexcept nogil:
