@@ -1,0 +1,117 @@
+"""Two builds of the compiled core side by side: the hot paths timed in alternating processes, as ratios.
+
+A refactor of the core must not cost speed. This script times the same work on two source trees that
+each have their compiled extensions built in place (e.g. the pre-change commit in a git worktree with
+its own editable install, and the current tree), alternating OLD and NEW processes round after round
+so that machine noise falls on both alike, and prints medians and NEW/OLD time ratios (below 1: NEW
+is faster).
+
+    git worktree add --detach ../old <commit>          # then build it: pip install -e ../old ...
+    python bench/compare_builds.py ../old . --rounds 7
+
+The work: `burano_ai.playouts` of whole random games in C, clone, key, full key, legal actions,
+clone + apply, and native search iterations, on fixed seeded positions. It uses only API that both
+sides have, so it can compare any two commits since the native tree exists.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+
+
+def _position(num_players: int, seed: int, steps: int):
+    """The state after `steps` seeded random decisions and chance outcomes from a seeded deal."""
+    import burano_ai
+
+    state = burano_ai.Game(num_players).new_initial_state(seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+    return state
+
+
+def _per_call(fn, calls: int) -> float:
+    """Seconds per call of `fn` (best of 3 batches)."""
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        best = min(best, (time.perf_counter() - start) / calls)
+    return best
+
+
+def measure() -> dict[str, float]:
+    """One process's timings in microseconds per operation."""
+    import burano_ai
+    from burano_ai.search.ismcts import make_searcher
+    from burano_ai.search.params import Params
+
+    out: dict[str, float] = {}
+    start = _position(3, 7, 0)
+    out["playouts 3p (us/game)"] = _per_call(lambda: burano_ai.playouts(start, 2000, 1), 2) / 2000 * 1e6
+    start4 = _position(4, 11, 0)
+    out["heuristic playouts 4p (us/game)"] = (_per_call(lambda: burano_ai.playouts(start4, 1000, 2, "heuristic"), 1)
+                                              / 1000 * 1e6)
+    mid = _position(3, 5, 300)
+    while mid.is_chance_node():
+        mid.apply_action(mid.chance_outcomes()[0][0])
+    legal = mid.legal_actions()
+    out["clone (us)"] = _per_call(mid.clone, 200_000) * 1e6
+    out["key (us)"] = _per_call(mid.key, 200_000) * 1e6
+    out["full_key (us)"] = _per_call(mid.full_key, 100_000) * 1e6
+    out["legal_actions (us)"] = _per_call(mid.legal_actions, 100_000) * 1e6
+    action = legal[len(legal) // 2]
+    out["clone+apply (us)"] = _per_call(lambda: mid.clone().apply_action(action), 100_000) * 1e6
+    seat = mid.current_player()
+    root = mid.resample(seat, 3)
+
+    def search() -> None:
+        make_searcher(root, seat, Params(tree="native"), 1).run(iterations=3000)
+
+    out["native search (us/iteration)"] = _per_call(search, 1) / 3000 * 1e6
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("old", help="source tree of the OLD build (extensions built in place)")
+    parser.add_argument("new", help="source tree of the NEW build")
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.measure:
+        print(json.dumps(measure()))
+        return
+    results: dict[str, list[dict[str, float]]] = {"old": [], "new": []}
+    for r in range(args.rounds):
+        for side in (("old", "new") if r % 2 == 0 else ("new", "old")):
+            tree = os.path.abspath(getattr(args, side))
+            env = dict(os.environ, PYTHONPATH=tree)
+            proc = subprocess.run([sys.executable, os.path.abspath(__file__), tree, tree, "--measure"],
+                                  cwd="/", env=env, capture_output=True, text=True, check=True)
+            results[side].append(json.loads(proc.stdout))
+        print(f"round {r + 1}/{args.rounds} done", file=sys.stderr)
+    print(f"{'median of ' + str(args.rounds) + ' rounds':34} {'OLD':>10} {'NEW':>10} {'NEW/OLD':>8}")
+    for name in results["old"][0]:
+        old = statistics.median(m[name] for m in results["old"])
+        new = statistics.median(m[name] for m in results["new"])
+        print(f"{name:34} {old:10.3f} {new:10.3f} {new / old:8.3f}")
+
+
+if __name__ == "__main__":
+    main()
