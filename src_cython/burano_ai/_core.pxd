@@ -26,7 +26,6 @@ cdef class Game:
     cdef GameC g
     cdef readonly int num_players
     cdef readonly object layout         # topology.WorkshopLayout
-    cdef readonly object reference_game  # the reference Game of the same configuration
 
 
 cdef class State:

@@ -41,7 +41,7 @@ import time
 from burano_ai import actions as _A
 from burano_ai.data.roofs import ROOF_PAIRS as _ROOF_PAIRS
 from burano_ai.errors import OptionError
-from burano_ai.search import pyramid as _pyramid
+import burano_ai.search.pyramid as _pyramid
 from burano_ai.search.params import Params
 from burano_ai.search.tree import UNKNOWN as _UNKNOWN
 
