@@ -24,6 +24,7 @@ from burano_ai.enums import parse_seat
 from burano_ai.errors import BuranoError, OptionError, PositionError
 from burano_ai.random_play import sample_chance
 from burano_ai.render import render_legal_actions, render_state
+from burano_ai.search.limits import DEFAULT_SUGGEST_ITERATIONS
 
 USAGE_ERROR = 2
 # Click's exception classes: recent typer versions vendor click, older ones use it directly.
@@ -263,7 +264,7 @@ def suggest(
                                        "(default: the seat to move)."),
     seconds: Optional[float] = typer.Option(None, "--time", metavar="S", help="Search time in seconds."),
     iterations: Optional[int] = typer.Option(None, "--iterations", metavar="N",
-                                             help="Search iterations (default 10000 when --time is not given)."),
+                                             help=f"Search iterations (default {DEFAULT_SUGGEST_ITERATIONS} when --time is not given)."),
     workers: int = typer.Option(1, "--workers", metavar="W", help="Worker processes (root-parallel search)."),
     seed: int = typer.Option(0, "--seed", help="Seed: the same seed, budget and workers give the same answer."),
     top: int = typer.Option(8, "--top", metavar="N", help="Candidate moves to list."),
@@ -283,9 +284,9 @@ def suggest(
     if top < 1:
         raise OptionError(f"--top must be at least 1, not {top}")
     if seconds is None and iterations is None:
-        iterations = 10_000   # a few seconds on one core: enough for the visit counts to separate
+        iterations = DEFAULT_SUGGEST_ITERATIONS
     limit = Limit(iterations=iterations, seconds=seconds)
-    params = Params() if playout is None else Params(playout=playout)
+    params = Params() if playout is None else Params(playout_policy=playout)
     total = iterations
     show_progress = not as_json and sys.stderr.isatty()
     if show_progress:

@@ -30,6 +30,7 @@ import pytest
 from burano_ai.random_play import random_step
 from burano_ai.reference import Game as ReferenceGame
 from burano_ai.search import Limit, Params
+from burano_ai.search.evaluators import HorizonEstimate
 from burano_ai.search.ismcts import make_searcher, worker_seed
 from burano_ai.search.parallel import canonical_root
 
@@ -114,7 +115,7 @@ def test_bench_search_iterations(benchmark, impl, num_players, where, playout):
     searchers = []
 
     def search():
-        searcher = make_searcher(root, seat, _params(impl, playout=playout), worker_seed(1, 0))
+        searcher = make_searcher(root, seat, _params(impl, playout_policy=playout), worker_seed(1, 0))
         searcher.run(iterations=iterations)
         searchers.append(searcher)
 
@@ -144,7 +145,7 @@ def test_bench_search_to_turn_horizon(benchmark, impl, num_players):
     searchers = []
 
     def search():
-        searcher = make_searcher(root, seat, _params(impl, horizon_turns=1), worker_seed(1, 0))
+        searcher = make_searcher(root, seat, _params(impl, evaluator=HorizonEstimate(1)), worker_seed(1, 0))
         searcher.run(iterations=iterations)
         searchers.append(searcher)
 

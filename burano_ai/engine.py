@@ -21,7 +21,7 @@ from .data.colours import SEAT_LETTERS
 from .enums import CHANCE, TERMINAL, parse_seat
 from .errors import OptionError, PositionError
 from .notation import position_from_dict
-from .search.limits import DEFAULT_ITERATIONS, Limit
+from .search.limits import DEFAULT_SUGGEST_ITERATIONS, Limit
 from .search.params import Params
 from .search.parallel import GameFactory, canonical_root, default_game_factory, run_search
 from .search.result import Candidate, PlanStep, SearchResult, build_result
@@ -91,7 +91,7 @@ def load_position(position: Any, game_factory: GameFactory | None = None) -> tup
 
 def _check_options(limit: Any, params: Any, seed: Any, workers: Any, progress: Any) -> tuple[Limit, Params]:
     if limit is None:
-        limit = Limit(iterations=DEFAULT_ITERATIONS)
+        limit = Limit(iterations=DEFAULT_SUGGEST_ITERATIONS)
     if not isinstance(limit, Limit):
         raise OptionError(f"limit must be a burano_ai.search.Limit, not {limit!r}")
     if params is None:
@@ -117,7 +117,7 @@ def suggest(position: Any, seat: int | str | None = None, limit: Limit | None = 
         position: a State, or a position JSON text or dict (full, or the one-seat view of the searching
             seat); the search reads only what the seat can know either way.
         seat: the searching seat (0-based or a letter); default: the seat to move. It must be to move.
-        limit: iterations and/or seconds; default `Limit(iterations=1000)`.
+        limit: iterations and/or seconds; default `Limit(iterations=DEFAULT_SUGGEST_ITERATIONS)` (10,000).
         params: search tunables; default `Params()`.
         seed: every random choice of the search derives from it.
         workers: root-parallel worker processes.
@@ -174,9 +174,6 @@ def suggest(position: Any, seat: int | str | None = None, limit: Limit | None = 
     if limit.iterations is not None and summary["iterations"] < limit.iterations:
         notes.append(f"time limit of {limit.seconds} s reached after {summary['iterations']} of "
                      f"{limit.iterations} iterations")
-    if params.horizon_turns is not None:
-        notes.append(f"win chances and VP are estimates at the end of the seat's turn {params.horizon_turns} "
-                     f"from now, not final results")
-    elif params.evaluator is not None:
-        notes.append("win chances and VP are the evaluator's estimates at the search leaves")
+    if params.result_note:
+        notes.append(params.result_note)
     return build_result(summary, seat, seed, workers, elapsed, root.action_to_string, tuple(notes))

@@ -181,22 +181,13 @@ def test_evaluators_say_what_the_native_tree_can_run_and_what_results_mean():
         "HorizonEstimate(turns=1, estimate=burano_ai.search.rewards.estimated_scores)"
 
 
-def test_the_old_spellings_still_make_the_same_params():
-    """Transitional (issue 9): `playout`, `rollout`, `horizon_turns` and an estimate function as `evaluator`."""
-    assert Params(playout="random") == Params(playout_policy="random")
-    assert Params(horizon_turns=2) == Params(evaluator=HorizonEstimate(2))
-    assert Params(horizon_turns=2, evaluator=counting_estimate) == \
-        Params(evaluator=HorizonEstimate(2, counting_estimate))
-    assert Params(rollout=counting_playout) == Params(evaluator=PythonPlayout(counting_playout))
-    assert Params().with_(horizon_turns=1, playout="random").horizon_turns == 1
-    params = Params(rollout=counting_playout, playout="random")
-    assert (params.playout, params.rollout, params.horizon_turns) == ("random", counting_playout, None)
-    with pytest.raises(OptionError):
-        Params(rollout=counting_playout, horizon_turns=1)
-    with pytest.raises(OptionError):
-        Params(horizon_turns=0)
-    with pytest.raises(TypeError):
-        Params(horizon=1)
+def test_params_take_only_the_current_knobs():
+    """The four leaf knobs of old (`playout`, `rollout`, `horizon_turns`, a function as `evaluator`) are gone."""
+    for old in ("playout", "rollout", "horizon_turns", "horizon"):
+        with pytest.raises(TypeError):
+            Params(**{old: 1})
+    with pytest.raises(OptionError, match="Evaluator"):
+        Params(evaluator=counting_estimate)
 
 
 def test_plan_trees_merge_by_summing_and_pv_stops_at_the_turn_end():

@@ -13,9 +13,6 @@ DEFAULT_SUGGEST_ITERATIONS = 10_000
 #: The budget of one decision of a search bot (``ismcts`` in an arena) when its spec gives none: a game
 #: is a few hundred decisions, and a tournament many games.
 DEFAULT_BOT_ITERATIONS = 1000
-#: Transitional (issue 9): the old name, still read by engine.py's `suggest` (1000, not the CLI's 10,000);
-#: delete once engine.py reads DEFAULT_SUGGEST_ITERATIONS.
-DEFAULT_ITERATIONS = DEFAULT_BOT_ITERATIONS
 
 
 @dataclass(frozen=True)

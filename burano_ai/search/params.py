@@ -51,9 +51,7 @@ from dataclasses import dataclass, fields, is_dataclass, replace
 from typing import Any
 
 from ..errors import OptionError
-from .evaluators import (PLAYOUT_POLICIES, CorePlayout, Evaluator, HorizonEstimate, LeafEstimate, PythonPlayout,
-                         function_name)
-from .rewards import estimated_scores
+from .evaluators import PLAYOUT_POLICIES, CorePlayout, Evaluator, function_name
 
 START_METHODS = ("spawn", "fork", "forkserver")
 TREES = ("auto", "python", "native")
@@ -97,9 +95,7 @@ class Params:
 
     def __init__(self, exploration: float = 0.7, win_weight: float = 0.7, margin_scale: float = 10.0,
                  pyramid_bias: float = 1.0, playout_policy: str = "heuristic", evaluator: Evaluator | None = None,
-                 start_method: str | None = None, tree: str = "auto", **legacy: Any) -> None:
-        if legacy:
-            playout_policy, evaluator = _from_legacy(playout_policy, evaluator, legacy)
+                 start_method: str | None = None, tree: str = "auto") -> None:
         for name, value in (("exploration", exploration), ("win_weight", win_weight),
                             ("margin_scale", margin_scale), ("pyramid_bias", pyramid_bias),
                             ("playout_policy", playout_policy), ("evaluator", evaluator),
@@ -166,26 +162,6 @@ class Params:
         out["evaluator"] = None if self.evaluator is None else _describe(self.evaluator)
         return out
 
-    # --- Transitional (issue 9): the spellings from before the `evaluator` protocol, read and written
-    # by callers not yet moved to `playout_policy` / `evaluator` (cli.py, engine.py, tests/test_engine.py,
-    # bench/). (The compiled `burano_ai.search._native.NativeSearcher` reads only `native_policy` and
-    # `native_tree_blocker`.) Delete with `_from_legacy` once they have moved.
-
-    @property
-    def playout(self) -> str:
-        """Old name of `playout_policy`."""
-        return self.playout_policy
-
-    @property
-    def horizon_turns(self) -> int | None:
-        """The evaluator's horizon (old knob: `HorizonEstimate`)."""
-        return self.leaf_evaluator.horizon_turns
-
-    @property
-    def rollout(self):
-        """The custom playout function (old knob: `PythonPlayout`), else None."""
-        return self.evaluator.fn if isinstance(self.evaluator, PythonPlayout) else None
-
 
 def _describe(evaluator: Any) -> str:
     """An evaluator as plain data: its class and fields, functions by module and name (else its str)."""
@@ -195,27 +171,3 @@ def _describe(evaluator: Any) -> str:
         return str(evaluator)
     parts = ", ".join(f"{f.name}={value(getattr(evaluator, f.name))}" for f in fields(evaluator))
     return f"{type(evaluator).__name__}({parts})"
-
-
-def _from_legacy(playout_policy: str, evaluator: Any, legacy: dict[str, Any]) -> tuple[str, Any]:
-    """`playout_policy` and `evaluator` from the old knobs `playout`, `rollout`, `horizon_turns` and an
-    old-style `evaluator` function ``fn(state) -> scores`` (transitional: see `Params`)."""
-    unknown = sorted(set(legacy) - {"playout", "rollout", "horizon_turns"})
-    if unknown:
-        raise TypeError(f"Params() got an unexpected keyword argument {unknown[0]!r}")
-    playout_policy = legacy.get("playout", playout_policy)
-    rollout = legacy.get("rollout")
-    horizon = legacy.get("horizon_turns")
-    estimate = None
-    if evaluator is not None and not hasattr(evaluator, "evaluate"):
-        estimate, evaluator = evaluator, None
-    if horizon is not None:
-        if rollout is not None:
-            raise OptionError("horizon_turns needs the built-in playout: a custom rollout always plays to "
-                              "the end of the game")
-        return playout_policy, HorizonEstimate(horizon, estimated_scores if estimate is None else estimate)
-    if estimate is not None:
-        return playout_policy, LeafEstimate(estimate)
-    if rollout is not None and evaluator is None:
-        return playout_policy, PythonPlayout(rollout)
-    return playout_policy, evaluator
