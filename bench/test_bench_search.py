@@ -93,8 +93,9 @@ def _params(impl: str, **changes) -> Params:
 
 
 def _record(benchmark, impl: str, iterations: int, searcher=None) -> None:
-    info = {"implementation": impl, "iterations": iterations,
-            "iterations_per_second": round(iterations / benchmark.stats.stats.mean, 1)}
+    info = {"implementation": impl, "iterations": iterations}
+    if benchmark.stats is not None:   # None under --benchmark-disable (a smoke run of bench/)
+        info["iterations_per_second"] = round(iterations / benchmark.stats.stats.mean, 1)
     if searcher is not None:
         summary = searcher.summary()
         action, (visits, *_rest) = max(summary["plan"].items(), key=lambda kv: (kv[1][0], -kv[0]))
