@@ -7,7 +7,7 @@ implementation). Each benchmark runs on every implementation that is available â
 the reference model ("reference"), the Python tree on the compiled core (`burano_ai.Game`, or
 `burano_ai._core.Game` before it is exported) with its native C playout ("core"), and the native tree
 (`burano_ai.search._native.NativeSearcher`, the whole iteration in C) on the core ("core-native") â€” so one
-run gives the ratios. Full iterations are measured with both playout policies (`Params.playout`:
+run gives the ratios. Full iterations are measured with both playout policies (`Params.playout_policy`:
 uniform random, and the heuristic default; the reference model has only the uniform one), next to
 bare C playouts from the root as the ceiling of any tree ("playouts-only"). Each records
 ``iterations_per_second`` and the search's signature (best move, its visits, tree nodes) in

@@ -270,7 +270,7 @@ def _side_by_side(left: list[str], right: list[str], width: int) -> list[str]:
 
 
 def render_position(d: dict[str, Any]) -> str:
-    """Render a position dict (the format of `burano_ai.notation.state_to_dict`) as plain text."""
+    """Render a position dict (the format of `burano_ai.notation.position_to_dict`) as plain text."""
     lines = _header(d)
     lines.append("")
     lines += _side_by_side(_island_grid(d), [""] + _route(d), 3 + SIZE * _CELL + 1)

@@ -261,8 +261,8 @@ def report(out_dir: Path, doc: Path, argv: list[str]) -> None:
         "c = 0.7, max-visit final policy, unlimited world samples) with a wall-clock loop around its "
         "simulations, our resampler and, unless `evaluator=random`, playouts in the compiled core "
         "(`NativeRolloutEvaluator`); its reward is the win share (the game's returns). mcts-pkg: one "
-        "determinization per decision, our reward, native playouts (see `burano_ai/bots.py` for its known "
-        "weaknesses).",
+        "determinization per decision, our reward, native playouts (see `burano_ai/bots/mcts_pkg.py` for its "
+        "known weaknesses).",
         "- Greedy: one move ahead with a fixed heuristic (VP + (coins + privilege)/5 + cards + 0.3 per prep cube "
         "+ 0.4 per worker off the ring), chance resolved by 3 sampled completions.", ""]
     tp = out_dir / "throughput.json"

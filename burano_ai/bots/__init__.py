@@ -15,8 +15,8 @@ Spec strings: ``name`` or ``name:key=value,key=value``. Bots and their keys:
 ``ismcts``          our SO-ISMCTS through `burano_ai.engine.suggest`. Keys: ``iterations`` (default 1000
                     when no budget is given), ``time`` (seconds per decision), ``workers`` (root-parallel
                     processes, 1), ``c`` (exploration), ``win_weight``, ``margin`` (margin_scale),
-                    ``pyramid_bias``, ``horizon`` (horizon_turns), ``playout`` (heuristic | random),
-                    ``tree`` (auto | python | native; see `burano_ai.search.params`).
+                    ``pyramid_bias``, ``horizon`` (`evaluator=HorizonEstimate(n)`), ``playout``
+                    (heuristic | random), ``tree`` (auto | python | native; see `burano_ai.search.params`).
 ``mcts-pkg``        the PyPI `mcts` package's UCT on one determinization (see `MctsPkgBot`). Keys:
                     ``iterations`` (500 when no budget is given) or ``time``, ``c``,
                     ``rollout`` (native | python).
