@@ -1,4 +1,4 @@
-"""The reference Game: configuration, metadata and the seeded setup (rules spec §3)."""
+"""The reference Game: configuration and metadata; the seeded setup is `burano_ai.deal` (rules spec §3)."""
 
 from __future__ import annotations
 
