@@ -12,7 +12,6 @@ Every bad input raises a `ValueError` subclass from `burano_ai.errors` that name
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from typing import Any, Callable
@@ -20,18 +19,15 @@ from typing import Any, Callable
 from .data.colours import SEAT_LETTERS
 from .enums import CHANCE, TERMINAL, parse_seat
 from .errors import OptionError, PositionError
-from .notation import position_from_dict
+from .notation import MAX_POSITION_BYTES, parse_position_text, position_from_dict
 from .search.limits import DEFAULT_SUGGEST_ITERATIONS, Limit
 from .search.params import Params
 from .search.parallel import GameFactory, canonical_root, default_game_factory, run_search
 from .search.result import Candidate, PlanStep, SearchResult, build_result
+from .validate import check_playable
 
 #: Most worker processes `suggest` accepts.
 MAX_WORKERS = 64
-
-
-#: Largest position input accepted, in bytes (a full 4-player position is about 10 kB).
-MAX_POSITION_BYTES = 1 << 20
 
 
 def read_position_text(path: str | os.PathLike) -> str:
@@ -69,13 +65,8 @@ def load_position(position: Any, game_factory: GameFactory | None = None) -> tup
         return position, None
     if isinstance(position, os.PathLike):
         position = read_position_text(position)
-    if isinstance(position, (bytes, bytearray)):
-        position = bytes(position).decode("utf-8-sig", errors="replace")
-    if isinstance(position, str):
-        try:
-            data = json.loads(position.lstrip("\ufeff"))
-        except json.JSONDecodeError as exc:
-            raise PositionError(f"malformed JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    if isinstance(position, (str, bytes, bytearray)):
+        data = parse_position_text(position)   # size, UTF-8, nesting and integer-literal limits
     elif isinstance(position, dict):
         data = position
     else:
@@ -84,6 +75,7 @@ def load_position(position: Any, game_factory: GameFactory | None = None) -> tup
     pos = position_from_dict(data)
     factory = game_factory or default_game_factory()
     state = factory(pos.num_players).state_from_position(pos)
+    check_playable(state)   # the rules' part of validation: a move at every decision, outcomes at chance
     view = data.get("view")
     view_seat = None if view is None else parse_seat(view, pos.num_players, what="position.view", error=PositionError)
     return state, view_seat
@@ -127,8 +119,10 @@ def suggest(position: Any, seat: int | str | None = None, limit: Limit | None = 
         view: when `position` is a State loaded from a one-seat view (`load_position`), that seat: the
             State is then already the search root (a view of another seat is refused).
 
+    Every search runs at least one iteration (per worker), even when `limit.seconds` is spent first.
+
     Raises:
-        PositionError: malformed position, game over, or a chance event pending.
+        PositionError: malformed position, game over, a chance event pending, or no legal move.
         OptionError: unknown seat, a seat that is not to move, a view of another seat, a bad limit,
             params, seed or worker count.
     """
@@ -155,6 +149,9 @@ def suggest(position: Any, seat: int | str | None = None, limit: Limit | None = 
         raise OptionError(f"the position is seat {SEAT_LETTERS[view_seat]}'s view; it cannot be searched for "
                           f"seat {SEAT_LETTERS[seat]}")
     legal = state.legal_actions()
+    if not legal:
+        raise PositionError(f"seat {SEAT_LETTERS[seat]} is to move but has no legal move: "
+                            "the position cannot arise in a game")
     if len(legal) == 1:
         only = legal[0]
         text = state.action_to_string(only)
@@ -170,6 +167,8 @@ def suggest(position: Any, seat: int | str | None = None, limit: Limit | None = 
     summary = run_search(root, seat, limit, params, seed=seed, workers=workers, progress=progress,
                          game_factory=game_factory)
     elapsed = time.perf_counter() - start
+    if summary["iterations"] < 1:   # run_search runs at least one; an answer without search is a bug
+        raise RuntimeError("the search ran no iteration")
     notes = []
     if limit.iterations is not None and summary["iterations"] < limit.iterations:
         notes.append(f"time limit of {limit.seconds} s reached after {summary['iterations']} of "
