@@ -371,6 +371,7 @@ def roof_puzzle():
     p = s.actor
     s.cubes[0][hole("c3")], s.cubes[0][hole("e3")] = BLUE, PINK
     s.cubes[0][hole("c7")], s.cubes[0][hole("e7")] = YELLOW, GREEN
+    s.cubes[0][hole("d4")] = s.cubes[0][hole("d6")] = WHITE   # joined to the fountain (§2); no white-white tile
     pl = s.players[p]
     pl.roof_slots = [(FOUNTAINS, ROOF_PAIRS.index((BLUE, PINK))),
                      (ISLAND_MAJORITY, ROOF_PAIRS.index((YELLOW, GREEN))), None]
