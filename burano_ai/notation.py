@@ -980,7 +980,23 @@ def _check_lace_pay(s: Position, root: _Reader) -> None:
 
 
 def _check_pyramids(s: Position, root: _Reader) -> None:
-    """Pyramids: built in turn order, positions filled b1..top [RD-19]; supported and used up in the rounds."""
+    """Pyramids: built in turn order, positions filled b1..top [RD-19]; supported and used up in the rounds.
+
+    In setup (§3) no pyramid is built yet, and the roof picks go in seat order: seats before the one
+    picking hold 3 tiles (12 of each kind cannot run out), seats after it none.
+    """
+    if s.stage == Stage.SETUP:
+        for p, pl in enumerate(s.players):
+            if any(c >= 0 for c in pl.pyramid):
+                raise root.fail("pyramids are built after the setup roof picks: the pyramid is empty in stage "
+                                "'setup'", f"seats[{p}].pyramid")
+            tiles = sum(1 for t in pl.roof_slots if t is not None)
+            if p < s.order_index and tiles != ROOF_SLOTS:
+                raise root.fail(f"seat {SEAT_LETTERS[p]} picked its {ROOF_SLOTS} roof tiles before the seat to move",
+                                f"seats[{p}].roof_slots")
+            if p > s.order_index and tiles:
+                raise root.fail(f"seat {SEAT_LETTERS[p]} picks its roof tiles after the seat to move: its slots are "
+                                "empty in stage 'setup'", f"seats[{p}].roof_slots")
     if s.stage == Stage.PYRAMID:
         order = s.turn_order()
         for k, p in enumerate(order):

@@ -451,3 +451,15 @@ def test_the_example_and_every_dump_still_load():
         data = dump_at(situation)
         for factory in FACTORIES.values():
             load_position(copy.deepcopy(data), factory)
+
+
+def test_setup_positions_have_empty_pyramids_and_picks_in_seat_order():
+    """Found by the fuzz campaign: a pyramid cube or a later seat's roof tile during the setup picks."""
+    data = dump_at("roof-pick")
+    assert data["stage"] == "setup"
+    bad = copy.deepcopy(data)
+    bad["seats"][0]["pyramid"][8] = "white"
+    rejected(bad, "position.seats[0].pyramid", "stage 'setup'")
+    bad = copy.deepcopy(data)
+    bad["seats"][3]["roof_slots"][1] = {"kind": "island", "fields": ["pink", "orange"]}
+    rejected(bad, "position.seats[3].roof_slots")
