@@ -432,12 +432,30 @@ def _git_head() -> str:
 
 
 def replay(path: str) -> int:
-    """Run a saved finding again in this process (a crash kills it: run under gdb or with -X faulthandler)."""
+    """Run a saved finding again in this process (a crash kills it: run it under gdb, or read the
+    faulthandler stack it prints). The saved input is used when there is one (so a repro survives
+    changes to the generators); an API case is regenerated from its seed."""
     faulthandler.enable()
+    import fuzzing as F
     record = json.loads(Path(path).read_text())
     kind, seed = record["kind"], record["seed"]
+    here = Path(path).parent
     print(f"replaying {kind} {seed} (recorded: {record['outcome']}: {record['message'][:200]})", flush=True)
-    outcome, message, extra = _run_one(kind, seed)
+    data = None
+    if kind == "loader" and record.get("input_file"):
+        sys.setrecursionlimit(100_000)
+        data = json.loads((here / record["input_file"]).read_text())
+    elif kind == "text" and (here / f"{Path(path).stem}.input").exists():
+        raw = (here / f"{Path(path).stem}.input").read_bytes()
+        data = raw.decode("utf-8", "surrogateescape") if record.get("input_is_str") else raw
+    if data is None:
+        outcome, message, extra = _run_one(kind, seed)
+    else:
+        try:
+            outcome, message, extra = F.check_loader_input(data, seed), "", {}
+        except F.Finding as exc:
+            outcome, message = exc.kind, exc.message
+            extra = {"traceback": "".join(traceback.format_exception(exc.__cause__)) if exc.__cause__ else ""}
     print(f"now: {outcome} {message}")
     if extra.get("traceback"):
         print(extra["traceback"])

@@ -291,8 +291,12 @@ def m_unknown_key(data, rng):
         new = k.capitalize() if k != k.capitalize() else k.upper()
     elif r < 0.7:
         new = rng.choice(_vocabulary()["keys"])       # a real key in the wrong place
-    else:
+    elif r < 0.85:
         new = rng.choice(("x", "", " ", "__proto__", "contxt", "Prep", "k" * 300, "view ", "1"))
+    else:                                             # rename: a hole, island, colour ... to another
+        if k in d:
+            d[rng.choice(_vocabulary()["strings"])] = d.pop(k)
+        return
     d[new] = copy.deepcopy(d[k]) if k in d and rng.random() < 0.7 else rng.choice(WRONG_TYPES)()
 
 
@@ -692,7 +696,9 @@ def _uncaught(exc: BaseException) -> Finding:
 
 def check_loader_input(data: Any, seed: int = 0, steps: int = LOCKSTEP_STEPS,
                        search_iterations: int = SEARCH_ITERATIONS) -> str:
-    """Run the loader properties on one input; return 'rejected', 'accepted' or 'accepted-terminal'.
+    """Run the loader properties on one input; return 'rejected', 'accepted-searched' (a decision with a
+    choice for the seat whose view it is, or any seat of a full position: searched too), 'accepted'
+    (a chance node, a single legal move or another seat's view: not searched) or 'accepted-terminal'.
 
     Raises:
         Finding: a property violation (see the module docstring).
@@ -763,6 +769,7 @@ def _check_loader_input(data: Any, seed: int, steps: int, search_iterations: int
             raise Finding("exception", f"suggest raised {_short(exc)}") from exc
         if result.action not in root.legal_actions():
             raise Finding("invariant", f"suggest returned {result.move!r}, not a legal move")
+        return "accepted-searched"
     return "accepted"
 
 
