@@ -44,6 +44,7 @@ CH_MARKERS         colour -> action mapping (chance)          ``markers: PB/YG/O
 
 from __future__ import annotations
 
+import operator
 from itertools import combinations, permutations
 
 from . import topology
@@ -199,8 +200,65 @@ def swap_action(island_a: int, colour_a: int, island_b: int, colour_b: int) -> i
     return SWAP + (ISLAND_PAIR_ID[(island_a, island_b)] * NUM_COLOURS + colour_a) * NUM_COLOURS + colour_b
 
 
+def action_id(action: object) -> int:
+    """Return `action` as an action id: an int, or an integer type such as numpy's (`operator.index`).
+
+    Raises:
+        TypeError: `action` is a bool, a float, a str or anything else that is not an integer.
+    """
+    if type(action) is int:
+        return action
+    if not isinstance(action, bool):
+        try:
+            return operator.index(action)     # numpy integers
+        except TypeError:
+            pass
+    raise TypeError(f"an action id must be an int, not {type(action).__name__} ({action!r}); "
+                    f"use string_to_action or play for move text")
+
+
+def illegal_action_error(action: int, text: str | None, phase: str, chance_kind: str | None, where: str,
+                         offered: list[int] | None) -> IllegalMoveError:
+    """The error for an action that cannot be applied here (both implementations word it alike).
+
+    Args:
+        action: the action id.
+        text: the move as the caller wrote it (`play`), or None for its canonical text.
+        phase: the phase name (`enums.PHASE_NAMES`).
+        chance_kind: the chance kind name at a chance node, else None.
+        where: the round or stage (``spring round 2``).
+        offered: the legal actions or chance outcomes here; None when the game is over.
+    """
+    if chance_kind is not None:
+        phase = f"{phase} ({chance_kind})"
+    if not 0 <= action < NUM_ACTIONS:
+        return IllegalMoveError(f"illegal action id {action} in phase {phase}: ids are 0..{NUM_ACTIONS - 1}")
+    if text is None:
+        text = action_to_str(action)
+    head = f"illegal move '{text}' in phase {phase}"
+    if offered is None:
+        return IllegalMoveError(f"{head}: the game is over")
+    if chance_kind is not None:
+        listed = "offered"
+        reason = ("not an outcome offered here" if action >= FIRST_CHANCE_ACTION
+                  else "a player's move, but this is a chance node")
+    else:
+        listed = "legal here"
+        reason = ("a chance outcome, but this is a player's decision" if action >= FIRST_CHANCE_ACTION
+                  else "not legal here")
+    return IllegalMoveError(f"{head} ({where}): {reason}; {listed}: "
+                            + (", ".join(action_to_str(a) for a in offered[:12]) or "nothing")
+                            + (" ..." if len(offered) > 12 else ""))
+
+
 def family(action: int) -> str:
-    """Return the family name of an action id."""
+    """Return the family name of an action id.
+
+    Raises:
+        TypeError: `action` is not an int (`action_id`).
+        IllegalMoveError: `action` is outside ``0..NUM_ACTIONS - 1``.
+    """
+    action = action_id(action)
     if not 0 <= action < NUM_ACTIONS:
         raise IllegalMoveError(f"action id {action} is outside 0..{NUM_ACTIONS - 1}")
     best = "DONE"
@@ -330,8 +388,12 @@ def parse_action(text: str) -> int:
     """Return the action id for a move text (case and spacing are forgiven).
 
     Raises:
+        TypeError: `text` is not a str.
         IllegalMoveError: the text names no action.
     """
+    if not isinstance(text, str):
+        raise TypeError(f"move text must be a str, not {type(text).__name__} ({text!r}); "
+                        f"apply_action takes action ids")
     key = _normalise(text)
     if key in _TEXT_TO_ACTION:
         return _TEXT_TO_ACTION[key]

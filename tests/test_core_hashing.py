@@ -10,7 +10,7 @@ import pytest
 
 from burano_ai import _core
 from burano_ai import actions as A
-from burano_ai.errors import OptionError, PositionError
+from burano_ai.errors import OptionError
 from burano_ai.reference import Game as RefGame
 from burano_ai.random_play import random_step
 from burano_ai.reference.state import ST_PYRAMID
@@ -223,9 +223,9 @@ def test_information_state_key_agrees_with_reference_resampling():
 
 def test_bad_seat_raises():
     state = _core.Game(2).new_initial_state(0)
-    with pytest.raises(PositionError):
+    with pytest.raises(OptionError):
         state.information_state_key(2)
-    with pytest.raises(PositionError):
+    with pytest.raises(OptionError):
         state.resample(-1, 0)
 
 

@@ -30,7 +30,7 @@ from ..data.turn import (BUMP_COINS, COINS_PER_VP, EARNING, FISHING, ISLAND_MAJO
                          LEFTOVER_CUBE_COINS, MAX_MOVES, MOVE_COSTS, NO_MOVE_COINS, PREP_SLOTS, PYRAMID_SIZE,
                          RECALL_COINS, SEASON_ROUNDS, UNION_BONUS)
 from ..enums import (CHANCE, CHANCE_KIND_NAMES, EMPTY, NO_PLAYER, PHASE_NAMES, STAGE_NAMES, TERMINAL, ChanceKind,
-                     Phase, Stage)
+                     Phase, Stage, parse_seat)
 from ..errors import IllegalMoveError, PositionError
 from ..notation import position_to_dict
 from ..position import Position
@@ -153,26 +153,37 @@ class State(Position):
         return [1.0 / len(win) if p in win else 0.0 for p in range(self.num_players)]
 
     def action_to_string(self, action: int) -> str:
+        """The text of an action id (TypeError if `action` is not an int)."""
         return A.action_to_str(action)
 
     def string_to_action(self, text: str) -> int:
+        """The action id of a move text (TypeError if `text` is not a str; IllegalMoveError if it names none)."""
         return A.parse_action(text)
 
     def play(self, text: str) -> int:
         """Parse a move text, check that it is legal here, and apply it; return the action id.
 
         Raises:
-            IllegalMoveError: the text does not parse or the move is not legal in this position.
+            TypeError: `text` is not a str.
+            IllegalMoveError: the text does not parse or the move is not legal in this position (the
+                state is left untouched).
         """
         action = A.parse_action(text)
-        legal = self.chance_outcome_actions() if self.is_chance_node() else self.legal_actions()
-        if action not in legal:
-            where = f"{PHASE_NAMES[self.phase]} phase, {self._where()}"
-            raise IllegalMoveError(f"illegal move '{text.strip()}' ({where}); legal here: "
-                                   + ", ".join(A.action_to_str(a) for a in legal[:12])
-                                   + (" ..." if len(legal) > 12 else ""))
-        self.apply_action(action)
+        self._check_offered(action, text.strip())
+        self._apply_unchecked(action)
         return action
+
+    def _check_offered(self, action: int, text: str | None) -> None:
+        """Raise IllegalMoveError unless `action` is a legal action or an offered chance outcome here."""
+        if self.phase == GAME_OVER:
+            offered = None
+        elif self.phase == CHANCE_NODE:
+            offered = self.chance_outcome_actions()
+        else:
+            offered = self.legal_actions()
+        if offered is None or action not in offered:
+            kind = CHANCE_KIND_NAMES[self.chance_kind] if self.phase == CHANCE_NODE else None
+            raise A.illegal_action_error(action, text, PHASE_NAMES[self.phase], kind, self._where(), offered)
 
     def _where(self) -> str:
         if self.stage == ST_ROUNDS:
@@ -205,11 +216,17 @@ class State(Position):
     # ------------------------------------------------------------------------------------------
     # Legal actions
 
-    def legal_actions(self, player: int | None = None) -> list[int]:
-        """Sorted legal action ids of the player to move (empty at chance nodes and at the end)."""
-        if self.phase in (CHANCE_NODE, GAME_OVER):
+    def legal_actions(self, player: int | str | None = None) -> list[int]:
+        """Sorted legal action ids of the player to move (empty at chance nodes and at the end).
+
+        With `player` (a 0-based int or a seat letter), the ids if that seat is to move, else [].
+
+        Raises:
+            TypeError / OptionError: `player` is not a seat of this game (`enums.parse_seat`).
+        """
+        if player is not None and parse_seat(player, self.num_players, "player") != self.actor:
             return []
-        if player is not None and player != self.actor:
+        if self.phase in (CHANCE_NODE, GAME_OVER):
             return []
         p = self.actor
         pl = self.players[p]
@@ -346,7 +363,18 @@ class State(Position):
     # Applying actions
 
     def apply_action(self, action: int) -> None:
-        """Apply a legal action or chance outcome (unchecked: use `play` for checked input)."""
+        """Apply a legal action or, at a chance node, an offered chance outcome.
+
+        Raises:
+            TypeError: `action` is not an int (a bool or a float is no action id; numpy integers are).
+            IllegalMoveError: `action` is not legal here, not an outcome offered at this chance node,
+                or the game is over; the state is left untouched.
+        """
+        action = A.action_id(action)
+        self._check_offered(action, None)
+        self._apply_unchecked(action)
+
+    def _apply_unchecked(self, action: int) -> None:
         name, i = A.decode(action)
         if self.phase == CHANCE_NODE:
             self._apply_chance(name, i)
@@ -950,20 +978,35 @@ class State(Position):
     # ------------------------------------------------------------------------------------------
     # Information sets, resampling and JSON (format: docs/position-format.md)
 
-    def to_dict(self, seat: int | None = None) -> dict:
+    def to_dict(self, seat: int | str | None = None) -> dict:
+        """The position as a JSON-ready dict, full or as seen by `seat` (burano_ai.notation).
+
+        Raises:
+            TypeError / OptionError: `seat` is not None, a seat letter or a 0-based int seat (`parse_seat`).
+        """
+        if seat is not None:
+            seat = parse_seat(seat, self.num_players)
         return position_to_dict(self, seat)
 
-    def to_json(self, seat: int | None = None, indent: int | None = None) -> str:
-        """The full position, or the view of one seat (hidden things left out)."""
+    def to_json(self, seat: int | str | None = None, indent: int | None = None) -> str:
+        """The full position, or the view of one seat (hidden things left out); `seat` as in `to_dict`."""
         return json.dumps(self.to_dict(seat), indent=indent)
 
-    def information_state_key(self, seat: int) -> str:
-        """A key equal for all states that `seat` cannot tell apart: its canonical view."""
-        return json.dumps(self.to_dict(seat), sort_keys=True, separators=(",", ":"))
+    def information_state_key(self, seat: int | str) -> str:
+        """A key equal for all states that `seat` cannot tell apart: its canonical view.
 
-    def resample(self, seat: int, seed: int) -> State:
-        """Return a copy with everything `seat` cannot know replaced by a consistent random sample."""
-        return resample_hidden(self, seat, seed)
+        Raises:
+            TypeError / OptionError: `seat` is not a seat of this game (an int or a letter, `parse_seat`).
+        """
+        return json.dumps(self.to_dict(parse_seat(seat, self.num_players)), sort_keys=True, separators=(",", ":"))
+
+    def resample(self, seat: int | str, seed: int) -> State:
+        """Return a copy with everything `seat` cannot know replaced by a consistent random sample.
+
+        Raises:
+            TypeError / OptionError: `seat` is not a seat of this game (an int or a letter, `parse_seat`).
+        """
+        return resample_hidden(self, parse_seat(seat, self.num_players), seed)
 
     def __str__(self) -> str:
         return render_state(self)

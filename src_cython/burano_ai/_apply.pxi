@@ -754,6 +754,8 @@ cdef int chance_outcomes_c(const GameC* g, const StateC* s, int* actions, double
             n += 1
             bits &= bits - 1
     elif kind == CK_ROOF_TILE:
+        if not 0 <= s.chance_arg < NUM_ROOF_KINDS:    # a malformed position: no outcome, no stray read
+            return 0
         bits = s.roof_stack[s.chance_arg]
         total = BURANO_POPCOUNT(bits)
         while bits:
@@ -770,10 +772,16 @@ cdef int chance_outcomes_c(const GameC* g, const StateC* s, int* actions, double
 
 
 cdef int sample_chance_c(const GameC* g, const StateC* s, Rng* rng) noexcept nogil:
-    """Draw a chance outcome with its probability (exact integer weights)."""
+    """Draw a chance outcome with its probability (exact integer weights).
+
+    Returns -1 when the chance node offers no outcome (an empty deck or stack: only a malformed
+    position has one); callers treat it as a dead end instead of applying garbage.
+    """
     cdef int kind = s.chance_kind, i, r
     cdef uint32_t bits
     if kind == CK_FISH_DRAW or kind == CK_FISH_REFILL:
+        if s.fish_deck_total <= 0:
+            return -1
         r = rng_below(rng, s.fish_deck_total)
         for i in range(NUM_SPECIES):
             r -= s.fish_deck[i]
@@ -782,13 +790,19 @@ cdef int sample_chance_c(const GameC* g, const StateC* s, Rng* rng) noexcept nog
         return A_CH_FISH + NUM_SPECIES - 1
     if kind == CK_BUILDING_DRAW or kind == CK_BUILDING_REFILL:
         bits = s.building_deck
+        if bits == 0:
+            return -1
         r = rng_below(rng, BURANO_POPCOUNT(bits))
         while r > 0:
             bits &= bits - 1
             r -= 1
         return A_CH_BUILDING + BURANO_CTZ(bits)
     if kind == CK_ROOF_TILE:
+        if not 0 <= s.chance_arg < NUM_ROOF_KINDS:
+            return -1
         bits = s.roof_stack[s.chance_arg]
+        if bits == 0:
+            return -1
         r = rng_below(rng, BURANO_POPCOUNT(bits))
         while r > 0:
             bits &= bits - 1

@@ -9,7 +9,7 @@ from burano_ai._types cimport GameC, StateC
 
 
 # Hot-path C API (no Python objects, no GIL).  Unchecked: `apply_action_c`
-# expects a legal action or chance outcome.
+# expects a legal action or chance outcome (the Python `State.apply_action` checks first).
 cdef int legal_actions_c(const GameC* g, const StateC* s, int* out) noexcept nogil
 cdef void apply_action_c(const GameC* g, StateC* s, int action) noexcept nogil
 cdef int chance_outcomes_c(const GameC* g, const StateC* s, int* actions, double* probs) noexcept nogil
@@ -34,3 +34,5 @@ cdef class State:
 
     @staticmethod
     cdef State wrap(Game game, const StateC* s)
+    cdef void apply_unchecked(self, int action) except *     # C callers only: `action` must be legal
+    cdef object illegal_error(self, action, text)

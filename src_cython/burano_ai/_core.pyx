@@ -32,6 +32,7 @@ interface that other compiled modules (`burano_ai.search._native`) cimport.
 cimport cython
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memset, memcpy
+from cpython.long cimport PyLong_AsLongAndOverflow
 
 from burano_ai._build cimport BURANO_DEBUG_BUILD
 from burano_ai._types cimport *     # the C vocabulary: sizes, enums, StateC, GameC (a header)
@@ -83,6 +84,8 @@ include "_playout.pxi"
 _U64 = 0xFFFF_FFFF_FFFF_FFFF
 PHASE_NAMES = _enums.PHASE_NAMES
 STAGE_NAMES = _enums.STAGE_NAMES
+CHANCE_KIND_NAMES = _enums.CHANCE_KIND_NAMES
+_parse_seat = _enums.parse_seat
 CHANCE = CHANCE_PLAYER
 TERMINAL = TERMINAL_PLAYER
 POLICIES = ("random", "heuristic")
@@ -311,11 +314,38 @@ cdef object player_view(const PlayerC* pl):
     return v
 
 
+cdef bint is_offered_c(const GameC* g, const StateC* s, long action) noexcept nogil:
+    """Is `action` a legal action here, or at a chance node an offered outcome? (The public apply's check.)
+
+    A membership test in the output of `legal_actions_c` / `chance_outcomes_c`, so it is the very
+    definition of legal; it costs one move generation (the bench: bench/test_bench_core.py).
+    """
+    cdef int buf[MAX_ACTIONS]
+    cdef double probs[NUM_MARKER_MAPPINGS]     # chance_outcomes_c writes at most this many
+    cdef int n, i
+    if action < 0 or action >= NUM_ACTIONS or s.phase == PH_GAME_OVER:
+        return False
+    if s.phase == PH_CHANCE_NODE:
+        if action < A_CH_FISH:
+            return False
+        n = chance_outcomes_c(g, s, buf, probs)
+    else:
+        if action >= A_CH_FISH:
+            return False
+        n = legal_actions_c(g, s, buf)
+    for i in range(n):
+        if buf[i] == action:
+            return True
+    return False
+
+
 @cython.freelist(64)
 cdef class State:
     """A Burano position in a C struct, with the reference `State`'s API.
 
-    `apply_action` is unchecked (like the reference); `play(text)` parses, checks and applies.
+    `apply_action` is checked (like the reference's): an id that is not legal here raises
+    `IllegalMoveError` and leaves the state as it was; `play(text)` parses, checks and applies. The
+    unchecked `apply_action_c` is C-only (`_core.pxd`), for search and playouts.
     Beyond the reference: `key()`/`full_key()` (64-bit Zobrist keys), an integer
     `information_state_key(seat)`, a fast `resample(seat, seed)`, `playout(seed, policy)`, `check()`,
     and the converters `from_position`/`to_position`.
@@ -404,11 +434,17 @@ cdef class State:
         return ref
 
     def to_dict(self, seat=None):
-        """The position as a JSON-ready dict, full or as seen by `seat` (burano_ai.notation)."""
+        """The position as a JSON-ready dict, full or as seen by `seat` (burano_ai.notation).
+
+        Raises:
+            TypeError / OptionError: `seat` is not None, a seat letter or a 0-based int seat (`parse_seat`).
+        """
+        if seat is not None:
+            seat = _parse_seat(seat, self.s.num_players)
         return _position_to_dict(self.to_position(), seat)
 
     def to_json(self, seat=None, indent=None):
-        """The full position, or the view of one seat (hidden things left out)."""
+        """The full position, or the view of one seat (hidden things left out); `seat` as in `to_dict`."""
         return json.dumps(self.to_dict(seat), indent=indent)
 
     def __str__(self):
@@ -481,11 +517,11 @@ cdef class State:
 
     # --- derived quantities (the reference's names; read from the incrementally kept counts)
 
-    def pyramid_count(self, int player):
-        return self.s.players[player].pyramid_count
+    def pyramid_count(self, player):
+        return self.s.players[<int>_parse_seat(player, self.s.num_players, "player")].pyramid_count
 
-    def workers_off_ring(self, int player):
-        return workers_off_ring(&self.s, player)
+    def workers_off_ring(self, player):
+        return workers_off_ring(&self.s, _parse_seat(player, self.s.num_players, "player"))
 
     def supply(self):
         """Cubes in the supply per colour."""
@@ -501,6 +537,8 @@ cdef class State:
 
     def roof_stack(self, int kind):
         """Tiles left in a kind's stack, per colour pair (0 or 1)."""
+        if not 0 <= kind < NUM_ROOF_KINDS:
+            raise OptionError(f"roof kind {kind} does not exist (0..{NUM_ROOF_KINDS - 1})")
         return [(self.s.roof_stack[kind] >> p) & 1 for p in range(NUM_ROOF_PAIRS)]
 
     def component_counts(self):
@@ -517,26 +555,53 @@ cdef class State:
         return self.s.phase == PH_CHANCE_NODE
 
     def legal_actions(self, player=None):
-        """Sorted legal action ids of the player to move (empty at chance nodes and at the end)."""
+        """Sorted legal action ids of the player to move (empty at chance nodes and at the end).
+
+        With `player` (a 0-based int or a seat letter), the ids if that seat is to move, else [].
+
+        Raises:
+            TypeError / OptionError: `player` is not a seat of this game (`enums.parse_seat`).
+        """
         cdef int buf[MAX_ACTIONS]
         cdef int n, i
-        if player is not None and player != self.s.actor:
+        if player is not None and _parse_seat(player, self.s.num_players, "player") != self.s.actor:
             return []
         n = legal_actions_c(&self.game.g, &self.s, buf)
         return [buf[i] for i in range(n)]
 
-    def apply_action(self, int action):
-        """Apply a legal action or chance outcome (unchecked: use `play` for checked input)."""
-        if not 0 <= action < NUM_ACTIONS or self.s.phase == PH_GAME_OVER:
-            raise IllegalMoveError(f"action id {action} cannot be applied here (ids are 0..{NUM_ACTIONS - 1})")
-        if (action >= A_CH_FISH) != (self.s.phase == PH_CHANCE_NODE):
-            raise IllegalMoveError(f"action '{_A.action_to_str(action)}' is "
-                                   + ("not a chance outcome" if self.s.phase == PH_CHANCE_NODE
-                                      else "a chance outcome, but this is no chance node"))
+    def apply_action(self, action):
+        """Apply a legal action or, at a chance node, an offered chance outcome.
+
+        Raises:
+            TypeError: `action` is not an int (a bool or a float is no action id; numpy integers are).
+            IllegalMoveError: `action` is not legal here, not an outcome offered at this chance node,
+                or the game is over; the state is left untouched.
+        """
+        cdef int overflow = 0
+        cdef long a
+        if type(action) is not int:
+            action = _A.action_id(action)
+        a = PyLong_AsLongAndOverflow(action, &overflow)
+        if overflow or not is_offered_c(&self.game.g, &self.s, a):
+            raise self.illegal_error(action, None)
+        self.apply_unchecked(<int>a)
+
+    cdef void apply_unchecked(self, int action) except *:
         apply_action_c(&self.game.g, &self.s, action)
         if BURANO_DEBUG_BUILD:
             debug_check(&self.game.g, &self.s)
             _take_debug_errors()
+
+    cdef object illegal_error(self, action, text):
+        """The IllegalMoveError for `action` (written as `text`, or None for its own text) here."""
+        if self.s.phase == PH_GAME_OVER:
+            offered = None
+        elif self.s.phase == PH_CHANCE_NODE:
+            offered = self.chance_outcome_actions()
+        else:
+            offered = self.legal_actions()
+        kind = CHANCE_KIND_NAMES[self.s.chance_kind] if self.s.phase == PH_CHANCE_NODE else None
+        return _A.illegal_action_error(action, text, PHASE_NAMES[self.s.phase], kind, self._where(), offered)
 
     def chance_outcomes(self):
         """(action, probability) of each chance outcome; empty when this is not a chance node."""
@@ -576,25 +641,25 @@ cdef class State:
         return [1.0 / len(win) if p in win else 0.0 for p in range(self.s.num_players)]
 
     def action_to_string(self, action):
+        """The text of an action id (TypeError if `action` is not an int)."""
         return _A.action_to_str(action)
 
     def string_to_action(self, text):
+        """The action id of a move text (TypeError if `text` is not a str; IllegalMoveError if it names none)."""
         return _A.parse_action(text)
 
     def play(self, text):
         """Parse a move text, check that it is legal here, and apply it; return the action id.
 
         Raises:
-            IllegalMoveError: the text does not parse or the move is not legal in this position.
+            TypeError: `text` is not a str.
+            IllegalMoveError: the text does not parse or the move is not legal in this position (the
+                state is left untouched).
         """
-        action = _A.parse_action(text)
-        legal = self.chance_outcome_actions() if self.is_chance_node() else self.legal_actions()
-        if action not in legal:
-            where = f"{PHASE_NAMES[self.s.phase]} phase, {self._where()}"
-            raise IllegalMoveError(f"illegal move '{text.strip()}' ({where}); legal here: "
-                                   + ", ".join(_A.action_to_str(a) for a in legal[:12])
-                                   + (" ..." if len(legal) > 12 else ""))
-        self.apply_action(action)
+        cdef int action = _A.parse_action(text)
+        if not is_offered_c(&self.game.g, &self.s, action):
+            raise self.illegal_error(action, text.strip())
+        self.apply_unchecked(action)
         return action
 
     def _where(self):
@@ -612,18 +677,23 @@ cdef class State:
         """The 64-bit Zobrist key recomputed from scratch (equals `key()`)."""
         return full_key_c(&self.game.g, &self.s)
 
-    def information_state_key(self, int seat):
-        """A 64-bit key equal for all states that `seat` cannot tell apart (what `to_dict(seat)` shows)."""
-        if not 0 <= seat < self.s.num_players:
-            raise PositionError(f"seat {seat} does not exist in a {self.s.num_players}-player game")
-        return info_key_c(&self.game.g, &self.s, seat)
+    def information_state_key(self, seat):
+        """A 64-bit key equal for all states that `seat` cannot tell apart (what `to_dict(seat)` shows).
 
-    def resample(self, int seat, seed):
-        """Return a copy with everything `seat` cannot know replaced by a consistent random sample."""
+        Raises:
+            TypeError / OptionError: `seat` is not a seat of this game (an int or a letter, `parse_seat`).
+        """
+        return info_key_c(&self.game.g, &self.s, _parse_seat(seat, self.s.num_players))
+
+    def resample(self, seat, seed):
+        """Return a copy with everything `seat` cannot know replaced by a consistent random sample.
+
+        Raises:
+            TypeError / OptionError: `seat` is not a seat of this game (an int or a letter, `parse_seat`).
+        """
         cdef Rng rng
         cdef State out
-        if not 0 <= seat < self.s.num_players:
-            raise PositionError(f"seat {seat} does not exist in a {self.s.num_players}-player game")
+        seat = _parse_seat(seat, self.s.num_players)
         rng_seed(&rng, <uint64_t>(int(seed) & _U64))
         out = State.wrap(self.game, &self.s)
         resample_c(&self.game.g, &out.s, seat, &rng)
@@ -655,11 +725,19 @@ cdef class State:
         with nogil:
             steps = playout_c(g, s, &rng, pid)
         if steps < 0:
-            raise RuntimeError("playout did not end within the step limit")
+            raise playout_error(steps)
         if BURANO_DEBUG_BUILD:
             debug_check(g, s)
             _take_debug_errors()
         return self.scores()
+
+
+cdef object playout_error(int status):
+    """The exception for a failed `playout_c` (PLAYOUT_CAPPED or PLAYOUT_DEAD_END)."""
+    if status == PLAYOUT_DEAD_END:
+        return PositionError("the playout reached a decision with no legal action or a chance node with "
+                             "no outcome: the position is malformed")
+    return RuntimeError("playout did not end within the step limit")
 
 
 def _state_from_bytes(Game game, bytes data):
@@ -723,5 +801,5 @@ def playouts(State state, int count, seed=0, policy="random"):
             total += steps
             add_wins(&work, wins)
     if steps < 0:
-        raise RuntimeError("playout did not end within the step limit")
+        raise playout_error(steps)
     return total, [wins[p] for p in range(state.s.num_players)]

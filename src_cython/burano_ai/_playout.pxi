@@ -157,11 +157,17 @@ cdef int heuristic_score(const GameC* g, const StateC* s, int action) noexcept n
 
 
 cdef int choose_action_c(const GameC* g, const StateC* s, Rng* rng, int policy, int* buf) noexcept nogil:
-    """Pick the next action of a playout (samples chance nodes); `buf` holds MAX_ACTIONS ints."""
+    """Pick the next action of a playout (samples chance nodes); `buf` holds MAX_ACTIONS ints.
+
+    Returns -1 at a dead end: a decision with no legal action or a chance node with no outcome (only
+    a malformed position has one).
+    """
     cdef int n, i, best, score, ties, pick
     if s.phase == PH_CHANCE_NODE:
         return sample_chance_c(g, s, rng)
     n = legal_actions_c(g, s, buf)
+    if n <= 0:
+        return -1
     if n == 1:
         return buf[0]
     # The heuristic policy still explores: one decision in 8 is uniform.
@@ -183,18 +189,21 @@ cdef int choose_action_c(const GameC* g, const StateC* s, Rng* rng, int policy, 
     return pick
 
 
-cdef enum:
-    MAX_PLAYOUT_STEPS = 100000   # a safety net: real games end after ~600-1,000 decisions
-
-
 cdef int playout_c(const GameC* g, StateC* s, Rng* rng, int policy) noexcept nogil:
-    """Play `s` to the end in place; return the number of actions applied (-1 if the cap was hit)."""
+    """Play `s` to the end in place; return the number of actions applied.
+
+    Returns PLAYOUT_CAPPED (-1) if the step cap was hit, PLAYOUT_DEAD_END (-2) if a decision had no
+    legal action or a chance node no outcome (a malformed position; `s` is left there).
+    """
     cdef int buf[MAX_ACTIONS]
-    cdef int steps = 0
+    cdef int steps = 0, action
     while s.phase != PH_GAME_OVER:
         if steps >= MAX_PLAYOUT_STEPS:
-            return -1
-        apply_action_c(g, s, choose_action_c(g, s, rng, policy, buf))
+            return PLAYOUT_CAPPED
+        action = choose_action_c(g, s, rng, policy, buf)
+        if action < 0:
+            return PLAYOUT_DEAD_END
+        apply_action_c(g, s, action)
         debug_check(g, s)
         steps += 1
     return steps

@@ -97,6 +97,12 @@ cdef enum:
     POLICY_RANDOM = 0
     POLICY_HEURISTIC = 1
 
+# playout_c results other than a step count.
+cdef enum:
+    MAX_PLAYOUT_STEPS = 100000   # a safety net: real games end after ~600-1,000 decisions
+    PLAYOUT_CAPPED = -1          # the step cap was hit
+    PLAYOUT_DEAD_END = -2        # a decision with no legal action or a chance node with no outcome
+
 
 cdef struct RoofC:
     int8_t level              # 1 or 2
