@@ -53,7 +53,7 @@ from .evaluators import sample_chance
 from .params import Params
 from .pyramid import SecretPyramids, colour_prior, sample
 from .rewards import margins, rewards, top_shares
-from .tree import Node, export_plan
+from .tree import Node, check_root, export_plan
 
 PYRAMID = Phase.PYRAMID   # the actor places its next pyramid cube
 TURN = Phase.TURN         # the main decision of a turn (take / build / roof / privilege / done)
@@ -102,11 +102,15 @@ class Searcher:
         seat: the searching seat.
         params: tunables.
         seed: this search's seed; iteration seeds derive from it (`iteration_seed`).
+
+    Raises:
+        PositionError: the root is terminal, a chance node, or `seat` has no legal action there
+            (`tree.check_root`).
+        ValueError: `seat` is not to move at the root.
     """
 
     def __init__(self, root, seat: int, params: Params | None = None, seed: int = 0) -> None:
-        if root.current_player() != seat:
-            raise ValueError(f"seat {seat} is not to move at the root (current player {root.current_player()})")
+        seat = check_root(root, seat)
         self.root_state = root
         self.seat = seat
         self.num_players = root.num_players
@@ -117,6 +121,9 @@ class Searcher:
         self.root_stats: dict[int, list[float]] = {}
         self.iterations = 0
         self.elapsed = 0.0
+        #: Iterations that met a decision with no legal action or a chance node with no outcome (only a
+        #: malformed position has one) and were scored where they stopped, as at the end of a game.
+        self.dead_ends = 0
         #: How leaves are scored (`Params.leaf_evaluator`).
         self.evaluator = self.params.leaf_evaluator
 
@@ -161,10 +168,14 @@ class Searcher:
         turns = 0
         first_action = -1
         secret = None
+        dead_end = False
         while True:
             player = world.current_player()
             if player < 0:
                 if player == CHANCE:
+                    if not world.chance_outcomes():
+                        dead_end = True
+                        break
                     if rng is None:
                         rng = random.Random(seed)
                     world.apply_action(sample_chance(world, rng))
@@ -172,6 +183,9 @@ class Searcher:
                 break   # terminal
             phase = world.phase
             legal = world.legal_actions()
+            if not legal:
+                dead_end = True
+                break
             if phase == PYRAMID and player != seat:   # a secret choice: sampled, not a tree edge
                 if rng is None:
                     rng = random.Random(seed)
@@ -239,6 +253,10 @@ class Searcher:
         if world.current_player() == TERMINAL:
             scores = [float(v) for v in world.scores()]
             exact = True
+        elif dead_end:
+            self.dead_ends += 1
+            scores = [float(v) for v in world.scores()]
+            exact = False
         else:
             scores, exact = evaluator.evaluate(world, seat, turns, seed, rng)
         shares = list(world.returns()) if exact else top_shares(scores)

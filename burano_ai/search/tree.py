@@ -13,7 +13,36 @@ from root-parallel workers are merged in that form (`merge_plans`).
 
 from __future__ import annotations
 
+from ..enums import PHASE_NAMES, parse_seat
+from ..errors import PositionError
+
 UNKNOWN = -9   # `Node.player` before the node was reached at a decision
+
+
+def check_root(root, seat: int) -> int:
+    """Return `seat` (an int or a letter) if a search for it can start at `root`, else raise.
+
+    Both searchers call this first: a root with nothing to choose would leave a tree with no edge
+    (and the native tree would read an empty action list).
+
+    Raises:
+        PositionError: the game is over at `root`, `root` is a chance node, or the seat to move has no
+            legal action (a malformed position).
+        ValueError: `seat` is not the seat to move.
+        TypeError / OptionError: `seat` is not a seat of this game (`enums.parse_seat`).
+    """
+    seat = parse_seat(seat, root.num_players)
+    if root.is_terminal():
+        raise PositionError("cannot search a finished game: the root is terminal")
+    if root.is_chance_node():
+        raise PositionError("cannot search from a chance node: apply its outcome first (the root must be "
+                            "a decision)")
+    if root.current_player() != seat:
+        raise ValueError(f"seat {seat} is not to move at the root (current player {root.current_player()})")
+    if not root.legal_actions():
+        raise PositionError(f"seat {seat} is to move at the root but has no legal action (phase "
+                            f"{PHASE_NAMES[root.phase]}): the position is malformed")
+    return seat
 
 
 class Node:

@@ -32,8 +32,8 @@ from cpython.exc cimport PyErr_CheckSignals
 from burano_ai._core cimport (State, apply_action_c, current_player_c, legal_actions_c, playout_c, resample_c,
                               sample_chance_c)
 from burano_ai._types cimport (CHANCE_PLAYER, GameC, MAX_ACTIONS, MAX_PLAYERS, NUM_COLOURS, NUM_ROOF_PAIRS,
-                               NUM_ROOF_SLOTS, NUM_SQUARES, PH_PYRAMID, PH_TURN, PlayerC, POLICY_HEURISTIC,
-                               POLICY_RANDOM, StateC, TERMINAL_PLAYER)
+                               NUM_ROOF_SLOTS, NUM_SQUARES, PH_PYRAMID, PH_TURN, PlayerC, PLAYOUT_CAPPED,
+                               PLAYOUT_DEAD_END, POLICY_HEURISTIC, POLICY_RANDOM, StateC, TERMINAL_PLAYER)
 from burano_ai._rng cimport Rng, rng_seed, rng_uniform
 
 import time
@@ -44,6 +44,7 @@ from burano_ai.errors import OptionError
 import burano_ai.search.pyramid as _pyramid
 from burano_ai.search.params import Params
 from burano_ai.search.tree import UNKNOWN as _UNKNOWN
+from burano_ai.search.tree import check_root as _check_root
 
 
 cdef enum:
@@ -254,7 +255,13 @@ cdef class NativeSearcher:
             not None, see the module docstring).
         seed: this search's seed; iteration seeds derive from it (`ismcts.iteration_seed`).
 
+    A position the rules cannot reach may still hold a decision with no legal action or a chance node
+    with no outcome below the root; an iteration that meets one stops there, is scored as if the game
+    had ended, and is counted in `dead_ends` (it never reads an empty action list).
+
     Raises:
+        PositionError: the root is terminal, a chance node, or `seat` has no legal action there
+            (`tree.check_root`).
         ValueError: `seat` is not to move at the root.
         OptionError: `params` ask for something only the Python searcher does.
     """
@@ -268,6 +275,7 @@ cdef class NativeSearcher:
     cdef readonly object seed
     cdef readonly long iterations
     cdef readonly double elapsed
+    cdef readonly long dead_ends      # iterations that stopped at a dead end (a malformed position)
     cdef uint64_t seed_c
     cdef int policy
     cdef double exploration, bias, win_weight, margin_scale
@@ -297,11 +305,10 @@ cdef class NativeSearcher:
         self.path_node = NULL
         self.path_mover = NULL
 
-    def __init__(self, State root, int seat, params=None, seed=0):
+    def __init__(self, State root, seat, params=None, seed=0):
         if self.nodes != NULL:
             raise RuntimeError("a NativeSearcher is initialised once")
-        if root.current_player() != seat:
-            raise ValueError(f"seat {seat} is not to move at the root (current player {root.current_player()})")
+        seat = _check_root(root, seat)
         params = params or Params()
         policy = params.native_policy
         if policy is None:
@@ -323,6 +330,7 @@ cdef class NativeSearcher:
         self.margin_scale = params.margin_scale
         self.iterations = 0
         self.elapsed = 0.0
+        self.dead_ends = 0
         self.error = IT_OK
         self.nodes = <NodeC*>malloc(FIRST_NODES * sizeof(NodeC))
         self.slots = <SlotC*>malloc(FIRST_SLOTS * sizeof(SlotC))
@@ -497,8 +505,8 @@ cdef class NativeSearcher:
         cdef int seat = self.seat, num_players = self.num_players
         cdef double c = self.exploration, bias = self.bias
         cdef int node = ROOT, child, action, player, phase, n, i, num_untried, prior, depth = 0, first_action = -1
-        cdef int p, nwin, first, k
-        cdef bint expanded, ends
+        cdef int p, nwin, first, k, status
+        cdef bint expanded, ends, dead_end = False
         cdef double best_score, score, best, second, x, squashed
         cdef NodeC* ch
         cdef const PlayerC* pl
@@ -511,11 +519,18 @@ cdef class NativeSearcher:
             player = current_player_c(&world)
             if player < 0:
                 if player == CHANCE_PLAYER:
-                    apply_action_c(g, &world, sample_chance_c(g, &world, &rng))
+                    action = sample_chance_c(g, &world, &rng)
+                    if action < 0:              # no outcome: a malformed position
+                        dead_end = True
+                        break
+                    apply_action_c(g, &world, action)
                     continue
                 break   # terminal
             phase = world.phase
             n = legal_actions_c(g, &world, legal)
+            if n <= 0:                          # no legal action: a malformed position; never read legal[0]
+                dead_end = True
+                break
             if phase == PH_PYRAMID and player != seat:     # a secret choice: sampled, not a tree edge
                 if secret_season[player] != world.season:
                     read_features(g, &world, player, &secret[player])
@@ -587,10 +602,14 @@ cdef class NativeSearcher:
             if expanded:
                 break
         # Playout (seeded as ismcts.Searcher seeds its playout).
-        if current_player_c(&world) != TERMINAL_PLAYER:
+        if not dead_end and current_player_c(&world) != TERMINAL_PLAYER:
             rng_seed(&playout_rng, (seed * 0x2545F491ULL + 0x9E3779B9ULL) & MASK_SEED)
-            if playout_c(g, &world, &playout_rng, self.policy) < 0:
+            status = playout_c(g, &world, &playout_rng, self.policy)
+            if status == PLAYOUT_CAPPED:
                 return IT_PLAYOUT_CAP
+            dead_end = status == PLAYOUT_DEAD_END
+        if dead_end:                            # scored where it stopped, as if the game had ended
+            self.dead_ends += 1
         # Evaluation: final VP, and returns() (winners: most VP, then prep-area cubes, then coins).
         best_vp = best_prep = best_coins = -1
         for p in range(num_players):
@@ -630,9 +649,10 @@ cdef class NativeSearcher:
             ch = &self.nodes[self.path_node[k]]
             ch.visits += 1
             ch.value += reward[self.path_mover[k]]
-        self.root_share[first_action] += shares[seat]
-        self.root_vp[first_action] += scores[seat]
-        self.root_margin[first_action] += margin[seat]
+        if first_action >= 0:                   # always, unless the root itself was a dead end
+            self.root_share[first_action] += shares[seat]
+            self.root_vp[first_action] += scores[seat]
+            self.root_margin[first_action] += margin[seat]
         self.iterations += 1
         return IT_OK
 
