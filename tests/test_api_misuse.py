@@ -152,15 +152,28 @@ def test_every_illegal_id_is_refused_by_the_core():
     while not state.is_terminal():
         if rng.random() < 0.03 or state.phase not in phases:
             phases.add(state.phase)
+            fresh = state.clone()     # never asked for its legal actions: the check generates them itself
             legal, key = set(offered(state)), state.key()
             for action in range(state.game.num_distinct_actions()):
                 if action not in legal:
-                    with pytest.raises(IllegalMoveError):
-                        state.apply_action(action)
-            assert state.key() == key == state.full_key()
+                    for s in (state, fresh):
+                        with pytest.raises(IllegalMoveError):
+                            s.apply_action(action)
+                elif rng.random() < 0.2:
+                    state.clone().apply_action(action)
+            assert state.key() == key == state.full_key() == fresh.key()
             state.check()
         random_step(state, rng)
     assert len(phases) >= 10
+
+
+@pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
+def test_a_move_legal_a_moment_ago_is_refused_after_it_was_played(implementation):
+    state = load_example(implementation)
+    take = A.parse_action("take b1")
+    assert take in state.legal_actions()
+    state.apply_action(take)
+    assert_refused(state, take, match="illegal move 'take b1'")
 
 
 # --- finding 9: wrong types used to be coerced

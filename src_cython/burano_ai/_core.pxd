@@ -29,8 +29,12 @@ cdef class Game:
 
 
 cdef class State:
-    cdef StateC s
+    cdef StateC s                       # code that writes `s` in place must clear `legal_known`
     cdef readonly Game game
+    # The last `legal_actions()` of this very position as a bit set, so that the checked
+    # `apply_action` that usually follows costs a bit test instead of a second move generation.
+    cdef bint legal_known
+    cdef uint64_t legal_bits[32]        # MAX_ACTIONS / 64
 
     @staticmethod
     cdef State wrap(Game game, const StateC* s)

@@ -314,25 +314,37 @@ cdef object player_view(const PlayerC* pl):
     return v
 
 
+cdef bint is_offered_outcome_c(const StateC* s, long action) noexcept nogil:
+    """Is `action` one of the outcomes `chance_outcomes_c` lists at this chance node? (Same branches, no list.)"""
+    cdef int kind = s.chance_kind
+    if kind == CK_FISH_DRAW or kind == CK_FISH_REFILL:
+        return A_CH_FISH <= action < A_CH_FISH + NUM_SPECIES and s.fish_deck[action - A_CH_FISH] > 0
+    if kind == CK_BUILDING_DRAW or kind == CK_BUILDING_REFILL:
+        return (A_CH_BUILDING <= action < A_CH_BUILDING + NUM_BUILDINGS
+                and (s.building_deck >> <uint32_t>(action - A_CH_BUILDING)) & 1)
+    if kind == CK_ROOF_TILE:
+        return (0 <= s.chance_arg < NUM_ROOF_KINDS and A_CH_ROOF <= action < A_CH_ROOF + NUM_ROOF_PAIRS
+                and (s.roof_stack[s.chance_arg] >> <uint32_t>(action - A_CH_ROOF)) & 1)
+    return A_CH_MARKERS <= action < A_CH_MARKERS + NUM_MARKER_MAPPINGS
+
+
 cdef bint is_offered_c(const GameC* g, const StateC* s, long action) noexcept nogil:
     """Is `action` a legal action here, or at a chance node an offered outcome? (The public apply's check.)
 
-    A membership test in the output of `legal_actions_c` / `chance_outcomes_c`, so it is the very
-    definition of legal; it costs one move generation (the bench: bench/test_bench_core.py).
+    At a decision: a membership test in the output of `legal_actions_c`, the very definition of legal
+    (one move generation; `State.apply_action` skips it when `legal_actions()` just ran). At a chance
+    node: `is_offered_outcome_c`, which reads the deck exactly as `chance_outcomes_c` lists it
+    (tests/test_api_misuse.py tries every id). Bench: bench/test_bench_core.py, bench/compare_builds.py.
     """
     cdef int buf[MAX_ACTIONS]
-    cdef double probs[NUM_MARKER_MAPPINGS]     # chance_outcomes_c writes at most this many
     cdef int n, i
     if action < 0 or action >= NUM_ACTIONS or s.phase == PH_GAME_OVER:
         return False
     if s.phase == PH_CHANCE_NODE:
-        if action < A_CH_FISH:
-            return False
-        n = chance_outcomes_c(g, s, buf, probs)
-    else:
-        if action >= A_CH_FISH:
-            return False
-        n = legal_actions_c(g, s, buf)
+        return is_offered_outcome_c(s, action)
+    if action >= A_CH_FISH:
+        return False
+    n = legal_actions_c(g, s, buf)
     for i in range(n):
         if buf[i] == action:
             return True
@@ -563,10 +575,15 @@ cdef class State:
             TypeError / OptionError: `player` is not a seat of this game (`enums.parse_seat`).
         """
         cdef int buf[MAX_ACTIONS]
-        cdef int n, i
+        cdef int n, i, a
         if player is not None and _parse_seat(player, self.s.num_players, "player") != self.s.actor:
             return []
         n = legal_actions_c(&self.game.g, &self.s, buf)
+        memset(self.legal_bits, 0, sizeof(self.legal_bits))
+        for i in range(n):
+            a = buf[i]
+            self.legal_bits[a >> 6] |= (<uint64_t>1) << (a & 63)
+        self.legal_known = True
         return [buf[i] for i in range(n)]
 
     def apply_action(self, action):
@@ -579,14 +596,22 @@ cdef class State:
         """
         cdef int overflow = 0
         cdef long a
+        cdef bint ok
         if type(action) is not int:
             action = _A.action_id(action)
         a = PyLong_AsLongAndOverflow(action, &overflow)
-        if overflow or not is_offered_c(&self.game.g, &self.s, a):
+        if overflow or a < 0 or a >= NUM_ACTIONS:
+            ok = False
+        elif self.legal_known and self.s.phase != PH_CHANCE_NODE and self.s.phase != PH_GAME_OVER:
+            ok = (self.legal_bits[a >> 6] >> (a & 63)) & 1     # legal_actions() of this position just ran
+        else:
+            ok = is_offered_c(&self.game.g, &self.s, a)
+        if not ok:
             raise self.illegal_error(action, None)
         self.apply_unchecked(<int>a)
 
     cdef void apply_unchecked(self, int action) except *:
+        self.legal_known = False
         apply_action_c(&self.game.g, &self.s, action)
         if BURANO_DEBUG_BUILD:
             debug_check(&self.game.g, &self.s)
@@ -722,6 +747,7 @@ cdef class State:
         cdef const GameC* g = &self.game.g
         cdef StateC* s = &self.s
         rng_seed(&rng, <uint64_t>(int(seed) & _U64))
+        self.legal_known = False
         with nogil:
             steps = playout_c(g, s, &rng, pid)
         if steps < 0:
