@@ -12,6 +12,7 @@ import pytest
 
 from burano_ai._core import Game as CoreGame
 from burano_ai._core import playout
+from burano_ai.errors import IllegalMoveError
 from burano_ai.random_play import play_randomly
 from burano_ai.reference import Game as ReferenceGame
 
@@ -75,14 +76,38 @@ def test_resample(benchmark, impl, name):
     benchmark(lambda: state.resample(1, next(seeds)))
 
 
-@pytest.mark.parametrize("impl", sorted(IMPLS))
+@pytest.mark.parametrize("impl", sorted(IMPLS) + ["core-python-api"])
 @pytest.mark.parametrize("players", [2, 4])
 def test_random_game(benchmark, impl, players):
-    """A complete uniformly random game from the setup: C playout vs Python loop over the reference."""
+    """A complete uniformly random game from the setup: C playout vs Python loops over the State API.
+
+    "core-python-api" plays the compiled core through `legal_actions` + the checked `apply_action`
+    (`random_play.play_randomly`, as the reference does): its ratio to "core" is the price of the
+    Python API, and comparing it across builds (bench/compare_builds.py, "random game 3p, Python
+    API") gives the price of the legality check (issue 10: at most 5 %).
+    """
     benchmark.group = f"random game {players}p"
-    start = IMPLS[impl](players).new_initial_state(7)
+    start = (CoreGame if impl == "core-python-api" else IMPLS[impl])(players).new_initial_state(7)
     seeds = iter(range(10**9))
     if impl == "core":
         benchmark(lambda: playout(start.clone(), next(seeds), "random"))
     else:
-        benchmark.pedantic(lambda: _random_playout(start.clone(), next(seeds)), rounds=10)
+        benchmark.pedantic(lambda: _random_playout(start.clone(), next(seeds)),
+                           rounds=10 if impl == "reference" else 50)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_refused_apply_action_core(benchmark, name):
+    """The check alone: an illegal id refused (a move generation, a membership test, the error text)."""
+    benchmark.group = f"apply_action {name}"
+    state = load(CoreGame, name)
+    legal = set(state.legal_actions())
+    illegal = next(a for a in range(state.game.num_distinct_actions()) if a not in legal)
+
+    def refused():
+        try:
+            state.apply_action(illegal)
+        except IllegalMoveError:
+            pass
+
+    benchmark(refused)
