@@ -205,3 +205,69 @@ def test_every_error_is_a_value_error():
     assert issubclass(OptionError, BuranoError) and issubclass(PositionError, BuranoError)
     assert issubclass(BuranoError, ValueError)
     assert parse_seat("b", 3) == 1 and parse_seat(2, 3) == 2
+
+
+# --- edge cases of the search (issue 10)
+
+
+class NoLegalMove:
+    """A State whose seat to move has no legal move (the core once read legal[0] of an empty list)."""
+
+    def __init__(self, state) -> None:
+        self._state = state
+
+    def legal_actions(self):
+        return []
+
+    def __getattr__(self, name):
+        return getattr(self._state, name)
+
+
+def test_a_seat_without_a_legal_move_is_a_position_error(later):
+    with pytest.raises(PositionError, match="no legal move"):
+        suggest(NoLegalMove(later.clone()), limit=Limit(iterations=5))
+
+
+def test_run_search_refuses_a_root_without_a_legal_move(later):
+    from burano_ai.search.parallel import run_search
+    for workers in (1, 2):
+        with pytest.raises(PositionError, match="no legal move"):
+            run_search(NoLegalMove(later.clone()), later.actor, Limit(iterations=5), Params(), workers=workers)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("tree", ["native", "python"])
+def test_every_search_runs_at_least_one_iteration(workers, tree):
+    import burano_ai
+    state = burano_ai.Game(3).new_initial_state(4) if tree == "native" else Game(3).new_initial_state(4)
+    play_random(state, random.Random(4), until=lambda x: not x.is_chance_node() and len(x.legal_actions()) > 1)
+    result = suggest(state, limit=Limit(seconds=1e-9), params=Params(tree=tree), workers=workers)
+    assert result.iterations >= workers
+    assert result.move and result.action in state.legal_actions()
+
+
+def test_a_first_iteration_apart_keeps_an_iteration_budget_reproducible(later):
+    alone = suggest(later, limit=Limit(iterations=60), seed=3, workers=2)
+    timed = suggest(later, limit=Limit(iterations=60, seconds=3600), seed=3, workers=2)
+    assert comparable(alone) == comparable(timed)
+
+
+@pytest.mark.parametrize("limit, fragment", [
+    (dict(iterations=2**63), "at most"),
+    (dict(iterations=10**9 + 1), "at most"),
+    (dict(seconds=86_401), "at most"),
+    (dict(seconds=1e300), "at most"),
+    (dict(seconds=float("inf")), "positive"),
+    (dict(iterations=-1), "at least 1"),
+])
+def test_budgets_have_documented_ranges(limit, fragment):
+    with pytest.raises(OptionError, match=fragment):
+        Limit(**limit)
+    Limit(iterations=10**9, seconds=86_400)     # the maxima themselves are fine
+
+
+def test_bot_budgets_go_through_the_same_ranges():
+    from burano_ai.bots import make_bot
+    for spec in ("ismcts:iterations=2000000000", "ismcts:time=100000"):
+        with pytest.raises(OptionError, match="at most"):
+            make_bot(spec, 0)

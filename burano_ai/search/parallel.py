@@ -12,19 +12,35 @@ with ``game_factory(num_players).state_from_json(text)``, so the factory (a Game
 `Params` callables must be picklable. The same seed, iteration budget and W give the same answer.
 
 Every search, in-process or in a worker, is made by `ismcts.make_searcher` (`Params.tree`: the native
-tree in C when it can run the search, else the Python tree).
+tree in C when it can run the search, else the Python tree), and runs at least one iteration even
+when its time budget is already spent: an answer always rests on some search.
+
+Workers never outlive the search. While workers run, a SIGTERM or SIGHUP to the parent (when it is
+the default action and the search runs in the main thread) terminates them and exits with
+128 + the signal number; a Python handler installed by the caller still runs after the workers are
+stopped, and an ignored signal stays ignored (`nohup`). If the parent dies without cleaning up (SIGKILL),
+each worker follows it: on Linux the kernel sends it SIGTERM (`prctl(PR_SET_PDEATHSIG)`), and
+everywhere a watchdog thread in the worker ends it when the parent's end of its pipe closes.
 """
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import ctypes.util
 import multiprocessing
+import multiprocessing.connection
+import os
 import queue as queue_module
+import signal
+import sys
 import threading
 import time
 import traceback
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
-from ..errors import OptionError
+from ..data.colours import SEAT_LETTERS
+from ..errors import OptionError, PositionError
 from .ismcts import make_searcher, native_tree_blocker, worker_seed
 from .limits import Limit
 from .params import Params
@@ -79,14 +95,45 @@ def merge_summaries(summaries: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def _run_at_least_once(searcher, iterations: int | None, deadline: float | None,
+                       progress: Progress | None) -> None:
+    """`searcher.run(iterations, deadline, progress)`, but with one iteration first whatever the deadline.
+
+    Iteration seeds follow the searcher's iteration count, so one iteration then the rest is the same
+    search as all at once: an iteration budget stays reproducible.
+    """
+    if deadline is None:
+        searcher.run(iterations, None, progress)
+        return
+    searcher.run(1, None)
+    rest = None if iterations is None else iterations - 1
+    if rest is None or rest > 0:
+        searcher.run(rest, deadline, progress)
+    elif progress is not None:
+        progress(searcher.iterations, iterations)
+
+
 def run_search(root, seat: int, limit: Limit, params: Params, seed: int = 0, workers: int = 1,
                progress: Progress | None = None, game_factory: GameFactory | None = None) -> dict[str, Any]:
-    """Search from `root` (already canonical: see `canonical_root`) and return the merged summary."""
+    """Search from `root` (already canonical: see `canonical_root`) and return the merged summary.
+
+    Every search (each worker's) runs at least one iteration, even when `limit.seconds` is spent first.
+
+    Raises:
+        PositionError: `seat` is not to move at `root`, or has no legal move there.
+        OptionError: `params.tree` is "native" and the native tree cannot run this search.
+        RuntimeError: a worker failed (the message says how); the other workers are stopped.
+    """
+    if root.is_terminal() or root.current_player() != seat:
+        raise PositionError(f"seat {SEAT_LETTERS[seat]} is not to move at the search root")
+    if not root.legal_actions():
+        raise PositionError(f"seat {SEAT_LETTERS[seat]} is to move but has no legal move: "
+                            "the position cannot arise in a game")
     deadline = None if limit.seconds is None else time.time() + limit.seconds
     shares = limit.split(workers)
     if workers == 1:
         searcher = make_searcher(root, seat, params, worker_seed(seed, 0))
-        searcher.run(shares[0], deadline, progress)
+        _run_at_least_once(searcher, shares[0], deadline, progress)
         return searcher.summary()
     if params.tree == "native":     # fail here, not in every worker
         blocker = native_tree_blocker(root, params)
@@ -97,50 +144,145 @@ def run_search(root, seat: int, limit: Limit, params: Params, seed: int = 0, wor
     ctx = multiprocessing.get_context(params.start_method or auto_start_method())
     counters = ctx.Array("q", workers, lock=False)
     results = ctx.Queue()
-    procs = []
+    procs: list = []
     active = [w for w in range(workers) if shares[w] is None or shares[w] > 0]
-    for w in active:
-        args = (w, text, root.num_players, factory, seat, params, shares[w], deadline, worker_seed(seed, w),
-                counters, results)
-        proc = ctx.Process(target=_worker_main, args=args, name=f"burano-search-{w}", daemon=True)
-        proc.start()
-        procs.append(proc)
     summaries: dict[int, dict[str, Any]] = {}
     total = limit.iterations
     try:
-        while len(summaries) < len(active):
-            try:
-                w, ok, payload = results.get(timeout=0.1)
-            except queue_module.Empty:
-                dead = [p for p in procs if p.exitcode not in (None, 0)]
-                if dead:
-                    raise RuntimeError(f"search worker {dead[0].name} died with exit code {dead[0].exitcode}")
-            else:
-                if not ok:
-                    raise RuntimeError(f"search worker {w} failed:\n{payload}")
-                summaries[w] = payload
-            if progress is not None:
-                progress(sum(counters[w] for w in active), total)
+        with _workers_stop_on(procs, (signal.SIGTERM, getattr(signal, "SIGHUP", None))):
+            for w in active:
+                args = (w, text, root.num_players, factory, seat, params, shares[w], deadline,
+                        worker_seed(seed, w), counters, results)
+                proc = ctx.Process(target=_worker_main, args=args, name=f"burano-search-{w}", daemon=True)
+                proc.start()
+                procs.append(proc)
+            while len(summaries) < len(active):
+                try:
+                    w, ok, payload = results.get(timeout=0.1)
+                except queue_module.Empty:
+                    dead = [p for p in procs if p.exitcode not in (None, 0)]
+                    if dead:
+                        raise RuntimeError(f"search worker {dead[0].name} died with exit code {dead[0].exitcode}")
+                else:
+                    if not ok:
+                        error = RuntimeError(f"search worker {w} failed: {payload.strip().splitlines()[-1]}")
+                        error.add_note(f"traceback in worker {w}:\n{payload}")
+                        raise error
+                    summaries[w] = payload
+                if progress is not None:
+                    progress(sum(counters[w] for w in active), total)
     finally:
-        for p in procs:
-            if p.is_alive() and len(summaries) < len(active):
-                p.terminate()
-            p.join(timeout=5)
+        _stop(procs, all_done=len(summaries) == len(active))
         results.close()
     return merge_summaries([summaries[w] for w in sorted(summaries)])
 
 
+def _stop(procs: list, all_done: bool) -> None:
+    """Wait for the workers; terminate (then kill) any still running when the search did not finish."""
+    for p in procs:
+        if p.is_alive() and not all_done:
+            p.terminate()
+    for p in procs:
+        p.join(timeout=5)
+        if p.is_alive():
+            p.kill()
+            p.join(timeout=5)
+
+
+@contextlib.contextmanager
+def _workers_stop_on(procs: list, signums) -> Iterator[None]:
+    """While inside, a signal in `signums` stops the worker processes in `procs` first, then acts as before.
+
+    Only the main thread can set handlers; elsewhere this does nothing (the workers still follow a dead
+    parent: see `_follow_parent`). A signal whose handler is the default action exits the process with
+    128 + signum (through SystemExit, so `finally` blocks run); an ignored signal stays ignored; a
+    Python handler is called after the workers are stopped. The previous handlers come back on exit.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous: dict[int, Any] = {}
+
+    def on_signal(signum, frame):
+        for p in procs:
+            if p.is_alive():
+                p.terminate()
+        before = previous.get(signum)
+        if callable(before):
+            before(signum, frame)
+        else:
+            raise SystemExit(128 + signum)
+
+    try:
+        for signum in signums:
+            if signum is None:
+                continue
+            before = signal.getsignal(signum)
+            if before is signal.SIG_IGN or before is None:     # ignored, or set outside Python: leave it
+                continue
+            previous[signum] = before
+            signal.signal(signum, on_signal)
+        yield
+    finally:
+        for signum, before in previous.items():
+            signal.signal(signum, before)
+
+
+# ------------------------------------------------------------------------------------------------
+# Worker processes
+
+
+#: prctl option: deliver a signal to this process when its parent thread dies (linux/prctl.h).
+_PR_SET_PDEATHSIG = 1
+
+
+def _follow_parent() -> None:
+    """Make this worker process end when its parent does, however the parent ends.
+
+    A forked worker inherits the parent's Python handlers for SIGTERM and SIGHUP (`_workers_stop_on`):
+    they go back to the default action, which ends the process even while the search runs in C.
+    """
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError, TypeError):
+            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
+    parent = multiprocessing.parent_process()
+    sentinel = getattr(parent, "sentinel", None)
+    if sentinel is None:
+        return
+    watch_parent(sentinel)
+
+
+def watch_parent(sentinel) -> threading.Thread:
+    """Start a daemon thread that ends this process (exit code 1) once `sentinel` is ready: the parent's
+    end of a pipe, which closes when the parent dies. Checked once at once, for a parent already gone."""
+    if multiprocessing.connection.wait([sentinel], timeout=0):
+        os._exit(1)
+
+    def watch() -> None:
+        multiprocessing.connection.wait([sentinel])
+        os._exit(1)
+
+    thread = threading.Thread(target=watch, name="burano-parent-watch", daemon=True)
+    thread.start()
+    return thread
+
+
 def _worker_main(index: int, text: str, num_players: int, factory: GameFactory, seat: int, params: Params,
                  iterations: int | None, deadline: float | None, seed: int, counters, results) -> None:
-    """Body of one worker process: rebuild the root, search, send the summary back."""
+    """Body of one worker process: follow the parent, rebuild the root, search, send the summary back."""
     try:
+        _follow_parent()
         root = factory(num_players).state_from_json(text)
         searcher = make_searcher(root, seat, params, seed)
 
         def report(done: int, _total: int | None) -> None:
             counters[index] = done
 
-        searcher.run(iterations, deadline, report)
+        _run_at_least_once(searcher, iterations, deadline, report)
         results.put((index, True, searcher.summary()))
     except BaseException:   # report every failure to the parent instead of dying silently
         results.put((index, False, traceback.format_exc()))
