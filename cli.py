@@ -5,14 +5,23 @@ Commands: `suggest` (the best move and turn plan for a position), `new` (start p
 `arena` (bot tournaments). Every user mistake -- a bad option, a missing or unreadable
 file, malformed JSON, an impossible position -- prints one line `error: <message>` on stderr and exits
 with code 2, never a traceback.
+
+Other endings, as Unix tools do: a bug prints `error: internal error: <type>: <message> (please
+report)` and exits with 70 (EX_SOFTWARE) -- set `BURANO_DEBUG_TRACEBACK=1` to get the traceback as
+well; Ctrl-C exits with 130, SIGTERM and SIGHUP during a search with 143 and 129 (the search workers
+are stopped first); a reader that closes the pipe early (`burano show F | head -1`) ends the command
+quietly with 141 (128 + SIGPIPE).
 """
 
 from __future__ import annotations
 
+import errno
 import functools
 import json
+import os
 import random
 import sys
+import traceback
 from pathlib import Path
 from typing import Any, Callable, NoReturn, Optional
 
@@ -27,7 +36,13 @@ from burano_ai.render import render_legal_actions, render_state
 from burano_ai.search.limits import DEFAULT_SUGGEST_ITERATIONS
 
 USAGE_ERROR = 2
-# Click's exception classes: recent typer versions vendor click, older ones use it directly.
+#: Exit code of a bug in burano itself (sysexits.h EX_SOFTWARE).
+INTERNAL_ERROR = 70
+#: Exit code when the reader of our output went away: what a shell reports for a SIGPIPE death.
+CLOSED_PIPE = 128 + 13
+#: Set to 1 to print the traceback of an internal error (for bug reports).
+DEBUG_TRACEBACK_VAR = "BURANO_DEBUG_TRACEBACK"
+# Click's exception classes: typer 0.29 vendors click as typer._click (pinned in pyproject.toml).
 _click_exceptions = sys.modules[typer.BadParameter.__module__]
 
 
@@ -54,6 +69,8 @@ def user_errors(command: Callable) -> Callable:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return command(*args, **kwargs)
+        except BrokenPipeError:
+            _exit_on_closed_pipe()
         except BuranoError as exc:
             _fail(str(exc))
         except json.JSONDecodeError as exc:
@@ -70,22 +87,68 @@ def user_errors(command: Callable) -> Callable:
     return wrapper
 
 
+def _silence_stdout() -> int:
+    """The reader of stdout is gone: return the exit code of a quiet stop, as `yes | head -1` makes.
+
+    Python would complain again when it flushes stdout at exit, so stdout now points at /dev/null.
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):   # no real file descriptor (a test runner's stdout)
+        pass
+    return CLOSED_PIPE
+
+
+def _exit_on_closed_pipe() -> NoReturn:
+    """Stop the command quietly: the reader of stdout is gone (see `_silence_stdout`)."""
+    raise typer.Exit(_silence_stdout())
+
+
+def _internal_error(exc: BaseException) -> int:
+    """Report a bug as one line on stderr (the traceback too under BURANO_DEBUG_TRACEBACK=1)."""
+    if os.environ.get(DEBUG_TRACEBACK_VAR, "") not in ("", "0"):
+        traceback.print_exception(exc, file=sys.stderr)
+    message = " ".join(str(exc).split()) or "(no message)"
+    typer.echo(f"error: internal error: {type(exc).__name__}: {message} (please report)", err=True)
+    return INTERNAL_ERROR
+
+
 class _OneLineErrors(TyperGroup):
-    """Report click's own usage errors (unknown option, bad integer, ...) as one line too."""
+    """End every run with an exit code and at most one line on stderr, never a traceback.
+
+    Click's own usage errors (unknown option, bad integer, ...) become one `error:` line with exit 2;
+    Ctrl-C exits with 130; a closed stdout exits quietly with 141; anything else is a bug (exit 70).
+    """
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         try:
-            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
-        except _click_exceptions.ClickException as exc:
-            if type(exc).__name__ == "NoArgsIsHelpError":   # bare `burano`: the help, as older click did
-                typer.echo(exc.format_message())
-                rv = 0
-            else:
-                typer.echo(f"error: {' '.join(exc.format_message().split())}", err=True)
+            try:
+                rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+                sys.stdout.flush()  # a pipe closed early shows here, not at exit, for short outputs
+            except _click_exceptions.ClickException as exc:
+                if type(exc).__name__ == "NoArgsIsHelpError":   # bare `burano`: the help, as older click did
+                    typer.echo(exc.format_message())
+                    rv = 0
+                else:
+                    typer.echo(f"error: {' '.join(exc.format_message().split())}", err=True)
+                    rv = exc.exit_code
+            except typer.Abort:     # click's Abort (an EOF at a prompt): typer re-exports it
+                typer.echo("error: aborted", err=True)
+                rv = 1
+            except typer.Exit as exc:   # raised outside a command (typer returns the ones inside)
                 rv = exc.exit_code
-        except _click_exceptions.Abort:
-            typer.echo("error: aborted", err=True)
-            rv = 1
+        except KeyboardInterrupt:
+            rv = 130
+        except OSError as exc:      # BrokenPipeError, or an EPIPE wrapped by another layer
+            rv = _silence_stdout() if exc.errno == errno.EPIPE else _internal_error(exc)
+        except SystemExit as exc:   # typer's own answer to a closed pipe (writing --help) is exit 1
+            if not (isinstance(exc.__context__, OSError) and exc.__context__.errno == errno.EPIPE):
+                raise
+            rv = _silence_stdout()
+        except Exception as exc:
+            rv = _internal_error(exc)
         if not standalone_mode:
             return rv
         sys.exit(rv if isinstance(rv, int) else 0)
@@ -94,6 +157,7 @@ class _OneLineErrors(TyperGroup):
 app = typer.Typer(
     cls=_OneLineErrors,
     help="Burano: positions, rendering and games from the command line.",
+    epilog=f"Set {DEBUG_TRACEBACK_VAR}=1 to print the traceback of an internal error in a bug report.",
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -128,6 +192,39 @@ def _load(file: Optional[Path]) -> tuple[Any, Optional[int]]:
     return load_position(file)
 
 
+def _check_output(path: Optional[Path], option: str) -> None:
+    """Refuse an output file that cannot be written, before any work is done.
+
+    Raises:
+        OptionError: `path` is a directory, its directory does not exist, or it cannot be written.
+    """
+    if path is None:
+        return
+    if path.is_dir():
+        raise OptionError(f"{option} {path}: is a directory, not a file")
+    folder = path.parent
+    if not folder.is_dir():
+        raise OptionError(f"{option} {path}: no such directory: {folder}")
+    if not os.access(path if path.exists() else folder, os.W_OK):
+        raise OptionError(f"{option} {path}: permission denied")
+
+
+def _check_plot_output(path: Optional[Path]) -> None:
+    """`_check_output` for `--plot`, and matplotlib must be there and know the file type."""
+    _check_output(path, "--plot")
+    if path is None:
+        return
+    try:
+        from matplotlib.backend_bases import FigureCanvasBase
+    except ImportError as exc:
+        raise OptionError(f"--plot needs matplotlib: pip install 'burano-ai[plot]' ({exc})") from None
+    kinds = FigureCanvasBase.get_supported_filetypes()
+    kind = path.suffix.lstrip(".").lower()
+    if kind and kind not in kinds:
+        raise OptionError(f"--plot {path}: matplotlib cannot write .{kind} files; use one of "
+                          f"{', '.join(sorted(kinds))}")
+
+
 def _viewer(seat: Optional[str], state, view: Optional[int], doing: str) -> Optional[int]:
     """The seat a command works for: `--seat`, else the position's view seat; they must agree."""
     viewer = None if seat is None else _seat_option(seat, state.num_players)
@@ -160,16 +257,27 @@ def _scores_rows(state) -> list[tuple[str, str, str, str, str]]:
     return rows
 
 
+def _console(**options):
+    """A rich Console whose writes to a closed pipe raise BrokenPipeError (rich's own default exits 1)."""
+    from rich.console import Console
+
+    class PipeAwareConsole(Console):
+        def on_broken_pipe(self) -> None:
+            self.quiet = True
+            raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
+
+    return PipeAwareConsole(**options)
+
+
 def _print_scores(state) -> None:
     headers = ("seat", "VP", "coins", "prep cubes", "")
     rows = _scores_rows(state)
     if sys.stdout.isatty():
-        from rich.console import Console
         from rich.table import Table
         table = Table(*headers, title="final scores")
         for row in rows:
             table.add_row(*row)
-        Console().print(table)
+        _console().print(table)
     else:
         widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
         typer.echo("final scores")
@@ -191,6 +299,7 @@ def new(
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the JSON here (default: stdout)."),
 ) -> None:
     """Write the start position of a new game as JSON (the full state)."""
+    _check_output(output, "--output")
     state = _game_class()(_check_players(players)).new_initial_state(seed)
     text = json.dumps(state.to_dict(), indent=2) + "\n"
     if output is None:
@@ -309,10 +418,9 @@ def suggest(
 
 
 def _print_suggestion(result, top: int) -> None:
-    from rich.console import Console
     from rich.table import Table
 
-    console = Console(highlight=False)
+    console = _console(highlight=False)
     console.print(f"seat {result.seat_letter}: [bold]{result.move}[/bold]")
     console.print(f"plan for this turn: {result.plan}")
     table = Table(show_header=True, header_style="bold", box=None)
@@ -357,6 +465,9 @@ def arena(
                          time_per_move=time_per_move, workers=workers, backend=backend.lower(),
                          seating=seating.lower(), bootstrap=bootstrap)
     config.validate()
+    _check_output(out, "--out")
+    _check_output(csv_out, "--csv")
+    _check_plot_output(plot)
     if sys.stderr.isatty():
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
