@@ -423,10 +423,17 @@ def _deep_dumps(data) -> str | None:
 
 
 def _git_head() -> str:
+    """The commit of the burano_ai that is imported (+dirty if its tracked files are changed)."""
     try:
         import subprocess
-        return subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
+
+        import burano_ai
+        where = os.path.dirname(os.path.dirname(os.path.abspath(burano_ai.__file__)))
+        head = subprocess.run(["git", "-C", where, "rev-parse", "--short", "HEAD"], capture_output=True,
                               text=True, timeout=10).stdout.strip()
+        dirty = subprocess.run(["git", "-C", where, "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, timeout=10).stdout.strip()
+        return head + ("+dirty" if dirty else "")
     except Exception:  # noqa: BLE001
         return "?"
 

@@ -724,12 +724,44 @@ def _check_loader_input(data: Any, seed: int, steps: int, search_iterations: int
     n = core.num_players
     if core_view != ref_view:
         raise Finding("divergence", f"view seat {core_view} vs {ref_view}")
+    root = core.clone()
+    try:
+        _play_and_compare(core, ref, n, seed, steps)
+    except Exception:
+        # Keep going where a crash would hide: search the accepted position anyway (a position with no
+        # legal move must be refused by the search, not crash it), then report the first finding.
+        _search_anyway(root, core_view, seed, search_iterations)
+        raise
+    if root.is_terminal():
+        return "accepted-terminal"
+    if search_iterations and not root.is_chance_node() and len(root.legal_actions()) > 1 and \
+            (core_view is None or core_view == root.current_player()):
+        try:
+            result = engine.suggest(root, limit=Limit(iterations=search_iterations), seed=seed, workers=1,
+                                    view=core_view)
+        except Exception as exc:  # noqa: BLE001
+            raise Finding("exception", f"suggest raised {_short(exc)}") from exc
+        if result.action not in root.legal_actions():
+            raise Finding("invariant", f"suggest returned {result.move!r}, not a legal move")
+        return "accepted-searched"
+    return "accepted"
+
+
+def _search_anyway(root, view, seed: int, iterations: int) -> None:
+    if not iterations or root.is_terminal() or root.is_chance_node():
+        return
+    try:
+        engine.suggest(root, limit=Limit(iterations=iterations), seed=seed, workers=1, view=view)
+    except Exception:  # noqa: BLE001 - only a crash matters here; the first finding is reported
+        pass
+
+
+def _play_and_compare(core, ref, n: int, seed: int, steps: int) -> None:
     _check_state(core, "core", "after loading")
     _check_state(ref, "reference", "after loading")
     _same(core, ref, "after loading")
     _node_sane(core, n, "core", "after loading")
     _round_trip(core, CoreGame, "core", "after loading")
-    root = core.clone()
     rng = random.Random(seed)
     step = 0
     for step in range(steps):
@@ -758,19 +790,6 @@ def _check_loader_input(data: Any, seed: int, steps: int, search_iterations: int
     _check_state(core, "core", f"after {step + 1} random steps")
     _check_state(ref, "reference", f"after {step + 1} random steps")
     _round_trip(core, CoreGame, "core", f"after {step + 1} random steps")
-    if root.is_terminal():
-        return "accepted-terminal"
-    if search_iterations and not root.is_chance_node() and len(root.legal_actions()) > 1 and \
-            (core_view is None or core_view == root.current_player()):
-        try:
-            result = engine.suggest(root, limit=Limit(iterations=search_iterations), seed=seed, workers=1,
-                                    view=core_view)
-        except Exception as exc:  # noqa: BLE001
-            raise Finding("exception", f"suggest raised {_short(exc)}") from exc
-        if result.action not in root.legal_actions():
-            raise Finding("invariant", f"suggest returned {result.move!r}, not a legal move")
-        return "accepted-searched"
-    return "accepted"
 
 
 # ------------------------------------------------------------------------------------------------
