@@ -164,6 +164,9 @@ class Campaign:
     def __init__(self, args) -> None:
         import fuzzing as F
         self.F = F
+        F.corpus()                     # built once here (reference model only): every child forks with it
+        F._chance_outcome_pool()
+        F._action_text_pool()
         self.args = args
         self.out = Path(args.out)
         (self.out / "findings").mkdir(parents=True, exist_ok=True)
