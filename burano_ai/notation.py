@@ -1016,11 +1016,23 @@ def _check_pyramids(s: Position, root: _Reader) -> None:
             if any(pl.reserve):
                 raise root.fail("the reserve is empty from the end of pyramid construction until clean-up step 4 "
                                 "(§4.1)", f"seats[{p}].reserve")
-    if s.stage == Stage.ROUNDS:
+    # Through the rounds a cube rests on full cells: built b1..top, and only free cubes are taken (§4.2).
+    # (From lace scoring on, paying with pyramid cubes (§8.2) may take any cube.)
+    if s.stage in (Stage.PYRAMID, Stage.ROUNDS):
         for p, pl in enumerate(s.players):
             for pos in range(9, PYRAMID_SIZE):
                 if pl.pyramid[pos] >= 0 and not s.is_supported(p, pos):
                     raise root.fail(f"{A.PYRAMID_NAMES[pos]} rests on empty cells", f"seats[{p}].pyramid")
+    # Clean-up step 4 (§8.4) moves each seat's pyramid to its reserve, in turn order, before it replenishes:
+    # the seats done and the one replenishing have empty pyramids, and all of them from the roof refill on.
+    if s.stage in (Stage.REPLENISH, Stage.ROOF_REFILL):
+        order = s.turn_order()
+        for k, p in enumerate(order):
+            emptied = s.stage == Stage.ROOF_REFILL or k <= s.order_index
+            if emptied and any(c >= 0 for c in s.players[p].pyramid):
+                raise root.fail(f"seat {SEAT_LETTERS[p]} has moved its pyramid to the reserve in clean-up step 4 "
+                                f"(§8.4): its pyramid is empty in stage {STAGE_NAMES[s.stage]!r}",
+                                f"seats[{p}].pyramid")
 
 
 def _check_roof_fields(s: Position, root: _Reader) -> None:

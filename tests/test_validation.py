@@ -463,3 +463,44 @@ def test_setup_positions_have_empty_pyramids_and_picks_in_seat_order():
     bad = copy.deepcopy(data)
     bad["seats"][3]["roof_slots"][1] = {"kind": "island", "fields": ["pink", "orange"]}
     rejected(bad, "position.seats[3].roof_slots")
+
+
+# ------------------------------------------------------------------------------------------------
+# Found by the fuzz tests after the first round of validation: a pyramid left standing into the roof
+# refill loaded, and the next season's pyramid building overwrote its cubes (the core's incremental
+# supply then disagreed with its recomputation: `check()` failed after 'pyramid green').
+
+
+def test_a_pyramid_left_standing_in_the_roof_refill_is_rejected():
+    data = dump_at("roof-discard")
+    assert data["stage"] == "roof-refill"
+    seat = data["seats"][0]
+    colour = next(c for c, n in seat["reserve"].items() if n)
+    seat["reserve"][colour] -= 1
+    seat["pyramid"][11] = colour                    # m3, over an empty base: no real game gets here
+    rejected(data, "seats[0].pyramid", "§8.4")
+
+
+def test_seats_that_replenished_have_empty_pyramids():
+    data = dump_at("replenish")
+    order_index = data["context"]["order_index"]
+    first = "ABCD".index(data["first_player"])
+    done = data["seats"][(first + order_index) % data["players"]]    # the seat replenishing now
+    colour = next(c for c, n in done["reserve"].items() if n)
+    done["reserve"][colour] -= 1
+    done["pyramid"][0] = colour
+    rejected(data, "pyramid", "§8.4")
+
+
+def test_every_dump_of_a_real_game_still_loads():
+    """The clean-up pyramid rules reject no position a real game reaches (full and the mover's view)."""
+    for num_players in (2, 3, 4):
+        for seed in range(3):
+            state = CoreGame(num_players).new_initial_state(seed)
+            rng = random.Random(seed)
+            while not state.is_terminal():
+                if state.to_dict()["stage"] in ("lace-scoring", "replenish", "roof-refill"):
+                    load_position(state.to_dict())
+                    if not state.is_chance_node():
+                        load_position(state.to_dict(state.current_player()))
+                random_step(state, rng)
