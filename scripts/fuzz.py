@@ -185,6 +185,7 @@ class Campaign:
         self.carry = {k: 0.0 for k in KINDS}
         self.issued = {k: 0 for k in KINDS}
         self.restarts = 0
+        self.commit = _git_head()      # the code the children fork with (the tree may move on meanwhile)
 
     def next_task(self) -> tuple[str, int]:
         # Deterministic interleaving of the kinds by their weights; seeds count up per kind.
@@ -362,7 +363,7 @@ class Campaign:
             "command": " ".join(sys.argv),
             "build": "debug" if _rng.is_debug_build() else "release",
             "burano_ai": os.path.dirname(burano_ai.__file__),
-            "commit": _git_head(),
+            "commit": self.commit,
             "seed": self.args.seed, "workers": self.args.workers, "minutes": round(self.elapsed / 60, 2),
             "inputs": self.total(), "loader_inputs": loader_inputs,
             "structural_inputs": sum(self.counts["loader"].values()),
