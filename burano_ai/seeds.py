@@ -8,6 +8,8 @@ accepted by every seeded API (`State.resample`, playouts, `random.Random`, NumPy
 
 from __future__ import annotations
 
+import operator
+
 MASK64 = (1 << 64) - 1
 #: Derived seeds are non-negative and fit 31 bits (accepted by every seeded API, C `int` included).
 SEED_BITS = 31
@@ -32,3 +34,20 @@ def mix64(*values: int) -> int:
 def derive(seed: int, *keys: int) -> int:
     """A `SEED_BITS`-bit seed derived from `seed` and `keys` (the same inputs give the same seed)."""
     return mix64(seed, *keys) & SEED_MASK
+
+
+def check_seed(seed: object, what: str = "seed") -> int:
+    """`seed` as an int (any size; numpy integers too): every seeded API takes one, so runs repeat.
+
+    Raises:
+        TypeError: `seed` is not an integer (a bool, a float, a str, None: None would mean "from the OS",
+            which no seeded API of the engine allows).
+    """
+    if type(seed) is int:
+        return seed
+    if not isinstance(seed, bool):
+        try:
+            return operator.index(seed)
+        except TypeError:
+            pass
+    raise TypeError(f"{what} must be an int, not {type(seed).__name__} ({seed!r})")

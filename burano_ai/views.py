@@ -20,6 +20,7 @@ from .data.turn import PYRAMID_SIZE
 from .enums import EMPTY, Stage
 from .errors import PositionError
 from .position import Position, SeatPosition
+from .seeds import check_seed
 
 
 def is_hidden_pyramid(position: Position, seat: int | None, p: int) -> bool:
@@ -75,11 +76,11 @@ def resample_hidden(position: Position, seat: int, seed: int) -> Position:
     The copy has the type of `position` (a reference State stays a State).
 
     Raises:
-        PositionError: `seat` is not a seat of the game.
+        PositionError: `seat` is not a seat of the game. TypeError: `seed` is not an int.
     """
     if not 0 <= seat < position.num_players:
         raise PositionError(f"seat {seat} does not exist in a {position.num_players}-player game")
-    rng = random.Random(seed)
+    rng = random.Random(check_seed(seed))
     out = position.clone()
     others = [p for p in range(out.num_players) if p != seat]
     pool = [sp for sp, cnt in enumerate(out.fish_deck()) for _ in range(cnt)]

@@ -353,3 +353,50 @@ assert healthy.dead_ends == 0
 print("ok")
 """)
     assert out.strip() == "ok"
+
+
+# ------------------------------------------------------------------------------------------------
+# Found by the fuzz campaign (docs/reliability.md): seeds and kinds of other types escaped as
+# ValueError/OverflowError, and the reference's resample took None (a seed from the OS: not reproducible).
+
+
+BAD_SEEDS = ("x", None, 1.5, float("nan"), float("inf"), True)
+
+
+@pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
+@pytest.mark.parametrize("seed", BAD_SEEDS, ids=repr)
+def test_resample_takes_only_int_seeds(implementation, seed):
+    state = IMPLEMENTATIONS[implementation](3).new_initial_state(2)
+    with pytest.raises(TypeError, match="seed must be an int"):
+        state.resample(0, seed)
+
+
+@pytest.mark.parametrize("seed", BAD_SEEDS, ids=repr)
+def test_playouts_take_only_int_seeds(seed):
+    state = burano_ai.Game(2).new_initial_state(1)
+    key = state.key()
+    with pytest.raises(TypeError, match="seed must be an int"):
+        state.playout(seed)
+    assert state.key() == key
+    with pytest.raises(TypeError, match="seed must be an int"):
+        burano_ai.playouts(state, 2, seed)
+
+
+def test_big_seeds_are_fine_and_repeatable():
+    state = burano_ai.Game(2).new_initial_state(1)
+    assert state.clone().playout(2**70) == state.clone().playout(2**70)
+    assert burano_ai.playouts(state, 3, -(2**65)) == burano_ai.playouts(state, 3, -(2**65))
+
+
+@pytest.mark.parametrize("kind,error", [(2**70, OptionError), (-(2**70), OptionError), (-1, OptionError),
+                                        (4, OptionError), (float("nan"), TypeError), (float("inf"), TypeError),
+                                        ("1", TypeError), (True, TypeError)], ids=repr)
+def test_roof_stack_kind_is_checked(kind, error):
+    with pytest.raises(error):
+        burano_ai.Game(2).new_initial_state(1).roof_stack(kind)
+
+
+@pytest.mark.parametrize("count,error", [(1.5, TypeError), (-1, OptionError), (10**12, OptionError)], ids=repr)
+def test_playouts_count_is_checked(count, error):
+    with pytest.raises(error):
+        burano_ai.playouts(burano_ai.Game(2).new_initial_state(1), count)

@@ -58,6 +58,7 @@ from burano_ai.errors import IllegalMoveError, OptionError, PositionError
 from burano_ai.notation import position_from_json as _position_from_json
 from burano_ai.notation import position_to_dict as _position_to_dict
 from burano_ai.position import Position as _Position
+from burano_ai.seeds import check_seed as _check_seed
 from burano_ai.position import workshop_layout as _workshop_layout
 
 cdef extern from *:
@@ -547,8 +548,13 @@ cdef class State:
         """Building card ids still in the deck."""
         return mask_to_list(self.s.building_deck)
 
-    def roof_stack(self, int kind):
-        """Tiles left in a kind's stack, per colour pair (0 or 1)."""
+    def roof_stack(self, kind):
+        """Tiles left in a kind's stack, per colour pair (0 or 1).
+
+        Raises:
+            TypeError: `kind` is not an int. OptionError: no such kind.
+        """
+        kind = _check_seed(kind, "a roof kind")
         if not 0 <= kind < NUM_ROOF_KINDS:
             raise OptionError(f"roof kind {kind} does not exist (0..{NUM_ROOF_KINDS - 1})")
         return [(self.s.roof_stack[kind] >> p) & 1 for p in range(NUM_ROOF_PAIRS)]
@@ -719,7 +725,7 @@ cdef class State:
         cdef Rng rng
         cdef State out
         seat = _parse_seat(seat, self.s.num_players)
-        rng_seed(&rng, <uint64_t>(int(seed) & _U64))
+        rng_seed(&rng, <uint64_t>(_check_seed(seed) & _U64))
         out = State.wrap(self.game, &self.s)
         resample_c(&self.game.g, &out.s, seat, &rng)
         return out
@@ -746,7 +752,7 @@ cdef class State:
         cdef int pid = policy_id(policy), steps
         cdef const GameC* g = &self.game.g
         cdef StateC* s = &self.s
-        rng_seed(&rng, <uint64_t>(int(seed) & _U64))
+        rng_seed(&rng, <uint64_t>(_check_seed(seed) & _U64))
         self.legal_known = False
         with nogil:
             steps = playout_c(g, s, &rng, pid)
@@ -803,22 +809,29 @@ cdef void add_wins(const StateC* s, double* wins) noexcept nogil:
             wins[p] += 1.0 / nwin
 
 
-def playouts(State state, int count, seed=0, policy="random"):
+def playouts(State state, count, seed=0, policy="random"):
     """Play `count` games from copies of `state` entirely in C (playout i uses seed + i).
 
     Returns (total actions applied, summed returns per seat). A benchmark and smoke-test helper.
+
+    Raises:
+        TypeError: `count` or `seed` is not an int. OptionError: `count` is negative or above 10**9.
     """
+    count = _check_seed(count, "count")
+    if not 0 <= count <= 1_000_000_000:
+        raise OptionError(f"count must lie in 0..1000000000, not {count}")
     cdef Rng rng
     cdef StateC work
     cdef const GameC* g = &state.game.g
     cdef int pid = policy_id(policy), i, p, steps = 0
     cdef long total = 0
     cdef double wins[MAX_PLAYERS]
-    cdef uint64_t base = <uint64_t>(int(seed) & _U64)
+    cdef uint64_t base = <uint64_t>(_check_seed(seed) & _U64)
+    cdef long games = count
     for p in range(MAX_PLAYERS):
         wins[p] = 0.0
     with nogil:
-        for i in range(count):
+        for i in range(games):
             work = state.s
             rng_seed(&rng, base + <uint64_t>i)
             steps = playout_c(g, &work, &rng, pid)
