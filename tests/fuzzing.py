@@ -873,11 +873,6 @@ def _args_repr(args: tuple) -> str:
     return text if len(text) < 120 else text[:117] + "..."
 
 
-#: Methods whose extra arguments (a roof kind, a seed) the issue's API contract does not name (it names
-#: action ids, seats and move texts): tests/test_fuzz.py runs them in a property of their own.
-SEED_AND_KIND_METHODS = frozenset(("roof_stack", "resample", "playout"))
-
-
 def run_api_case(seed: int, calls: int = API_CALLS_PER_CASE,
                  methods: tuple[tuple[str, int, bool], ...] | None = None) -> dict[str, int]:
     """`calls` random State method calls on a corpus position in both implementations; return the
