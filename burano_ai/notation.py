@@ -302,13 +302,18 @@ def _tile_colours(r: _Reader) -> tuple[int, int]:
     return a, b
 
 
-def _hole(value: Any, where: str) -> int:
+def _parsed_name(value: Any, where: str, parse: Any, expected: str) -> int:
+    """`parse(value)` for a name of the board (a hole, a square), every problem a PositionError at `where`."""
     if not isinstance(value, str):
-        raise PositionError(f"{where}: expected a hole name (a1..i9), got {_shown(value)}")
+        raise PositionError(f"{where}: expected {expected}, got {_shown(value)}")
     try:
-        return topology.parse_hole(value)
+        return parse(value)
     except ValueError as exc:
         raise PositionError(f"{where}: {exc}") from None
+
+
+def _hole(value: Any, where: str) -> int:
+    return _parsed_name(value, where, topology.parse_hole, "a hole name (a1..i9)")
 
 
 def position_to_json(state: Position, seat: int | None = None, indent: int | None = None) -> str:
@@ -695,12 +700,7 @@ def _read_context(s: Position, ctx: _Reader) -> None:
 
 
 def _square(name: Any, where: str) -> int:
-    if not isinstance(name, str):
-        raise PositionError(f"{where}: expected a square name (r0c0..r3c6), got {_shown(name)}")
-    try:
-        return topology.parse_square(name)
-    except ValueError as exc:
-        raise PositionError(f"{where}: {exc}") from None
+    return _parsed_name(name, where, topology.parse_square, "a square name (r0c0..r3c6)")
 
 
 def _counts_index(values: list, names: tuple[str, ...], where: str) -> list[int]:

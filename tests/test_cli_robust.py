@@ -76,14 +76,22 @@ def closed_before_output(*args: str) -> tuple[int, str]:
     return result.returncode, result.stderr.decode()
 
 
-@pytest.mark.parametrize("args", [
+#: Commands that print: each must end quietly when its reader closes the pipe.
+PRINTING_COMMANDS = [
     ("suggest", EXAMPLE, "--iterations", "200"),
     ("suggest", EXAMPLE, "--iterations", "200", "--json"),
     ("show", EXAMPLE),
     ("random-game",),
     ("random-game", "--quiet"),
     ("new",),
-], ids=lambda a: " ".join(Path(x).name for x in a))
+]
+
+
+def _command_id(args) -> str:
+    return " ".join(Path(x).name for x in args)
+
+
+@pytest.mark.parametrize("args", PRINTING_COMMANDS, ids=_command_id)
 def test_head_1_ends_quietly(args):
     code, line, err = head_1(*args)
     assert line.strip(), "no first line"
@@ -91,15 +99,7 @@ def test_head_1_ends_quietly(args):
     assert code in (0, CLOSED_PIPE), code
 
 
-@pytest.mark.parametrize("args", [
-    ("suggest", EXAMPLE, "--iterations", "200"),
-    ("suggest", EXAMPLE, "--iterations", "200", "--json"),
-    ("show", EXAMPLE),
-    ("random-game",),
-    ("random-game", "--quiet"),
-    ("new",),
-    ("--help",),
-], ids=lambda a: " ".join(Path(x).name for x in a))
+@pytest.mark.parametrize("args", PRINTING_COMMANDS + [("--help",)], ids=_command_id)
 def test_a_pipe_closed_before_any_output_ends_quietly(args):
     code, err = closed_before_output(*args)
     assert err == "", err

@@ -138,6 +138,12 @@ def play_to_horizon(state, rng: random.Random, seat: int, turns_left: int) -> No
                 return
 
 
+def _require_callable(value: Any, what: str) -> None:
+    """Raise OptionError("<what>, not <value>") unless `value` is callable."""
+    if not callable(value):
+        raise OptionError(f"{what}, not {value!r}")
+
+
 def function_name(fn: Any) -> str:
     """`fn` as ``module.name`` (the wrapped function of a `functools.partial`), for messages."""
     inner = getattr(fn, "func", fn)
@@ -202,8 +208,7 @@ class PythonPlayout:
     note = None
 
     def __post_init__(self) -> None:
-        if not callable(self.fn):
-            raise OptionError(f"a playout must be callable(state, seed), not {self.fn!r}")
+        _require_callable(self.fn, "a playout must be callable(state, seed)")
 
     def __str__(self) -> str:
         return f"the Python playout {function_name(self.fn)}"
@@ -228,8 +233,7 @@ class HorizonEstimate:
     def __post_init__(self) -> None:
         if isinstance(self.turns, bool) or not isinstance(self.turns, int) or self.turns < 1:
             raise OptionError(f"horizon turns must be a whole number >= 1, not {self.turns!r}")
-        if not callable(self.estimate):
-            raise OptionError(f"an estimate must be callable(state) -> scores, not {self.estimate!r}")
+        _require_callable(self.estimate, "an estimate must be callable(state) -> scores")
 
     def __str__(self) -> str:
         return f"a horizon of {self.turns} turn(s) with the estimate {function_name(self.estimate)}"
@@ -260,8 +264,7 @@ class LeafEstimate:
     note = "win chances and VP are the evaluator's estimates at the search leaves"
 
     def __post_init__(self) -> None:
-        if not callable(self.estimate):
-            raise OptionError(f"an estimate must be callable(state) -> scores, not {self.estimate!r}")
+        _require_callable(self.estimate, "an estimate must be callable(state) -> scores")
 
     def __str__(self) -> str:
         return f"the leaf estimate {function_name(self.estimate)}"
