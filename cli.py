@@ -40,6 +40,11 @@ USAGE_ERROR = 2
 INTERNAL_ERROR = 70
 #: Exit code when the reader of our output went away: what a shell reports for a SIGPIPE death.
 CLOSED_PIPE = 128 + 13
+#: Most games `burano arena --sprt` plays when --games is not given: an SPRT at 2 players with
+#: [0, 20] logistic Elo usually decides within a few thousand games.
+SPRT_MAX_GAMES = 20_000
+#: Without a terminal, `burano arena --sprt` prints its status on stderr every this many pairs.
+SPRT_LOG_EVERY = 10
 #: Set to 1 to print the traceback of an internal error (for bug reports).
 DEBUG_TRACEBACK_VAR = "BURANO_DEBUG_TRACEBACK"
 # Click's exception classes: typer 0.29 vendors click as typer._click (pinned in pyproject.toml).
@@ -445,7 +450,9 @@ def arena(
                                         "random, greedy, ismcts:iterations=2000, ismcts:time=1.0,workers=2, "
                                         "mcts-pkg, openspiel-ismcts, openspiel-mcts."),
     players: int = typer.Option(2, "--players", "-n", help="Number of players: 2, 3 or 4."),
-    games: int = typer.Option(2, "--games", "-g", help="Games to play (rounded up to whole deals)."),
+    games: Optional[int] = typer.Option(None, "--games", "-g",
+                                        help="Games to play (rounded up to whole deals); default 2, with --sprt "
+                                             f"the most to play (default {SPRT_MAX_GAMES})."),
     time_per_move: Optional[float] = typer.Option(None, "--time-per-move", metavar="S",
                                                   help="Seconds per decision for search bots without a budget."),
     workers: int = typer.Option(1, "--workers", metavar="W", help="Games played in parallel."),
@@ -453,17 +460,24 @@ def arena(
     backend: str = typer.Option("local", "--backend", help="local (processes) or ray."),
     seating: str = typer.Option("auto", "--seating", help="auto, all (every seat permutation) or rotate."),
     bootstrap: int = typer.Option(200, "--bootstrap", metavar="B", help="Bootstrap refits for rating intervals."),
+    sprt: Optional[str] = typer.Option(None, "--sprt", metavar="elo0=E0,elo1=E1[,alpha=A,beta=B]",
+                                       help="Sequential test of the first bot against the second (2 players): "
+                                            "stop once the LLR crosses a bound (logistic Elo; alpha, beta "
+                                            "default 0.05)."),
     out: Optional[Path] = typer.Option(None, "--out", metavar="FILE", help="Write the results JSON here."),
     csv_out: Optional[Path] = typer.Option(None, "--csv", metavar="FILE", help="Write one CSV row per seat per game."),
     plot: Optional[Path] = typer.Option(None, "--plot", metavar="FILE", help="Write the win-rate ladder PNG."),
 ) -> None:
     """Play a bot tournament: duplicate deals over every seating; win rates, VP, ranks and ratings."""
-    from burano_ai.arena import ArenaConfig, run_arena, split_bot_list
+    from burano_ai.arena import ArenaConfig, parse_sprt, run_arena, split_bot_list
 
     specs = [spec for text in bots for spec in split_bot_list(text)]
+    sprt_config = parse_sprt(sprt) if sprt is not None else None
+    if games is None:
+        games = 2 if sprt_config is None else SPRT_MAX_GAMES
     config = ArenaConfig(bots=tuple(specs), players=_check_players(players), games=games, seed=seed,
                          time_per_move=time_per_move, workers=workers, backend=backend.lower(),
-                         seating=seating.lower(), bootstrap=bootstrap)
+                         seating=seating.lower(), bootstrap=bootstrap, sprt=sprt_config)
     config.validate()
     _check_output(out, "--out")
     _check_output(csv_out, "--csv")
@@ -473,12 +487,18 @@ def arena(
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
         with Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                      console=Console(stderr=True), transient=True) as bar:
-            task = bar.add_task("arena", total=None)
+                      TextColumn("{task.fields[sprt]}"), console=Console(stderr=True), transient=True) as bar:
+            task = bar.add_task("arena", total=None, sprt="")
             result = run_arena(config, game_factory=_game_class(),
-                               progress=lambda done, total: bar.update(task, completed=done, total=total))
+                               progress=lambda done, total: bar.update(task, completed=done, total=total),
+                               on_sprt=lambda test: bar.update(task, sprt=test.status()))
     else:
-        result = run_arena(config, game_factory=_game_class())
+        # No live display: an SPRT reports a status line every SPRT_LOG_EVERY pairs, fastchess-style.
+        def log_sprt(test) -> None:
+            if test.pairs % SPRT_LOG_EVERY == 0:
+                typer.echo(f"sprt: {test.status()}", err=True)
+
+        result = run_arena(config, game_factory=_game_class(), on_sprt=log_sprt)
     typer.echo(result.table())
     if out is not None:
         result.write_json(str(out))

@@ -38,20 +38,27 @@ Design
     entries' mean is 0; the 95 % interval is the 2.5-97.5 percentile range over `bootstrap` refits on
     deals resampled with replacement (whole deals, so the duplicate pairing is kept).
 
+**Sequential test.** With ``sprt`` (two distinct bots, two players) the arena plays deals in order and
+runs Wald's SPRT on the pentanomial of pair scores (`burano_ai.arena.sprt`: logistic Elo, the
+generalized log-likelihood ratio of Fishtest and fastchess): no new deal starts once the log-likelihood
+ratio crosses a bound, and ``games`` is the most the test may play (then the verdict is
+"inconclusive").
+
 Results JSON: see `RESULTS_SCHEMA` (``schema``/``version`` fields first); CSV: one row per seat per game.
 
 Modules: `plan` (configuration and plan), `tournament` (tasks, one game, `run_arena`), `backends`
-(local processes, Ray), `stats` (intervals, ratings, summary), `report` (`ArenaResult`: JSON, CSV,
+(local processes, Ray), `stats` (intervals, ratings, summary), `sprt` (the sequential test), `report` (`ArenaResult`: JSON, CSV,
 table, plot). The order of finish is the rules' (`burano_ai.scoring.finishing_key`).
 """
 
 from .backends import Progress
 from .plan import AUTO_MAX_PERMUTATIONS, BACKENDS, SEATINGS, ArenaConfig, Plan, make_plan, seatings_of, split_bot_list
 from .report import RESULTS_SCHEMA, SCHEMA, SCHEMA_VERSION, ArenaResult, plot_ladder
+from .sprt import SprtConfig, SprtTest, parse_sprt
 from .stats import elo_ratings, finishing_orders, plackett_luce, rate, summarise, wilson_interval
 from .tournament import GameTask, default_game_factory, game_tasks, play_game, run_arena
 
 __all__ = ["AUTO_MAX_PERMUTATIONS", "BACKENDS", "RESULTS_SCHEMA", "SCHEMA", "SCHEMA_VERSION", "SEATINGS", "ArenaConfig",
-           "ArenaResult", "GameTask", "Plan", "Progress", "default_game_factory", "elo_ratings", "finishing_orders",
-           "game_tasks", "make_plan", "plackett_luce", "play_game", "plot_ladder", "rate", "run_arena", "seatings_of",
-           "split_bot_list", "summarise", "wilson_interval"]
+           "ArenaResult", "GameTask", "Plan", "Progress", "SprtConfig", "SprtTest", "default_game_factory",
+           "elo_ratings", "finishing_orders", "game_tasks", "make_plan", "parse_sprt", "plackett_luce", "play_game",
+           "plot_ladder", "rate", "run_arena", "seatings_of", "split_bot_list", "summarise", "wilson_interval"]

@@ -13,6 +13,7 @@ from typing import Sequence
 
 from ..bots import check_bot_spec, parse_bot_spec, with_time_per_move
 from ..errors import OptionError
+from .sprt import SprtConfig
 
 BACKENDS = ("local", "ray")
 SEATINGS = ("auto", "all", "rotate")
@@ -34,6 +35,8 @@ class ArenaConfig:
         backend: ``local`` (processes) or ``ray`` (Ray tasks).
         seating: ``auto``, ``all`` (every distinct permutation) or ``rotate``.
         bootstrap: bootstrap refits for the rating intervals.
+        sprt: run a sequential test (two bots, two players; `burano_ai.arena.sprt`): play deals in
+            order and stop starting new ones once the test decides; `games` is then the most to play.
     """
 
     bots: tuple[str, ...]
@@ -45,6 +48,7 @@ class ArenaConfig:
     backend: str = "local"
     seating: str = "auto"
     bootstrap: int = 200
+    sprt: SprtConfig | None = None
 
     def validate(self) -> None:
         """Raise OptionError naming the first bad option (bot specs included)."""
@@ -70,6 +74,13 @@ class ArenaConfig:
             raise OptionError(f"seating must be one of {', '.join(SEATINGS)}, not {self.seating!r}")
         if isinstance(self.bootstrap, bool) or not isinstance(self.bootstrap, int) or self.bootstrap < 0:
             raise OptionError(f"bootstrap must be a whole number >= 0, not {self.bootstrap!r}")
+        if self.sprt is not None:
+            if not isinstance(self.sprt, SprtConfig):
+                raise OptionError(f"sprt must be a burano_ai.arena.SprtConfig, not {self.sprt!r}")
+            self.sprt.validate()
+            if self.players != 2:
+                raise OptionError(f"--sprt tests two bots at 2 players (a pentanomial on seat-swapped pairs), "
+                                  f"not {self.players} players")
         for spec in self.bots:
             check_bot_spec(spec)
 
@@ -134,6 +145,8 @@ def make_plan(config: ArenaConfig) -> Plan:
     for s in seat_specs:
         if s not in entries:
             entries.append(s)
+    if config.sprt is not None and len(entries) != 2:
+        raise OptionError(f"--sprt compares two distinct bots, not {len(entries)} ({', '.join(entries)})")
     lineup = tuple(entries.index(s) for s in seat_specs)
     seatings = tuple(seatings_of(lineup, config.seating))
     deals = -(-config.games // len(seatings))

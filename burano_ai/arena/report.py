@@ -1,5 +1,6 @@
 """Tournament results: `ArenaResult` and its outputs (the results JSON described by `RESULTS_SCHEMA`, one CSV
-row per seat per game, a plain-text table, the skill-ladder plot `plot_ladder`).
+row per seat per game, a plain-text table with the SPRT's outcome when one ran, the skill-ladder plot
+`plot_ladder`).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ RESULTS_SCHEMA: dict[str, str] = {
     "burano_ai_version": "[str] package version that produced the file",
     "config": "[object] bots [list of str, as given], players [int], games [int, as asked], seed [int], "
               "time_per_move [float|null], workers [int], backend [str], seating [str], bootstrap [int], "
-              "engine [str: module.qualname of the Game class]",
+              "sprt [object|null: elo0, elo1, alpha, beta], engine [str: module.qualname of the Game class]",
     "lineup": "[list of int] entry index of each seat before seating permutations",
     "seatings": "[list of list of int] entry index per seat for each game of a deal",
     "deals": "[int] deals played",
@@ -43,7 +44,15 @@ RESULTS_SCHEMA: dict[str, str] = {
              "returns [list of float], winners [list of int], decisions, forced [list of int], "
              "think_seconds [list of float], iterations [list of int], seconds [float], length [int], "
              "tiebreak [list of [vp, prep cubes, coins]]",
-    "notes": "[list of str] remarks (games rounded up to whole deals, time budgets not reproducible)",
+    "notes": "[list of str] remarks (games rounded up to whole deals, time budgets not reproducible, the SPRT's "
+             "stop)",
+    "sprt": "[object|null] with --sprt (burano_ai.arena.sprt; bot A = entry 0): params [object: elo0, elo1, "
+            "alpha, beta, model 'logistic'], bounds [[float, float]: ln(beta/(1-alpha)), ln((1-beta)/alpha)], "
+            "pairs [int], pentanomial [list of 5 int: pairs scoring 0, 0.5, 1, 1.5, 2 for A], "
+            "pentanomial_pair_scores [list of str], llr [float], verdict [str: H0, H1 or inconclusive], "
+            "stopped_at [object|null: pairs, llr, pentanomial when a bound was crossed], score [float: A's mean "
+            "score per game], pair_variance [float], elo [float|null: logistic Elo of A over B, null if "
+            "infinite], elo_ci95 [[float|null, float|null]]",
 }
 
 
@@ -60,6 +69,7 @@ class ArenaResult:
     games: list[dict[str, Any]]
     elapsed: float
     notes: list[str] = field(default_factory=list)
+    sprt: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The results JSON (see `RESULTS_SCHEMA`)."""
@@ -74,7 +84,7 @@ class ArenaResult:
             "rating": {"method": "plackett-luce (MM, Hunter 2004)", "scale": "elo: 400*log10(strength), mean 0",
                        "prior": "1 virtual win + 1 virtual loss vs a strength-1 reference per entry",
                        "bootstrap": self.config.bootstrap, "bootstrap_unit": "deal"},
-            "games": self.games, "notes": self.notes,
+            "games": self.games, "notes": self.notes, "sprt": self.sprt,
         }
 
     def write_json(self, path: str) -> None:
@@ -116,12 +126,36 @@ class ArenaResult:
         for row in [headers] + rows:
             lines.append("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
         lines.append("seat win rate: " + ", ".join(f"{'ABCD'[i]} {r:.3f}" for i, r in enumerate(self.seat_win_rate)))
+        if self.sprt is not None:
+            lines += sprt_lines(self.sprt, self.plan.entries)
         lines += [f"note: {n}" for n in self.notes]
         return "\n".join(lines)
 
     def plot(self, path: str) -> None:
         """Win rate (95 % CI) against search budget per bot family: the skill ladder (needs matplotlib)."""
         plot_ladder(self, path)
+
+
+def sprt_lines(sprt: dict[str, Any], entries: tuple[str, ...]) -> list[str]:
+    """The SPRT section of the text report (`sprt`: the results JSON's ``sprt`` object)."""
+    p = sprt["params"]
+    lo, hi = sprt["bounds"]
+
+    def elo(x: float | None, sign: int) -> str:
+        return f"{x:+.1f}" if x is not None else ("+inf" if sign > 0 else "-inf")
+
+    elo_lo, elo_hi = sprt["elo_ci95"]
+    score = sprt["score"]      # an infinite Elo (null in JSON) takes its sign from the score
+    lines = [f"SPRT ({p['model']} Elo) A = {entries[0]} vs B = {entries[1]}: elo0={p['elo0']:g} elo1={p['elo1']:g} "
+             f"alpha={p['alpha']:g} beta={p['beta']:g}",
+             f"  pairs {sprt['pairs']}, pentanomial (A's pair score 0/0.5/1/1.5/2) "
+             f"{' '.join(str(c) for c in sprt['pentanomial'])}, score {sprt['score']:.3f}",
+             f"  LLR {sprt['llr']:+.2f} (bounds {lo:+.2f}, {hi:+.2f}), Elo {elo(sprt['elo'], 1 if score >= 0.5 else -1)} "
+             f"(95% CI {elo(elo_lo, 1 if score >= 1 else -1)} .. {elo(elo_hi, -1 if score <= 0 else 1)}): "
+             f"{sprt['verdict']}"]
+    if sprt["stopped_at"] is not None:
+        lines.append(f"  stopped at pair {sprt['stopped_at']['pairs']} with LLR {sprt['stopped_at']['llr']:+.2f}")
+    return lines
 
 
 def _family(spec: str) -> str:

@@ -1,6 +1,6 @@
 """Playing a tournament: one task per game (`GameTask`, `game_tasks`: seeds derived from the config's seed),
 one game (`play_game`: the arena samples chance, bots decide), and `run_arena` (plan, play on a backend,
-summarise, report).
+summarise, report; with ``sprt``, the sequential test `_SprtRun` decides when to stop).
 
 Duplicate deals and seeds are described in `burano_ai.arena`.
 """
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, Callable
 
 from ..bots import make_bot
 from ..scoring import finishing_key
@@ -19,6 +19,7 @@ from ..seeds import derive
 from .backends import Progress, run_local, run_ray
 from .plan import ArenaConfig, Plan, make_plan
 from .report import ArenaResult
+from .sprt import SprtTest
 from .stats import summarise
 
 _DEAL, _CHANCE, _BOT = 0xDEA1, 0xC4A5CE, 0xB07
@@ -121,14 +122,51 @@ def default_game_factory():
     return Game
 
 
-def run_arena(config: ArenaConfig, progress: Progress | None = None, game_factory: Any = None) -> ArenaResult:
+class _SprtRun:
+    """The sequential test of a two-bot match, fed by the backend as games end.
+
+    Pairs (the two seatings of a deal) are counted in deal order, whatever order their games end in:
+    pair d counts once pairs 0..d-1 have, so the sequence of LLRs, and with an iteration budget the
+    verdict and the pair it came at, do not depend on the number of workers. Once the test has decided
+    no new deal starts (`admit`); the second game of a deal already started still does, and pairs that
+    were running when the test stopped are counted too (`SprtTest` keeps the state at the stop).
+    """
+
+    def __init__(self, test: SprtTest, on_pair: Callable[[SprtTest], None] | None) -> None:
+        self.test = test
+        self.on_pair = on_pair
+        self.started: set[int] = set()
+        self.games: dict[int, list[dict[str, Any]]] = {}
+        self.next_deal = 0
+
+    def admit(self, task: GameTask) -> bool:
+        if self.test.verdict is None or task.deal in self.started:
+            self.started.add(task.deal)
+            return True
+        return False
+
+    def on_record(self, record: dict[str, Any]) -> None:
+        self.games.setdefault(record["deal"], []).append(record)
+        while len(self.games.get(self.next_deal, ())) == 2:
+            pair = self.games.pop(self.next_deal)
+            # Entry 0 is bot A: its seat in each game is where the seating puts entry 0.
+            self.test.add_pair(sum(rec["returns"][rec["seating"].index(0)] for rec in pair))
+            self.next_deal += 1
+            if self.on_pair:
+                self.on_pair(self.test)
+
+
+def run_arena(config: ArenaConfig, progress: Progress | None = None, game_factory: Any = None,
+              on_sprt: Callable[[SprtTest], None] | None = None) -> ArenaResult:
     """Play the tournament and return its results.
 
     Args:
         config: what to play.
-        progress: called as ``progress(games done, games total)`` after each game.
+        progress: called as ``progress(games done, games total)`` after each game (with ``config.sprt``
+            the total is the most games the test may play).
         game_factory: ``num_players -> Game`` (a Game class; picklable); default `burano_ai.Game` (the
             compiled core); `burano_ai.reference.Game` plays the same games, slowly.
+        on_sprt: with ``config.sprt``, called with the running `SprtTest` after each counted pair.
 
     Raises:
         OptionError: a bad option or bot spec, or a backend/bot whose package is missing.
@@ -137,17 +175,30 @@ def run_arena(config: ArenaConfig, progress: Progress | None = None, game_factor
     plan = make_plan(config)
     factory = game_factory or default_game_factory()
     tasks = game_tasks(config, plan, factory)
+    run = _SprtRun(SprtTest(config.sprt), on_sprt) if config.sprt is not None else None
+    hooks = {"admit": run.admit, "on_record": run.on_record} if run else {}
     if config.backend == "ray":
-        records = run_ray(play_game, tasks, config.workers, progress)
+        records = run_ray(play_game, tasks, config.workers, progress, **hooks)
     else:
-        records = run_local(play_game, tasks, config.workers, progress)
+        records = run_local(play_game, tasks, config.workers, progress, **hooks)
     records.sort(key=lambda r: r["index"])
-    entries, seat_rates = summarise(records, plan, config.players, config.bootstrap, config.seed)
     notes = []
-    if plan.games != config.games:
+    if run is not None:
+        plan = replace(plan, deals=len({r["deal"] for r in records}))
+        test = run.test
+        if test.verdict is None:
+            notes.append(f"SPRT inconclusive after {test.pairs} pairs: the most games allowed "
+                         f"({len(tasks)}) were played")
+        else:
+            extra = test.pairs - test.stopped_at["pairs"]
+            notes.append(f"SPRT accepted {test.verdict} after {test.stopped_at['pairs']} pairs"
+                         + (f"; {extra} pair(s) already running then are counted too" if extra else ""))
+    elif plan.games != config.games:
         notes.append(f"{config.games} games asked, {plan.games} played: whole deals of {len(plan.seatings)} "
                      f"seatings each")
+    entries, seat_rates = summarise(records, plan, config.players, config.bootstrap, config.seed)
     if any("time=" in s for s in plan.entries):
         notes.append("bots with a time budget make results depend on the machine (not reproducible bit for bit)")
     engine = f"{factory.__module__}.{factory.__qualname__}"
-    return ArenaResult(config, plan, engine, entries, seat_rates, records, time.perf_counter() - start, notes)
+    return ArenaResult(config, plan, engine, entries, seat_rates, records, time.perf_counter() - start, notes,
+                       sprt=run.test.to_dict() if run else None)
