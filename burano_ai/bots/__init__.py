@@ -16,7 +16,9 @@ Spec strings: ``name`` or ``name:key=value,key=value``. Bots and their keys:
                     when no budget is given), ``time`` (seconds per decision), ``workers`` (root-parallel
                     processes, 1), ``c`` (exploration), ``win_weight``, ``margin`` (margin_scale),
                     ``pyramid_bias``, ``horizon`` (`evaluator=HorizonEstimate(n)`), ``playout``
-                    (heuristic | random), ``tree`` (auto | python | native; see `burano_ai.search.params`).
+                    (heuristic | random), ``tree`` (auto | python | native; see `burano_ai.search.params`),
+                    ``preset`` (a frozen search version, e.g. ``v0.1``: `burano_ai.bots.presets`; the
+                    other keys override its values).
 ``mcts-pkg``        the PyPI `mcts` package's UCT on one determinization (see `MctsPkgBot`). Keys:
                     ``iterations`` (500 when no budget is given) or ``time``, ``c``,
                     ``rollout`` (native | python).
@@ -34,7 +36,8 @@ bad part. Every random choice derives from the bot's seed and a decision counter
 iteration budget plays the same moves for the same seed (a ``time`` budget does not: it depends on the
 machine).
 
-Modules: `spec` (spec strings, `BotSpec`), `base` (`Bot`, `seat_view`), one module per bot
+Modules: `spec` (spec strings, `BotSpec`), `presets` (frozen ``ismcts`` versions), `base` (`Bot`,
+`seat_view`), one module per bot
 (`random_bot`, `greedy`, `ismcts`, and the adapters `mcts_pkg`, `openspiel_bots`), `registry` (name ->
 factory, `make_bot`; the only importer of the adapters). The adapters' names are re-exported here on
 first use, so ``import burano_ai.bots`` imports neither `mcts` nor `pyspiel`.
@@ -47,6 +50,7 @@ from typing import Any
 from .base import Bot, seat_view
 from .greedy import PREP_CUBE_VALUE, WORKER_OFF_RING_VALUE, GreedyBot, greedy_value
 from .ismcts import IsmctsBot
+from .presets import PRESETS, Preset, get_preset
 from .random_bot import RandomBot
 from .registry import BOT_FACTORIES, check_bot_spec, make_bot
 from .spec import BOT_KEYS, TIMED_BOTS, BotSpec, parse_bot_spec, with_time_per_move
@@ -61,9 +65,9 @@ _ADAPTERS = {
     "make_evaluator": "openspiel_bots",
 }
 
-__all__ = ["BOT_FACTORIES", "BOT_KEYS", "PREP_CUBE_VALUE", "TIMED_BOTS", "WORKER_OFF_RING_VALUE", "Bot", "BotSpec",
-           "GreedyBot", "IsmctsBot", "RandomBot", "check_bot_spec", "greedy_value", "make_bot", "parse_bot_spec",
-           "seat_view", "with_time_per_move", *_ADAPTERS]
+__all__ = ["BOT_FACTORIES", "BOT_KEYS", "PREP_CUBE_VALUE", "PRESETS", "TIMED_BOTS", "WORKER_OFF_RING_VALUE", "Bot",
+           "BotSpec", "GreedyBot", "IsmctsBot", "Preset", "RandomBot", "check_bot_spec", "get_preset", "greedy_value",
+           "make_bot", "parse_bot_spec", "seat_view", "with_time_per_move", *_ADAPTERS]
 
 
 def __getattr__(name: str) -> Any:

@@ -9,6 +9,7 @@ from ..search.evaluators import HorizonEstimate
 from ..search.limits import DEFAULT_BOT_ITERATIONS, Limit
 from ..search.params import Params
 from .base import Bot
+from .presets import get_preset
 from .spec import BotSpec
 
 
@@ -16,7 +17,9 @@ class IsmctsBot(Bot):
     """Our SO-ISMCTS (`burano_ai.engine.suggest`) with the spec's budget and tunables.
 
     The search starts from the seat's view and resamples hidden information itself. Each decision's
-    search is seeded from the bot's seed and the decision counter.
+    search is seeded from the bot's seed and the decision counter. With ``preset=NAME`` the search
+    starts from that frozen version's tunables (`burano_ai.bots.presets`) instead of `Params()`; the
+    spec's other keys override them.
     """
 
     name = "ismcts"
@@ -41,7 +44,8 @@ class IsmctsBot(Bot):
         try:
             if "horizon" in o:
                 changes["evaluator"] = HorizonEstimate(o["horizon"])
-            self.params = Params().with_(**changes)
+            base = Params(**get_preset(o["preset"]).params) if "preset" in o else Params()
+            self.params = base.with_(**changes)
         except OptionError as exc:
             raise OptionError(f"bot spec {self.spec!r}: {exc}") from None
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..errors import OptionError
+from .presets import PRESETS
 
 
 @dataclass(frozen=True)
@@ -118,6 +119,7 @@ BOT_KEYS: dict[str, dict[str, Callable[[str], Any]]] = {
         "horizon": _positive_int("horizon"),
         "playout": _choice("playout", "heuristic", "random"),
         "tree": _choice("tree", "auto", "python", "native"),
+        "preset": _choice("preset", *PRESETS),
     },
     "mcts-pkg": {
         "iterations": _positive_int("iterations"),
