@@ -1,0 +1,68 @@
+"""scripts/ladder.py and scripts/time_odds.py end to end at tiny budgets (arena tournaments underneath):
+the table, the plot, the results files, and bad options."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
+HAS_PYSPIEL = importlib.util.find_spec("pyspiel") is not None
+
+
+def run(script: str, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(SCRIPTS / script), *args], capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_ladder_smoke(tmp_path):
+    png, table = tmp_path / "ladder.png", tmp_path / "ladder.md"
+    proc = run("ladder.py", "--start", "4", "--stop", "16", "--games", "2", "--plot", str(png), "--out", str(table),
+               "--json-dir", str(tmp_path / "json"))
+    assert proc.returncode == 0, proc.stderr
+    assert "| 1 | 8 | 4 | 2 |" in proc.stdout and "| 2 | 16 | 8 | 2 |" in proc.stdout
+    assert "of 2 steps score >= 55%" in table.read_text()
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    steps = json.loads((tmp_path / "json" / "ladder.json").read_text())["steps"]
+    assert [(s["low"], s["high"]) for s in steps] == [(4, 8), (8, 16)]
+    assert all(0.0 <= s["ci95"][0] <= s["score"] <= s["ci95"][1] <= 1.0 for s in steps)
+    arena = json.loads((tmp_path / "json" / "ladder-4-8.json").read_text())
+    assert arena["config"]["bots"] == ["ismcts:iterations=8", "ismcts:iterations=4"]
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["--start", "100", "--stop", "150"], "--stop (150) must be at least twice --start (100)"),
+    (["--bot", "ismcts:time=1"], "has a budget of its own"),
+    (["--bot", "ismcts:cc=1", "--start", "2", "--stop", "4"], "unknown key 'cc'"),
+])
+def test_ladder_bad_options(args, fragment, tmp_path):
+    proc = run("ladder.py", *args, "--json-dir", str(tmp_path))
+    assert proc.returncode == 2 and fragment in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.skipif(not HAS_PYSPIEL, reason="pyspiel (open_spiel) is not installed")
+def test_time_odds_smoke(tmp_path):
+    table = tmp_path / "odds.md"
+    proc = run("time_odds.py", "--time", "0.005", "--fractions", "1/2", "--games", "2", "--out", str(table),
+               "--json-dir", str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    assert "| 1/2 | 0.0025 |" in proc.stdout
+    assert "smallest fraction with score >= 50%" in table.read_text() or "no fraction scored" in table.read_text()
+    arena = json.loads((tmp_path / "time-odds-1-2.json").read_text())
+    assert arena["config"]["bots"] == ["ismcts:time=0.0025", "openspiel-ismcts:time=0.005"]
+
+
+@pytest.mark.skipif(not HAS_PYSPIEL, reason="pyspiel (open_spiel) is not installed")
+@pytest.mark.parametrize("args, fragment", [
+    (["--fractions", "1/2,two"], "'two' is not a fraction"),
+    (["--fractions", "3/2"], "must lie in (0, 1]"),
+    (["--peer", "openspiel-ismcts:time=1"], "has a budget of its own"),
+])
+def test_time_odds_bad_options(args, fragment, tmp_path):
+    proc = run("time_odds.py", *args, "--json-dir", str(tmp_path))
+    assert proc.returncode == 2 and fragment in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
