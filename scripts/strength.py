@@ -61,6 +61,8 @@ TARGETS = {"vs-openspiel-2p": 0.70, "vs-openspiel-4p": 0.45, "vs-greedy": 0.80, 
 ORDER = ["throughput", "vs-openspiel-2p", "vs-openspiel-4p", "vs-greedy", "vs-mcts-pkg",
          "vs-openspiel-random-eval-2p", "playouts", "ladder"]
 SEED = 2026
+#: docs/strength.md from this line on is not generated here: `report` keeps it as it is.
+KEEP_MARKER = "<!-- kept by scripts/strength.py: hand-written from here on -->"
 
 
 def arena_command(cfg: dict, out: str) -> str:
@@ -322,7 +324,10 @@ def report(out_dir: Path, doc: Path, argv: list[str]) -> None:
                          f"{per:.0f} |")
         seat = ", ".join(f"{'ABCD'[i]} {r:.2f}" for i, r in enumerate(d["seat_win_rate"]))
         lines += ["", f"Win rate by seat: {seat}. Win rate if all were equal: {1 / cfg['players']:.2f}.", ""]
-    doc.write_text("\n".join(lines), encoding="utf-8")
+    # The issue-11 evidence (suite, SPRT, ladder, time odds) is written by hand below KEEP_MARKER: keep it.
+    old = doc.read_text(encoding="utf-8") if doc.exists() else ""
+    kept = old[old.index(KEEP_MARKER):] if KEEP_MARKER in old else ""
+    doc.write_text("\n".join(lines) + ("\n" + kept if kept else ""), encoding="utf-8")
     print(f"wrote {doc}")
 
 
