@@ -205,6 +205,23 @@ def _ours(entries: list[dict]) -> dict | None:
     return ours[0] if len(ours) == 1 else None
 
 
+#: Sections of docs/strength.md written from other scripts' output (scripts/branching.py): a rebuilt
+#: report keeps them verbatim, at the end.
+KEPT_SECTIONS = ("## Move structure and branching",)
+
+
+def kept_sections(doc: Path) -> list[str]:
+    """The KEPT_SECTIONS of the current `doc`, each up to the next section."""
+    text = doc.read_text(encoding="utf-8") if doc.exists() else ""
+    out = []
+    for head in KEPT_SECTIONS:
+        start = text.find(head + "\n")
+        if start >= 0:
+            end = text.find("\n## ", start + len(head))
+            out += [text[start:end if end >= 0 else len(text)].rstrip("\n"), ""]
+    return out
+
+
 def report(out_dir: Path, doc: Path, argv: list[str]) -> None:
     rel = out_dir.relative_to(ROOT) if out_dir.is_relative_to(ROOT) else out_dir
     results = {name: json.loads((out_dir / f"{name}.json").read_text())
@@ -322,6 +339,7 @@ def report(out_dir: Path, doc: Path, argv: list[str]) -> None:
                          f"{per:.0f} |")
         seat = ", ".join(f"{'ABCD'[i]} {r:.2f}" for i, r in enumerate(d["seat_win_rate"]))
         lines += ["", f"Win rate by seat: {seat}. Win rate if all were equal: {1 / cfg['players']:.2f}.", ""]
+    lines += kept_sections(doc)
     doc.write_text("\n".join(lines), encoding="utf-8")
     print(f"wrote {doc}")
 
