@@ -17,8 +17,10 @@ ROOF               slot, roof line, orientation               ``roof 2 c3-e3`` (
 PRIV_COIN          -                                          ``privilege coin``
 PRIV_CUBE          colour, pyramid position                   ``privilege cube pink@b5``
 PYRAMID            colour (for the next pyramid position)     ``pyramid pink``
-SWAP               island i < j, colour at i, colour at j     ``swap I1:pink I3:blue``
 SAIL               route node                                 ``sail I2`` / ``sail PortL``
+GO                 - (sail on to the chosen island)           ``go``
+SWAP_PICK          island, dock colour (first dock of a swap) ``swap I1:pink``
+SWAP_WITH          island, dock colour (its partner)          ``with I3:blue``
 DRAW_DECK          -                                          ``draw deck``
 DRAW_DISPLAY       species                                    ``draw tuna``
 SEND               1 or 2 workers                             ``send 2``
@@ -40,6 +42,10 @@ CH_BUILDING        building card (chance)                     ``building: monume
 CH_ROOF            colour pair (chance)                       ``roof tile: blue-pink``
 CH_MARKERS         colour -> action mapping (chance)          ``markers: PB/YG/OW``
 =================  =========================================  ===================================
+
+A fishing trip to an island with privilege dock swaps (§4.3) reads ``sail I5``, then any number of
+``swap I1:pink`` / ``with I5:orange`` pairs (a dock, then its partner on a later island: one privilege
+each), then ``go``; the boat sails on by itself when privilege runs out [RD-26, RD-37].
 """
 
 from __future__ import annotations
@@ -101,10 +107,6 @@ MARKER_MAPPINGS = _marker_table()
 NUM_MARKER_MAPPINGS = len(MARKER_MAPPINGS)
 MARKER_MAPPING_ID = {m: i for i, m in enumerate(MARKER_MAPPINGS)}
 
-#: Island pairs (i < j) for dock swaps.
-ISLAND_PAIRS = tuple(combinations(range(NUM_ISLANDS), 2))
-ISLAND_PAIR_ID = {p: i for i, p in enumerate(ISLAND_PAIRS)}
-
 # Block sizes, in id order.
 _FAMILIES = (
     ("DONE", 1),
@@ -114,8 +116,10 @@ _FAMILIES = (
     ("PRIV_COIN", 1),
     ("PRIV_CUBE", NUM_COLOURS * PYRAMID_SIZE),
     ("PYRAMID", NUM_COLOURS),
-    ("SWAP", len(ISLAND_PAIRS) * NUM_COLOURS * NUM_COLOURS),
     ("SAIL", topology.NUM_ROUTE_NODES),
+    ("GO", 1),
+    ("SWAP_PICK", NUM_ISLANDS * NUM_COLOURS),
+    ("SWAP_WITH", NUM_ISLANDS * NUM_COLOURS),
     ("DRAW_DECK", 1),
     ("DRAW_DISPLAY", NUM_SPECIES),
     ("SEND", 2),
@@ -152,8 +156,10 @@ ROOF = OFFSET["ROOF"]
 PRIV_COIN = OFFSET["PRIV_COIN"]
 PRIV_CUBE = OFFSET["PRIV_CUBE"]
 PYRAMID = OFFSET["PYRAMID"]
-SWAP = OFFSET["SWAP"]
 SAIL = OFFSET["SAIL"]
+GO = OFFSET["GO"]
+SWAP_PICK = OFFSET["SWAP_PICK"]
+SWAP_WITH = OFFSET["SWAP_WITH"]
 DRAW_DECK = OFFSET["DRAW_DECK"]
 DRAW_DISPLAY = OFFSET["DRAW_DISPLAY"]
 SEND = OFFSET["SEND"]
@@ -193,11 +199,10 @@ def priv_cube_action(colour: int, position: int) -> int:
     return PRIV_CUBE + colour * PYRAMID_SIZE + position
 
 
-def swap_action(island_a: int, colour_a: int, island_b: int, colour_b: int) -> int:
-    """Encode a dock swap; the islands may come in either order."""
-    if island_a > island_b:
-        island_a, colour_a, island_b, colour_b = island_b, colour_b, island_a, colour_a
-    return SWAP + (ISLAND_PAIR_ID[(island_a, island_b)] * NUM_COLOURS + colour_a) * NUM_COLOURS + colour_b
+def dock_index(island: int, colour: int) -> int:
+    """A dock as one int, island * NUM_COLOURS + colour: the index of its SWAP_PICK / SWAP_WITH action
+    and the position format's pending pick (`Position.swap_pick`)."""
+    return island * NUM_COLOURS + colour
 
 
 def action_id(action: object) -> int:
@@ -318,13 +323,14 @@ def action_to_str(action: int) -> str:
         return f"privilege cube {COLOURS[i // PYRAMID_SIZE]}@{PYRAMID_NAMES[i % PYRAMID_SIZE]}"
     if name == "PYRAMID":
         return f"pyramid {COLOURS[i]}"
-    if name == "SWAP":
-        pair, rest = divmod(i, NUM_COLOURS * NUM_COLOURS)
-        ca, cb = divmod(rest, NUM_COLOURS)
-        ia, ib = ISLAND_PAIRS[pair]
-        return f"swap {topology.ISLAND_NAMES[ia]}:{COLOURS[ca]} {topology.ISLAND_NAMES[ib]}:{COLOURS[cb]}"
     if name == "SAIL":
         return f"sail {topology.ROUTE_NODE_NAMES[i]}"
+    if name == "GO":
+        return "go"
+    if name in ("SWAP_PICK", "SWAP_WITH"):
+        island, colour = divmod(i, NUM_COLOURS)
+        verb = "swap" if name == "SWAP_PICK" else "with"
+        return f"{verb} {topology.ISLAND_NAMES[island]}:{COLOURS[colour]}"
     if name == "DRAW_DECK":
         return "draw deck"
     if name == "DRAW_DISPLAY":

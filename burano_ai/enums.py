@@ -44,19 +44,20 @@ class Phase(_Named):
     ROOF_PICK = 0      # choose the kind of a roof tile (setup §3.10, clean-up §8.5)
     PYRAMID = 1        # place the next pyramid cube (§4.1, secret)
     TURN = 2           # a turn's main decision: take / build / roof / privilege / done (§4.2)
-    FISH_SAIL = 3      # fishing: swap docks or sail (§5.1)
-    FISH_DRAW = 4      # fishing: draw from the deck or the display
-    FISH_SEND = 5      # fishing: send a worker or not
-    PORT_TRADE = 6     # sell fish at a port
-    LACE_PLACE = 7     # lace: place a worker in the workshop (§5.2)
-    RECALL = 8         # earning: recall a worker (§5.3)
-    ROOF_BONUS = 9     # a scored roof's bonus (§7)
-    LACE_PAY = 10      # lace scoring: pay for a workshop square (§8.2)
-    REPLENISH = 11     # clean-up: take cubes (§8.3)
-    PRIV_RESERVE = 12  # clean-up: spend privilege on reserve cubes
-    ROOF_DISCARD = 13  # clean-up: discard a roof tile (§8.5)
-    CHANCE_NODE = 14   # a chance event is pending (`chance_kind`)
-    GAME_OVER = 15
+    FISH_SAIL = 3      # fishing: choose where the boat sails (§5.1)
+    FISH_SWAP = 4      # fishing, on the way to an island: privilege dock swaps, then `go` (§4.3) [RD-37]
+    FISH_DRAW = 5      # fishing: draw from the deck or the display
+    FISH_SEND = 6      # fishing: send a worker or not
+    PORT_TRADE = 7     # sell fish at a port
+    LACE_PLACE = 8     # lace: place a worker in the workshop (§5.2)
+    RECALL = 9         # earning: recall a worker (§5.3)
+    ROOF_BONUS = 10    # a scored roof's bonus (§7)
+    LACE_PAY = 11      # lace scoring: pay for a workshop square (§8.2)
+    REPLENISH = 12     # clean-up: take cubes (§8.3)
+    PRIV_RESERVE = 13  # clean-up: spend privilege on reserve cubes
+    ROOF_DISCARD = 14  # clean-up: discard a roof tile (§8.5)
+    CHANCE_NODE = 15   # a chance event is pending (`chance_kind`)
+    GAME_OVER = 16
 
 
 class Stage(_Named):
@@ -84,7 +85,7 @@ class ChanceKind(_Named):
 
 
 _LABELS = {
-    Phase: ("roof-pick", "pyramid", "turn", "fish-sail", "fish-draw", "fish-send", "port-trade", "lace",
+    Phase: ("roof-pick", "pyramid", "turn", "fish-sail", "fish-swap", "fish-draw", "fish-send", "port-trade", "lace",
             "recall", "roof-bonus", "lace-pay", "replenish", "privilege-reserve", "roof-discard", "chance",
             "game-over"),
     Stage: ("setup", "pyramid", "rounds", "lace-scoring", "replenish", "roof-refill", "end"),

@@ -52,8 +52,8 @@ MAX_BLIND = TOTAL_FISH_CARDS
 TOP_FIELDS = ("format", "players", "view", "workshop_layout", "season", "round", "first_player", "stage", "phase",
               "actor", "context", "markers", "docks", "ports", "island", "fish_display", "fish_deck_size",
               "building_display", "roofs_removed", "seats")
-CONTEXT_FIELDS = ("moves", "order_index", "chance", "chance_arg", "fish_island", "fish_matches", "draws_left",
-                  "lace_allow", "pending_roof", "pay_queue", "paid", "discount_used", "shortfall", "picks_left",
+CONTEXT_FIELDS = ("moves", "order_index", "chance", "chance_arg", "sail_target", "swap_pick", "fish_island",
+                  "fish_matches", "draws_left", "lace_allow", "pending_roof", "pay_queue", "paid", "discount_used", "shortfall", "picks_left",
                   "kinds_picked", "pyramid_target")
 SEAT_FIELDS = ("seat", "ring", "coins", "vp", "privilege", "prep", "reserve", "pyramid", "cubes", "placed",
                "roof_slots", "buildings", "sold", "boat", "islands", "workshop", "hand")
@@ -72,6 +72,12 @@ def _counts_to_dict(counts: list[int], names: tuple[str, ...]) -> dict[str, int]
 
 def _seat_name(p: int) -> str:
     return SEAT_LETTERS[p]
+
+
+def dock_to_str(dock: int) -> str:
+    """A dock (`actions.dock_index`) as ``I5:orange``: the island and the dock's colour."""
+    island, colour = divmod(dock, NUM_COLOURS)
+    return f"{topology.ISLAND_NAMES[island]}:{COLOURS[colour]}"
 
 
 def position_to_dict(state: Position, seat: int | None = None) -> dict[str, Any]:
@@ -129,6 +135,8 @@ def position_to_dict(state: Position, seat: int | None = None) -> dict[str, Any]
         "moves": state.moves, "order_index": state.order_index,
         "chance": CHANCE_KIND_NAMES[state.chance_kind],
         "chance_arg": ROOF_KINDS[state.chance_arg] if state.chance_kind == ChanceKind.ROOF_TILE else None,
+        "sail_target": topology.ROUTE_NODE_NAMES[state.sail_target] if state.sail_target >= 0 else None,
+        "swap_pick": dock_to_str(state.swap_pick) if state.swap_pick >= 0 else None,
         "fish_island": topology.ISLAND_NAMES[state.fish_island] if state.fish_island >= 0 else None,
         "fish_matches": state.fish_matches, "draws_left": state.draws_left,
         "lace_allow": _counts_to_dict(state.lace_allow, COLOURS),
@@ -674,6 +682,11 @@ def _read_context(s: Position, ctx: _Reader) -> None:
     if (arg is not None) != (s.chance_kind == ChanceKind.ROOF_TILE):
         raise ctx.fail("names the roof kind being drawn: required with chance 'roof-tile', null otherwise",
                        "chance_arg")
+    target = ctx.get("sail_target", None)
+    s.sail_target = EMPTY if target is None else _lookup(target, topology.ROUTE_NODE_NAMES,
+                                                         ctx.path + ".sail_target")
+    pick = ctx.get("swap_pick", None)
+    s.swap_pick = EMPTY if pick is None else _dock(pick, ctx.path + ".swap_pick")
     fi = ctx.get("fish_island", None)
     s.fish_island = EMPTY if fi is None else _lookup(fi, topology.ISLAND_NAMES, ctx.path + ".fish_island")
     s.fish_matches = ctx.int("fish_matches", 0, 3, 0)
@@ -699,6 +712,15 @@ def _read_context(s: Position, ctx: _Reader) -> None:
     s.pyramid_target = ctx.int("pyramid_target", 0, PYRAMID_SIZE, 0)
 
 
+def _dock(value: Any, where: str) -> int:
+    """A dock written ``I5:orange`` (island, colour) as `actions.dock_index`."""
+    if not isinstance(value, str) or value.count(":") != 1:
+        raise PositionError(f"{where}: expected a dock 'island:colour' such as 'I5:orange', got {_shown(value)}")
+    island, colour = value.split(":")
+    return A.dock_index(_lookup(island.strip(), topology.ISLAND_NAMES, where),
+                        _lookup(colour.strip(), COLOURS, where))
+
+
 def _square(name: Any, where: str) -> int:
     return _parsed_name(name, where, topology.parse_square, "a square name (r0c0..r3c6)")
 
@@ -719,8 +741,9 @@ def _counts_index(values: list, names: tuple[str, ...], where: str) -> list[int]
 #: The stages in which each decision phase occurs.
 PHASE_STAGES = {
     Phase.ROOF_PICK: (Stage.SETUP, Stage.ROOF_REFILL), Phase.PYRAMID: (Stage.PYRAMID,),
-    **{ph: (Stage.ROUNDS,) for ph in (Phase.TURN, Phase.FISH_SAIL, Phase.FISH_DRAW, Phase.FISH_SEND,
-                                      Phase.PORT_TRADE, Phase.LACE_PLACE, Phase.RECALL, Phase.ROOF_BONUS)},
+    **{ph: (Stage.ROUNDS,) for ph in (Phase.TURN, Phase.FISH_SAIL, Phase.FISH_SWAP, Phase.FISH_DRAW,
+                                      Phase.FISH_SEND, Phase.PORT_TRADE, Phase.LACE_PLACE, Phase.RECALL,
+                                      Phase.ROOF_BONUS)},
     Phase.LACE_PAY: (Stage.LACE_SCORING,), Phase.REPLENISH: (Stage.REPLENISH,),
     Phase.PRIV_RESERVE: (Stage.REPLENISH,), Phase.ROOF_DISCARD: (Stage.ROOF_REFILL,), Phase.GAME_OVER: (Stage.END,),
 }
@@ -742,7 +765,8 @@ _FISHING = ("moves", "fish_island", "fish_matches", "draws_left")
 #: The context fields each situation (a decision phase, or a chance kind) uses; every other field keeps its
 #: default there, as the rules leave it (a stale value would be a position no game reaches).
 CONTEXT_USE: dict[Any, tuple[str, ...]] = {
-    Phase.TURN: ("moves",), Phase.FISH_SAIL: ("moves",), Phase.PORT_TRADE: ("moves",), Phase.RECALL: ("moves",),
+    Phase.TURN: ("moves",), Phase.FISH_SAIL: ("moves",), Phase.FISH_SWAP: ("moves", "sail_target", "swap_pick"),
+    Phase.PORT_TRADE: ("moves",), Phase.RECALL: ("moves",),
     Phase.FISH_DRAW: _FISHING, Phase.FISH_SEND: _FISHING, Phase.LACE_PLACE: ("moves", "lace_allow"),
     Phase.ROOF_BONUS: ("moves", "pending_roof"), Phase.LACE_PAY: ("pay_queue", "paid", "discount_used"),
     Phase.REPLENISH: ("shortfall",), Phase.PRIV_RESERVE: (), Phase.ROOF_DISCARD: (),
@@ -751,7 +775,7 @@ CONTEXT_USE: dict[Any, tuple[str, ...]] = {
     _AT_BUILDING_DRAW: ("moves", "pending_roof"), _AT_BUILDING_REFILL: ("moves", "pending_roof"),
     _AT_ROOF_TILE: ("picks_left", "kinds_picked"), _AT_MARKERS: (),
 }
-_CONTEXT_DEFAULTS = {"moves": 0, "fish_island": EMPTY, "fish_matches": 0, "draws_left": 0,
+_CONTEXT_DEFAULTS = {"moves": 0, "sail_target": EMPTY, "swap_pick": EMPTY, "fish_island": EMPTY, "fish_matches": 0, "draws_left": 0,
                      "lace_allow": [0] * NUM_COLOURS, "pending_roof": EMPTY, "pay_queue": [], "paid": [],
                      "discount_used": False, "shortfall": 0, "picks_left": 0, "kinds_picked": [], "pyramid_target": 0}
 #: Decision phases that belong to a loop over the seats in turn order (`order_index` says whose go it is).
@@ -851,6 +875,8 @@ def _check_situation(s: Position, root: _Reader, situation: Any) -> None:
     if situation != Phase.TURN and "moves" in CONTEXT_USE[situation]:   # an action's steps: its move is made
         if s.moves < 1:
             raise root.fail("an action is under way, so its move was made: moves is 1-4", f"{ctx}.moves")
+    if situation == Phase.FISH_SWAP:
+        _check_fish_swap(s, root)
     if situation in (Phase.FISH_DRAW, Phase.FISH_SEND, _AT_FISH_DRAW, _AT_FISH_REFILL):
         if s.fish_island < 0:
             raise root.fail("a fishing trip is under way: name the island being fished", f"{ctx}.fish_island")
@@ -946,6 +972,36 @@ def _check_situation(s: Position, root: _Reader, situation: Any) -> None:
                             f"{target} (§4.1)", f"{ctx}.pyramid_target")
         if s.pyramid_count(p) >= target:
             raise root.fail(f"seat {SEAT_LETTERS[p]} has finished its pyramid", "phase")
+
+
+def _check_fish_swap(s: Position, root: _Reader) -> None:
+    """Dock swaps on the way to an island [RD-37]: the island is a destination of the boat, privilege pays
+    for the next swap, and a pending pick is a dock of its island. (Whether the trip can still be
+    completed is the rules' question: `burano_ai.validate.check_playable` asks it.)"""
+    p = s.actor
+    pl = s.players[p]
+    target = s.sail_target
+    if target < 0:
+        raise root.fail("phase 'fish-swap' needs the island the boat is about to sail to", "context.sail_target")
+    name = topology.ROUTE_NODE_NAMES[target]
+    if topology.NODE_ISLAND[target] < 0:
+        raise root.fail(f"is {name}, a port: dock swaps come only before a trip to an island (§4.3)",
+                        "context.sail_target")
+    steps = set(topology.ROUTE_STEP1[pl.boat])
+    if any(B.BUILDING_CARDS[c][1] == B.LONG_VOYAGE for c in pl.buildings):
+        steps.update(topology.ROUTE_STEP2[pl.boat])
+    if target not in steps:
+        raise root.fail(f"{name} is not a destination of seat {SEAT_LETTERS[p]}'s boat at "
+                        f"{topology.ROUTE_NODE_NAMES[pl.boat]} (one step, or two with Long voyage)",
+                        "context.sail_target")
+    if pl.privilege < 1:
+        raise root.fail(f"seat {SEAT_LETTERS[p]} swaps docks but has no privilege to pay with (the boat sails on "
+                        "once privilege runs out)", f"seats[{p}].privilege")
+    if s.swap_pick >= 0:
+        island, colour = divmod(s.swap_pick, NUM_COLOURS)
+        if colour not in s.docks[island]:
+            raise root.fail(f"{dock_to_str(s.swap_pick)} is not a dock: {topology.ISLAND_NAMES[island]}'s docks are "
+                            f"{', '.join(COLOURS[c] for c in s.docks[island])}", "context.swap_pick")
 
 
 def _matches(s: Position, p: int, island: int) -> int:

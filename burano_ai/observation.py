@@ -74,6 +74,9 @@ def _shared_parts(n: int) -> list[tuple[str, tuple[int, ...], str]]:
         ("order_index", (1,), f"position in the current turn-order loop / {MAX_PLAYERS}"),
         ("chance", (len(CHANCE_KIND_NAMES),), "one-hot pending chance event: " + ", ".join(CHANCE_KIND_NAMES)),
         ("chance_roof_kind", (NUM_ROOF_KINDS,), "one-hot roof kind being drawn at a roof-tile chance node"),
+        ("sail_target", (NUM_ISLANDS,), "one-hot island the boat is about to sail to while docks are swapped"),
+        ("swap_pick", (NUM_ISLANDS, NUM_COLOURS), "[island, colour]: 1 on the dock picked for a swap, awaiting "
+                                                  "its partner"),
         ("fish_island", (NUM_ISLANDS,), "one-hot island being fished (I1..I6)"),
         ("fish_matches", (1,), "matches of this fishing trip / 3"),
         ("draws_left", (1,), "fish cards still to draw on this trip / 3"),
@@ -278,6 +281,11 @@ def encode_view_into(out: np.ndarray, view: dict[str, Any]) -> None:
     t[o["chance"] + _CHANCE[ctx.get("chance", "none")]] = 1
     if ctx.get("chance_arg") is not None:
         t[o["chance_roof_kind"] + _ROOF_KIND[ctx["chance_arg"]]] = 1
+    if ctx.get("sail_target") is not None:
+        t[o["sail_target"] + _ISLAND[ctx["sail_target"]]] = 1
+    if ctx.get("swap_pick") is not None:
+        island, colour = ctx["swap_pick"].split(":")
+        t[o["swap_pick"] + _ISLAND[island] * NUM_COLOURS + _COLOUR[colour]] = 1
     if ctx.get("fish_island") is not None:
         t[o["fish_island"] + _ISLAND[ctx["fish_island"]]] = 1
     t[o["fish_matches"]] = ctx.get("fish_matches", 0) / COUNT_SCALE_3

@@ -26,7 +26,7 @@ the same view share it. ``observation_string(p)`` is the readable one-seat view 
 ``State.resample(p, seed)``; the result keeps ``information_state_string(p)``. Its OpenSpiel history is
 the original's (so it is not consistent with the resampled hidden parts): use it for search, not replay.
 ``observation_tensor(p)`` and ``information_state_tensor(p)`` are both the seat's one-seat view encoded by
-`burano_ai.observation` (float32, shape ``game.observation_tensor_shape()``: 2945 / 3197 / 3449 for 2 / 3 /
+`burano_ai.observation` (float32, shape ``game.observation_tensor_shape()``: 2988 / 3240 / 3492 for 2 / 3 /
 4 players; seats relative to `p`; all zeros before the deal); docs/observation.md lists the segments.
 
 Performance: every pyspiel call crosses C++ -> Python once; ``clone`` copies the wrapped State (cheap for

@@ -116,6 +116,8 @@ class Position:
         # Pending action context.
         self.chance_kind = ChanceKind.NONE
         self.chance_arg = 0            # roof kind for CK_ROOF_TILE
+        self.sail_target = EMPTY       # route node of the island trip whose dock swaps are pending [RD-37]
+        self.swap_pick = EMPTY         # first dock of a swap awaiting its partner: actions.dock_index
         self.fish_island = EMPTY       # island being fished
         self.fish_matches = 0
         self.draws_left = 0
@@ -265,8 +267,8 @@ class Position:
     FIELDS = ("cubes", "roof_at", "roof_field", "roofs", "roofs_removed", "docks", "ports", "markers",
               "fish_display", "building_display", "island_workers", "workshop", "players", "season", "round",
               "first_player", "stage", "phase", "actor", "order_index", "moves", "chance_kind", "chance_arg",
-              "fish_island", "fish_matches", "draws_left", "lace_allow", "pending_roof", "pay_queue", "paid",
-              "discount_used", "shortfall", "picks_left", "kinds_picked", "pyramid_target")
+              "sail_target", "swap_pick", "fish_island", "fish_matches", "draws_left", "lace_allow", "pending_roof",
+              "pay_queue", "paid", "discount_used", "shortfall", "picks_left", "kinds_picked", "pyramid_target")
 
     def clone(self):
         """A deep copy (the layout, which never changes, is shared)."""

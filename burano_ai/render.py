@@ -82,7 +82,7 @@ def _header(d: dict[str, Any]) -> list[str]:
         "action board: " + " | ".join(f"{a} = {' '.join(cols)}" for a, cols in d["markers"].items()),
     ]
     pending = []
-    for key in ("fish_island", "fish_matches", "draws_left", "lace_allow", "pending_roof", "pay_queue", "paid",
+    for key in ("sail_target", "swap_pick", "fish_island", "fish_matches", "draws_left", "lace_allow", "pending_roof", "pay_queue", "paid",
                 "shortfall", "picks_left", "kinds_picked", "chance_arg"):
         value = ctx.get(key)
         if value in (None, 0, [], {}, False):

@@ -69,7 +69,8 @@ REGRET_TARGET = 2.0     # percentage points
 
 #: The decision kind of each phase (clean-up phases share one kind; the phase is a tag of its own).
 KINDS = {
-    Phase.PYRAMID: "pyramid", Phase.FISH_SAIL: "fishing-sail", Phase.FISH_DRAW: "fishing-draw",
+    Phase.PYRAMID: "pyramid", Phase.FISH_SAIL: "fishing-sail", Phase.FISH_SWAP: "fishing-swap",
+    Phase.FISH_DRAW: "fishing-draw",
     Phase.FISH_SEND: "fishing-send", Phase.PORT_TRADE: "port", Phase.LACE_PLACE: "lace", Phase.RECALL: "recall",
     Phase.ROOF_BONUS: "roof-bonus", Phase.LACE_PAY: "clean-up", Phase.REPLENISH: "clean-up",
     Phase.PRIV_RESERVE: "clean-up", Phase.ROOF_DISCARD: "clean-up", Phase.ROOF_PICK: "clean-up",

@@ -42,6 +42,7 @@ from typing import Any, Callable
 from burano_ai import Game as CoreGame
 from burano_ai import _core
 from burano_ai import engine
+from burano_ai.data.colours import COLOURS
 from burano_ai.enums import CHANCE_KIND_NAMES, PHASE_NAMES, STAGE_NAMES
 from burano_ai.errors import BuranoError, PositionError
 from burano_ai.random_play import random_step
@@ -179,9 +180,9 @@ WRONG_TYPES: tuple[Callable[[], Any], ...] = (
     lambda: "null", lambda: [], lambda: {}, lambda: [1], lambda: ["pink"], lambda: {"pink": 1}, lambda: [[[]]],
     lambda: {"": None}, lambda: "\u00e9\u0000\ud800"[:2], lambda: "a" * 10000,
 )
-CONTEXT_FIELDS = ("moves", "order_index", "chance", "chance_arg", "fish_island", "fish_matches", "draws_left",
-                  "lace_allow", "pending_roof", "pay_queue", "paid", "discount_used", "shortfall", "picks_left",
-                  "kinds_picked", "pyramid_target")
+CONTEXT_FIELDS = ("moves", "order_index", "chance", "chance_arg", "sail_target", "swap_pick", "fish_island",
+                  "fish_matches", "draws_left", "lace_allow", "pending_roof", "pay_queue", "paid", "discount_used",
+                  "shortfall", "picks_left", "kinds_picked", "pyramid_target")
 PROGRESS_FIELDS = ("phase", "stage", "actor", "season", "round", "first_player", "context")
 
 
@@ -343,6 +344,9 @@ def m_progress(data, rng):
         value = {
             "moves": lambda: rng.randrange(0, 6), "order_index": lambda: rng.randrange(0, 6),
             "chance": lambda: rng.choice(CHANCE_KIND_NAMES), "chance_arg": lambda: rng.choice(kinds + [None, 0, 7]),
+            "sail_target": lambda: rng.choice(["I1", "I2", "I3", "I4", "I5", "I6", None, "PortL", "PortR", 3]),
+            "swap_pick": lambda: rng.choice([f"I{rng.randrange(0, 8)}:{rng.choice(COLOURS)}", None, "I1", "pink",
+                                             "I1:pink:blue", 5]),
             "fish_island": lambda: rng.choice(["I1", "I2", "I3", "I4", "I5", "I6", None, "PortL"]),
             "fish_matches": lambda: rng.randrange(0, 5), "draws_left": lambda: rng.randrange(0, 5),
             "lace_allow": lambda: rng.choice(({}, {"pink": 1}, {"white": 2, "blue": 1}, {"green": 3})),

@@ -16,6 +16,7 @@ and use no example database: CI sees the same examples every time. Budget: about
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
@@ -24,7 +25,9 @@ from hypothesis import strategies as st
 import fuzzing as F
 from burano_ai import Game as CoreGame
 from burano_ai import engine
+from burano_ai.enums import PHASE_NAMES, STAGE_NAMES
 from burano_ai.errors import BuranoError, IllegalMoveError
+from burano_ai.random_play import random_step
 from burano_ai.reference import Game as RefGame
 
 EXAMPLE = "burano_ai/data/examples/midgame-4p-C.json"
@@ -56,8 +59,8 @@ def test_corpus_covers_every_player_count_stage_phase_and_view():
         chances = {e.chance for e in mine}
         assert stages == {"setup", "pyramid", "rounds", "lace-scoring", "roof-refill", "end"} | (
             {"replenish"} if "replenish" in stages else set()), n
-        assert {"roof-pick", "pyramid", "turn", "fish-sail", "fish-draw", "port-trade", "lace", "recall",
-                "roof-bonus", "lace-pay", "roof-discard", "chance", "game-over"} <= phases, n
+        assert {"roof-pick", "pyramid", "turn", "fish-sail", "fish-swap", "fish-draw", "port-trade", "lace",
+                "recall", "roof-bonus", "lace-pay", "roof-discard", "chance", "game-over"} <= phases, n
         assert chances == set(F.CHANCE_KIND_NAMES), n
         assert {e.view is None for e in mine} == {True, False}
 
@@ -221,6 +224,30 @@ def test_issue_10_position_repros(name, view):
     _check(data)
 
 
+#: Issue 11: swap-phase contexts that no game reaches (the loader must refuse them, no implementation crash).
+SWAP_PHASE_CASES = {
+    "fish-swap without a target": lambda c: c.pop("sail_target"),
+    "fish-swap towards a port": lambda c: c.update(sail_target="PortL"),
+    "fish-swap towards every node": lambda c: c.update(sail_target="I1"),
+    "a pick of a colour the island lacks": lambda c: c.update(swap_pick="I1:white"),
+    "a pick on the last island": lambda c: c.update(swap_pick="I6:yellow"),
+    "a pick on an island out of range": lambda c: c.update(swap_pick="I7:pink"),
+    "a pick that is a number": lambda c: c.update(swap_pick=17),
+}
+
+
+def _swap_phase_position(players: int) -> dict:
+    return next(e for e in F.corpus() if e.players == players and e.phase == "fish-swap" and e.view is None).data()
+
+
+@pytest.mark.parametrize("players", F.PLAYER_COUNTS)
+@pytest.mark.parametrize("name", sorted(SWAP_PHASE_CASES))
+def test_issue_11_swap_phase_mutations(name, players):
+    data = _swap_phase_position(players)
+    SWAP_PHASE_CASES[name](data["context"])
+    _check(data)
+
+
 @pytest.mark.parametrize("text", ["[" * 100_000, "1" * 4300, "9" * 5000, '{"format": ' + "9" * 4301 + "}",
                                   "\ufeff" + open(EXAMPLE).read()],
                          ids=["100k-brackets", "4300-digits", "5000-digits", "4301-digit-format", "bom-example"])
@@ -229,8 +256,19 @@ def test_issue_10_text_repros(text):
 
 
 def _corpus_position(players: int, stage: str, phase: str) -> dict:
-    return next(e for e in F.corpus() if e.players == players and e.stage == stage and e.phase == phase
-                and e.view is None).data()
+    """The first full corpus position of that situation; if the corpus's games never reach it (rare phases
+    such as a privilege reserve depend on random play), the first one of further seeded random games."""
+    for e in F.corpus():
+        if e.players == players and e.stage == stage and e.phase == phase and e.view is None:
+            return e.data()
+    for seed in range(F.CORPUS_GAMES, F.CORPUS_GAMES + 200):
+        state = RefGame(players).new_initial_state(seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            if STAGE_NAMES[state.stage] == stage and PHASE_NAMES[state.phase] == phase:
+                return state.to_dict()
+            random_step(state, rng)
+    raise AssertionError(f"no random game reaches {players}p {stage}/{phase}")
 
 
 def _set_pyramid(seat: int, index: int, colour: str):

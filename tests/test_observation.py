@@ -25,7 +25,7 @@ from burano_ai.reference import Game as ReferenceGame
 
 from positions import blank_turn, give_prep, map_colour, play_random, random_game_states, rounds_state
 
-SIZES = {2: 2945, 3: 3197, 4: 3449}
+SIZES = {2: 2988, 3: 3240, 4: 3492}
 #: Segments holding exactly one 1 in every position (per seat block for the `seat` ones).
 ONE_HOT = ("observer", "stage", "phase", "season", "round", "first_player", "moves", "chance")
 ONE_HOT_PER_SEAT = ("ring_offset", "boat")

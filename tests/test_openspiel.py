@@ -30,7 +30,7 @@ def test_registered_game_type_and_parameters():
     assert (t.min_num_players, t.max_num_players) == (2, 4)
     assert t.provides_observation_string and t.provides_information_state_string
     assert t.provides_observation_tensor and t.provides_information_state_tensor
-    assert game.observation_tensor_shape() == game.information_state_tensor_shape() == [3197]
+    assert game.observation_tensor_shape() == game.information_state_tensor_shape() == [3240]
     assert game.num_players() == 3 and game.utility_sum() == 1.0
     state = game.new_initial_state()
     assert state.is_chance_node() and len(state.chance_outcomes()) == adapter.DEAL_OUTCOMES

@@ -13,6 +13,7 @@ import random
 
 import pytest
 
+from burano_ai import actions as A
 from burano_ai.data.ring import MARKER_TOKENS
 from burano_ai.random_play import random_step
 from implementations import IMPLEMENTATIONS
@@ -67,6 +68,7 @@ def _check_step(state, game, rng: random.Random, step: int) -> None:
 def test_random_games_keep_every_invariant(impl, num_players):
     game = IMPLEMENTATIONS[impl](num_players)
     rounds_seen = []
+    swaps = 0
     for seed in range(GAMES_PER_COUNT):
         rng = random.Random(seed * 7919 + num_players)
         state = game.new_initial_state(seed)
@@ -76,12 +78,13 @@ def test_random_games_keep_every_invariant(impl, num_players):
             _check_step(state, game, rng, step)
             if state.current_player() >= 0 and state.phase == 2:   # a turn decision
                 turns.add((state.season, state.round))
-            random_step(state, rng)
+            swaps += A.family(random_step(state, rng)) == "SWAP_WITH"
             step += 1
         _check_step(state, game, rng, step)
         rounds_seen.append(len(turns))
         assert sum(state.returns()) == pytest.approx(1.0)
     assert set(rounds_seen) == {14}
+    assert swaps > 0, "no privilege dock swap in the random games: the swap phase went untested"
 
 
 def test_resample_changes_hidden_things_sometimes():

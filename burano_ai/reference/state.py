@@ -42,10 +42,32 @@ if TYPE_CHECKING:
     from .game import Game
 
 # The vocabulary (burano_ai.enums), bound to short module names: the rules below read like the spec.
-ROOF_PICK, PYRAMID, TURN, FISH_SAIL, FISH_DRAW, FISH_SEND, PORT_TRADE, LACE_PLACE, RECALL, ROOF_BONUS, \
+ROOF_PICK, PYRAMID, TURN, FISH_SAIL, FISH_SWAP, FISH_DRAW, FISH_SEND, PORT_TRADE, LACE_PLACE, RECALL, ROOF_BONUS, \
     LACE_PAY, REPLENISH, PRIV_RESERVE, ROOF_DISCARD, CHANCE_NODE, GAME_OVER = Phase
 CK_NONE, CK_FISH_DRAW, CK_FISH_REFILL, CK_BUILDING_DRAW, CK_BUILDING_REFILL, CK_ROOF_TILE, CK_MARKERS = ChanceKind
 ST_SETUP, ST_PYRAMID, ST_ROUNDS, ST_LACE_SCORING, ST_REPLENISH, ST_ROOF_REFILL, ST_END = Stage
+
+
+def _matches(arrows: list[int], docks: list[int]) -> int:
+    """Size of the multiset intersection of arrow colours and an island's docks [RD-7]."""
+    left = list(docks)
+    m = 0
+    for c in arrows:
+        if c in left:
+            left.remove(c)
+            m += 1
+    return m
+
+
+def _trip_possible(arrows: list[int], docks: list[list[int]], island: int, privilege: int) -> bool:
+    """Can a trip to `island` be completed: m >= 1 now, or a swap can bring an arrow colour there (§4.3)?
+
+    With m = 0 no arrow colour lies on the island, so swapping any of its docks with an arrow-coloured
+    dock of another island makes m = 1: one privilege and one such dock suffice.
+    """
+    if _matches(arrows, docks[island]) >= 1:
+        return True
+    return privilege >= 1 and any(c in arrows for j, d in enumerate(docks) if j != island for c in d)
 
 
 class State(Position):
@@ -97,14 +119,7 @@ class State(Position):
 
     def matches(self, player: int, island: int) -> int:
         """Size of the multiset intersection of arrow colours and the island's docks [RD-7]."""
-        arrows = self.arrows(player)
-        docks = list(self.docks[island])
-        m = 0
-        for c in arrows:
-            if c in docks:
-                docks.remove(c)
-                m += 1
-        return m
+        return _matches(self.arrows(player), self.docks[island])
 
     def sail_destinations(self, player: int) -> list[int]:
         """Route nodes the boat may end on: 1 step, or also 2 with the Long voyage card (§5.1, §9)."""
@@ -115,10 +130,42 @@ class State(Position):
         return sorted(dests)
 
     def can_sail(self, player: int, node: int) -> bool:
+        """May the boat sail to `node`: a port with a ship, or an island the trip can match (§5.1, §4.3)."""
         island = topology.NODE_ISLAND[node]
         if island >= 0:
-            return self.matches(player, island) >= 1
+            return _trip_possible(self.arrows(player), self.docks, island, self.players[player].privilege)
         return len(self.ports[topology.NODE_PORT[node]]) > 0
+
+    def swap_partners(self, player: int, island: int, pick: int) -> list[int]:
+        """Docks (`actions.dock_index`) the picked dock may swap with on the way to `island` [RD-37].
+
+        A partner lies on a later island than the pick (each swap has one spelling) and has another
+        colour; the swap must leave the trip possible with the privilege left after paying for it, so
+        no sequence of swaps ends where the boat can neither match the island nor swap again.
+        """
+        if not 0 <= pick < NUM_ISLANDS * NUM_COLOURS or pick % NUM_COLOURS not in self.docks[pick // NUM_COLOURS]:
+            return []
+        pick_island, pick_colour = divmod(pick, NUM_COLOURS)
+        arrows = self.arrows(player)
+        left = self.players[player].privilege - 1
+        out = []
+        for j in range(pick_island + 1, NUM_ISLANDS):
+            for colour in sorted(set(self.docks[j])):
+                if colour == pick_colour:
+                    continue
+                docks = [list(d) for d in self.docks]
+                docks[pick_island].remove(pick_colour)
+                docks[pick_island].append(colour)
+                docks[j].remove(colour)
+                docks[j].append(pick_colour)
+                if _trip_possible(arrows, docks, island, left):
+                    out.append(A.dock_index(j, colour))
+        return out
+
+    def swap_picks(self, player: int, island: int) -> list[int]:
+        """Docks (`actions.dock_index`) that may start a swap on the way to `island`: those with a partner."""
+        return [A.dock_index(i, c) for i in range(NUM_ISLANDS) for c in sorted(set(self.docks[i]))
+                if self.swap_partners(player, island, A.dock_index(i, c))]
 
     # ------------------------------------------------------------------------------------------
     # The State API
@@ -254,12 +301,16 @@ class State(Position):
             out = [A.SAIL + node for node in self.sail_destinations(p) if self.can_sail(p, node)]
             if not out:
                 out.append(A.DONE)   # [RD-5]: no legal trip, the action is skipped
-            if pl.privilege > 0:
-                for (i, j) in A.ISLAND_PAIRS:
-                    for ci in sorted(set(self.docks[i])):
-                        for cj in sorted(set(self.docks[j])):
-                            if ci != cj:
-                                out.append(A.swap_action(i, ci, j, cj))
+        elif phase == FISH_SWAP:
+            if not 0 <= self.sail_target < topology.NUM_ROUTE_NODES or topology.NODE_ISLAND[self.sail_target] < 0:
+                return []   # a malformed position (notation rejects it), as in the compiled core
+            island = topology.NODE_ISLAND[self.sail_target]
+            if self.swap_pick == EMPTY:
+                if self.matches(p, island) >= 1:
+                    out.append(A.GO)
+                out += [A.SWAP_PICK + d for d in self.swap_picks(p, island)]
+            else:
+                out = [A.SWAP_WITH + d for d in self.swap_partners(p, island, self.swap_pick)]
         elif phase == FISH_DRAW:
             if sum(self.fish_deck()) > 0:
                 out.append(A.DRAW_DECK)
@@ -481,25 +532,47 @@ class State(Position):
 
     # --- fishing (§5.1)
 
-    def _do_swap(self, i: int) -> None:
-        pair, rest = divmod(i, NUM_COLOURS * NUM_COLOURS)
-        ca, cb = divmod(rest, NUM_COLOURS)
-        ia, ib = A.ISLAND_PAIRS[pair]
-        self.players[self.actor].privilege -= 1
+    def _do_sail(self, node: int) -> None:
+        """Sail to a port, or choose an island: its dock swaps come first if privilege allows any (§4.3)."""
+        p = self.actor
+        island = topology.NODE_ISLAND[node]
+        if island < 0:
+            self.players[p].boat = node
+            self.phase = PORT_TRADE
+        elif self.players[p].privilege > 0 and self.swap_picks(p, island):
+            self.sail_target = node
+            self.phase = FISH_SWAP
+        else:
+            self._fish(node)
+
+    def _do_go(self, _: int) -> None:
+        node = self.sail_target
+        self.sail_target = EMPTY
+        self._fish(node)
+
+    def _do_swap_pick(self, dock: int) -> None:
+        self.swap_pick = dock
+
+    def _do_swap_with(self, dock: int) -> None:
+        """Swap the picked dock with this one for 1 privilege; more swaps if privilege allows, else sail on."""
+        p = self.actor
+        (ia, ca), (ib, cb) = divmod(self.swap_pick, NUM_COLOURS), divmod(dock, NUM_COLOURS)
+        self.swap_pick = EMPTY
+        self.players[p].privilege -= 1
         self.docks[ia].remove(ca)
         self.docks[ia].append(cb)
         self.docks[ia].sort()
         self.docks[ib].remove(cb)
         self.docks[ib].append(ca)
         self.docks[ib].sort()
+        if self.players[p].privilege == 0 or not self.swap_picks(p, topology.NODE_ISLAND[self.sail_target]):
+            self._do_go(0)
 
-    def _do_sail(self, node: int) -> None:
+    def _fish(self, node: int) -> None:
+        """The boat reaches the island at `node`: count the matches and start the draws (§5.1)."""
         p = self.actor
         self.players[p].boat = node
         island = topology.NODE_ISLAND[node]
-        if island < 0:
-            self.phase = PORT_TRADE
-            return
         self.fish_island = island
         self.fish_matches = self.draws_left = self.matches(p, island)
         self.phase = FISH_DRAW

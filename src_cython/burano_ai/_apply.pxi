@@ -129,21 +129,40 @@ cdef void swap_dock(StateC* s, int island, int out_colour, int in_colour) noexce
     rekey(s, ZC_DOCK + island, old, dock_value(s, island))
 
 
-cdef void do_swap(StateC* s, int i) noexcept nogil:
-    cdef int pair = i // (NUM_COLOURS * NUM_COLOURS), rest = i % (NUM_COLOURS * NUM_COLOURS)
-    cdef int ca = rest // NUM_COLOURS, cb = rest % NUM_COLOURS
-    add_privilege(s, s.actor, -1)
-    swap_dock(s, T.island_pair[pair][0], ca, cb)
-    swap_dock(s, T.island_pair[pair][1], cb, ca)
-
-
 cdef void do_sail(const GameC* g, StateC* s, int node) noexcept nogil:
-    cdef int p = s.actor, island, m
-    put8(s, pcell(p, ZP_BOAT), &s.players[p].boat, node)
-    island = T.node_island[node]
+    """Sail to a port, or choose an island: its dock swaps come first if privilege allows any (§4.3)."""
+    cdef int p = s.actor, island = T.node_island[node]
     if island < 0:
+        put8(s, pcell(p, ZP_BOAT), &s.players[p].boat, node)
         set_phase(s, PH_PORT_TRADE)
-        return
+    elif s.players[p].privilege > 0 and swap_picks(s, p, island, NULL, 0) > 0:
+        set_ctx(s, CX_SAIL_TARGET, &s.sail_target, node)
+        set_phase(s, PH_FISH_SWAP)
+    else:
+        fish(g, s, node)
+
+
+cdef void do_go(const GameC* g, StateC* s) noexcept nogil:
+    cdef int node = s.sail_target
+    set_ctx(s, CX_SAIL_TARGET, &s.sail_target, EMPTY)
+    fish(g, s, node)
+
+
+cdef void do_swap_with(const GameC* g, StateC* s, int dock) noexcept nogil:
+    """Swap the picked dock with this one for 1 privilege; more swaps if privilege allows, else sail on."""
+    cdef int p = s.actor, pick = s.swap_pick
+    set_ctx(s, CX_SWAP_PICK, &s.swap_pick, EMPTY)
+    add_privilege(s, p, -1)
+    swap_dock(s, pick // NUM_COLOURS, pick % NUM_COLOURS, dock % NUM_COLOURS)
+    swap_dock(s, dock // NUM_COLOURS, dock % NUM_COLOURS, pick % NUM_COLOURS)
+    if s.players[p].privilege == 0 or swap_picks(s, p, T.node_island[s.sail_target], NULL, 0) == 0:
+        do_go(g, s)
+
+
+cdef void fish(const GameC* g, StateC* s, int node) noexcept nogil:
+    """The boat reaches the island at `node`: count the matches and start the draws (§5.1)."""
+    cdef int p = s.actor, island = T.node_island[node], m
+    put8(s, pcell(p, ZP_BOAT), &s.players[p].boat, node)
     set_ctx(s, CX_FISH_ISLAND, &s.fish_island, island)
     m = matches(s, p, island)
     set_ctx(s, CX_FISH_MATCHES, &s.fish_matches, m)
@@ -677,10 +696,14 @@ cdef void apply_action_c(const GameC* g, StateC* s, int action) noexcept nogil:
         do_priv_cube(s, i)
     elif fam == F_PYRAMID:
         do_pyramid(g, s, i)
-    elif fam == F_SWAP:
-        do_swap(s, i)
     elif fam == F_SAIL:
         do_sail(g, s, i)
+    elif fam == F_GO:
+        do_go(g, s)
+    elif fam == F_SWAP_PICK:
+        set_ctx(s, CX_SWAP_PICK, &s.swap_pick, i)
+    elif fam == F_SWAP_WITH:
+        do_swap_with(g, s, i)
     elif fam == F_DRAW_DECK:
         set_phase(s, PH_CHANCE_NODE)
         set_chance_kind(s, CK_FISH_DRAW)

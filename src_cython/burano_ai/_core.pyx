@@ -251,6 +251,8 @@ cdef void load_position(StateC* s, ref) except *:
     s.moves = ref.moves
     s.chance_kind = ref.chance_kind
     s.chance_arg = ref.chance_arg
+    s.sail_target = ref.sail_target
+    s.swap_pick = ref.swap_pick
     s.fish_island = ref.fish_island
     s.fish_matches = ref.fish_matches
     s.draws_left = ref.draws_left
@@ -432,6 +434,8 @@ cdef class State:
         ref.moves = s.moves
         ref.chance_kind = s.chance_kind
         ref.chance_arg = s.chance_arg
+        ref.sail_target = s.sail_target
+        ref.swap_pick = s.swap_pick
         ref.fish_island = s.fish_island
         ref.fish_matches = s.fish_matches
         ref.draws_left = s.draws_left

@@ -75,27 +75,109 @@ cdef inline int build_level(const StateC* s, int hole) noexcept nogil:
     return 0
 
 
-cdef inline int matches(const StateC* s, int p, int island) noexcept nogil:
-    """Size of the multiset intersection of arrow colours and the island's docks [RD-7]."""
-    cdef int arr[3]
+cdef inline int dock_matches(const int8_t* docks, const int* arr) noexcept nogil:
+    """Size of the multiset intersection of three arrow colours and an island's three docks [RD-7]."""
     cdef int used[3]
     cdef int i, j, m = 0
-    arrows(&s.players[p], arr)
     used[0] = used[1] = used[2] = 0
     for i in range(3):
         for j in range(DOCKS_PER_ISLAND):
-            if not used[j] and s.docks[island][j] == arr[i]:
+            if not used[j] and docks[j] == arr[i]:
                 used[j] = 1
                 m += 1
                 break
     return m
 
 
+cdef inline int matches(const StateC* s, int p, int island) noexcept nogil:
+    """Size of the multiset intersection of arrow colours and the island's docks [RD-7]."""
+    cdef int arr[3]
+    arrows(&s.players[p], arr)
+    return dock_matches(s.docks[island], arr)
+
+
+cdef inline bint trip_possible(const int8_t* docks, const int* arr, int island, int privilege) noexcept nogil:
+    """Can a trip to `island` be completed: m >= 1 now, or a swap can bring an arrow colour there (§4.3)?
+
+    `docks` is NUM_ISLANDS x DOCKS_PER_ISLAND colours, row-major. With m = 0 no arrow colour lies on the
+    island, so swapping any of its docks with an arrow-coloured dock of another island makes m = 1.
+    """
+    cdef int j, c
+    if dock_matches(docks + island * DOCKS_PER_ISLAND, arr) >= 1:
+        return True
+    if privilege < 1:
+        return False
+    for j in range(NUM_ISLANDS * DOCKS_PER_ISLAND):
+        c = docks[j]
+        if j // DOCKS_PER_ISLAND != island and (c == arr[0] or c == arr[1] or c == arr[2]):
+            return True
+    return False
+
+
 cdef inline bint can_sail(const StateC* s, int p, int node) noexcept nogil:
+    """May the boat sail to `node`: a port with a ship, or an island the trip can match (§5.1, §4.3)."""
     cdef int island = T.node_island[node]
+    cdef int arr[3]
     if island >= 0:
-        return matches(s, p, island) >= 1
+        arrows(&s.players[p], arr)
+        return trip_possible(&s.docks[0][0], arr, island, s.players[p].privilege)
     return s.ports[T.node_port[node]] != 0
+
+
+cdef int swap_partners(const StateC* s, int p, int island, int pick, int* out, int offset) noexcept nogil:
+    """Docks the picked dock may swap with on the way to `island` [RD-37]; return their number.
+
+    Writes `offset` + island * NUM_COLOURS + colour of each to `out` (unless NULL), ascending. A partner
+    lies on a later island than the pick and has another colour; the swap must leave the trip possible
+    with the privilege left after paying for it (the reference's `swap_partners`).
+    """
+    cdef int pick_island = pick // NUM_COLOURS, pick_colour = pick % NUM_COLOURS, j, k, a, c, prev, n = 0
+    cdef int arr[3]
+    cdef int8_t docks[NUM_ISLANDS * DOCKS_PER_ISLAND]
+    if pick < 0 or pick >= NUM_ISLANDS * NUM_COLOURS:
+        return 0
+    for a in range(DOCKS_PER_ISLAND):
+        if s.docks[pick_island][a] == pick_colour:
+            break
+    else:
+        return 0              # not a dock (a malformed position): no partner
+    arrows(&s.players[p], arr)
+    for j in range(pick_island + 1, NUM_ISLANDS):
+        prev = -1
+        for k in range(DOCKS_PER_ISLAND):
+            c = s.docks[j][k]
+            if c == prev or c == pick_colour:   # docks are sorted: each colour once
+                prev = c
+                continue
+            prev = c
+            memcpy(docks, &s.docks[0][0], sizeof(docks))
+            for a in range(DOCKS_PER_ISLAND):
+                if docks[pick_island * DOCKS_PER_ISLAND + a] == pick_colour:
+                    docks[pick_island * DOCKS_PER_ISLAND + a] = <int8_t>c
+                    break
+            docks[j * DOCKS_PER_ISLAND + k] = <int8_t>pick_colour
+            if trip_possible(docks, arr, island, s.players[p].privilege - 1):
+                if out != NULL:
+                    out[n] = offset + j * NUM_COLOURS + c
+                n += 1
+    return n
+
+
+cdef int swap_picks(const StateC* s, int p, int island, int* out, int offset) noexcept nogil:
+    """Docks that may start a swap on the way to `island` (those with a partner); as `swap_partners`."""
+    cdef int i, k, c, prev, n = 0
+    for i in range(NUM_ISLANDS):
+        prev = -1
+        for k in range(DOCKS_PER_ISLAND):
+            c = s.docks[i][k]
+            if c == prev:
+                continue
+            prev = c
+            if swap_partners(s, p, island, i * NUM_COLOURS + c, NULL, 0) > 0:
+                if out != NULL:
+                    out[n] = offset + i * NUM_COLOURS + c
+                n += 1
+    return n
 
 
 cdef inline int workers_off_ring(const StateC* s, int p) noexcept nogil:

@@ -80,8 +80,7 @@ cdef int legal_actions_c(const GameC* g, const StateC* s, int* out) noexcept nog
     cdef int opts[4]
     cdef uint32_t bits, plain
     cdef uint32_t have[5]
-    cdef bint long_voyage, any_sail
-    cdef int ci, cj, prev_i, prev_j
+    cdef bint long_voyage
     if phase == PH_CHANCE_NODE or phase == PH_GAME_OVER:
         return 0
     pl = &s.players[p]
@@ -122,37 +121,26 @@ cdef int legal_actions_c(const GameC* g, const StateC* s, int* out) noexcept nog
                 n += 1
     elif phase == PH_FISH_SAIL:
         long_voyage = has_family(s, p, BF_LONG_VOYAGE)
-        any_sail = False
         for i in range(T.dest_n[pl.boat][long_voyage]):
-            if can_sail(s, p, T.dest[pl.boat][long_voyage][i]):
-                any_sail = True
-                break
-        if not any_sail:
+            node = T.dest[pl.boat][long_voyage][i]
+            if can_sail(s, p, node):
+                out[n] = A_SAIL + node
+                n += 1
+        if n == 0:
             out[n] = A_DONE   # [RD-5]: no legal trip, the action is skipped
             n += 1
-        if pl.privilege > 0:
-            for k in range(NUM_ISLAND_PAIRS):
-                i = T.island_pair[k][0]
-                j = T.island_pair[k][1]
-                prev_i = -1
-                for ci in range(DOCKS_PER_ISLAND):
-                    if s.docks[i][ci] == prev_i:
-                        continue
-                    prev_i = s.docks[i][ci]
-                    prev_j = -1
-                    for cj in range(DOCKS_PER_ISLAND):
-                        if s.docks[j][cj] == prev_j:
-                            continue
-                        prev_j = s.docks[j][cj]
-                        if prev_i != prev_j:
-                            out[n] = A_SWAP + (k * NUM_COLOURS + prev_i) * NUM_COLOURS + prev_j
-                            n += 1
-        if any_sail:
-            for i in range(T.dest_n[pl.boat][long_voyage]):
-                node = T.dest[pl.boat][long_voyage][i]
-                if can_sail(s, p, node):
-                    out[n] = A_SAIL + node
-                    n += 1
+    elif phase == PH_FISH_SWAP:
+        node = s.sail_target
+        if node < 0 or node >= NUM_ROUTE_NODES or T.node_island[node] < 0:
+            return 0          # a malformed position (notation rejects it): no move, no stray read
+        i = T.node_island[node]
+        if s.swap_pick < 0:
+            if matches(s, p, i) >= 1:
+                out[n] = A_GO
+                n += 1
+            n += swap_picks(s, p, i, out + n, A_SWAP_PICK)
+        else:
+            n = swap_partners(s, p, i, s.swap_pick, out, A_SWAP_WITH)
     elif phase == PH_FISH_DRAW:
         if s.fish_deck_total > 0:
             out[n] = A_DRAW_DECK

@@ -89,14 +89,44 @@ cdef void resample_c(const GameC* g, StateC* s, int seat, Rng* rng) noexcept nog
 # Playouts
 # ================================================================================================
 
+cdef int swap_gain(const StateC* s, int p, int pick, int partner) noexcept nogil:
+    """Matches at the trip's island after swapping `pick` with `partner` (-1: with its best partner)."""
+    cdef int island = T.node_island[s.sail_target], best = 0, n, k, m, a
+    cdef int partners[NUM_ISLANDS * NUM_COLOURS]
+    cdef int arr[3]
+    cdef int8_t docks[NUM_ISLANDS * DOCKS_PER_ISLAND]
+    if partner >= 0:
+        partners[0] = partner
+        n = 1
+    else:
+        n = swap_partners(s, p, island, pick, partners, 0)
+    arrows(&s.players[p], arr)
+    for k in range(n):
+        memcpy(docks, &s.docks[0][0], sizeof(docks))
+        for a in range(DOCKS_PER_ISLAND):
+            if docks[(pick // NUM_COLOURS) * DOCKS_PER_ISLAND + a] == pick % NUM_COLOURS:
+                docks[(pick // NUM_COLOURS) * DOCKS_PER_ISLAND + a] = <int8_t>(partners[k] % NUM_COLOURS)
+                break
+        for a in range(DOCKS_PER_ISLAND):
+            if docks[(partners[k] // NUM_COLOURS) * DOCKS_PER_ISLAND + a] == partners[k] % NUM_COLOURS:
+                docks[(partners[k] // NUM_COLOURS) * DOCKS_PER_ISLAND + a] = <int8_t>(pick % NUM_COLOURS)
+                break
+        m = dock_matches(docks + island * DOCKS_PER_ISLAND, arr)
+        if m > best:
+            best = m
+    return best
+
+
 cdef int heuristic_score(const GameC* g, const StateC* s, int action) noexcept nogil:
     """Cheap action preference of the "heuristic" playout policy (higher is better).
 
     Scoring actions first: roofs, sales by their VP, builds whose colour maps to an action that can be
     done now (fishing/lace need a spare ring worker, earning is best with workers to recall), fishing
-    trips by matches, lace placements (coin squares first), paying lace workers; pyramid and replenish
+    trips by matches (an island reachable only with a privilege swap last), sailing on (`go`) rather than
+    swapping docks, lace placements (coin squares first), paying lace workers; pyramid and replenish
     colours that map to fishing or lace; a turn never ends before its first move (which gains a coin)
-    while any move is legal; privilege is spent only on a coin that makes the next move affordable.
+    while any move is legal; privilege is spent only on a coin that makes the next move affordable, or on
+    the dock swap a trip needs (the one giving the most matches).
     """
     cdef int fam = T.action_family[action], i = T.action_index[action], p = s.actor, colour, act
     cdef const PlayerC* pl = &s.players[p]
@@ -122,12 +152,20 @@ cdef int heuristic_score(const GameC* g, const StateC* s, int action) noexcept n
         if s.moves < T.max_moves and pl.coins + T.move_costs[s.moves] < 0 <= pl.coins + 1 + T.move_costs[s.moves]:
             return 9
         return -20
-    if fam == F_PRIV_CUBE or fam == F_SWAP or fam == F_LACE_PRIV or fam == F_PRIV_RESERVE:
+    if fam == F_PRIV_CUBE or fam == F_LACE_PRIV or fam == F_PRIV_RESERVE:
         return -20   # privilege is kept (it is worth a coin at the end) rather than spent on a whim
     if fam == F_SAIL:
         if T.node_island[i] >= 0:
-            return 5 + 3 * matches(s, p, T.node_island[i])
+            colour = matches(s, p, T.node_island[i])
+            return 5 + 3 * colour if colour else 1   # m = 0: the trip needs a privilege swap
         return 6
+    if fam == F_GO:
+        return 5
+    if fam == F_SWAP_PICK or fam == F_SWAP_WITH:
+        # Kept rare like every privilege use; when a swap must be made (m = 0), the one that gives the
+        # trip the most matches.
+        return -20 + 4 * swap_gain(s, p, i if fam == F_SWAP_PICK else s.swap_pick,
+                                   -1 if fam == F_SWAP_PICK else i)
     if fam == F_DRAW_DISPLAY:
         return 3 + pl.hand_known[i] + pl.hand_blind[i]
     if fam == F_DRAW_DECK:

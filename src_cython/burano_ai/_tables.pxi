@@ -9,13 +9,13 @@
 
 # Action families, in id order (actions._FAMILIES).
 cdef enum:
-    F_DONE, F_TAKE, F_BUILD, F_ROOF, F_PRIV_COIN, F_PRIV_CUBE, F_PYRAMID, F_SWAP, F_SAIL, F_DRAW_DECK,
-    F_DRAW_DISPLAY, F_SEND, F_SELL, F_LACE, F_LACE_PRIV, F_RECALL_ISLAND, F_RECALL_SQUARE,
+    F_DONE, F_TAKE, F_BUILD, F_ROOF, F_PRIV_COIN, F_PRIV_CUBE, F_PYRAMID, F_SAIL, F_GO, F_SWAP_PICK, F_SWAP_WITH,
+    F_DRAW_DECK, F_DRAW_DISPLAY, F_SEND, F_SELL, F_LACE, F_LACE_PRIV, F_RECALL_ISLAND, F_RECALL_SQUARE,
     F_BONUS_PRIVILEGE, F_BONUS_DISPLAY, F_BONUS_DECK, F_PAY, F_REPLENISH, F_PRIV_RESERVE,
     F_ROOF_DISCARD, F_ROOF_KIND, F_CH_FISH, F_CH_BUILDING, F_CH_ROOF, F_CH_MARKERS, NUM_FAMILIES
 
-_FAMILY_NAMES = ("DONE", "TAKE", "BUILD", "ROOF", "PRIV_COIN", "PRIV_CUBE", "PYRAMID", "SWAP", "SAIL",
-                 "DRAW_DECK", "DRAW_DISPLAY", "SEND", "SELL", "LACE", "LACE_PRIV", "RECALL_ISLAND",
+_FAMILY_NAMES = ("DONE", "TAKE", "BUILD", "ROOF", "PRIV_COIN", "PRIV_CUBE", "PYRAMID", "SAIL", "GO", "SWAP_PICK",
+                 "SWAP_WITH", "DRAW_DECK", "DRAW_DISPLAY", "SEND", "SELL", "LACE", "LACE_PRIV", "RECALL_ISLAND",
                  "RECALL_SQUARE", "BONUS_PRIVILEGE", "BONUS_DISPLAY", "BONUS_DECK", "PAY", "REPLENISH",
                  "PRIV_RESERVE", "ROOF_DISCARD", "ROOF_KIND", "CH_FISH", "CH_BUILDING", "CH_ROOF", "CH_MARKERS")
 
@@ -56,7 +56,6 @@ cdef struct TablesC:
     int8_t dest_n[NUM_ROUTE_NODES][2]
     int8_t node_island[NUM_ROUTE_NODES]
     int8_t node_port[NUM_ROUTE_NODES]
-    int8_t island_pair[NUM_ISLAND_PAIRS][2]
     # Ring pieces.
     int8_t piece_colour[NUM_PIECES][3]
     int8_t piece_symbol[NUM_PIECES][3]
@@ -111,7 +110,7 @@ cdef struct TablesC:
 cdef TablesC T
 
 # Action offsets as plain C ints for the hot path.
-cdef int A_DONE, A_TAKE, A_BUILD, A_ROOF, A_PRIV_COIN, A_PRIV_CUBE, A_PYRAMID, A_SWAP, A_SAIL
+cdef int A_DONE, A_TAKE, A_BUILD, A_ROOF, A_PRIV_COIN, A_PRIV_CUBE, A_PYRAMID, A_SAIL, A_GO, A_SWAP_PICK, A_SWAP_WITH
 cdef int A_DRAW_DECK, A_DRAW_DISPLAY, A_SEND, A_SELL, A_LACE, A_LACE_PRIV, A_RECALL_ISLAND
 cdef int A_RECALL_SQUARE, A_BONUS_PRIVILEGE, A_BONUS_DISPLAY, A_BONUS_DECK, A_PAY, A_REPLENISH
 cdef int A_PRIV_RESERVE, A_ROOF_DISCARD, A_ROOF_KIND, A_CH_FISH, A_CH_BUILDING, A_CH_ROOF, A_CH_MARKERS
@@ -125,7 +124,7 @@ def _require(bint ok, str what):
 
 def _init_tables():
     """Copy every rules number from the Python modules into the C tables (run once at import)."""
-    global A_DONE, A_TAKE, A_BUILD, A_ROOF, A_PRIV_COIN, A_PRIV_CUBE, A_PYRAMID, A_SWAP, A_SAIL
+    global A_DONE, A_TAKE, A_BUILD, A_ROOF, A_PRIV_COIN, A_PRIV_CUBE, A_PYRAMID, A_SAIL, A_GO, A_SWAP_PICK, A_SWAP_WITH
     global A_DRAW_DECK, A_DRAW_DISPLAY, A_SEND, A_SELL, A_LACE, A_LACE_PRIV, A_RECALL_ISLAND
     global A_RECALL_SQUARE, A_BONUS_PRIVILEGE, A_BONUS_DISPLAY, A_BONUS_DECK, A_PAY, A_REPLENISH
     global A_PRIV_RESERVE, A_ROOF_DISCARD, A_ROOF_KIND, A_CH_FISH, A_CH_BUILDING, A_CH_ROOF, A_CH_MARKERS
@@ -148,7 +147,8 @@ def _init_tables():
     _require(_ring.NUM_PIECES == NUM_PIECES and _ring.NUM_HOUSES == NUM_HOUSES
              and _ring.HOUSES_PER_PIECE == 3, "ring")
     _require(_A.NUM_SALES == NUM_SALES and _A.NUM_MARKER_MAPPINGS == NUM_MARKER_MAPPINGS, "sales/markers")
-    _require(len(_A.ISLAND_PAIRS) == NUM_ISLAND_PAIRS and _A.NUM_ACTIONS <= MAX_ACTIONS, "actions")
+    _require(_A.SIZE["SWAP_PICK"] == _A.SIZE["SWAP_WITH"] == NUM_ISLANDS * NUM_COLOURS
+             and _A.NUM_ACTIONS <= MAX_ACTIONS, "actions")
     _require(tuple(n for n, _ in _A._FAMILIES) == _FAMILY_NAMES, "action families")
     _require(len(_turn.MOVE_COSTS) == _turn.MAX_MOVES <= 4 and len(_turn.SEASON_ROUNDS) <= 4, "turn")
     _require(len(_B.BUILDING_CARDS) == NUM_BUILDINGS, "building cards")
@@ -166,12 +166,12 @@ def _init_tables():
     _require(_A.TOP == 13 and len(_A.MIDDLE_SUPPORT) == 4, "pyramid shape")
     # The C phase, chance-kind and stage numbers are those of burano_ai.enums (the position format).
     Ph, CK, St = _enums.Phase, _enums.ChanceKind, _enums.Stage
-    _require((PH_ROOF_PICK, PH_PYRAMID, PH_TURN, PH_FISH_SAIL, PH_FISH_DRAW, PH_FISH_SEND, PH_PORT_TRADE,
-              PH_LACE_PLACE, PH_RECALL, PH_ROOF_BONUS, PH_LACE_PAY, PH_REPLENISH, PH_PRIV_RESERVE,
+    _require((PH_ROOF_PICK, PH_PYRAMID, PH_TURN, PH_FISH_SAIL, PH_FISH_SWAP, PH_FISH_DRAW, PH_FISH_SEND,
+              PH_PORT_TRADE, PH_LACE_PLACE, PH_RECALL, PH_ROOF_BONUS, PH_LACE_PAY, PH_REPLENISH, PH_PRIV_RESERVE,
               PH_ROOF_DISCARD, PH_CHANCE_NODE, PH_GAME_OVER)
-             == (Ph.ROOF_PICK, Ph.PYRAMID, Ph.TURN, Ph.FISH_SAIL, Ph.FISH_DRAW, Ph.FISH_SEND, Ph.PORT_TRADE,
-                 Ph.LACE_PLACE, Ph.RECALL, Ph.ROOF_BONUS, Ph.LACE_PAY, Ph.REPLENISH, Ph.PRIV_RESERVE,
-                 Ph.ROOF_DISCARD, Ph.CHANCE_NODE, Ph.GAME_OVER) and len(Ph) == 16, "phases")
+             == (Ph.ROOF_PICK, Ph.PYRAMID, Ph.TURN, Ph.FISH_SAIL, Ph.FISH_SWAP, Ph.FISH_DRAW, Ph.FISH_SEND,
+                 Ph.PORT_TRADE, Ph.LACE_PLACE, Ph.RECALL, Ph.ROOF_BONUS, Ph.LACE_PAY, Ph.REPLENISH, Ph.PRIV_RESERVE,
+                 Ph.ROOF_DISCARD, Ph.CHANCE_NODE, Ph.GAME_OVER) and len(Ph) == 17, "phases")
     _require((CK_NONE, CK_FISH_DRAW, CK_FISH_REFILL, CK_BUILDING_DRAW, CK_BUILDING_REFILL, CK_ROOF_TILE,
               CK_MARKERS)
              == (CK.NONE, CK.FISH_DRAW, CK.FISH_REFILL, CK.BUILDING_DRAW, CK.BUILDING_REFILL, CK.ROOF_TILE,
@@ -190,8 +190,8 @@ def _init_tables():
         for i in range(_A.SIZE[name]):
             T.action_family[T.offset[f] + i] = f
             T.action_index[T.offset[f] + i] = i
-    (A_DONE, A_TAKE, A_BUILD, A_ROOF, A_PRIV_COIN, A_PRIV_CUBE, A_PYRAMID, A_SWAP, A_SAIL, A_DRAW_DECK,
-     A_DRAW_DISPLAY, A_SEND, A_SELL, A_LACE, A_LACE_PRIV, A_RECALL_ISLAND, A_RECALL_SQUARE,
+    (A_DONE, A_TAKE, A_BUILD, A_ROOF, A_PRIV_COIN, A_PRIV_CUBE, A_PYRAMID, A_SAIL, A_GO, A_SWAP_PICK, A_SWAP_WITH,
+     A_DRAW_DECK, A_DRAW_DISPLAY, A_SEND, A_SELL, A_LACE, A_LACE_PRIV, A_RECALL_ISLAND, A_RECALL_SQUARE,
      A_BONUS_PRIVILEGE, A_BONUS_DISPLAY, A_BONUS_DECK, A_PAY, A_REPLENISH, A_PRIV_RESERVE, A_ROOF_DISCARD,
      A_ROOF_KIND, A_CH_FISH, A_CH_BUILDING, A_CH_ROOF, A_CH_MARKERS) = [T.offset[f] for f in range(NUM_FAMILIES)]
     # Island.
@@ -217,8 +217,6 @@ def _init_tables():
                 T.dest[i][k][j] = d
         T.node_island[i] = _topo.NODE_ISLAND[i]
         T.node_port[i] = _topo.NODE_PORT[i]
-    for i, (ia, ib) in enumerate(_A.ISLAND_PAIRS):
-        T.island_pair[i][0], T.island_pair[i][1] = ia, ib
     # Ring.
     for i, piece in enumerate(_ring.RING_PIECES):
         for j, (colour, symbol) in enumerate(piece):

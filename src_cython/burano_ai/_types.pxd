@@ -45,7 +45,6 @@ cdef enum:
     NUM_HOUSES = 12
     NUM_SALES = 322
     NUM_MARKER_MAPPINGS = 90
-    NUM_ISLAND_PAIRS = 15
     MAX_ACTIONS = 2048        # >= actions.NUM_ACTIONS: size of action buffers
     MAX_HOLE_NEIGHBOURS = 4
 
@@ -56,18 +55,19 @@ cdef enum:
     PH_PYRAMID = 1
     PH_TURN = 2
     PH_FISH_SAIL = 3
-    PH_FISH_DRAW = 4
-    PH_FISH_SEND = 5
-    PH_PORT_TRADE = 6
-    PH_LACE_PLACE = 7
-    PH_RECALL = 8
-    PH_ROOF_BONUS = 9
-    PH_LACE_PAY = 10
-    PH_REPLENISH = 11
-    PH_PRIV_RESERVE = 12
-    PH_ROOF_DISCARD = 13
-    PH_CHANCE_NODE = 14
-    PH_GAME_OVER = 15
+    PH_FISH_SWAP = 4
+    PH_FISH_DRAW = 5
+    PH_FISH_SEND = 6
+    PH_PORT_TRADE = 7
+    PH_LACE_PLACE = 8
+    PH_RECALL = 9
+    PH_ROOF_BONUS = 10
+    PH_LACE_PAY = 11
+    PH_REPLENISH = 12
+    PH_PRIV_RESERVE = 13
+    PH_ROOF_DISCARD = 14
+    PH_CHANCE_NODE = 15
+    PH_GAME_OVER = 16
 
 cdef enum:
     CK_NONE = 0
@@ -170,6 +170,8 @@ cdef struct StateC:
     # Pending action context.
     int8_t chance_kind                  # CK_* of the pending chance node
     int8_t chance_arg                   # roof kind for CK_ROOF_TILE
+    int8_t sail_target                  # route node of the island trip whose dock swaps are pending, or EMPTY
+    int8_t swap_pick                    # first dock of a pending swap (island * NUM_COLOURS + colour), or EMPTY
     int8_t fish_island                  # island being fished, or EMPTY
     int8_t fish_matches                 # matches of the current fishing trip
     int8_t draws_left                   # fish cards still to draw

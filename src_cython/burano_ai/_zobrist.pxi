@@ -11,7 +11,8 @@
 cdef enum:
     CX_SEASON, CX_ROUND, CX_FIRST_PLAYER, CX_STAGE, CX_PHASE, CX_ACTOR, CX_ORDER_INDEX, CX_MOVES,
     CX_CHANCE, CX_FISH_ISLAND, CX_FISH_MATCHES, CX_DRAWS_LEFT, CX_PENDING_ROOF, CX_PAY_QUEUE, CX_PAID,
-    CX_DISCOUNT_USED, CX_SHORTFALL, CX_PICKS_LEFT, CX_KINDS_PICKED, CX_PYRAMID_TARGET, CX_LACE_ALLOW,
+    CX_DISCOUNT_USED, CX_SHORTFALL, CX_PICKS_LEFT, CX_KINDS_PICKED, CX_PYRAMID_TARGET, CX_SAIL_TARGET,
+    CX_SWAP_PICK, CX_LACE_ALLOW,
     CX_SIZE = CX_LACE_ALLOW + NUM_COLOURS
 
 cdef enum:
@@ -195,6 +196,8 @@ cdef uint64_t full_key_c(const GameC* g, const StateC* s) noexcept nogil:
     k ^= zk(ZC_CTX + CX_PICKS_LEFT, s.picks_left)
     k ^= zk(ZC_CTX + CX_KINDS_PICKED, kinds_mask(s))
     k ^= zk(ZC_CTX + CX_PYRAMID_TARGET, s.pyramid_target)
+    k ^= zk(ZC_CTX + CX_SAIL_TARGET, s.sail_target)
+    k ^= zk(ZC_CTX + CX_SWAP_PICK, s.swap_pick)
     for i in range(NUM_COLOURS):
         k ^= zk(ZC_CTX + CX_LACE_ALLOW + i, s.lace_allow[i])
     # Players.
