@@ -168,7 +168,7 @@ def run_search(root, seat: int, limit: Limit, params: Params, seed: int = 0, wor
         searcher = make_searcher(root, seat, params, worker_seed(seed, 0))
         notes = []
         if threads > 1 and isinstance(searcher, Searcher):
-            why = native_tree_blocker(root, params) or "tree='python'"
+            why = "tree='python'" if params.tree == "python" else native_tree_blocker(root, params)
             notes.append(f"ran 1 thread, not {threads}: only the native tree is shared by threads ({why})")
             threads = 1
         _run_at_least_once(searcher, shares[0], deadline, progress, threads)
