@@ -17,10 +17,11 @@ Python object exists per node; `summary()` exports the `tree.export_plan` format
 
 Threads (``run(threads=T)``): T threads iterate on the one tree (tree parallelism). Each thread has its
 own world copy, RNGs and path (`WorkerC`); the tree is guarded by one mutex, held only while a thread
-reads or changes it — one tree step (choose or expand the edge at a node), the claim of an iteration
-index, and backpropagation — never during the resample, the rules calls between tree steps, or the
-playout, which dominate an iteration. Every reader holds the mutex, so the arrays may be realloc'ed
-under it. Virtual loss: a visit is counted when a thread takes an edge, with its reward added only at
+reads or changes it — the lookups and counts of a tree step, the claim of an iteration index, and
+backpropagation — never during the resample, the rules calls between tree steps, the UCB arithmetic
+(done on a snapshot) or the playout. Every reader holds the mutex, so the arrays may be realloc'ed
+under it. Measured with one thread, the mutex is held for 2-4 % of an iteration mid-game and about
+25 % in a game's last round, where playouts are short (docs/benchmarks.md). Virtual loss: a visit is counted when a thread takes an edge, with its reward added only at
 backpropagation, so while an iteration is in flight its edges look like visits with reward 0 and the
 other threads' UCB turns to other edges; when no iteration is in flight every edge's visits are
 completed iterations. With one thread this is the same computation in the same order as counting at
@@ -555,26 +556,39 @@ cdef class NativeSearcher:
                        Rng* rng, uint64_t seed, int* action_out, bint* expanded_out) noexcept nogil:
         """Choose the edge out of `node` for this iteration and take it; the child, or NO_NODE (no memory).
 
-        Called with `tree_lock` held. At a node with untried legal actions one of them is expanded
-        (`expanded_out` says whether the iteration leaves the tree there: not at a forced move); else
-        UCB with availability counts (+ progressive bias) picks one. Either way every available
-        child's availability goes up and the chosen child's visits too: the virtual loss of the
-        iteration in flight (its reward comes at backpropagation). `action_out` gets the action.
+        At a node with untried legal actions one of them is expanded (`expanded_out` says whether the
+        iteration leaves the tree there: not at a forced move); else UCB with availability counts
+        (+ progressive bias) picks one. Either way every available child's availability goes up and the
+        chosen child's visits too: the virtual loss of the iteration in flight (its reward comes at
+        backpropagation). `action_out` gets the action.
+
+        Takes `tree_lock` for the tree's reads and writes only: the UCB arithmetic (a log and a square
+        root per child) runs outside it on a snapshot of the children's statistics, and the chosen
+        child's visit is counted under the lock again. With one thread nothing changes in between, so
+        the choice is the one a single critical section would make.
         """
         cdef int kids[MAX_ACTIONS]
         cdef int untried[MAX_ACTIONS]
+        cdef double values[MAX_ACTIONS]
+        cdef int32_t visits[MAX_ACTIONS]
+        cdef int32_t avails[MAX_ACTIONS]
         cdef double weights[NUM_COLOURS]
-        cdef int child, action, prior, i, num_untried
+        cdef PriorC prior_p
+        cdef int child, action, prior, i, best_i, num_untried
         cdef double c = self.exploration, bias = self.bias, best_score, score
         cdef NodeC* ch
+        pthread_mutex_lock(&self.tree_lock)
         if self.nodes[node].player == UNKNOWN_PLAYER:  # first visit as a decision
             self.nodes[node].player = player
             if phase == PH_PYRAMID and bias > 0:
                 prior = self.new_prior(&self.game_c, world, player, legal, n)
                 if prior == NO_NODE:
+                    pthread_mutex_unlock(&self.tree_lock)
                     return NO_NODE
                 self.nodes[node].prior = prior
         prior = self.nodes[node].prior
+        if prior != NO_NODE:
+            prior_p = self.priors[prior]
         num_untried = 0
         for i in range(n):
             kids[i] = self.find_child(node, legal[i])
@@ -589,33 +603,41 @@ cdef class NativeSearcher:
                 action = untried[0]
             elif prior != NO_NODE:
                 for i in range(num_untried):
-                    weights[i] = self.priors[prior].p[untried[i] - A_PYRAMID] + 1e-9
+                    weights[i] = prior_p.p[untried[i] - A_PYRAMID] + 1e-9
                 action = untried[sample_index(weights, num_untried, rng)]
             else:
                 action = untried[seed % <uint64_t>num_untried]   # one expansion per iteration: the seed will do
             child = self.add_child(node, action)
-            if child == NO_NODE:
-                return NO_NODE
+            if child != NO_NODE:
+                self.nodes[child].visits += 1
+            pthread_mutex_unlock(&self.tree_lock)
+            action_out[0] = action
             expanded_out[0] = n > 1
-        else:
-            # UCB with availability counts (+ progressive bias where the node has a prior). Every
-            # child has at least one visit: a completed iteration, or the virtual one of its creator.
-            best_score = -1e300
-            child = kids[0]
-            action = legal[0]
-            for i in range(n):
-                ch = &self.nodes[kids[i]]
-                ch.avail += 1
-                score = ch.value / ch.visits + c * sqrt(log(<double>ch.avail) / ch.visits)
-                if prior != NO_NODE:
-                    score += bias * self.priors[prior].p[legal[i] - A_PYRAMID] / (ch.visits + 1)
-                if score > best_score:
-                    best_score = score
-                    action = legal[i]
-                    child = kids[i]
-            expanded_out[0] = False
-        action_out[0] = action
+            return child
+        for i in range(n):
+            ch = &self.nodes[kids[i]]
+            ch.avail += 1
+            values[i] = ch.value
+            visits[i] = ch.visits
+            avails[i] = ch.avail
+        pthread_mutex_unlock(&self.tree_lock)
+        # UCB with availability counts (+ progressive bias where the node has a prior). Every child
+        # has at least one visit: a completed iteration, or the virtual one of its creator.
+        best_score = -1e300
+        best_i = 0
+        for i in range(n):
+            score = values[i] / visits[i] + c * sqrt(log(<double>avails[i]) / visits[i])
+            if prior != NO_NODE:
+                score += bias * prior_p.p[legal[i] - A_PYRAMID] / (visits[i] + 1)
+            if score > best_score:
+                best_score = score
+                best_i = i
+        child = kids[best_i]
+        pthread_mutex_lock(&self.tree_lock)
         self.nodes[child].visits += 1
+        pthread_mutex_unlock(&self.tree_lock)
+        action_out[0] = legal[best_i]
+        expanded_out[0] = False
         return child
 
     cdef void abandon(self, WorkerC* w, int depth) noexcept nogil:
@@ -629,7 +651,7 @@ cdef class NativeSearcher:
     cdef int iterate(self, WorkerC* w, uint64_t seed) noexcept nogil:
         """Run one iteration with iteration seed `seed` on thread scratch `w`; IT_OK or an IT_* error.
 
-        Holds `tree_lock` only in `tree_step` and for the backpropagation.
+        Holds `tree_lock` only inside `tree_step` and for the backpropagation.
         """
         cdef const GameC* g = &self.game_c
         cdef StateC world = self.root_c
@@ -682,9 +704,7 @@ cdef class NativeSearcher:
             if worker_reserve(w, depth) < 0:
                 self.abandon(w, depth)
                 return IT_NO_MEMORY
-            pthread_mutex_lock(&self.tree_lock)
             child = self.tree_step(node, &world, player, phase, legal, n, &rng, seed, &action, &expanded)
-            pthread_mutex_unlock(&self.tree_lock)
             if child == NO_NODE:
                 self.abandon(w, depth)
                 return IT_NO_MEMORY
