@@ -9,7 +9,8 @@ budget (calibrated so that one thread takes about `--seconds`), alternating whic
 after round, so that machine noise falls on both alike. Prints per position the median iterations/s of
 each, the median T/1 ratio with its range over the rounds, and the CPU time per iteration of each
 (process time: equal CPU per iteration with a ratio below T means the cores were not free — another
-job held one — rather than that the threads got in each other's way).
+job held one — rather than that the threads got in each other's way), and on Linux how busy the
+machine's CPUs were during the run besides this process.
 
 Agreement (`--agreement`): the best move of `suggest` at the same iteration budget with one thread,
 with T threads on one tree, and with T root-parallel worker processes, for several seeds on a few
@@ -24,6 +25,7 @@ from __future__ import annotations
 import argparse
 import collections
 import itertools
+import os
 import statistics
 import sys
 import time
@@ -60,7 +62,18 @@ def _timed(root, seat, iterations: int, threads: int) -> tuple[float, float]:
     return wall, cpu
 
 
+def _cpu_ticks() -> tuple[int, int] | None:
+    """(busy, all) clock ticks of every CPU of the machine since boot (Linux /proc/stat), or None."""
+    try:
+        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except (OSError, ValueError):
+        return None
+    idle = fields[3] + fields[4]     # idle + iowait
+    return sum(fields) - idle, sum(fields)
+
+
 def speed(names: list[str], rounds: int, seconds: float, threads: int) -> None:
+    ticks, cpu_start, wall_start = _cpu_ticks(), time.process_time(), time.perf_counter()
     print(f"{rounds} alternating rounds per position, seed {SEED}, the default Params (heuristic playout), "
           f"1 vs {threads} threads")
     print()
@@ -87,6 +100,13 @@ def speed(names: list[str], rounds: int, seconds: float, threads: int) -> None:
     print()
     print(f"all rounds: median {statistics.median(all_ratios):.2f}×, geometric mean "
           f"{statistics.geometric_mean(all_ratios):.2f}×, range {min(all_ratios):.2f}–{max(all_ratios):.2f}×")
+    after = _cpu_ticks()
+    if ticks is not None and after is not None:
+        busy, total = after[0] - ticks[0], after[1] - ticks[1]
+        cpus = os.cpu_count() or 1
+        own = (time.process_time() - cpu_start) / (time.perf_counter() - wall_start) / cpus
+        print(f"machine during the run: {busy / total:.0%} of its {cpus} CPUs busy, this process "
+              f"{own:.0%}: other work held {max(0.0, busy / total - own):.0%}")
 
 
 def agreement(names: list[str], iterations: int, seeds: int, threads: int) -> None:
