@@ -570,7 +570,7 @@ cdef class NativeSearcher:
     # --- one iteration
 
     cdef int tree_step(self, int node, const StateC* world, int player, int phase, const int* legal, int n,
-                       Rng* rng, uint64_t seed, int* action_out, bint* expanded_out) noexcept nogil:
+                       Rng* rng, uint64_t seed, int* pending, int* action_out, bint* expanded_out) noexcept nogil:
         """Choose the edge out of `node` for this iteration and take it; the child, or NO_NODE (no memory).
 
         At a node with untried legal actions one of them is expanded (`expanded_out` says whether the
@@ -580,9 +580,11 @@ cdef class NativeSearcher:
         backpropagation). `action_out` gets the action.
 
         Takes `tree_lock` for the tree's reads and writes only: the UCB arithmetic (a log and a square
-        root per child) runs outside it on a snapshot of the children's statistics, and the chosen
-        child's visit is counted under the lock again. With one thread nothing changes in between, so
-        the choice is the one a single critical section would make.
+        root per child) runs outside it on a snapshot of the children's statistics. The chosen child's
+        visit is then `pending`: counted at the start of the thread's next critical section (the next
+        tree step, or backpropagation), which reads no statistics of that child, so one lock per tree
+        step suffices. With one thread nothing changes in between, so the choice is the one a single
+        critical section would make.
         """
         cdef int kids[MAX_ACTIONS]
         cdef int untried[MAX_ACTIONS]
@@ -595,6 +597,9 @@ cdef class NativeSearcher:
         cdef double c = self.exploration, bias = self.bias, best_score, score
         cdef NodeC* ch
         pthread_mutex_lock(&self.tree_lock)
+        if pending[0] != NO_NODE:
+            self.nodes[pending[0]].visits += 1
+            pending[0] = NO_NODE
         if self.nodes[node].player == UNKNOWN_PLAYER:  # first visit as a decision
             self.nodes[node].player = player
             if phase == PH_PYRAMID and bias > 0:
@@ -650,19 +655,19 @@ cdef class NativeSearcher:
                 best_score = score
                 best_i = i
         child = kids[best_i]
-        pthread_mutex_lock(&self.tree_lock)
-        self.nodes[child].visits += 1
-        pthread_mutex_unlock(&self.tree_lock)
+        pending[0] = child
         action_out[0] = legal[best_i]
         expanded_out[0] = False
         return child
 
-    cdef void abandon(self, WorkerC* w, int depth) noexcept nogil:
-        """Take back the virtual visits of a failed iteration's first `depth` edges."""
+    cdef void abandon(self, WorkerC* w, int depth, int pending) noexcept nogil:
+        """Take back the virtual visits of a failed iteration's first `depth` edges (a `pending` one was
+        never counted)."""
         cdef int k
         pthread_mutex_lock(&self.tree_lock)
         for k in range(depth):
-            self.nodes[w.path_node[k]].visits -= 1
+            if w.path_node[k] != pending:
+                self.nodes[w.path_node[k]].visits -= 1
         pthread_mutex_unlock(&self.tree_lock)
 
     cdef int iterate(self, WorkerC* w, uint64_t seed) noexcept nogil:
@@ -683,6 +688,7 @@ cdef class NativeSearcher:
         cdef double reward[MAX_PLAYERS]
         cdef int seat = self.seat, num_players = self.num_players
         cdef int node = ROOT, child, action, player, phase, n, depth = 0, first_action = -1
+        cdef int pending = NO_NODE          # the chosen child whose visit is not counted yet (tree_step)
         cdef int p, nwin, first, k, status
         cdef bint expanded, ends, dead_end = False
         cdef double best, second, x, squashed
@@ -719,11 +725,11 @@ cdef class NativeSearcher:
                 apply_action_c(g, &world, action)
                 continue
             if worker_reserve(w, depth) < 0:
-                self.abandon(w, depth)
+                self.abandon(w, depth, pending)
                 return IT_NO_MEMORY
-            child = self.tree_step(node, &world, player, phase, legal, n, &rng, seed, &action, &expanded)
+            child = self.tree_step(node, &world, player, phase, legal, n, &rng, seed, &pending, &action, &expanded)
             if child == NO_NODE:
-                self.abandon(w, depth)
+                self.abandon(w, depth, pending)
                 return IT_NO_MEMORY
             if node == ROOT:
                 first_action = action
@@ -745,7 +751,7 @@ cdef class NativeSearcher:
             rng_seed(&playout_rng, (seed * 0x2545F491ULL + 0x9E3779B9ULL) & MASK_SEED)
             status = playout_c(g, &world, &playout_rng, self.policy)
             if status == PLAYOUT_CAPPED:
-                self.abandon(w, depth)
+                self.abandon(w, depth, pending)
                 return IT_PLAYOUT_CAP
             dead_end = status == PLAYOUT_DEAD_END
         # Evaluation: final VP, and returns() (winners: most VP, then prep-area cubes, then coins).
@@ -785,6 +791,8 @@ cdef class NativeSearcher:
             reward[p] = self.win_weight * shares[p] + (1.0 - self.win_weight) * squashed
         # Backpropagation: the rewards of the visits counted on the way down.
         pthread_mutex_lock(&self.tree_lock)
+        if pending != NO_NODE:
+            self.nodes[pending].visits += 1
         for k in range(depth):
             ch = &self.nodes[w.path_node[k]]
             ch.value += reward[w.path_mover[k]]
