@@ -21,10 +21,13 @@ reads or changes it — the lookups and counts of a tree step, the claim of an i
 backpropagation — never during the resample, the rules calls between tree steps, the UCB arithmetic
 (done on a snapshot) or the playout. Every reader holds the mutex, so the arrays may be realloc'ed
 under it. Measured with one thread, the mutex is held for 2-4 % of an iteration mid-game and about
-25 % in a game's last round, where playouts are short (docs/benchmarks.md). Virtual loss: a visit is counted when a thread takes an edge, with its reward added only at
-backpropagation, so while an iteration is in flight its edges look like visits with reward 0 and the
-other threads' UCB turns to other edges; when no iteration is in flight every edge's visits are
-completed iterations. With one thread this is the same computation in the same order as counting at
+25 % in a game's last round, where playouts are short; there two threads gain little
+(docs/benchmarks.md). It is an adaptive mutex where glibc has one: a waiter spins briefly first.
+
+Virtual loss: an edge's visit is counted as soon as a thread takes it (in its next critical section),
+its reward only at backpropagation, so while an iteration is in flight its edges look like visits
+with reward 0 and the other threads' UCB turns to other edges; when no iteration is in flight every
+edge's visits are completed iterations. With one thread this is the same computation in the same order as counting at
 backpropagation (an edge is never a UCB candidate while it is on the running iteration's path).
 The calling thread is one of the T: it alone handles progress callbacks and signals; the others are
 `threading.Thread`s that stop before their next iteration once it asks them to (Ctrl-C, a deadline,
