@@ -379,8 +379,13 @@ def suggest(
     seconds: Optional[float] = typer.Option(None, "--time", metavar="S", help="Search time in seconds."),
     iterations: Optional[int] = typer.Option(None, "--iterations", metavar="N",
                                              help=f"Search iterations (default {DEFAULT_SUGGEST_ITERATIONS} when --time is not given)."),
-    workers: int = typer.Option(1, "--workers", metavar="W", help="Worker processes (root-parallel search)."),
-    seed: int = typer.Option(0, "--seed", help="Seed: the same seed, budget and workers give the same answer."),
+    threads: Optional[int] = typer.Option(None, "--threads", metavar="T",
+                                          help="Threads sharing one search tree (default: every usable core, "
+                                               "1 with --workers). More than 1 is not bit-reproducible."),
+    workers: int = typer.Option(1, "--workers", metavar="W",
+                                help="Worker processes, a search tree each (root-parallel; reproducible)."),
+    seed: int = typer.Option(0, "--seed", help="Seed: the same seed and iteration budget give the same answer "
+                                               "with --threads 1 or --workers W."),
     top: int = typer.Option(8, "--top", metavar="N", help="Candidate moves to list."),
     playout: Optional[str] = typer.Option(None, "--playout", metavar="POLICY",
                                           help="Playout policy: heuristic (default) or random."),
@@ -389,6 +394,8 @@ def suggest(
     """Suggest the best move for the seat to move, with the plan for the rest of its turn.
 
     The search reads only what the seat can know: given a full position it works from the seat's view.
+    By default one search tree is shared by a thread per usable core. Deterministic mode: --threads 1
+    (or --workers W, root-parallel processes).
     """
     from burano_ai.engine import suggest as engine_suggest
     from burano_ai.search import Limit, Params
@@ -410,10 +417,11 @@ def suggest(
                       TimeElapsedColumn(), transient=True) as bar:
             task = bar.add_task("search", total=total)
             result = engine_suggest(state, seat=searcher, limit=limit, params=params, seed=seed, workers=workers,
-                                    view=view, progress=lambda done, _t: bar.update(task, completed=done))
+                                    threads=threads, view=view,
+                                    progress=lambda done, _t: bar.update(task, completed=done))
     else:
         result = engine_suggest(state, seat=searcher, limit=limit, params=params, seed=seed, workers=workers,
-                                view=view)
+                                threads=threads, view=view)
     if as_json:
         data = result.to_dict()
         data["candidates"] = data["candidates"][:top]
@@ -437,7 +445,8 @@ def _print_suggestion(result, top: int) -> None:
                       f"{c.expected_margin:+.1f}")
     console.print(table)
     console.print(f"{result.iterations} iterations in {result.elapsed:.2f} s "
-                  f"({result.iterations_per_second:.0f}/s), seed {result.seed}, {result.workers} worker(s)")
+                  f"({result.iterations_per_second:.0f}/s), seed {result.seed}, {result.mode}"
+                  f"{'' if result.deterministic else ' (not reproducible)'}")
     for note in result.notes:
         console.print(f"note: {note}")
 

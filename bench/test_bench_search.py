@@ -18,6 +18,10 @@ Side by side per position::
 
     python -m pytest bench/test_bench_search.py -k iterations \
         --benchmark-group-by=param:num_players,param:where,param:playout
+
+One shared native tree on 1 and 2 threads (`bench/thread_report.py` alternates them and prints ratios)::
+
+    python -m pytest bench/test_bench_search.py -k threads --benchmark-group-by=param:num_players,param:where
 """
 
 from __future__ import annotations
@@ -159,6 +163,26 @@ def test_bench_resample(benchmark, impl):
     """The one copy per iteration: `resample` of a 4-player mid-season position."""
     root, seat = _root(impl, 4, "mid-season")
     benchmark(root.resample, seat, 12345)
+
+
+@pytest.mark.skipif("core-native" not in IMPLEMENTATIONS, reason="the native tree is not built")
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("where", list(POSITIONS))
+@pytest.mark.parametrize("num_players", [2, 4])
+def test_bench_search_threads(benchmark, num_players, where, threads):
+    """Threads sharing one native tree (heuristic playout): group by position to see 1 and 2 side by side.
+    Two threads are not reproducible, so only the one-thread run records a signature."""
+    root, seat = _root("core-native", num_players, where)
+    iterations = ITERATIONS["core-native"] * 5
+    searchers = []
+
+    def search():
+        searcher = make_searcher(root, seat, _params("core-native"), worker_seed(1, 0))
+        searcher.run(iterations=iterations, threads=threads)
+        searchers.append(searcher)
+
+    benchmark.pedantic(search, rounds=3, iterations=1)
+    _record(benchmark, f"core-native-{threads}-threads", iterations, searchers[-1] if threads == 1 else None)
 
 
 @pytest.mark.parametrize("impl", list(IMPLEMENTATIONS))

@@ -2,12 +2,16 @@
 
     from burano_ai.engine import suggest
     from burano_ai.search import Limit
-    result = suggest(position_json, limit=Limit(iterations=2000), seed=1, workers=2)
+    result = suggest(position_json, limit=Limit(iterations=2000), seed=1)
     print(result.move, result.plan)
+
+By default the search runs one tree shared by a thread per usable core (`threads`): the strongest
+search, but not bit-reproducible. Deterministic modes: ``threads=1``, or ``workers=W`` root-parallel
+processes; then the same seed and iteration budget give the same result.
 
 Every bad input raises a `ValueError` subclass from `burano_ai.errors` that names the offender:
 `PositionError` for a position that cannot be searched (malformed, game over, a chance event pending),
-`OptionError` for options (unknown seat, a seat that is not to move, a bad budget or worker count).
+`OptionError` for options (unknown seat, a seat that is not to move, a bad budget, worker or thread count).
 """
 
 from __future__ import annotations
@@ -22,12 +26,14 @@ from .errors import OptionError, PositionError
 from .notation import MAX_POSITION_BYTES, parse_position_text, position_from_dict
 from .search.limits import DEFAULT_SUGGEST_ITERATIONS, Limit
 from .search.params import Params
-from .search.parallel import GameFactory, canonical_root, default_game_factory, run_search
+from .search.parallel import GameFactory, canonical_root, default_game_factory, default_threads, run_search
 from .search.result import Candidate, PlanStep, SearchResult, build_result
 from .validate import check_playable
 
 #: Most worker processes `suggest` accepts.
 MAX_WORKERS = 64
+#: Most search threads `suggest` accepts.
+MAX_THREADS = 64
 
 
 def read_position_text(path: str | os.PathLike) -> str:
@@ -81,7 +87,8 @@ def load_position(position: Any, game_factory: GameFactory | None = None) -> tup
     return state, view_seat
 
 
-def _check_options(limit: Any, params: Any, seed: Any, workers: Any, progress: Any) -> tuple[Limit, Params]:
+def _check_options(limit: Any, params: Any, seed: Any, workers: Any, threads: Any,
+                   progress: Any) -> tuple[Limit, Params]:
     if limit is None:
         limit = Limit(iterations=DEFAULT_SUGGEST_ITERATIONS)
     if not isinstance(limit, Limit):
@@ -95,6 +102,12 @@ def _check_options(limit: Any, params: Any, seed: Any, workers: Any, progress: A
         raise OptionError(f"seed must be an integer, not {seed!r}")
     if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= MAX_WORKERS:
         raise OptionError(f"workers must be a whole number from 1 to {MAX_WORKERS}, not {workers!r}")
+    if threads is not None:
+        if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
+            raise OptionError(f"threads must be a whole number from 1 to {MAX_THREADS}, not {threads!r}")
+        if threads > 1 and workers > 1:
+            raise OptionError(f"threads={threads} shares one tree and workers={workers} runs separate trees: "
+                              "choose one of them")
     if progress is not None and not callable(progress):
         raise OptionError(f"progress must be callable(done, total), not {progress!r}")
     return limit, params
@@ -102,7 +115,8 @@ def _check_options(limit: Any, params: Any, seed: Any, workers: Any, progress: A
 
 def suggest(position: Any, seat: int | str | None = None, limit: Limit | None = None, params: Params | None = None,
             seed: int = 0, workers: int = 1, progress: Callable[[int, int | None], None] | None = None,
-            game_factory: GameFactory | None = None, view: int | str | None = None) -> SearchResult:
+            game_factory: GameFactory | None = None, view: int | str | None = None,
+            threads: int | None = None) -> SearchResult:
     """Search the position for the seat to move and return the suggested move with its statistics.
 
     Args:
@@ -112,22 +126,25 @@ def suggest(position: Any, seat: int | str | None = None, limit: Limit | None = 
         limit: iterations and/or seconds; default `Limit(iterations=DEFAULT_SUGGEST_ITERATIONS)` (10,000).
         params: search tunables; default `Params()`.
         seed: every random choice of the search derives from it.
-        workers: root-parallel worker processes.
+        workers: root-parallel worker processes, each with its own tree (deterministic).
         progress: called as `progress(iterations done, total or None)` during the search.
         game_factory: `num_players -> Game` used to load JSON (and in workers); default: the compiled
             `burano_ai.Game` if built, else the reference Game (for a State: its own Game class).
         view: when `position` is a State loaded from a one-seat view (`load_position`), that seat: the
             State is then already the search root (a view of another seat is refused).
+        threads: threads sharing one native tree (not bit-reproducible when > 1); default: every usable
+            core when the native tree runs the search and `workers` is 1, else 1. Asked for more than 1
+            where the Python tree runs, the search runs one thread and says so in the notes.
 
     Every search runs at least one iteration (per worker), even when `limit.seconds` is spent first.
 
     Raises:
         PositionError: malformed position, game over, a chance event pending, or no legal move.
         OptionError: unknown seat, a seat that is not to move, a view of another seat, a bad limit,
-            params, seed or worker count.
+            params, seed, worker or thread count, or threads and workers both above 1.
     """
     start = time.perf_counter()
-    limit, params = _check_options(limit, params, seed, workers, progress)
+    limit, params = _check_options(limit, params, seed, workers, threads, progress)
     state, view_seat = load_position(position, game_factory)
     n = state.num_players
     if view is not None:
@@ -164,15 +181,18 @@ def suggest(position: Any, seat: int | str | None = None, limit: Limit | None = 
     # A one-seat view of the searching seat is its own canonical root (loading its view again gives
     # the same position); anything else is reduced to the seat's view first.
     root = state if view_seat == seat else canonical_root(state, seat, game_factory)
+    if threads is None:
+        threads = default_threads(root, params, workers)
     summary = run_search(root, seat, limit, params, seed=seed, workers=workers, progress=progress,
-                         game_factory=game_factory)
+                         game_factory=game_factory, threads=threads)
     elapsed = time.perf_counter() - start
     if summary["iterations"] < 1:   # run_search runs at least one; an answer without search is a bug
         raise RuntimeError("the search ran no iteration")
-    notes = []
+    notes = list(summary["notes"])
     if limit.iterations is not None and summary["iterations"] < limit.iterations:
         notes.append(f"time limit of {limit.seconds} s reached after {summary['iterations']} of "
                      f"{limit.iterations} iterations")
     if params.result_note:
         notes.append(params.result_note)
-    return build_result(summary, seat, seed, workers, elapsed, root.action_to_string, tuple(notes))
+    return build_result(summary, seat, seed, workers, elapsed, root.action_to_string, tuple(notes),
+                        threads=summary["threads"])

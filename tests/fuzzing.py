@@ -760,7 +760,7 @@ def _check_loader_input(data: Any, seed: int, steps: int, search_iterations: int
     if search_iterations and not root.is_chance_node() and len(root.legal_actions()) > 1 and \
             (core_view is None or core_view == root.current_player()):
         try:
-            result = engine.suggest(root, limit=Limit(iterations=search_iterations), seed=seed, workers=1,
+            result = engine.suggest(root, limit=Limit(iterations=search_iterations), seed=seed, workers=1, threads=1,
                                     view=core_view)
         except Exception as exc:  # noqa: BLE001
             raise Finding("exception", f"suggest raised {_short(exc)}") from exc
@@ -774,7 +774,7 @@ def _search_anyway(root, view, seed: int, iterations: int) -> None:
     if not iterations or root.is_terminal() or root.is_chance_node():
         return
     try:
-        engine.suggest(root, limit=Limit(iterations=iterations), seed=seed, workers=1, view=view)
+        engine.suggest(root, limit=Limit(iterations=iterations), seed=seed, workers=1, threads=1, view=view)
     except Exception:  # noqa: BLE001 - only a crash matters here; the first finding is reported
         pass
 

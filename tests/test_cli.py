@@ -211,13 +211,15 @@ def test_suggest_on_the_builtin_example(runner):
 
 def test_suggest_json_is_reproducible(runner, tmp_path):
     path = write_position(tmp_path, json.loads(cli._example_text()))
-    outs = [json.loads(invoke(runner, "suggest", path, "--iterations", "150", "--json", "--top", "3").stdout)
+    outs = [json.loads(invoke(runner, "suggest", path, "--iterations", "150", "--threads", "1", "--json",
+                              "--top", "3").stdout)
             for _ in range(2)]
     for out in outs:
         out.pop("elapsed"), out.pop("iterations_per_second")
     assert outs[0] == outs[1]
     assert outs[0]["seat"] == "C" and len(outs[0]["candidates"]) <= 3
     assert outs[0]["plan"].split(" → ")[0] == outs[0]["move"]
+    assert outs[0]["threads"] == 1 and outs[0]["deterministic"] is True
 
 
 @pytest.mark.parametrize("args,fragment", [
@@ -226,6 +228,9 @@ def test_suggest_json_is_reproducible(runner, tmp_path):
     (("--iterations", "0"), "iterations"),
     (("--time", "-1"), "seconds"),
     (("--workers", "0"), "workers"),
+    (("--threads", "0"), "threads must be a whole number from 1"),
+    (("--threads", "65"), "threads must be a whole number from 1"),
+    (("--threads", "2", "--workers", "2"), "choose one of them"),
     (("--top", "0"), "--top"),
     (("--playout", "smart"), "playout must be one of heuristic, random"),
 ])

@@ -17,9 +17,10 @@ class IsmctsBot(Bot):
     """Our SO-ISMCTS (`burano_ai.engine.suggest`) with the spec's budget and tunables.
 
     The search starts from the seat's view and resamples hidden information itself. Each decision's
-    search is seeded from the bot's seed and the decision counter. With ``preset=NAME`` the search
-    starts from that frozen version's tunables (`burano_ai.bots.presets`) instead of `Params()`; the
-    spec's other keys override them.
+    search is seeded from the bot's seed and the decision counter. It runs one thread unless the spec
+    says ``threads=T`` (one shared tree, not reproducible), so that arena games replay exactly. With
+    ``preset=NAME`` the search starts from that frozen version's tunables (`burano_ai.bots.presets`)
+    instead of `Params()`; the spec's other keys override them.
     """
 
     name = "ismcts"
@@ -33,6 +34,10 @@ class IsmctsBot(Bot):
             iterations = DEFAULT_BOT_ITERATIONS
         self.limit = Limit(iterations=iterations, seconds=seconds)
         self.workers = o.get("workers", 1)
+        self.threads = o.get("threads", 1)
+        if self.threads > 1 and self.workers > 1:
+            raise OptionError(f"bot spec {self.spec!r}: threads shares one tree and workers runs separate trees: "
+                              "choose one of them")
         changes: dict[str, Any] = {}
         for key, param in (("c", "exploration"), ("win_weight", "win_weight"), ("margin", "margin_scale"),
                            ("pyramid_bias", "pyramid_bias"), ("playout", "playout_policy"), ("tree", "tree")):
@@ -53,6 +58,6 @@ class IsmctsBot(Bot):
         from ..engine import suggest
         from ..search.parallel import game_factory_for
         result = suggest(state, seat=seat, limit=self.limit, params=self.params, seed=seed, workers=self.workers,
-                         game_factory=game_factory_for(state))
+                         threads=self.threads, game_factory=game_factory_for(state))
         self.iterations += result.iterations
         return result.action

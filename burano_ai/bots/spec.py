@@ -112,6 +112,7 @@ BOT_KEYS: dict[str, dict[str, Callable[[str], Any]]] = {
         "iterations": _positive_int("iterations"),
         "time": _TIME,
         "workers": _positive_int("workers"),
+        "threads": _positive_int("threads"),
         "c": _number("c", low=0.0),
         "win_weight": _number("win_weight", low=0.0, high=1.0),
         "margin": _number("margin", low=0.0, strict_low=True),

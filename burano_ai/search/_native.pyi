@@ -7,6 +7,8 @@ prior computed in C.
 
 from typing import Any, Callable, Iterable
 
+MAX_THREADS: int    # most threads one `run` accepts
+
 from burano_ai._core import State
 from burano_ai.search.params import Params
 
@@ -32,8 +34,10 @@ class NativeSearcher:
         """PositionError for a terminal root, a chance-node root or a root where `seat` has no legal action;
         ValueError if `seat` is not to move; OptionError if the native tree cannot run `params`."""
     def run(self, iterations: int | None = None, deadline: float | None = None,
-            progress: Callable[[int, int | None], None] | None = None, progress_every: float = 0.1) -> None:
-        """Run until `iterations` more iterations are done or `time.time()` passes `deadline`."""
+            progress: Callable[[int, int | None], None] | None = None, progress_every: float = 0.1,
+            threads: int = 1) -> None:
+        """Run until `iterations` more iterations are done or `time.time()` passes `deadline`, on `threads`
+        threads sharing this tree (1: reproducible; more: not)."""
     @property
     def nodes(self) -> int:
         """Nodes in the tree (the root included)."""

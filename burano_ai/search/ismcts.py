@@ -30,7 +30,8 @@ One iteration:
 
 Randomness: iteration `i` of a search seeded `s` uses ``iteration_seed(s, i)`` for its resample, its
 in-tree sampling and its leaf evaluation, so a search is a pure function of (root view, seat, params, seed,
-iterations).
+iterations) — on one thread; threads sharing the native tree keep the iteration seeds but not the
+order in which iterations see each other's statistics (`burano_ai.search._native`).
 
 Implementations: `Searcher` below is the readable reference of this algorithm;
 `burano_ai.search._native.NativeSearcher` runs the same iterations in C (whole iterations without the GIL, its

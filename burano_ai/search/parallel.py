@@ -1,9 +1,16 @@
-"""Running a search: the honest root, one search in-process, or root-parallel worker processes.
+"""Running a search: the honest root, one search in-process (one thread, or several threads on one
+shared tree), or root-parallel worker processes.
 
 The search never starts from the position it is given: it starts from the searching seat's
 one-seat view (``state.to_json(seat)``) loaded back by the game (`canonical_root`). Loading a view fills
 the hidden parts with a deterministic sample that depends on the view alone, so two positions the seat
 cannot tell apart give the very same search, bit for bit.
+
+With ``threads = T > 1`` (and one worker), T threads of this process iterate on one shared native tree
+(`burano_ai.search._native`: virtual loss, one tree lock): one coherent tree, T times the iterations
+per second on T free cores, but not bit-reproducible (which statistics an iteration sees depends on
+the threads' timing). The Python tree runs one thread: asked for more, it runs one and says so in the
+summary's notes. Deterministic modes are one thread, or root-parallel workers.
 
 With ``workers = W > 1``, W processes each run an independent search on that view with the seed
 ``worker_seed(seed, w)`` and their share of the iteration budget (`Limit.split`); the parent sums their
@@ -28,6 +35,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import ctypes.util
+import functools
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -41,7 +49,7 @@ from typing import Any, Callable, Iterator
 
 from ..data.colours import SEAT_LETTERS
 from ..errors import OptionError, PositionError
-from .ismcts import make_searcher, native_tree_blocker, worker_seed
+from .ismcts import Searcher, make_searcher, native_tree_blocker, worker_seed
 from .limits import Limit
 from .params import Params
 from .tree import merge_plans
@@ -72,6 +80,22 @@ def canonical_root(state, seat: int, game_factory: GameFactory | None = None):
     return factory(state.num_players).state_from_json(state.to_json(seat))
 
 
+def usable_cores() -> int:
+    """CPU cores this process may run on (its affinity mask where the platform has one), at least 1."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:      # no sched_getaffinity (macOS, Windows)
+        return max(1, os.cpu_count() or 1)
+
+
+def default_threads(root, params: Params, workers: int = 1) -> int:
+    """Threads for a search that did not ask: the strongest coherent search, i.e. every usable core on
+    one shared tree when the native tree runs this search and no worker processes are asked for, else 1."""
+    if workers > 1 or params.tree == "python" or native_tree_blocker(root, params) is not None:
+        return 1
+    return usable_cores()
+
+
 def auto_start_method() -> str:
     """"fork" when it is safe and available (one thread, POSIX), else "spawn"."""
     if "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1:
@@ -96,34 +120,43 @@ def merge_summaries(summaries: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def _run_at_least_once(searcher, iterations: int | None, deadline: float | None,
-                       progress: Progress | None) -> None:
+                       progress: Progress | None, threads: int = 1) -> None:
     """`searcher.run(iterations, deadline, progress)`, but with one iteration first whatever the deadline.
 
     Iteration seeds follow the searcher's iteration count, so one iteration then the rest is the same
-    search as all at once: an iteration budget stays reproducible.
+    search as all at once: an iteration budget stays reproducible (with one thread). `threads` > 1
+    (a native searcher only) runs the rest on that many threads.
     """
+    run = searcher.run if threads == 1 else functools.partial(searcher.run, threads=threads)
     if deadline is None:
-        searcher.run(iterations, None, progress)
+        run(iterations, None, progress)
         return
     searcher.run(1, None)
     rest = None if iterations is None else iterations - 1
     if rest is None or rest > 0:
-        searcher.run(rest, deadline, progress)
+        run(rest, deadline, progress)
     elif progress is not None:
         progress(searcher.iterations, iterations)
 
 
 def run_search(root, seat: int, limit: Limit, params: Params, seed: int = 0, workers: int = 1,
-               progress: Progress | None = None, game_factory: GameFactory | None = None) -> dict[str, Any]:
+               progress: Progress | None = None, game_factory: GameFactory | None = None,
+               threads: int = 1) -> dict[str, Any]:
     """Search from `root` (already canonical: see `canonical_root`) and return the merged summary.
 
     Every search (each worker's) runs at least one iteration, even when `limit.seconds` is spent first.
+    The summary also says how many `threads` shared the tree (1 when the Python tree ran: see the
+    module docstring) and holds `notes` for the user.
 
     Raises:
         PositionError: `seat` is not to move at `root`, or has no legal move there.
-        OptionError: `params.tree` is "native" and the native tree cannot run this search.
+        OptionError: `params.tree` is "native" and the native tree cannot run this search, or both
+            `threads` and `workers` are above 1.
         RuntimeError: a worker failed (the message says how); the other workers are stopped.
     """
+    if threads > 1 and workers > 1:
+        raise OptionError(f"threads={threads} shares one tree and workers={workers} runs separate trees: "
+                          "choose one of them")
     if root.is_terminal() or root.current_player() != seat:
         raise PositionError(f"seat {SEAT_LETTERS[seat]} is not to move at the search root")
     if not root.legal_actions():
@@ -133,8 +166,13 @@ def run_search(root, seat: int, limit: Limit, params: Params, seed: int = 0, wor
     shares = limit.split(workers)
     if workers == 1:
         searcher = make_searcher(root, seat, params, worker_seed(seed, 0))
-        _run_at_least_once(searcher, shares[0], deadline, progress)
-        return searcher.summary()
+        notes = []
+        if threads > 1 and isinstance(searcher, Searcher):
+            why = "tree='python'" if params.tree == "python" else native_tree_blocker(root, params)
+            notes.append(f"ran 1 thread, not {threads}: only the native tree is shared by threads ({why})")
+            threads = 1
+        _run_at_least_once(searcher, shares[0], deadline, progress, threads)
+        return {**searcher.summary(), "threads": threads, "notes": notes}
     if params.tree == "native":     # fail here, not in every worker
         blocker = native_tree_blocker(root, params)
         if blocker is not None:
@@ -174,7 +212,7 @@ def run_search(root, seat: int, limit: Limit, params: Params, seed: int = 0, wor
     finally:
         _stop(procs, all_done=len(summaries) == len(active))
         results.close()
-    return merge_summaries([summaries[w] for w in sorted(summaries)])
+    return {**merge_summaries([summaries[w] for w in sorted(summaries)]), "threads": 1, "notes": []}
 
 
 def _stop(procs: list, all_done: bool) -> None:

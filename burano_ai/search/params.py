@@ -41,7 +41,8 @@ Tree
     iterations per second mid-game, where playouts dominate; far more where they are short: see
     docs/benchmarks.md). The native tree needs the compiled core and the core's own playout to the
     end of the game (`evaluator` None or a `CorePlayout`: the evaluator's `native_policy`).
-    ``tree="auto"`` takes it whenever it can run the search.
+    ``tree="auto"`` takes it whenever it can run the search. Only the native tree can be shared by
+    several threads (`engine.suggest(threads=...)`, the default there: one thread per usable core).
 """
 
 from __future__ import annotations

@@ -62,8 +62,8 @@ class SearchResult:
         iterations: iterations run in all (over every worker).
         elapsed: wall-clock seconds of the search (including starting workers).
         iterations_per_second: iterations / elapsed.
-        seed, workers: what the search was run with (same seed + iteration budget + workers =>
-            same result).
+        seed, workers, threads: what the search was run with: `workers` root-parallel processes with
+            a tree each, or `threads` sharing one tree (one of them is 1).
         nodes: tree nodes created (summed over workers).
         notes: remarks for the user (a forced move, a time limit cutting the budget, ...).
     """
@@ -80,10 +80,27 @@ class SearchResult:
     workers: int = 1
     nodes: int = 0
     notes: tuple[str, ...] = field(default_factory=tuple)
+    threads: int = 1
 
     @property
     def seat_letter(self) -> str:
         return seat_letter(self.seat)
+
+    @property
+    def deterministic(self) -> bool:
+        """True when the search mode is reproducible: the same seed, iteration budget and workers give
+        this same result (one thread, or root-parallel workers). Threads sharing a tree are not; nor is
+        any search stopped by its time budget."""
+        return self.threads == 1
+
+    @property
+    def mode(self) -> str:
+        """How the search ran, in words: "1 thread", "2 threads, one tree", "2 workers, a tree each"."""
+        if self.workers > 1:
+            return f"{self.workers} workers, a tree each"
+        if self.threads > 1:
+            return f"{self.threads} threads, one tree"
+        return "1 thread"
 
     @property
     def best(self) -> Candidate | None:
@@ -110,12 +127,14 @@ class SearchResult:
             "workers": self.workers,
             "nodes": self.nodes,
             "notes": list(self.notes),
+            "threads": self.threads,
+            "deterministic": self.deterministic,
         }
 
     def __str__(self) -> str:
         lines = [f"seat {self.seat_letter}: {self.move}   plan: {self.plan}",
                  f"{self.iterations} iterations in {self.elapsed:.2f} s ({self.iterations_per_second:.0f}/s), "
-                 f"seed {self.seed}, {self.workers} worker(s)"]
+                 f"seed {self.seed}, {self.mode}{'' if self.deterministic else ' (not reproducible)'}"]
         for c in self.candidates[:8]:
             lines.append(f"  {c.move:<32} visits {c.visits:>7}  win {c.win_prob:6.1%}  "
                          f"VP {c.expected_vp:6.1f}  margin {c.expected_margin:+6.1f}")
@@ -124,7 +143,8 @@ class SearchResult:
 
 
 def build_result(summary: dict[str, Any], seat: int, seed: int, workers: int, elapsed: float,
-                 action_to_string: Callable[[int], str], notes: tuple[str, ...] = ()) -> SearchResult:
+                 action_to_string: Callable[[int], str], notes: tuple[str, ...] = (),
+                 threads: int = 1) -> SearchResult:
     """Turn a (merged) search summary into a SearchResult."""
     plan: PlanTree = summary["plan"]
     stats = summary["root_stats"]
@@ -143,4 +163,4 @@ def build_result(summary: dict[str, Any], seat: int, seed: int, workers: int, el
     return SearchResult(seat=seat, action=best.action if best else -1, move=best.move if best else "",
                         candidates=tuple(candidates), pv=pv, iterations=iterations, elapsed=elapsed,
                         iterations_per_second=iterations / elapsed if elapsed > 0 else 0.0, seed=seed,
-                        workers=workers, nodes=summary.get("nodes", 0), notes=tuple(notes))
+                        workers=workers, nodes=summary.get("nodes", 0), notes=tuple(notes), threads=threads)

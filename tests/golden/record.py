@@ -8,7 +8,7 @@ Fixtures:
   sequence, its length, the final scores and the core's final position key.
 - ``positions/*.json``: the positions `suggest` is run on (full positions and one-seat views).
 - ``suggest.json``: ``burano suggest --json`` on each position with a fixed seed, budget and worker
-  count, timing fields dropped.
+  count and one thread per worker (``--threads 1``, a deterministic mode), timing fields dropped.
 - ``arena.json``: a small iteration-budget ``burano arena`` results file, timing fields dropped.
 """
 
@@ -120,8 +120,9 @@ def run_cli(args: list[str]) -> str:
 
 
 def suggest_output(name: str, iterations: int, workers: int, extra: list[str]) -> dict:
+    # One thread per worker: the deterministic modes (threads sharing a tree are not reproducible).
     args = ["suggest", str(position_path(name)), "--iterations", str(iterations), "--workers", str(workers),
-            "--seed", "3", "--json", *extra]
+            "--threads", "1", "--seed", "3", "--json", *extra]
     return without_timing(json.loads(run_cli(args)))
 
 

@@ -15,11 +15,31 @@ The tree is two flat arrays: `NodeC` records (the statistics of the edge into a 
 list as newest-first sibling links) and an open-addressing hash from (node, action) to child. No
 Python object exists per node; `summary()` exports the `tree.export_plan` format.
 
+Threads (``run(threads=T)``): T threads iterate on the one tree (tree parallelism). Each thread has its
+own world copy, RNGs and path (`WorkerC`); the tree is guarded by one mutex, held only while a thread
+reads or changes it — the lookups and counts of a tree step, the claim of an iteration index, and
+backpropagation — never during the resample, the rules calls between tree steps, the UCB arithmetic
+(done on a snapshot) or the playout. Every reader holds the mutex, so the arrays may be realloc'ed
+under it. Measured with one thread, the mutex is held for 2-4 % of an iteration mid-game and about
+25 % in a game's last round, where playouts are short; there two threads gain little
+(docs/benchmarks.md). It is an adaptive mutex where glibc has one: a waiter spins briefly first.
+
+Virtual loss: an edge's visit is counted as soon as a thread takes it (in its next critical section),
+its reward only at backpropagation, so while an iteration is in flight its edges look like visits
+with reward 0 and the other threads' UCB turns to other edges; when no iteration is in flight every
+edge's visits are completed iterations. With one thread this is the same computation in the same order as counting at
+backpropagation (an edge is never a UCB candidate while it is on the running iteration's path).
+The calling thread is one of the T: it alone handles progress callbacks and signals; the others are
+`threading.Thread`s that stop before their next iteration once it asks them to (Ctrl-C, a deadline,
+an error).
+
 Randomness: iteration i seeds one `Rng` with ``ismcts.iteration_seed(seed, i)`` for its resample (the
 same world as the Python searcher's) and its in-tree sampling; its playout uses a second `Rng` seeded
 as the Python searcher seeds its playout. The streams differ from the Python searcher's
-(`random.Random` is not used), but a search is a pure function of (root view, seat, params, seed,
-iterations).
+(`random.Random` is not used), but with one thread a search is a pure function of (root view, seat,
+params, seed, iterations). With T > 1 threads each iteration still claims the next index i from a
+shared counter and uses the same seeds, and an iteration budget runs exactly that many iterations, but
+which tree statistics an iteration sees depends on the threads' timing: not bit-reproducible.
 """
 
 from libc.math cimport exp, log, sqrt
@@ -36,6 +56,7 @@ from burano_ai._types cimport (CHANCE_PLAYER, GameC, MAX_ACTIONS, MAX_PLAYERS, N
                                PLAYOUT_DEAD_END, POLICY_HEURISTIC, POLICY_RANDOM, StateC, TERMINAL_PLAYER)
 from burano_ai._rng cimport Rng, rng_seed, rng_uniform
 
+import threading
 import time
 
 from burano_ai import actions as _A
@@ -47,6 +68,34 @@ from burano_ai.search.tree import UNKNOWN as _UNKNOWN
 from burano_ai.search.tree import check_root as _check_root
 
 
+cdef extern from "<pthread.h>" nogil:
+    ctypedef struct pthread_mutex_t:
+        pass
+    int pthread_mutex_destroy(pthread_mutex_t* mutex)
+    int pthread_mutex_lock(pthread_mutex_t* mutex)
+    int pthread_mutex_unlock(pthread_mutex_t* mutex)
+
+cdef extern from *:
+    """
+    /* The tree lock: critical sections are a few hundred nanoseconds, so a waiter should spin a
+       little before it sleeps in the kernel (glibc's adaptive mutex); elsewhere a default mutex. */
+    static int burano_tree_lock_init(pthread_mutex_t *mutex) {
+    #ifdef PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP
+        pthread_mutexattr_t attr;
+        int rc;
+        if (pthread_mutexattr_init(&attr) != 0) return -1;
+        pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_ADAPTIVE_NP);
+        rc = pthread_mutex_init(mutex, &attr);
+        pthread_mutexattr_destroy(&attr);
+        return rc;
+    #else
+        return pthread_mutex_init(mutex, NULL);
+    #endif
+    }
+    """
+    int burano_tree_lock_init(pthread_mutex_t* mutex) nogil
+
+
 cdef enum:
     NO_NODE = -1
     ROOT = 0
@@ -54,6 +103,9 @@ cdef enum:
     FIRST_NODES = 1024           # initial node capacity
     FIRST_SLOTS = 2048           # initial hash capacity (a power of two)
     FIRST_PATH = 256             # initial path capacity
+
+#: Most threads one `run` accepts.
+MAX_THREADS = 256
 
 # Iteration outcomes (nothing under nogil raises: `run` turns these into exceptions).
 cdef enum:
@@ -63,10 +115,11 @@ cdef enum:
 
 # Batch outcomes of `run_batch`.
 cdef enum:
-    BATCH_BUDGET = 0             # the requested iterations are done
+    BATCH_BUDGET = 0             # every iteration of the budget is claimed
     BATCH_DEADLINE = 1           # the deadline passed
     BATCH_PAUSE = 2              # time to report progress / look at signals
     BATCH_ERROR = 3              # an iteration failed (see `error`)
+    BATCH_STOPPED = 4            # the run is stopping (another thread failed, Ctrl-C, a deadline)
 
 cdef uint64_t MASK_SEED = (1 << 31) - 1    # burano_ai.seeds.SEED_MASK
 cdef uint64_t GOLDEN = 0x9E3779B97F4A7C15ULL
@@ -231,6 +284,56 @@ cdef struct PriorC:
     double p[NUM_COLOURS]             # prior per colour; 0 for colours not legal at the first visit
 
 
+cdef struct WorkerC:
+    int32_t* path_node                # the running iteration's edges (child nodes), root first
+    int8_t* path_mover                # seat that chose each edge
+    int8_t* path_ends                 # 1: that edge ended its chooser's turn (stored at backpropagation)
+    int path_capacity                 # length of the three path arrays
+
+
+cdef int worker_init(WorkerC* w) noexcept nogil:
+    """Allocate a thread's path arrays; 0, or -1 when memory runs out (`worker_free` either way)."""
+    w.path_capacity = FIRST_PATH
+    w.path_node = <int32_t*>malloc(FIRST_PATH * sizeof(int32_t))
+    w.path_mover = <int8_t*>malloc(FIRST_PATH * sizeof(int8_t))
+    w.path_ends = <int8_t*>malloc(FIRST_PATH * sizeof(int8_t))
+    return 0 if w.path_node != NULL and w.path_mover != NULL and w.path_ends != NULL else -1
+
+
+cdef void worker_free(WorkerC* w) noexcept nogil:
+    free(w.path_node)
+    free(w.path_mover)
+    free(w.path_ends)
+    w.path_node = NULL
+    w.path_mover = NULL
+    w.path_ends = NULL
+
+
+cdef int worker_reserve(WorkerC* w, int depth) noexcept nogil:
+    """Make room for path entry `depth`; 0, or -1 when memory runs out."""
+    cdef int32_t* nodes
+    cdef int8_t* movers
+    cdef int8_t* ends
+    cdef size_t capacity
+    if depth < w.path_capacity:
+        return 0
+    capacity = 2 * <size_t>w.path_capacity
+    nodes = <int32_t*>realloc(w.path_node, capacity * sizeof(int32_t))
+    if nodes == NULL:
+        return -1
+    w.path_node = nodes
+    movers = <int8_t*>realloc(w.path_mover, capacity * sizeof(int8_t))
+    if movers == NULL:
+        return -1
+    w.path_mover = movers
+    ends = <int8_t*>realloc(w.path_ends, capacity * sizeof(int8_t))
+    if ends == NULL:
+        return -1
+    w.path_ends = ends
+    w.path_capacity = <int>capacity
+    return 0
+
+
 cdef inline uint64_t slot_hash(int parent, int action, int shift) noexcept nogil:
     # Fibonacci hashing of (parent, action): actions are < MAX_ACTIONS (2,048 = 2**11).
     return ((<uint64_t>parent << 11) + <uint64_t>action) * GOLDEN >> shift
@@ -246,7 +349,8 @@ cdef inline double now_seconds() noexcept nogil:
 cdef class NativeSearcher:
     """An SO-ISMCTS search for `seat` from `root` with the iteration loop and the tree in C.
 
-    The driving interface of `ismcts.Searcher`: `run`, `iterations`, `elapsed`, `summary()`.
+    The driving interface of `ismcts.Searcher`: `run`, `iterations`, `elapsed`, `summary()`; `run` also
+    takes `threads` (several threads on this one tree: see the module docstring).
 
     Args:
         root: a compiled `burano_ai._core.State` where `seat` is to move (never modified).
@@ -273,7 +377,7 @@ cdef class NativeSearcher:
     cdef readonly int num_players
     cdef readonly object params
     cdef readonly object seed
-    cdef readonly long iterations
+    cdef readonly long iterations     # completed iterations
     cdef readonly double elapsed
     cdef readonly long dead_ends      # iterations that stopped at a dead end (a malformed position)
     cdef uint64_t seed_c
@@ -291,19 +395,21 @@ cdef class NativeSearcher:
     cdef double* root_share
     cdef double* root_vp
     cdef double* root_margin
-    # Per-iteration scratch.
-    cdef int32_t* path_node
-    cdef int8_t* path_mover
-    cdef int path_capacity
-    cdef int error
+    # Threads. `tree_lock` guards everything above that a search changes (the tree, the root
+    # statistics, `iterations`, `dead_ends`) and the run state below.
+    cdef pthread_mutex_t tree_lock
+    cdef long claimed                 # iteration indices handed out (the next iteration's index)
+    cdef long claim_end               # this run hands out indices below this
+    cdef bint stopping                # this run hands out no more indices (deadline, error, Ctrl-C)
+    cdef int error                    # the first failed iteration's IT_* code in this run, or IT_OK
 
     def __cinit__(self):
         self.nodes = NULL
         self.slots = NULL
         self.priors = NULL
         self.root_share = self.root_vp = self.root_margin = NULL
-        self.path_node = NULL
-        self.path_mover = NULL
+        if burano_tree_lock_init(&self.tree_lock) != 0:
+            raise MemoryError("cannot create the search tree's lock")
 
     def __init__(self, State root, seat, params=None, seed=0):
         if self.nodes != NULL:
@@ -329,6 +435,7 @@ cdef class NativeSearcher:
         self.win_weight = params.win_weight
         self.margin_scale = params.margin_scale
         self.iterations = 0
+        self.claimed = 0
         self.elapsed = 0.0
         self.dead_ends = 0
         self.error = IT_OK
@@ -337,17 +444,13 @@ cdef class NativeSearcher:
         self.root_share = <double*>malloc(MAX_ACTIONS * sizeof(double))
         self.root_vp = <double*>malloc(MAX_ACTIONS * sizeof(double))
         self.root_margin = <double*>malloc(MAX_ACTIONS * sizeof(double))
-        self.path_node = <int32_t*>malloc(FIRST_PATH * sizeof(int32_t))
-        self.path_mover = <int8_t*>malloc(FIRST_PATH * sizeof(int8_t))
         if (self.nodes == NULL or self.slots == NULL or self.root_share == NULL or self.root_vp == NULL
-                or self.root_margin == NULL or self.path_node == NULL
-                or self.path_mover == NULL):
+                or self.root_margin == NULL):
             raise MemoryError()
         self.node_capacity = FIRST_NODES
         self.slot_capacity = FIRST_SLOTS
         self.slot_shift = 64 - 11      # log2(FIRST_SLOTS) = 11
         self.slots_used = 0
-        self.path_capacity = FIRST_PATH
         self.num_priors = self.prior_capacity = 0
         memset(self.slots, 0xFF, FIRST_SLOTS * sizeof(SlotC))      # parent = NO_NODE everywhere
         memset(self.root_share, 0, MAX_ACTIONS * sizeof(double))
@@ -363,8 +466,7 @@ cdef class NativeSearcher:
         free(self.root_share)
         free(self.root_vp)
         free(self.root_margin)
-        free(self.path_node)
-        free(self.path_mover)
+        pthread_mutex_destroy(&self.tree_lock)
 
     # --- tree storage
 
@@ -468,33 +570,118 @@ cdef class NativeSearcher:
         self.num_priors += 1
         return self.num_priors - 1
 
-    cdef int push_path(self, int depth, int node, int mover) noexcept nogil:
-        cdef int32_t* nodes
-        cdef int8_t* movers
-        if depth == self.path_capacity:
-            nodes = <int32_t*>realloc(self.path_node, 2 * <size_t>self.path_capacity * sizeof(int32_t))
-            if nodes == NULL:
-                return -1
-            self.path_node = nodes
-            movers = <int8_t*>realloc(self.path_mover, 2 * <size_t>self.path_capacity * sizeof(int8_t))
-            if movers == NULL:
-                return -1
-            self.path_mover = movers
-            self.path_capacity *= 2
-        self.path_node[depth] = node
-        self.path_mover[depth] = mover
-        return 0
-
     # --- one iteration
 
-    cdef int iterate(self, uint64_t seed) noexcept nogil:
-        """Run one iteration with iteration seed `seed`; IT_OK or an IT_* error."""
+    cdef int tree_step(self, int node, const StateC* world, int player, int phase, const int* legal, int n,
+                       Rng* rng, uint64_t seed, int* pending, int* action_out, bint* expanded_out) noexcept nogil:
+        """Choose the edge out of `node` for this iteration and take it; the child, or NO_NODE (no memory).
+
+        At a node with untried legal actions one of them is expanded (`expanded_out` says whether the
+        iteration leaves the tree there: not at a forced move); else UCB with availability counts
+        (+ progressive bias) picks one. Either way every available child's availability goes up and the
+        chosen child's visits too: the virtual loss of the iteration in flight (its reward comes at
+        backpropagation). `action_out` gets the action.
+
+        Takes `tree_lock` for the tree's reads and writes only: the UCB arithmetic (a log and a square
+        root per child) runs outside it on a snapshot of the children's statistics. The chosen child's
+        visit is then `pending`: counted at the start of the thread's next critical section (the next
+        tree step, or backpropagation), which reads no statistics of that child, so one lock per tree
+        step suffices. With one thread nothing changes in between, so the choice is the one a single
+        critical section would make.
+        """
+        cdef int kids[MAX_ACTIONS]
+        cdef int untried[MAX_ACTIONS]
+        cdef double values[MAX_ACTIONS]
+        cdef int32_t visits[MAX_ACTIONS]
+        cdef int32_t avails[MAX_ACTIONS]
+        cdef double weights[NUM_COLOURS]
+        cdef PriorC prior_p
+        cdef int child, action, prior, i, best_i, num_untried
+        cdef double c = self.exploration, bias = self.bias, best_score, score
+        cdef NodeC* ch
+        pthread_mutex_lock(&self.tree_lock)
+        if pending[0] != NO_NODE:
+            self.nodes[pending[0]].visits += 1
+            pending[0] = NO_NODE
+        if self.nodes[node].player == UNKNOWN_PLAYER:  # first visit as a decision
+            self.nodes[node].player = player
+            if phase == PH_PYRAMID and bias > 0:
+                prior = self.new_prior(&self.game_c, world, player, legal, n)
+                if prior == NO_NODE:
+                    pthread_mutex_unlock(&self.tree_lock)
+                    return NO_NODE
+                self.nodes[node].prior = prior
+        prior = self.nodes[node].prior
+        if prior != NO_NODE:
+            prior_p = self.priors[prior]
+        num_untried = 0
+        for i in range(n):
+            kids[i] = self.find_child(node, legal[i])
+            if kids[i] == NO_NODE:
+                untried[num_untried] = legal[i]
+                num_untried += 1
+        if num_untried:
+            for i in range(n):
+                if kids[i] != NO_NODE:
+                    self.nodes[kids[i]].avail += 1
+            if num_untried == 1:
+                action = untried[0]
+            elif prior != NO_NODE:
+                for i in range(num_untried):
+                    weights[i] = prior_p.p[untried[i] - A_PYRAMID] + 1e-9
+                action = untried[sample_index(weights, num_untried, rng)]
+            else:
+                action = untried[seed % <uint64_t>num_untried]   # one expansion per iteration: the seed will do
+            child = self.add_child(node, action)
+            if child != NO_NODE:
+                self.nodes[child].visits += 1
+            pthread_mutex_unlock(&self.tree_lock)
+            action_out[0] = action
+            expanded_out[0] = n > 1
+            return child
+        for i in range(n):
+            ch = &self.nodes[kids[i]]
+            ch.avail += 1
+            values[i] = ch.value
+            visits[i] = ch.visits
+            avails[i] = ch.avail
+        pthread_mutex_unlock(&self.tree_lock)
+        # UCB with availability counts (+ progressive bias where the node has a prior). Every child
+        # has at least one visit: a completed iteration, or the virtual one of its creator.
+        best_score = -1e300
+        best_i = 0
+        for i in range(n):
+            score = values[i] / visits[i] + c * sqrt(log(<double>avails[i]) / visits[i])
+            if prior != NO_NODE:
+                score += bias * prior_p.p[legal[i] - A_PYRAMID] / (visits[i] + 1)
+            if score > best_score:
+                best_score = score
+                best_i = i
+        child = kids[best_i]
+        pending[0] = child
+        action_out[0] = legal[best_i]
+        expanded_out[0] = False
+        return child
+
+    cdef void abandon(self, WorkerC* w, int depth, int pending) noexcept nogil:
+        """Take back the virtual visits of a failed iteration's first `depth` edges (a `pending` one was
+        never counted)."""
+        cdef int k
+        pthread_mutex_lock(&self.tree_lock)
+        for k in range(depth):
+            if w.path_node[k] != pending:
+                self.nodes[w.path_node[k]].visits -= 1
+        pthread_mutex_unlock(&self.tree_lock)
+
+    cdef int iterate(self, WorkerC* w, uint64_t seed) noexcept nogil:
+        """Run one iteration with iteration seed `seed` on thread scratch `w`; IT_OK or an IT_* error.
+
+        Holds `tree_lock` only inside `tree_step` and for the backpropagation.
+        """
         cdef const GameC* g = &self.game_c
         cdef StateC world = self.root_c
         cdef Rng rng, playout_rng
         cdef int legal[MAX_ACTIONS]
-        cdef int kids[MAX_ACTIONS]
-        cdef int untried[MAX_ACTIONS]
         cdef double weights[NUM_COLOURS]
         cdef FeaturesC secret[MAX_PLAYERS]
         cdef int secret_season[MAX_PLAYERS]
@@ -503,11 +690,11 @@ cdef class NativeSearcher:
         cdef double margin[MAX_PLAYERS]
         cdef double reward[MAX_PLAYERS]
         cdef int seat = self.seat, num_players = self.num_players
-        cdef double c = self.exploration, bias = self.bias
-        cdef int node = ROOT, child, action, player, phase, n, i, num_untried, prior, depth = 0, first_action = -1
+        cdef int node = ROOT, child, action, player, phase, n, depth = 0, first_action = -1
+        cdef int pending = NO_NODE          # the chosen child whose visit is not counted yet (tree_step)
         cdef int p, nwin, first, k, status
         cdef bint expanded, ends, dead_end = False
-        cdef double best_score, score, best, second, x, squashed
+        cdef double best, second, x, squashed
         cdef NodeC* ch
         cdef const PlayerC* pl
         cdef int best_vp, best_prep, best_coins
@@ -540,52 +727,13 @@ cdef class NativeSearcher:
                 secret[player].position += 1
                 apply_action_c(g, &world, action)
                 continue
-            if self.nodes[node].player == UNKNOWN_PLAYER:  # first visit as a decision
-                self.nodes[node].player = player
-                if phase == PH_PYRAMID and bias > 0:
-                    prior = self.new_prior(g, &world, player, legal, n)
-                    if prior == NO_NODE:
-                        return IT_NO_MEMORY
-                    self.nodes[node].prior = prior
-            prior = self.nodes[node].prior
-            num_untried = 0
-            for i in range(n):
-                kids[i] = self.find_child(node, legal[i])
-                if kids[i] == NO_NODE:
-                    untried[num_untried] = legal[i]
-                    num_untried += 1
-            if num_untried:
-                for i in range(n):
-                    if kids[i] != NO_NODE:
-                        self.nodes[kids[i]].avail += 1
-                if num_untried == 1:
-                    action = untried[0]
-                elif prior != NO_NODE:
-                    for i in range(num_untried):
-                        weights[i] = self.priors[prior].p[untried[i] - A_PYRAMID] + 1e-9
-                    action = untried[sample_index(weights, num_untried, &rng)]
-                else:
-                    action = untried[seed % <uint64_t>num_untried]   # one expansion per iteration: the seed will do
-                child = self.add_child(node, action)
-                if child == NO_NODE:
-                    return IT_NO_MEMORY
-                expanded = n > 1
-            else:
-                # UCB with availability counts (+ progressive bias where the node has a prior).
-                best_score = -1e300
-                child = kids[0]
-                action = legal[0]
-                for i in range(n):
-                    ch = &self.nodes[kids[i]]
-                    ch.avail += 1
-                    score = ch.value / ch.visits + c * sqrt(log(<double>ch.avail) / ch.visits)
-                    if prior != NO_NODE:
-                        score += bias * self.priors[prior].p[legal[i] - A_PYRAMID] / (ch.visits + 1)
-                    if score > best_score:
-                        best_score = score
-                        action = legal[i]
-                        child = kids[i]
-                expanded = False
+            if worker_reserve(w, depth) < 0:
+                self.abandon(w, depth, pending)
+                return IT_NO_MEMORY
+            child = self.tree_step(node, &world, player, phase, legal, n, &rng, seed, &pending, &action, &expanded)
+            if child == NO_NODE:
+                self.abandon(w, depth, pending)
+                return IT_NO_MEMORY
             if node == ROOT:
                 first_action = action
             apply_action_c(g, &world, action)
@@ -594,9 +742,9 @@ cdef class NativeSearcher:
                 ends = action == A_DONE
             elif phase == PH_PYRAMID:
                 ends = world.phase != PH_PYRAMID or current_player_c(&world) != player
-            self.nodes[child].ends_turn = ends
-            if self.push_path(depth, child, player) < 0:
-                return IT_NO_MEMORY
+            w.path_node[depth] = child
+            w.path_mover[depth] = player
+            w.path_ends[depth] = ends
             depth += 1
             node = child
             if expanded:
@@ -606,11 +754,11 @@ cdef class NativeSearcher:
             rng_seed(&playout_rng, (seed * 0x2545F491ULL + 0x9E3779B9ULL) & MASK_SEED)
             status = playout_c(g, &world, &playout_rng, self.policy)
             if status == PLAYOUT_CAPPED:
+                self.abandon(w, depth, pending)
                 return IT_PLAYOUT_CAP
             dead_end = status == PLAYOUT_DEAD_END
-        if dead_end:                            # scored where it stopped, as if the game had ended
-            self.dead_ends += 1
         # Evaluation: final VP, and returns() (winners: most VP, then prep-area cubes, then coins).
+        # A dead end is scored where it stopped, as if the game had ended.
         best_vp = best_prep = best_coins = -1
         for p in range(num_players):
             pl = &world.players[p]
@@ -644,70 +792,129 @@ cdef class NativeSearcher:
             x = margin[p] / self.margin_scale
             squashed = 1.0 / (1.0 + exp(-x)) if x > -60 else 0.0
             reward[p] = self.win_weight * shares[p] + (1.0 - self.win_weight) * squashed
-        # Backpropagation.
+        # Backpropagation: the rewards of the visits counted on the way down.
+        pthread_mutex_lock(&self.tree_lock)
+        if pending != NO_NODE:
+            self.nodes[pending].visits += 1
         for k in range(depth):
-            ch = &self.nodes[self.path_node[k]]
-            ch.visits += 1
-            ch.value += reward[self.path_mover[k]]
+            ch = &self.nodes[w.path_node[k]]
+            ch.value += reward[w.path_mover[k]]
+            ch.ends_turn = w.path_ends[k]
         if first_action >= 0:                   # always, unless the root itself was a dead end
             self.root_share[first_action] += shares[seat]
             self.root_vp[first_action] += scores[seat]
             self.root_margin[first_action] += margin[seat]
+        if dead_end:
+            self.dead_ends += 1
         self.iterations += 1
+        pthread_mutex_unlock(&self.tree_lock)
         return IT_OK
 
-    cdef int run_batch(self, long budget, double deadline, double pause, long* done) noexcept nogil:
-        """Iterate until `budget` iterations are done, `deadline` or `pause` passes, or an error."""
+    cdef int run_batch(self, WorkerC* w, double deadline, double pause) noexcept nogil:
+        """Claim and run iterations until the budget is handed out, `deadline` or `pause` passes, the run
+        stops, or an iteration fails (its error recorded in `error`, and the run stopped)."""
         cdef double now
         cdef int status
-        while done[0] < budget:
+        cdef long index
+        while True:
             now = now_seconds()
             if now >= deadline:
                 return BATCH_DEADLINE
             if now >= pause:
                 return BATCH_PAUSE
-            status = self.iterate(iteration_seed_c(self.seed_c, <uint64_t>self.iterations))
+            pthread_mutex_lock(&self.tree_lock)
+            if self.stopping:
+                pthread_mutex_unlock(&self.tree_lock)
+                return BATCH_STOPPED
+            if self.claimed >= self.claim_end:
+                pthread_mutex_unlock(&self.tree_lock)
+                return BATCH_BUDGET
+            index = self.claimed
+            self.claimed += 1
+            pthread_mutex_unlock(&self.tree_lock)
+            status = self.iterate(w, iteration_seed_c(self.seed_c, <uint64_t>index))
             if status != IT_OK:
-                self.error = status
+                self.stop(status)
                 return BATCH_ERROR
-            done[0] += 1
-        return BATCH_BUDGET
+
+    cdef void stop(self, int error) noexcept nogil:
+        """Hand out no more iterations in this run; record `error` (an IT_* code) unless one came first."""
+        pthread_mutex_lock(&self.tree_lock)
+        self.stopping = True
+        if self.error == IT_OK:
+            self.error = error
+        pthread_mutex_unlock(&self.tree_lock)
+
+    cdef long completed(self) noexcept nogil:
+        """Completed iterations, read under the lock (other threads may be backpropagating)."""
+        cdef long done
+        pthread_mutex_lock(&self.tree_lock)
+        done = self.iterations
+        pthread_mutex_unlock(&self.tree_lock)
+        return done
 
     # --- driving
 
-    def run(self, iterations=None, deadline=None, progress=None, progress_every=0.1):
+    def run(self, iterations=None, deadline=None, progress=None, progress_every=0.1, threads=1):
         """Run until `iterations` more iterations are done or `time.time()` passes `deadline`.
 
-        The loop runs in C without the GIL, in batches; between batches it calls `progress` (every
-        `progress_every` seconds, and once at the end) and lets Python handle signals (Ctrl-C).
+        The loop runs in C without the GIL, in batches; between batches the calling thread calls
+        `progress` (every `progress_every` seconds, and once at the end) and lets Python handle
+        signals (Ctrl-C). With `threads` = T > 1 the calling thread and T - 1 helper threads iterate
+        on this tree (see the module docstring): `iterations` is still the total, and the call returns
+        once every helper has finished its last iteration (after an error or Ctrl-C too). T = 1 runs
+        the search exactly as a single-threaded searcher.
+
+        Raises:
+            ValueError: neither `iterations` nor `deadline`, or `threads` not in 1..MAX_THREADS.
+            MemoryError: the tree (or a thread's path) does not fit in memory.
+            RuntimeError: a playout did not end within the core's step limit.
         """
-        cdef long budget, done = 0
-        cdef double stop, pause, step
+        cdef long budget
+        cdef double stop_time, pause, step
         cdef int outcome
+        cdef WorkerC w
         if iterations is None and deadline is None:
             raise ValueError("run() needs iterations or a deadline")
+        if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
+            raise ValueError(f"threads must be a whole number from 1 to {MAX_THREADS}, not {threads!r}")
         budget = (1 << 62) if iterations is None else iterations
-        stop = 1e300 if deadline is None else deadline
+        stop_time = 1e300 if deadline is None else deadline
         step = progress_every if progress is not None else 0.1
+        if worker_init(&w) < 0:
+            worker_free(&w)
+            raise MemoryError("no memory for the search path")
+        self.claim_end = self.claimed + budget
+        self.stopping = False
+        self.error = IT_OK
+        helpers = []
         start = time.perf_counter()
         next_report = time.time() + progress_every
         try:
+            for t in range(1, threads):
+                helper = threading.Thread(target=_help, args=(self, stop_time), name=f"burano-search-{t}",
+                                          daemon=True)
+                helper.start()
+                helpers.append(helper)
             while True:
                 pause = next_report if progress is not None else time.time() + step
                 with nogil:
-                    outcome = self.run_batch(budget, stop, pause, &done)
-                if outcome == BATCH_ERROR:
-                    if self.error == IT_NO_MEMORY:
-                        raise MemoryError("the search tree does not fit in memory")
-                    raise RuntimeError("playout did not end within the step limit")
+                    outcome = self.run_batch(&w, stop_time, pause)
                 if outcome != BATCH_PAUSE:
                     break
                 PyErr_CheckSignals()
                 if progress is not None:
-                    progress(self.iterations, iterations)
+                    progress(self.completed(), iterations)
                     next_report = time.time() + progress_every
         finally:
+            self.stop(IT_OK)     # helpers stop before their next iteration (a no-op once the budget is out)
+            _join(helpers)
+            worker_free(&w)
             self.elapsed += time.perf_counter() - start
+        if self.error == IT_NO_MEMORY:
+            raise MemoryError("the search tree does not fit in memory")
+        if self.error == IT_PLAYOUT_CAP:
+            raise RuntimeError("playout did not end within the step limit")
         if progress is not None:
             progress(self.iterations, iterations)
 
@@ -794,3 +1001,28 @@ cdef class NativeSearcher:
             "root_stats": root_stats,
             "nodes": self.num_nodes,
         }
+
+
+def _help(NativeSearcher searcher, double deadline):
+    """Body of a helper thread of `NativeSearcher.run`: iterate on the shared tree until the run ends."""
+    cdef WorkerC w
+    if worker_init(&w) < 0:
+        searcher.stop(IT_NO_MEMORY)
+    else:
+        with nogil:
+            searcher.run_batch(&w, deadline, 1e300)
+    worker_free(&w)
+
+
+def _join(helpers):
+    """Wait for every helper thread, even through Ctrl-C (a helper may be in its last iteration and
+    uses the tree until it returns); re-raise a KeyboardInterrupt that arrived while waiting."""
+    interrupted = None
+    for helper in helpers:
+        while helper.is_alive():
+            try:
+                helper.join()
+            except KeyboardInterrupt as exc:
+                interrupted = exc
+    if interrupted is not None:
+        raise interrupted

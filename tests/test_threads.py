@@ -1,0 +1,284 @@
+"""Threads sharing one native tree (`NativeSearcher.run(threads=T)`, `suggest(threads=T)`).
+
+Several threads are not bit-reproducible, so these tests check what must hold whatever the timing: the
+budget is exact, the tree's statistics add up with no virtual visit left behind, a deadline or Ctrl-C
+stops every thread, and nothing crashes on any kind of position. One thread is the old search bit for
+bit (the golden `suggest` fixtures pin that; here: against a plain single-threaded run).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from burano_ai.bots import make_bot
+from burano_ai.engine import suggest
+from burano_ai.errors import OptionError
+from burano_ai.reference import Game as ReferenceGame
+from burano_ai.search import Limit, Params
+from burano_ai.search import parallel
+from burano_ai.search.parallel import canonical_root, run_search
+
+import fuzzing
+from test_search import mid_game
+
+core = pytest.importorskip("burano_ai._core")
+native = pytest.importorskip("burano_ai.search._native")
+REPO = Path(__file__).resolve().parents[1]
+EXAMPLE = str(resources.files("burano_ai.data").joinpath("examples/midgame-4p-C.json"))
+NATIVE = Params(tree="native")
+
+
+def to_core(ref):
+    return core.Game(ref.num_players).state_from_json(ref.to_json())
+
+
+@pytest.fixture(scope="module")
+def mid3():
+    state = to_core(mid_game(3, 21))
+    seat = state.current_player()
+    return canonical_root(state, seat), seat
+
+
+def without_elapsed(summary: dict) -> dict:
+    return {k: v for k, v in summary.items() if k != "elapsed"}
+
+
+def check_tree(searcher) -> None:
+    """Every completed iteration is one root visit; visits never exceed availability or the parent's
+    visits; every edge's mean reward lies in [0, 1] (a virtual visit left behind would break the sums)."""
+    edges = searcher.edges()
+    plan = searcher.summary()["plan"]
+    assert sum(v[0] for v in plan.values()) == searcher.iterations - searcher.dead_ends
+    for _chooser, _action, visits, value, avail in edges:
+        assert 1 <= visits <= avail
+        assert 0.0 <= value / visits <= 1.0
+
+    def walk(level: dict, parent_visits: int | None) -> None:
+        if parent_visits is not None:
+            assert sum(v[0] for v in level.values()) <= parent_visits
+        for visits, *_rest, sub in level.values():
+            walk(sub, visits)
+
+    walk(searcher.export_plan(max_nodes=10**6), None)
+
+
+# ------------------------------------------------------------------------------------------------
+# The native searcher
+
+
+def test_two_threads_run_exactly_the_iteration_budget(mid3):
+    root, seat = mid3
+    searcher = native.NativeSearcher(root, seat, NATIVE, 7)
+    searcher.run(iterations=3000, threads=2)
+    assert searcher.iterations == 3000
+    check_tree(searcher)
+    searcher.run(iterations=1001, threads=3)     # more threads than cores: still exact
+    assert searcher.iterations == 4001
+    check_tree(searcher)
+
+
+def test_one_thread_is_the_single_threaded_search(mid3):
+    root, seat = mid3
+    plain = native.NativeSearcher(root, seat, NATIVE, 5)
+    plain.run(iterations=800)
+    one = native.NativeSearcher(root, seat, NATIVE, 5)
+    one.run(iterations=300, threads=1)
+    one.run(iterations=500, threads=1)
+    assert without_elapsed(one.summary()) == without_elapsed(plain.summary())
+    assert one.edges() == plain.edges()
+
+
+def test_two_threads_after_one_continue_the_same_tree(mid3):
+    root, seat = mid3
+    searcher = native.NativeSearcher(root, seat, NATIVE, 5)
+    searcher.run(iterations=500, threads=1)
+    searcher.run(iterations=500, threads=2)
+    assert searcher.iterations == 1000
+    check_tree(searcher)
+
+
+def test_a_deadline_stops_every_thread_promptly(mid3):
+    root, seat = mid3
+    searcher = native.NativeSearcher(root, seat, NATIVE, 1)
+    before = threading.active_count()
+    start = time.time()
+    searcher.run(deadline=start + 0.3, threads=2)
+    assert time.time() - start < 1.0
+    assert searcher.iterations > 0 and threading.active_count() == before
+    check_tree(searcher)
+
+
+def test_progress_comes_from_the_calling_thread_and_ends_at_the_budget(mid3):
+    root, seat = mid3
+    seen = []
+    searcher = native.NativeSearcher(root, seat, NATIVE, 1)
+    searcher.run(iterations=4000, progress=lambda done, total: seen.append((threading.get_ident(), done, total)),
+                 progress_every=0.01, threads=2)
+    assert {ident for ident, _done, _total in seen} == {threading.get_ident()}
+    dones = [done for _ident, done, _total in seen]
+    assert dones == sorted(dones) and dones[-1] == 4000 and all(total == 4000 for *_x, total in seen)
+
+
+def test_an_exception_in_progress_stops_the_helpers_and_leaves_a_consistent_tree(mid3):
+    """What Ctrl-C does: the calling thread raises between batches; every helper stops and is joined."""
+    root, seat = mid3
+    searcher = native.NativeSearcher(root, seat, NATIVE, 1)
+    before = threading.active_count()
+
+    def interrupt(done, total):
+        raise KeyboardInterrupt
+
+    start = time.time()
+    with pytest.raises(KeyboardInterrupt):
+        searcher.run(deadline=time.time() + 60, progress=interrupt, progress_every=0.05, threads=2)
+    assert time.time() - start < 2.0
+    assert threading.active_count() == before
+    check_tree(searcher)
+    searcher.run(iterations=200, threads=2)      # the tree is still usable
+    check_tree(searcher)
+
+
+@pytest.mark.parametrize("threads", [0, -1, 1.5, True, native.MAX_THREADS + 1])
+def test_bad_thread_counts_are_refused(mid3, threads):
+    root, seat = mid3
+    with pytest.raises(ValueError, match="threads"):
+        native.NativeSearcher(root, seat, NATIVE, 1).run(iterations=10, threads=threads)
+
+
+# ------------------------------------------------------------------------------------------------
+# Many positions
+
+
+def searchable_corpus():
+    """Corpus positions (2/3/4 players, every stage and phase) where the seat to move has a choice."""
+    out = []
+    for entry in fuzzing.corpus():
+        if entry.view is not None:
+            continue
+        state = core.Game(entry.players).state_from_json(entry.data_json)
+        if state.is_terminal() or state.is_chance_node() or len(state.legal_actions()) < 2:
+            continue
+        out.append((entry.category, state))
+    return out
+
+
+def test_two_threads_never_crash_on_the_corpus():
+    positions = searchable_corpus()
+    assert len({category.split()[0] for category, _s in positions}) == 3          # 2, 3 and 4 players
+    assert len({category for category, _s in positions}) >= 30
+    for category, state in positions:
+        seat = state.current_player()
+        searcher = native.NativeSearcher(canonical_root(state, seat), seat, NATIVE, 3)
+        searcher.run(iterations=300, threads=2)
+        assert searcher.iterations == 300, category
+        check_tree(searcher)
+
+
+# ------------------------------------------------------------------------------------------------
+# run_search, suggest, the CLI and the bot
+
+
+def test_suggest_reports_threads_and_determinism(mid3):
+    root, _seat = mid3
+    shared = suggest(root, limit=Limit(iterations=500), seed=1, threads=2)
+    assert (shared.threads, shared.deterministic, shared.iterations) == (2, False, 500)
+    data = shared.to_dict()
+    assert data["threads"] == 2 and data["deterministic"] is False
+    assert "2 threads, one tree (not reproducible)" in str(shared)
+    single = suggest(root, limit=Limit(iterations=500), seed=1, threads=1)
+    assert (single.threads, single.deterministic) == (1, True)
+    assert single.to_dict() == {**suggest(root, limit=Limit(iterations=500), seed=1, threads=1).to_dict(),
+                                "elapsed": single.to_dict()["elapsed"],
+                                "iterations_per_second": single.to_dict()["iterations_per_second"]}
+
+
+def test_suggest_defaults_to_every_usable_core(mid3, monkeypatch):
+    root, _seat = mid3
+    monkeypatch.setattr(parallel, "usable_cores", lambda: 3)
+    assert suggest(root, limit=Limit(iterations=100)).threads == 3
+    assert suggest(root, limit=Limit(iterations=100), workers=2).threads == 1      # root-parallel: no threads
+    assert suggest(root, limit=Limit(iterations=100), params=Params(tree="python")).threads == 1
+    reference = mid_game(2, 13, blind=False)                                       # the Python tree
+    result = suggest(reference, limit=Limit(iterations=20), params=Params(tree="python"))
+    assert result.threads == 1 and result.notes == ()
+
+
+def test_usable_cores_is_at_least_one():
+    assert parallel.usable_cores() >= 1
+
+
+def test_threads_on_the_python_tree_run_one_thread_with_a_note():
+    state = mid_game(2, 13, blind=False)                        # the reference model: the Python tree
+    result = suggest(state, limit=Limit(iterations=30), seed=1, threads=2, game_factory=ReferenceGame)
+    assert result.threads == 1 and result.deterministic
+    assert any("ran 1 thread, not 2" in note and "native tree" in note for note in result.notes)
+    core_state = to_core(state)
+    summary = run_search(canonical_root(core_state, state.actor), state.actor, Limit(iterations=20),
+                         Params(tree="python"), threads=2)
+    assert summary["threads"] == 1 and "tree='python'" in summary["notes"][0]
+
+
+@pytest.mark.parametrize("kwargs, fragment", [
+    (dict(threads=0), "threads must be a whole number from 1 to 64"),
+    (dict(threads=65), "threads must be a whole number from 1 to 64"),
+    (dict(threads=True), "threads must be"),
+    (dict(threads=2, workers=2), "choose one of them"),
+])
+def test_suggest_refuses_bad_thread_options(mid3, kwargs, fragment):
+    root, _seat = mid3
+    with pytest.raises(OptionError, match=fragment):
+        suggest(root, limit=Limit(iterations=10), **kwargs)
+
+
+def test_run_search_refuses_threads_with_workers(mid3):
+    root, seat = mid3
+    with pytest.raises(OptionError, match="choose one of them"):
+        run_search(root, seat, Limit(iterations=10), Params(), threads=2, workers=2)
+
+
+def test_the_bot_runs_one_thread_unless_told():
+    assert make_bot("ismcts", 1).threads == 1
+    assert make_bot("ismcts:threads=2", 1).threads == 2
+    with pytest.raises(OptionError, match="choose one of them"):
+        make_bot("ismcts:threads=2,workers=2", 1)
+
+
+def test_cli_json_says_threads_and_determinism():
+    from typer.testing import CliRunner
+    import cli
+    result = CliRunner().invoke(cli.app, ["suggest", EXAMPLE, "--iterations", "300", "--threads", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["threads"], data["deterministic"], data["iterations"]) == (2, False, 300)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="POSIX process groups")
+def test_ctrl_c_stops_a_threaded_search_and_exits_130():
+    env = {k: v for k, v in os.environ.items() if k != "BURANO_DEBUG_TRACEBACK"}
+    env["PYTHONPATH"] = str(REPO)
+    proc = subprocess.Popen([sys.executable, "-m", "cli", "suggest", EXAMPLE, "--threads", "2", "--time", "600",
+                             "--json"], cwd=REPO, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        time.sleep(2.0)                         # imports, loading, and the search under way
+        assert proc.poll() is None
+        sent = time.time()
+        os.killpg(proc.pid, signal.SIGINT)
+        _out, err = proc.communicate(timeout=15)
+        assert time.time() - sent < 3.0
+        assert proc.returncode == 130, (proc.returncode, err)
+        assert err == b"", err.decode()
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
