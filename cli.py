@@ -34,6 +34,7 @@ from burano_ai.errors import BuranoError, OptionError, PositionError
 from burano_ai.random_play import sample_chance
 from burano_ai.render import render_legal_actions, render_state
 from burano_ai.search.limits import DEFAULT_SUGGEST_ITERATIONS
+from burano_ai.search.result import PLAN_ARROW, PLAN_MIN_VISITS
 
 USAGE_ERROR = 2
 #: Exit code of a bug in burano itself (sysexits.h EX_SOFTWARE).
@@ -389,9 +390,14 @@ def suggest(
     top: int = typer.Option(8, "--top", metavar="N", help="Candidate moves to list."),
     playout: Optional[str] = typer.Option(None, "--playout", metavar="POLICY",
                                           help="Playout policy: heuristic (default) or random."),
+    plans: bool = typer.Option(False, "--plans", help="Show each candidate's plan (the JSON always has them)."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
 ) -> None:
     """Suggest the best move for the seat to move, with the plan for the rest of its turn.
+
+    Columns: win = chance to win; VP = expected final VP; margin = expected final VP minus the best
+    other seat's (how far ahead or behind the move leaves you). Plan steps show their iterations in
+    brackets; a "?" marks a step the search barely compared with its alternatives.
 
     The search reads only what the seat can know: given a full position it works from the seat's view.
     By default one search tree is shared by a thread per usable core. Deterministic mode: --threads 1
@@ -427,15 +433,21 @@ def suggest(
         data["candidates"] = data["candidates"][:top]
         typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
         return
-    _print_suggestion(result, top)
+    _print_suggestion(result, top, plans)
 
 
-def _print_suggestion(result, top: int) -> None:
+SUGGEST_LEGEND = (f"win: chance to win; VP: expected final VP; margin: expected final VP minus the best other "
+                  f"seat's; [n]: iterations through a plan step; ?: fewer than {PLAN_MIN_VISITS} (a guess); "
+                  f"⟨…⟩: a chance event follows, the rest of the plan is averaged over its outcomes")
+
+
+def _print_suggestion(result, top: int, plans: bool = False) -> None:
+    from rich.markup import escape
     from rich.table import Table
 
     console = _console(highlight=False)
     console.print(f"seat {result.seat_letter}: [bold]{result.move}[/bold]")
-    console.print(f"plan for this turn: {result.plan}")
+    console.print(escape(f"plan for this turn: {PLAN_ARROW.join(step.text() for step in result.pv)}"))
     table = Table(show_header=True, header_style="bold", box=None)
     for col, justify in (("move", "left"), ("visits", "right"), ("win", "right"), ("VP", "right"),
                          ("margin", "right")):
@@ -444,6 +456,11 @@ def _print_suggestion(result, top: int) -> None:
         table.add_row(c.move, str(c.visits), f"{c.win_prob:.1%}", f"{c.expected_vp:.1f}",
                       f"{c.expected_margin:+.1f}")
     console.print(table)
+    if plans:
+        console.print("plans:")
+        for c in result.candidates[:top]:
+            console.print(escape(f"  {PLAN_ARROW.join(step.text() for step in c.plan)}"))
+    console.print(escape(SUGGEST_LEGEND), style="dim")
     console.print(f"{result.iterations} iterations in {result.elapsed:.2f} s "
                   f"({result.iterations_per_second:.0f}/s), seed {result.seed}, {result.mode}"
                   f"{'' if result.deterministic else ' (not reproducible)'}")

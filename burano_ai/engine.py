@@ -173,9 +173,10 @@ def suggest(position: Any, seat: int | str | None = None, limit: Limit | None = 
         only = legal[0]
         text = state.action_to_string(only)
         elapsed = time.perf_counter() - start
+        step = PlanStep(only, text, 0)
         return SearchResult(seat=seat, action=only, move=text,
-                            candidates=(Candidate(only, text, 0, 0.0, 0.0, 0.0, 0.0),),
-                            pv=(PlanStep(only, text, 0),), iterations=0, elapsed=elapsed,
+                            candidates=(Candidate(only, text, 0, 0.0, 0.0, 0.0, 0.0, plan=(step,)),),
+                            pv=(step,), iterations=0, elapsed=elapsed,
                             iterations_per_second=0.0, seed=seed, workers=workers,
                             notes=(f"only one legal move: {text}",))
     # A one-seat view of the searching seat is its own canonical root (loading its view again gives
@@ -195,4 +196,4 @@ def suggest(position: Any, seat: int | str | None = None, limit: Limit | None = 
     if params.result_note:
         notes.append(params.result_note)
     return build_result(summary, seat, seed, workers, elapsed, root.action_to_string, tuple(notes),
-                        threads=summary["threads"])
+                        threads=summary["threads"], selection=params.final_selection)

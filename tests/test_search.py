@@ -191,14 +191,16 @@ def test_params_take_only_the_current_knobs():
 
 
 def test_plan_trees_merge_by_summing_and_pv_stops_at_the_turn_end():
-    a = {5: (10, 6.0, 12, False, 0, {7: (6, 4.0, 6, True, 1, {})}), 3: (4, 1.0, 12, False, 1, {})}
-    b = {5: (2, 1.0, 3, False, 0, {8: (2, 1.0, 2, False, 0, {})}), 9: (7, 6.0, 8, True, 1, {})}
+    no = tree.NO_CHANCE
+    a = {5: (10, 6.0, 12, False, 0, no, {7: (6, 4.0, 6, True, 1, no, {})}), 3: (4, 1.0, 12, False, 1, no, {})}
+    b = {5: (2, 1.0, 3, False, 0, 1, {8: (2, 1.0, 2, False, 0, no, {})}), 9: (7, 6.0, 8, True, 1, no, {})}
     merged = tree.merge_plans([a, b])
     assert merged[5][:3] == (12, 7.0, 15)
-    assert set(merged[5][5]) == {7, 8}
-    assert tree.principal_variation(merged, 0) == [(5, 12), (7, 6)]
-    assert tree.principal_variation({1: (3, 1.0, 3, False, 1, {})}, 0) == [(1, 3)]
-    assert tree.best_edge({4: (5, 1.0, 5, False, 0, {}), 2: (5, 2.0, 5, False, 0, {})}) == 2
+    assert merged[5][5] == 1                          # a chance seen by one worker marks the step
+    assert set(merged[5][6]) == {7, 8}
+    assert tree.principal_variation(merged, 0) == [(5, 12, 1), (7, 6, no)]
+    assert tree.principal_variation({1: (3, 1.0, 3, False, 1, no, {})}, 0) == [(1, 3, no)]
+    assert tree.best_edge({4: (5, 1.0, 5, False, 0, no, {}), 2: (5, 2.0, 5, False, 0, no, {})}) == 2
 
 
 CALLS = {"playout": 0, "estimate": 0}

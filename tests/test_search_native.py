@@ -20,6 +20,7 @@ from burano_ai import actions as A
 from burano_ai import seeds
 from burano_ai.data.colours import NUM_COLOURS
 from burano_ai.engine import suggest
+from burano_ai.enums import ChanceKind
 from burano_ai.errors import OptionError
 from burano_ai.reference import Game
 from burano_ai.reference.state import ST_PYRAMID, TURN
@@ -28,6 +29,7 @@ from burano_ai.search import (CorePlayout, HorizonEstimate, LeafEstimate, Limit,
 from burano_ai.search import ismcts
 from burano_ai.search.parallel import canonical_root, merge_summaries, run_search
 from burano_ai.search.pyramid import colour_prior
+from burano_ai.search.tree import NO_CHANCE
 
 from positions import play_random
 from test_search import (comparable, earning_puzzle, fishing_puzzle, lace_puzzle, mid_game, pyramid_puzzle,
@@ -121,17 +123,20 @@ def test_summary_has_the_python_searchers_shape(mid3):
     assert summary["nodes"] > len(plan)
 
     def check(level):
-        for action, (visits, value, avail, ends, player, sub) in level.items():
+        for action, (visits, value, avail, ends, player, chance, sub) in level.items():
             assert isinstance(visits, int) and isinstance(value, float) and isinstance(avail, int)
             assert isinstance(ends, bool) and isinstance(player, int) and isinstance(sub, dict)
+            assert chance == NO_CHANCE or ChanceKind.NONE < chance <= max(ChanceKind)
             assert avail >= visits >= 1 and 0.0 <= value / visits <= 1.0
             assert not sub or (player == seat and not ends)
             check(sub)
 
     check(plan)
     assert all(plan[a][3] == (a == A.DONE) for a in plan)    # at a turn decision only `done` ends the turn
-    for action, (share, vp, _margin) in stats.items():
-        assert 0.0 <= share <= plan[action][0] and vp >= 0
+    for action, (share, vp, _margin, squares) in stats.items():
+        visits, value = plan[action][:2]
+        assert 0.0 <= share <= visits and vp >= 0
+        assert value * value / visits <= squares + 1e-9 <= visits + 1e-9   # Cauchy-Schwarz; rewards lie in 0..1
     assert native.NativeSearcher.node_bytes()[0] <= 32
 
 

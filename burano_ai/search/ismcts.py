@@ -54,7 +54,7 @@ from .evaluators import sample_chance
 from .params import Params
 from .pyramid import SecretPyramids, colour_prior, sample
 from .rewards import margins, rewards, top_shares
-from .tree import Node, check_root, export_plan
+from .tree import NO_CHANCE, Node, check_root, export_plan
 
 PYRAMID = Phase.PYRAMID   # the actor places its next pyramid cube
 TURN = Phase.TURN         # the main decision of a turn (take / build / roof / privilege / done)
@@ -118,7 +118,8 @@ class Searcher:
         self.params = params or Params()
         self.seed = seed
         self.root = Node()
-        #: Root action -> [win share sum, final VP sum, VP margin sum] for the searching seat.
+        #: Root action -> [win share sum, final VP sum, VP margin sum, reward square sum] for the searching
+        #: seat (the reward sum is the child's `value`; with the squares it gives the value's spread).
         self.root_stats: dict[int, list[float]] = {}
         self.iterations = 0
         self.elapsed = 0.0
@@ -177,6 +178,8 @@ class Searcher:
                     if not world.chance_outcomes():
                         dead_end = True
                         break
+                    if path and path[-1][0].chance == NO_CHANCE:
+                        path[-1][0].chance = world.chance_kind
                     if rng is None:
                         rng = random.Random(seed)
                     world.apply_action(sample_chance(world, rng))
@@ -268,10 +271,11 @@ class Searcher:
             child.value += reward[mover]
         stats = self.root_stats.get(first_action)
         if stats is None:
-            stats = self.root_stats[first_action] = [0.0, 0.0, 0.0]
+            stats = self.root_stats[first_action] = [0.0, 0.0, 0.0, 0.0]
         stats[0] += shares[seat]
         stats[1] += scores[seat]
         stats[2] += margin[seat]
+        stats[3] += reward[seat] * reward[seat]
         self.iterations += 1
 
     # --- results

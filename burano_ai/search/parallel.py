@@ -105,10 +105,10 @@ def auto_start_method() -> str:
 
 def merge_summaries(summaries: list[dict[str, Any]]) -> dict[str, Any]:
     """Sum the summaries of independent searches (root statistics, plan trees, counts)."""
-    root_stats: dict[int, tuple[float, float, float]] = {}
+    root_stats: dict[int, tuple[float, ...]] = {}
     for s in summaries:
         for action, values in s["root_stats"].items():
-            old = root_stats.get(action, (0.0, 0.0, 0.0))
+            old = root_stats.get(action, (0.0,) * len(values))
             root_stats[action] = tuple(a + b for a, b in zip(old, values))
     return {
         "iterations": sum(s["iterations"] for s in summaries),

@@ -35,6 +35,14 @@ Playout
     `evaluator` (`burano_ai.search.evaluators`: a custom Python playout, random play to a horizon and
     an estimate, or an estimate at the leaf).
 
+Final move
+    ``final_selection="lcb"`` (the default) suggests, among the moves with at least a tenth of the top
+    visits, the one with the highest lower confidence bound of its value (mean - 2 standard errors):
+    `burano_ai.search.result.rank_candidates`. Most visits alone ("visits", the classic robust child and
+    the search's choice up to v0.1) is a fine rule for one tree, but merged trees of root-parallel
+    workers and near ties make it a coin flip between moves whose values differ clearly. Either way the
+    suggested move is never dominated (another move with more visits and a higher value).
+
 Tree
     The same algorithm has two implementations (`burano_ai.search.ismcts`): the readable Python
     `Searcher`, and `burano_ai.search._native.NativeSearcher`, which runs whole iterations in C (1.4-2.5x the
@@ -55,6 +63,7 @@ from ..errors import OptionError
 from .evaluators import PLAYOUT_POLICIES, CorePlayout, Evaluator, function_name
 
 START_METHODS = ("spawn", "fork", "forkserver")
+FINAL_SELECTIONS = ("lcb", "visits")
 TREES = ("auto", "python", "native")
 
 
@@ -77,6 +86,8 @@ class Params:
             `functools.partial`s of them) to be used with several workers.
         start_method: multiprocessing start method for several workers; None = "fork" where the
             platform has it and the process runs a single thread (cheap: no re-import), else "spawn".
+        final_selection: how the suggested move is chosen from the root's statistics: "lcb" or "visits"
+            (see the module docstring).
         tree: which implementation runs the search (see the module docstring): "auto" = the native
             tree (C) when it can run the search, else the Python tree; "python" = always the Python
             `ismcts.Searcher`; "native" = always the native tree, and an OptionError naming the reason
@@ -93,14 +104,15 @@ class Params:
     evaluator: Evaluator | None
     start_method: str | None
     tree: str
+    final_selection: str
 
     def __init__(self, exploration: float = 0.7, win_weight: float = 0.7, margin_scale: float = 10.0,
                  pyramid_bias: float = 1.0, playout_policy: str = "heuristic", evaluator: Evaluator | None = None,
-                 start_method: str | None = None, tree: str = "auto") -> None:
+                 start_method: str | None = None, tree: str = "auto", final_selection: str = "lcb") -> None:
         for name, value in (("exploration", exploration), ("win_weight", win_weight),
                             ("margin_scale", margin_scale), ("pyramid_bias", pyramid_bias),
                             ("playout_policy", playout_policy), ("evaluator", evaluator),
-                            ("start_method", start_method), ("tree", tree)):
+                            ("start_method", start_method), ("tree", tree), ("final_selection", final_selection)):
             object.__setattr__(self, name, value)
         self.validate()
 
@@ -125,6 +137,9 @@ class Params:
             raise OptionError(f"start_method must be one of {', '.join(START_METHODS)}, not {self.start_method!r}")
         if self.playout_policy not in PLAYOUT_POLICIES:
             raise OptionError(f"playout must be one of {', '.join(PLAYOUT_POLICIES)}, not {self.playout_policy!r}")
+        if self.final_selection not in FINAL_SELECTIONS:
+            raise OptionError(f"final_selection must be one of {', '.join(FINAL_SELECTIONS)}, "
+                              f"not {self.final_selection!r}")
         if self.tree not in TREES:
             raise OptionError(f"tree must be one of {', '.join(TREES)}, not {self.tree!r}")
         if self.tree == "native" and self.native_policy is None:

@@ -2,14 +2,55 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
-from ..enums import seat_letter
-from .tree import PlanTree, principal_variation
+from ..enums import ChanceKind, seat_letter
+from .tree import NO_CHANCE, PlanTree, principal_variation
 
 #: Separator of the readable plan.
 PLAN_ARROW = " → "
+
+
+#: A plan step with fewer visits than this is marked uncertain: the search has barely compared it with
+#: its alternatives (with 10,000 iterations the steps of a clear plan have hundreds or thousands).
+PLAN_MIN_VISITS = 50
+
+#: Final-move selection (`Params.final_selection` = "lcb"): a candidate competes only with at least this
+#: share of the most visited candidate's visits, and the candidates are ranked by a lower confidence
+#: bound of their value, mean - LCB_Z * standard error. A rarely tried move with a lucky mean cannot win,
+#: and two well-tried moves are ranked by value rather than by a few visits more or less (the coin flip
+#: of summed visits that root-parallel workers used to make).
+LCB_MIN_SHARE = 0.1
+LCB_Z = 2.0
+
+
+@dataclass(frozen=True)
+class PlanStep:
+    """One move of a plan (a principal variation) and the visits of its edge.
+
+    Attributes:
+        uncertain: fewer than `PLAN_MIN_VISITS` visits: the search has barely compared this step with
+            its alternatives; read it as a guess.
+        chance: label of the chance event (`ChanceKind.label`: "fish-draw", "building-draw", ...) the
+            search met right after this step, or None. The steps after it are the plan averaged over
+            its outcomes.
+    """
+
+    action: int
+    move: str
+    visits: int
+    uncertain: bool = False
+    chance: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def text(self) -> str:
+        """The step for people: `sail I3 [4812]`, `go? [12]` when uncertain, `draw deck [96] ⟨fish-draw⟩`."""
+        out = f"{self.move}{'?' if self.uncertain else ''} [{self.visits}]"
+        return out + (f" ⟨{self.chance}⟩" if self.chance else "")
 
 
 @dataclass(frozen=True)
@@ -24,6 +65,9 @@ class Candidate:
         win_prob: mean win share (1/k for a k-way shared win; estimated at a cut-off horizon).
         expected_vp: mean final VP of the searching seat (estimated at a cut-off horizon).
         expected_margin: mean of final VP minus the best other seat's final VP.
+        lcb: lower confidence bound of `value` (mean - LCB_Z standard errors; `value` when the spread is
+            unknown), what the final-move selection ranks by.
+        plan: the seat's most visited line after this move until its turn ends, the move first.
     """
 
     action: int
@@ -33,21 +77,19 @@ class Candidate:
     win_prob: float
     expected_vp: float
     expected_margin: float
+    lcb: float = 0.0
+    plan: tuple[PlanStep, ...] = ()
+
+    @property
+    def plan_text(self) -> str:
+        """The plan as readable moves: `take top → build pink@e5 → sail I2 → done`."""
+        return PLAN_ARROW.join(step.move for step in self.plan)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-@dataclass(frozen=True)
-class PlanStep:
-    """One move of the principal variation and the visits of its edge."""
-
-    action: int
-    move: str
-    visits: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        out = asdict(self)
+        out["plan"] = self.plan_text
+        out["pv"] = [step.to_dict() for step in self.plan]
+        return out
 
 
 @dataclass(frozen=True)
@@ -56,9 +98,9 @@ class SearchResult:
 
     Attributes:
         seat: the searching seat (0-based; `seat_letter` gives A-D).
-        action / move: the suggested move (the most visited root move).
-        candidates: every root move tried, most visited first.
-        pv: the plan to the end of the current turn (the seat's most visited line).
+        action / move: the suggested move (the first candidate; see `rank_candidates`).
+        candidates: every root move tried, the suggested move first (`rank_candidates`).
+        pv: the plan to the end of the current turn for the suggested move (its candidate's plan).
         iterations: iterations run in all (over every worker).
         elapsed: wall-clock seconds of the search (including starting workers).
         iterations_per_second: iterations / elapsed.
@@ -132,7 +174,7 @@ class SearchResult:
         }
 
     def __str__(self) -> str:
-        lines = [f"seat {self.seat_letter}: {self.move}   plan: {self.plan}",
+        lines = [f"seat {self.seat_letter}: {self.move}   plan: {PLAN_ARROW.join(s.text() for s in self.pv)}",
                  f"{self.iterations} iterations in {self.elapsed:.2f} s ({self.iterations_per_second:.0f}/s), "
                  f"seed {self.seed}, {self.mode}{'' if self.deterministic else ' (not reproducible)'}"]
         for c in self.candidates[:8]:
@@ -142,25 +184,68 @@ class SearchResult:
         return "\n".join(lines)
 
 
+def rank_candidates(candidates: list[Candidate], selection: str = "lcb") -> list[Candidate]:
+    """The candidates in the order a result lists them, the suggested move first.
+
+    "visits": most visited first (ties: higher value, then lower action id) — the classic robust child.
+    "lcb": candidates with at least LCB_MIN_SHARE of the top visits, by lower confidence bound, then the
+    rest by visits. Either way the first candidate is never dominated: no other candidate has both more
+    visits and a higher mean value (such a one is moved to the front).
+    """
+    by_visits = sorted(candidates, key=lambda c: (-c.visits, -c.value, c.action))
+    if selection == "visits" or not by_visits:
+        ranked = by_visits
+    else:
+        floor = LCB_MIN_SHARE * by_visits[0].visits
+        eligible = sorted((c for c in by_visits if c.visits >= floor), key=lambda c: (-c.lcb, -c.visits, c.action))
+        ranked = eligible + [c for c in by_visits if c.visits < floor]
+    first = ranked[0]
+    while True:
+        better = [c for c in ranked if c.visits > first.visits and c.value > first.value]
+        if not better:
+            break
+        first = max(better, key=lambda c: (c.value, c.visits))
+    return [first] + [c for c in ranked if c is not first]
+
+
+def lower_bound(reward_sum: float, square_sum: float | None, visits: int) -> float:
+    """Mean reward minus LCB_Z standard errors (the mean itself when the squares are unknown)."""
+    mean = reward_sum / visits
+    if square_sum is None or visits < 2:
+        return mean if square_sum is None else mean - LCB_Z * 0.5    # one sample: the widest spread of 0..1
+    variance = max(square_sum / visits - mean * mean, 0.0) * visits / (visits - 1)
+    return mean - LCB_Z * math.sqrt(variance / visits)
+
+
+def candidate_plan(plan: PlanTree, action: int, seat: int,
+                   action_to_string: Callable[[int], str]) -> tuple[PlanStep, ...]:
+    """The plan of one root move: its most visited line (`tree.principal_variation`), steps marked."""
+    return tuple(PlanStep(a, action_to_string(a), v, uncertain=v < PLAN_MIN_VISITS,
+                          chance=ChanceKind(k).label if k != NO_CHANCE else None)
+                 for a, v, k in principal_variation({action: plan[action]}, seat))
+
+
 def build_result(summary: dict[str, Any], seat: int, seed: int, workers: int, elapsed: float,
                  action_to_string: Callable[[int], str], notes: tuple[str, ...] = (),
-                 threads: int = 1) -> SearchResult:
-    """Turn a (merged) search summary into a SearchResult."""
+                 threads: int = 1, selection: str = "lcb") -> SearchResult:
+    """Turn a (merged) search summary into a SearchResult (`selection`: see `rank_candidates`)."""
     plan: PlanTree = summary["plan"]
     stats = summary["root_stats"]
     candidates = []
     for action, (visits, value, *_rest) in plan.items():
         if visits == 0:
             continue
-        share, vp, margin = stats.get(action, (0.0, 0.0, 0.0))
+        share, vp, margin, *squares = stats.get(action, (0.0, 0.0, 0.0))
         candidates.append(Candidate(action=action, move=action_to_string(action), visits=visits,
                                     value=value / visits, win_prob=share / visits, expected_vp=vp / visits,
-                                    expected_margin=margin / visits))
-    candidates.sort(key=lambda c: (-c.visits, -c.value, c.action))
-    pv = tuple(PlanStep(a, action_to_string(a), v) for a, v in principal_variation(plan, seat))
+                                    expected_margin=margin / visits,
+                                    lcb=lower_bound(value, squares[0] if squares else None, visits),
+                                    plan=candidate_plan(plan, action, seat, action_to_string)))
+    candidates = rank_candidates(candidates, selection)
     iterations = summary["iterations"]
     best = candidates[0] if candidates else None
     return SearchResult(seat=seat, action=best.action if best else -1, move=best.move if best else "",
-                        candidates=tuple(candidates), pv=pv, iterations=iterations, elapsed=elapsed,
-                        iterations_per_second=iterations / elapsed if elapsed > 0 else 0.0, seed=seed,
-                        workers=workers, nodes=summary.get("nodes", 0), notes=tuple(notes), threads=threads)
+                        candidates=tuple(candidates), pv=best.plan if best else (), iterations=iterations,
+                        elapsed=elapsed, iterations_per_second=iterations / elapsed if elapsed > 0 else 0.0,
+                        seed=seed, workers=workers, nodes=summary.get("nodes", 0), notes=tuple(notes),
+                        threads=threads)

@@ -17,6 +17,7 @@ from ..enums import PHASE_NAMES, parse_seat
 from ..errors import PositionError
 
 UNKNOWN = -9   # `Node.player` before the node was reached at a decision
+NO_CHANCE = -1  # `Node.chance` of an edge that no chance event followed
 
 
 def check_root(root, seat: int) -> int:
@@ -56,10 +57,12 @@ class Node:
         value: summed reward, for the seat that chose the edge, of the iterations through it.
         ends_turn: the edge ended its chooser's turn (`done` in the turn phase, or the last cube of the
             chooser's pyramid): a plan stops here.
+        chance: the `ChanceKind` of a chance event seen between this edge and the next decision (the first
+            one seen, in any iteration), or NO_CHANCE: a plan marks the step after it as depending on luck.
         prior: action id -> prior probability for the choices at this node (pyramid only), or None.
     """
 
-    __slots__ = ("children", "player", "visits", "avail", "value", "ends_turn", "prior")
+    __slots__ = ("children", "player", "visits", "avail", "value", "ends_turn", "chance", "prior")
 
     def __init__(self) -> None:
         self.children: dict[int, Node] | None = None
@@ -68,6 +71,7 @@ class Node:
         self.avail = 0
         self.value = 0.0
         self.ends_turn = False
+        self.chance = NO_CHANCE
         self.prior: dict[int, float] | None = None
 
     def __repr__(self) -> str:
@@ -86,8 +90,9 @@ class Node:
         return total
 
 
-# Exported plan tree: {action: (visits, value, avail, ends_turn, player, {sub-plan})}.
-# A child's sub-plan is filled only while it is the searching seat's decision inside the current turn.
+# Exported plan tree: {action: (visits, value, avail, ends_turn, player, chance, {sub-plan})}.
+# A child's sub-plan is filled only while it is the searching seat's decision inside the current turn;
+# `chance` is `Node.chance` (a ChanceKind value, or NO_CHANCE).
 PlanTree = dict
 
 
@@ -104,7 +109,7 @@ def export_plan(root: Node, seat: int, max_nodes: int = 20000) -> PlanTree:
             budget[0] -= 1
             follow = not child.ends_turn and child.player == seat and budget[0] > 0
             sub = walk(child) if follow else {}
-            out[action] = (child.visits, child.value, child.avail, child.ends_turn, child.player, sub)
+            out[action] = (child.visits, child.value, child.avail, child.ends_turn, child.player, child.chance, sub)
         return out
 
     return walk(root)
@@ -114,13 +119,14 @@ def merge_plans(plans: list[PlanTree]) -> PlanTree:
     """Sum exported plan trees of independent searches edge by edge."""
     merged: PlanTree = {}
     for plan in plans:
-        for action, (visits, value, avail, ends, player, sub) in plan.items():
+        for action, (visits, value, avail, ends, player, chance, sub) in plan.items():
             if action in merged:
-                v0, val0, av0, e0, p0, s0 = merged[action]
+                v0, val0, av0, e0, p0, c0, s0 = merged[action]
                 merged[action] = (v0 + visits, val0 + value, av0 + avail, e0 or ends,
-                                  p0 if p0 != UNKNOWN else player, merge_plans([s0, sub]))
+                                  p0 if p0 != UNKNOWN else player, c0 if c0 != NO_CHANCE else chance,
+                                  merge_plans([s0, sub]))
             else:
-                merged[action] = (visits, value, avail, ends, player, merge_plans([sub]) if sub else {})
+                merged[action] = (visits, value, avail, ends, player, chance, merge_plans([sub]) if sub else {})
     return merged
 
 
@@ -134,18 +140,19 @@ def best_edge(plan: PlanTree) -> int | None:
     return best
 
 
-def principal_variation(plan: PlanTree, seat: int) -> list[tuple[int, int]]:
-    """Follow the most visited edges while the seat decides and its turn goes on: [(action, visits)]."""
-    line: list[tuple[int, int]] = []
+def principal_variation(plan: PlanTree, seat: int) -> list[tuple[int, int, int]]:
+    """Follow the most visited edges while the seat decides and its turn goes on:
+    [(action, visits, chance)] (`chance`: the ChanceKind seen after the step, or NO_CHANCE)."""
+    line: list[tuple[int, int, int]] = []
     level = plan
     while level:
         action = best_edge(level)
         if action is None:
             break
-        visits, _value, _avail, ends, player, sub = level[action]
+        visits, _value, _avail, ends, player, chance, sub = level[action]
         if visits == 0:
             break
-        line.append((action, visits))
+        line.append((action, visits, chance))
         if ends or player != seat:
             break
         level = sub

@@ -506,6 +506,11 @@ cdef class State:
         return self.s.first_player
 
     @property
+    def chance_kind(self):
+        """The pending chance event (a `ChanceKind` value; NONE away from chance nodes)."""
+        return self.s.chance_kind
+
+    @property
     def moves(self):
         return self.s.moves
 

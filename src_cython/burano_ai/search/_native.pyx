@@ -43,7 +43,7 @@ which tree statistics an iteration sees depends on the threads' timing: not bit-
 """
 
 from libc.math cimport exp, log, sqrt
-from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memset
 from posix.time cimport CLOCK_REALTIME, clock_gettime, timespec
@@ -61,9 +61,11 @@ import time
 
 from burano_ai import actions as _A
 from burano_ai.data.roofs import ROOF_PAIRS as _ROOF_PAIRS
+from burano_ai.enums import ChanceKind as _ChanceKind
 from burano_ai.errors import OptionError
 import burano_ai.search.pyramid as _pyramid
 from burano_ai.search.params import Params
+from burano_ai.search.tree import NO_CHANCE as _NO_CHANCE
 from burano_ai.search.tree import UNKNOWN as _UNKNOWN
 from burano_ai.search.tree import check_root as _check_root
 
@@ -98,6 +100,7 @@ cdef extern from *:
 
 cdef enum:
     NO_NODE = -1
+    NO_CHANCE = -1               # tree.NO_CHANCE
     ROOT = 0
     MAX_MARKER_ACTIONS = 8       # > every marker action id (data.turn.ACTIONS)
     FIRST_NODES = 1024           # initial node capacity
@@ -137,6 +140,10 @@ cdef int FIRST_UPPER = _pyramid.FIRST_UPPER
 
 def _init_tables():
     cdef int i
+    if max(_ChanceKind) + 1 >= 8:
+        raise ImportError("NodeC.flags keeps a chance kind + 1 in 3 bits")
+    if _NO_CHANCE != NO_CHANCE:
+        raise ImportError("burano_ai.search._native disagrees with burano_ai.search.tree about NO_CHANCE")
     if len(_ROOF_PAIRS) != NUM_ROOF_PAIRS:
         raise ImportError("burano_ai.search._native was built for another roof tile set")
     for i in range(NUM_ROOF_PAIRS):
@@ -271,7 +278,18 @@ cdef struct NodeC:
     int32_t prior                     # this node's block in `priors` (own pyramid decisions), or NO_NODE
     int16_t action                    # action of the edge into this node (-1 at the root)
     int8_t player                     # seat deciding here, UNKNOWN before the first visit as a decision
-    int8_t ends_turn                  # 1: the edge ended its chooser's turn
+    uint8_t flags                     # bit 0: the edge ended its chooser's turn (tree.Node.ends_turn);
+                                      # bits 1-3: 1 + the first chance kind seen after it (tree.Node.chance)
+
+
+cdef enum:
+    FLAG_ENDS_TURN = 1
+    CHANCE_BITS = 7 << 1
+
+
+cdef inline int chance_after(const NodeC* nd) noexcept nogil:
+    """The first chance kind seen after the edge into `nd`, or NO_CHANCE (`NodeC.flags` bits 1-3)."""
+    return (nd.flags >> 1) - 1
 
 
 cdef struct SlotC:
@@ -287,7 +305,7 @@ cdef struct PriorC:
 cdef struct WorkerC:
     int32_t* path_node                # the running iteration's edges (child nodes), root first
     int8_t* path_mover                # seat that chose each edge
-    int8_t* path_ends                 # 1: that edge ended its chooser's turn (stored at backpropagation)
+    uint8_t* path_flags               # that edge's NodeC.flags as this iteration saw them (stored at backpropagation)
     int path_capacity                 # length of the three path arrays
 
 
@@ -296,24 +314,24 @@ cdef int worker_init(WorkerC* w) noexcept nogil:
     w.path_capacity = FIRST_PATH
     w.path_node = <int32_t*>malloc(FIRST_PATH * sizeof(int32_t))
     w.path_mover = <int8_t*>malloc(FIRST_PATH * sizeof(int8_t))
-    w.path_ends = <int8_t*>malloc(FIRST_PATH * sizeof(int8_t))
-    return 0 if w.path_node != NULL and w.path_mover != NULL and w.path_ends != NULL else -1
+    w.path_flags = <uint8_t*>malloc(FIRST_PATH * sizeof(uint8_t))
+    return 0 if w.path_node != NULL and w.path_mover != NULL and w.path_flags != NULL else -1
 
 
 cdef void worker_free(WorkerC* w) noexcept nogil:
     free(w.path_node)
     free(w.path_mover)
-    free(w.path_ends)
+    free(w.path_flags)
     w.path_node = NULL
     w.path_mover = NULL
-    w.path_ends = NULL
+    w.path_flags = NULL
 
 
 cdef int worker_reserve(WorkerC* w, int depth) noexcept nogil:
     """Make room for path entry `depth`; 0, or -1 when memory runs out."""
     cdef int32_t* nodes
     cdef int8_t* movers
-    cdef int8_t* ends
+    cdef uint8_t* flags
     cdef size_t capacity
     if depth < w.path_capacity:
         return 0
@@ -326,10 +344,10 @@ cdef int worker_reserve(WorkerC* w, int depth) noexcept nogil:
     if movers == NULL:
         return -1
     w.path_mover = movers
-    ends = <int8_t*>realloc(w.path_ends, capacity * sizeof(int8_t))
-    if ends == NULL:
+    flags = <uint8_t*>realloc(w.path_flags, capacity * sizeof(uint8_t))
+    if flags == NULL:
         return -1
-    w.path_ends = ends
+    w.path_flags = flags
     w.path_capacity = <int>capacity
     return 0
 
@@ -395,6 +413,7 @@ cdef class NativeSearcher:
     cdef double* root_share
     cdef double* root_vp
     cdef double* root_margin
+    cdef double* root_square          # sum of the seat's squared rewards (the spread of a root move's value)
     # Threads. `tree_lock` guards everything above that a search changes (the tree, the root
     # statistics, `iterations`, `dead_ends`) and the run state below.
     cdef pthread_mutex_t tree_lock
@@ -407,7 +426,7 @@ cdef class NativeSearcher:
         self.nodes = NULL
         self.slots = NULL
         self.priors = NULL
-        self.root_share = self.root_vp = self.root_margin = NULL
+        self.root_share = self.root_vp = self.root_margin = self.root_square = NULL
         if burano_tree_lock_init(&self.tree_lock) != 0:
             raise MemoryError("cannot create the search tree's lock")
 
@@ -444,8 +463,9 @@ cdef class NativeSearcher:
         self.root_share = <double*>malloc(MAX_ACTIONS * sizeof(double))
         self.root_vp = <double*>malloc(MAX_ACTIONS * sizeof(double))
         self.root_margin = <double*>malloc(MAX_ACTIONS * sizeof(double))
+        self.root_square = <double*>malloc(MAX_ACTIONS * sizeof(double))
         if (self.nodes == NULL or self.slots == NULL or self.root_share == NULL or self.root_vp == NULL
-                or self.root_margin == NULL):
+                or self.root_margin == NULL or self.root_square == NULL):
             raise MemoryError()
         self.node_capacity = FIRST_NODES
         self.slot_capacity = FIRST_SLOTS
@@ -456,6 +476,7 @@ cdef class NativeSearcher:
         memset(self.root_share, 0, MAX_ACTIONS * sizeof(double))
         memset(self.root_vp, 0, MAX_ACTIONS * sizeof(double))
         memset(self.root_margin, 0, MAX_ACTIONS * sizeof(double))
+        memset(self.root_square, 0, MAX_ACTIONS * sizeof(double))
         self.num_nodes = 0
         self.new_node(-1)
 
@@ -466,6 +487,7 @@ cdef class NativeSearcher:
         free(self.root_share)
         free(self.root_vp)
         free(self.root_margin)
+        free(self.root_square)
         pthread_mutex_destroy(&self.tree_lock)
 
     # --- tree storage
@@ -489,7 +511,7 @@ cdef class NativeSearcher:
         nd.prior = NO_NODE
         nd.action = action
         nd.player = UNKNOWN_PLAYER
-        nd.ends_turn = 0
+        nd.flags = 0
         self.num_nodes += 1
         return self.num_nodes - 1
 
@@ -706,6 +728,8 @@ cdef class NativeSearcher:
             player = current_player_c(&world)
             if player < 0:
                 if player == CHANCE_PLAYER:
+                    if depth > 0 and not w.path_flags[depth - 1] & CHANCE_BITS:    # the first chance after it
+                        w.path_flags[depth - 1] |= (world.chance_kind + 1) << 1
                     action = sample_chance_c(g, &world, &rng)
                     if action < 0:              # no outcome: a malformed position
                         dead_end = True
@@ -744,7 +768,7 @@ cdef class NativeSearcher:
                 ends = world.phase != PH_PYRAMID or current_player_c(&world) != player
             w.path_node[depth] = child
             w.path_mover[depth] = player
-            w.path_ends[depth] = ends
+            w.path_flags[depth] = ends
             depth += 1
             node = child
             if expanded:
@@ -799,11 +823,14 @@ cdef class NativeSearcher:
         for k in range(depth):
             ch = &self.nodes[w.path_node[k]]
             ch.value += reward[w.path_mover[k]]
-            ch.ends_turn = w.path_ends[k]
+            ch.flags = (ch.flags & ~FLAG_ENDS_TURN) | (w.path_flags[k] & FLAG_ENDS_TURN)
+            if chance_after(ch) == NO_CHANCE:
+                ch.flags |= w.path_flags[k] & CHANCE_BITS
         if first_action >= 0:                   # always, unless the root itself was a dead end
             self.root_share[first_action] += shares[seat]
             self.root_vp[first_action] += scores[seat]
             self.root_margin[first_action] += margin[seat]
+            self.root_square[first_action] += reward[seat] * reward[seat]
         if dead_end:
             self.dead_ends += 1
         self.iterations += 1
@@ -961,10 +988,11 @@ cdef class NativeSearcher:
             for child in sorted(kids, key=lambda k: -self.nodes[<int>k].visits):
                 budget[0] -= 1
                 ch = &self.nodes[<int>child]
-                follow = not ch.ends_turn and ch.player == seat and budget[0] > 0
+                follow = not (ch.flags & FLAG_ENDS_TURN) and ch.player == seat and budget[0] > 0
                 sub = walk(child) if follow else {}
                 ch = &self.nodes[<int>child]
-                out[ch.action] = (ch.visits, ch.value, ch.avail, bool(ch.ends_turn), ch.player, sub)
+                out[ch.action] = (ch.visits, ch.value, ch.avail, bool(ch.flags & FLAG_ENDS_TURN), ch.player,
+                                  chance_after(ch), sub)
             return out
 
         return walk(ROOT)
@@ -993,7 +1021,7 @@ cdef class NativeSearcher:
         root_stats = {}
         for child in self.children_of(ROOT):     # in the order the Python searcher adds its entries
             a = self.nodes[<int>child].action
-            root_stats[a] = (self.root_share[a], self.root_vp[a], self.root_margin[a])
+            root_stats[a] = (self.root_share[a], self.root_vp[a], self.root_margin[a], self.root_square[a])
         return {
             "iterations": self.iterations,
             "elapsed": self.elapsed,
