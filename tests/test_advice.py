@@ -109,3 +109,20 @@ def test_a_step_followed_by_a_chance_event_is_marked(tree):
     assert all(step.chance in ("fish-draw", "fish-refill") for step in chance_steps)
     assert all(step.move.startswith(("draw", "sail", "go", "swap", "with")) for step in chance_steps)
     assert "⟨fish-" in chance_steps[0].text()
+
+
+def test_root_exploration_spreads_the_root_visits_only():
+    reference = mid_game(2, 3, seat=0)
+    state = Game(2).state_from_json(reference.to_json())
+    for tree in ("native", "python"):
+        iterations = 3000 if tree == "native" else 400
+        base = suggest(state, limit=Limit(iterations=iterations), seed=1, params=Params(tree=tree))
+        same = suggest(state, limit=Limit(iterations=iterations), seed=1,
+                       params=Params(tree=tree, root_exploration=0.7))
+        wide = suggest(state, limit=Limit(iterations=iterations), seed=1,
+                       params=Params(tree=tree, root_exploration=3.0))
+        assert same.to_dict()["candidates"] == base.to_dict()["candidates"]     # None means `exploration`
+        top = max(c.visits for c in base.candidates)
+        assert max(c.visits for c in wide.candidates) < top
+    with pytest.raises(OptionError, match="root_exploration"):
+        Params(root_exploration=-1.0)

@@ -159,6 +159,7 @@ class Searcher:
         seat = self.seat
         params = self.params
         c = params.exploration
+        root_c = params.root_c
         bias = params.pyramid_bias
         evaluator = self.evaluator
         horizon = evaluator.horizon_turns
@@ -230,7 +231,7 @@ class Searcher:
                     ch = children[a]
                     avail = ch.avail = ch.avail + 1
                     n = ch.visits
-                    score = ch.value / n + c * sqrt(log(avail) / n)
+                    score = ch.value / n + (root_c if node is root else c) * sqrt(log(avail) / n)
                     if prior is not None:
                         score += bias * prior.get(a, 0.0) / (n + 1)
                     if score > best_score:

@@ -14,7 +14,10 @@ Reward (what an iteration scores for each seat)
 
 Exploration
     UCB over rewards in [0, 1] with availability counts (SO-ISMCTS):
-    ``mean + exploration * sqrt(ln(avail) / visits)``.
+    ``mean + exploration * sqrt(ln(avail) / visits)``. The root may use its own constant
+    (`root_exploration`): a wider comparison of the candidate moves, which is what a player reads,
+    without diluting the deeper lines (plans within the turn, replies) that a larger constant everywhere
+    would make shallower.
 
 Pyramid
     The searching seat's own pyramid cubes are tree decisions ordered by a prior
@@ -73,6 +76,7 @@ class Params:
 
     Attributes:
         exploration: UCB constant c (rewards lie in [0, 1]).
+        root_exploration: UCB constant at the root, or None for `exploration` (see the module docstring).
         win_weight: weight of the win share in the reward; the rest is the VP-margin term.
         margin_scale: VP margin that moves the margin term from 0.5 to sigmoid(1) = 0.73.
         pyramid_bias: progressive-bias weight of the pyramid prior for the searching seat's cubes.
@@ -97,6 +101,7 @@ class Params:
     """
 
     exploration: float
+    root_exploration: float | None
     win_weight: float
     margin_scale: float
     pyramid_bias: float
@@ -108,8 +113,10 @@ class Params:
 
     def __init__(self, exploration: float = 0.7, win_weight: float = 0.7, margin_scale: float = 10.0,
                  pyramid_bias: float = 1.0, playout_policy: str = "heuristic", evaluator: Evaluator | None = None,
-                 start_method: str | None = None, tree: str = "auto", final_selection: str = "lcb") -> None:
-        for name, value in (("exploration", exploration), ("win_weight", win_weight),
+                 start_method: str | None = None, tree: str = "auto", final_selection: str = "lcb",
+                 root_exploration: float | None = None) -> None:
+        for name, value in (("exploration", exploration), ("root_exploration", root_exploration),
+                            ("win_weight", win_weight),
                             ("margin_scale", margin_scale), ("pyramid_bias", pyramid_bias),
                             ("playout_policy", playout_policy), ("evaluator", evaluator),
                             ("start_method", start_method), ("tree", tree), ("final_selection", final_selection)):
@@ -122,6 +129,10 @@ class Params:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
                 raise OptionError(f"search parameter {name} must be a number, not {value!r}")
+        if self.root_exploration is not None and (
+                isinstance(self.root_exploration, bool) or not isinstance(self.root_exploration, (int, float))
+                or not math.isfinite(self.root_exploration) or self.root_exploration < 0):
+            raise OptionError(f"root_exploration must be a number >= 0 or None, not {self.root_exploration!r}")
         if self.exploration < 0:
             raise OptionError(f"exploration must be >= 0, not {self.exploration}")
         if not 0.0 <= self.win_weight <= 1.0:
@@ -145,6 +156,11 @@ class Params:
         if self.tree == "native" and self.native_policy is None:
             raise OptionError(f"tree='native' plays to the end of the game with the core's C playout: "
                               f"{self.evaluator} needs tree='python'")
+
+    @property
+    def root_c(self) -> float:
+        """The UCB constant at the root (`root_exploration`, or `exploration` when that is None)."""
+        return self.exploration if self.root_exploration is None else self.root_exploration
 
     @property
     def leaf_evaluator(self) -> Evaluator:

@@ -400,7 +400,7 @@ cdef class NativeSearcher:
     cdef readonly long dead_ends      # iterations that stopped at a dead end (a malformed position)
     cdef uint64_t seed_c
     cdef int policy
-    cdef double exploration, bias, win_weight, margin_scale
+    cdef double exploration, root_exploration, bias, win_weight, margin_scale
     # Tree.
     cdef NodeC* nodes
     cdef int num_nodes, node_capacity
@@ -450,6 +450,7 @@ cdef class NativeSearcher:
         self.seed = seed
         self.seed_c = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
         self.exploration = params.exploration
+        self.root_exploration = params.root_c
         self.bias = params.pyramid_bias
         self.win_weight = params.win_weight
         self.margin_scale = params.margin_scale
@@ -619,7 +620,8 @@ cdef class NativeSearcher:
         cdef double weights[NUM_COLOURS]
         cdef PriorC prior_p
         cdef int child, action, prior, i, best_i, num_untried
-        cdef double c = self.exploration, bias = self.bias, best_score, score
+        cdef double c = self.root_exploration if node == ROOT else self.exploration
+        cdef double bias = self.bias, best_score, score
         cdef NodeC* ch
         pthread_mutex_lock(&self.tree_lock)
         if pending[0] != NO_NODE:
