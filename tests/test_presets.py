@@ -14,7 +14,7 @@ from burano_ai.search.ismcts import sample_chance
 from burano_ai.search.params import Params
 
 #: The v0.1 search spelled out in spec keys (what `ismcts` meant when v0.1 was frozen).
-V0_1_KEYS = "c=0.7,win_weight=0.7,margin=10,pyramid_bias=1,playout=heuristic"
+V0_1_KEYS = "c=0.7,root_c=0.7,final=visits,win_weight=0.7,margin=10,pyramid_bias=1,playout=heuristic"
 
 
 def decisions(players: int, seed: int, count: int) -> list:
@@ -35,8 +35,8 @@ def decisions(players: int, seed: int, count: int) -> list:
 
 def test_v0_1_pins_the_search_of_release_0_1():
     preset = get_preset("v0.1")
-    assert dict(preset.params) == dict(exploration=0.7, win_weight=0.7, margin_scale=10.0, pyramid_bias=1.0,
-                                       playout_policy="heuristic")
+    assert dict(preset.params) == dict(exploration=0.7, root_exploration=None, win_weight=0.7, margin_scale=10.0,
+                                       pyramid_bias=1.0, playout_policy="heuristic", final_selection="visits")
     assert make_bot("ismcts:preset=v0.1", 0).params == Params(**preset.params)
     assert all(p.pins and p.name == name for name, p in PRESETS.items())
 

@@ -114,6 +114,8 @@ BOT_KEYS: dict[str, dict[str, Callable[[str], Any]]] = {
         "workers": _positive_int("workers"),
         "threads": _positive_int("threads"),
         "c": _number("c", low=0.0),
+        "root_c": _number("root_c", low=0.0),
+        "final": _choice("final", "lcb", "visits"),
         "win_weight": _number("win_weight", low=0.0, high=1.0),
         "margin": _number("margin", low=0.0, strict_low=True),
         "pyramid_bias": _number("pyramid_bias", low=0.0),
