@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import inspect
 import json
 import random
 import subprocess
@@ -59,6 +58,7 @@ from burano_ai.enums import Phase, Stage   # noqa: E402
 from burano_ai.errors import OptionError   # noqa: E402
 from burano_ai.search.evaluators import sample_chance   # noqa: E402
 from burano_ai.search.limits import Limit   # noqa: E402
+from burano_ai.search.params import Params   # noqa: E402
 from burano_ai.seeds import derive   # noqa: E402
 
 SUITE_DIR = ROOT / "bench" / "suite"
@@ -232,18 +232,15 @@ def load_state(suite: Path, entry: dict[str, Any]):
 def reference(args: argparse.Namespace) -> None:
     suite = Path(args.suite)
     entries = load_manifest(suite)
-    takes_threads = "threads" in inspect.signature(suggest).parameters
-    if args.threads > 1 and not takes_threads:
-        print(f"note: this engine's suggest() has no threads; --threads {args.threads} runs "
-              f"{args.threads} root-parallel worker processes instead", file=sys.stderr)
-    parallel = {"threads": args.threads} if takes_threads else {"workers": args.threads}
-    settings = {"time": args.time, "seed": args.seed, **parallel, "params": "default Params()",
+    parallel = {"threads": args.threads}
+    params = Params(root_exploration=args.root_c)
+    settings = {"time": args.time, "seed": args.seed, **parallel, "params": params.to_dict(),
                 "iterations": args.iterations}
     positions = {}
     for i, entry in enumerate(entries):
         state = load_state(suite, entry)
         limit = Limit(iterations=args.iterations, seconds=args.time)
-        result = suggest(state, limit=limit, seed=args.seed, **parallel)
+        result = suggest(state, limit=limit, seed=args.seed, params=params, **parallel)
         positions[entry["id"]] = {
             "best": result.move, "iterations": result.iterations, "elapsed": round(result.elapsed, 3),
             "candidates": [{"move": c.move, "visits": c.visits, "win_prob": c.win_prob, "value": c.value,
@@ -361,7 +358,10 @@ def main(argv: list[str] | None = None) -> None:
     r = sub.add_parser("reference", help="a long search per position: bench/suite/reference.json")
     r.add_argument("--suite", default=str(SUITE_DIR))
     r.add_argument("--time", type=positive(float), default=60.0, help="seconds per position (default 60)")
-    r.add_argument("--threads", type=positive(int), default=2,
+    r.add_argument("--threads", type=positive(int), default=2, help="search threads sharing one tree")
+    r.add_argument("--root-c", type=float, default=1.4,
+                   help="UCB constant at the root (default 1.4: every candidate gets enough visits for "
+                        "its value to be a reference)")
                    help="search threads (root-parallel processes while the engine has no threads)")
     r.add_argument("--iterations", type=positive(int), default=None, help="also stop at this many iterations")
     r.add_argument("--seed", type=int, default=0)
