@@ -362,7 +362,6 @@ def main(argv: list[str] | None = None) -> None:
     r.add_argument("--root-c", type=float, default=1.4,
                    help="UCB constant at the root (default 1.4: every candidate gets enough visits for "
                         "its value to be a reference)")
-                   help="search threads (root-parallel processes while the engine has no threads)")
     r.add_argument("--iterations", type=positive(int), default=None, help="also stop at this many iterations")
     r.add_argument("--seed", type=int, default=0)
     r.add_argument("--out", default=None, help="default: SUITE/reference.json")
