@@ -116,12 +116,14 @@ def test_root_exploration_spreads_the_root_visits_only():
     state = Game(2).state_from_json(reference.to_json())
     for tree in ("native", "python"):
         iterations = 3000 if tree == "native" else 400
-        base = suggest(state, limit=Limit(iterations=iterations), seed=1, params=Params(tree=tree))
+        base = suggest(state, limit=Limit(iterations=iterations), seed=1,
+                       params=Params(tree=tree, root_exploration=None))
         same = suggest(state, limit=Limit(iterations=iterations), seed=1,
                        params=Params(tree=tree, root_exploration=0.7))
         wide = suggest(state, limit=Limit(iterations=iterations), seed=1,
                        params=Params(tree=tree, root_exploration=3.0))
         assert same.to_dict()["candidates"] == base.to_dict()["candidates"]     # None means `exploration`
+        assert Params().root_c == 1.4
         top = max(c.visits for c in base.candidates)
         assert max(c.visits for c in wide.candidates) < top
     with pytest.raises(OptionError, match="root_exploration"):
