@@ -24,7 +24,10 @@ version, date and settings. The reference's best move is its recommendation (the
 budget unless the spec has one) on every position with ``--seeds`` seeds and reports, per position and
 overall:
 
-- *stability*: the share of positions where every seed chose the same move (target >= 80 %);
+- *stability*: the share of positions where every seed chose the same move (target >= 80 %); and, as a
+  second reading, *equivalent stability*: the share where the seeds' moves all lie within
+  EQUIVALENT_POINTS of each other in the reference's win probability (moves a player could not tell apart
+  by their value: symmetric builds, two payments of the same worth);
 - *regret*: the mean over positions and seeds of the reference win probability of the reference's best
   move minus that of the chosen move, in percentage points, floored at 0 per decision (a move the
   reference rates above its own choice on fewer visits costs nothing); a move the reference never tried
@@ -257,6 +260,18 @@ def reference(args: argparse.Namespace) -> None:
 # evaluate
 
 
+#: Moves whose reference win probabilities differ by at most this many points count as the same answer
+#: for *equivalent stability*.
+EQUIVALENT_POINTS = 1.0
+
+
+def equivalent(ref: dict[str, Any], moves: list[str]) -> bool:
+    """True when the moves' reference win probabilities lie within EQUIVALENT_POINTS of each other."""
+    rates = {c["move"]: c["win_prob"] for c in ref["candidates"]}
+    chosen = [rates.get(m, min(rates.values())) for m in moves]
+    return 100.0 * (max(chosen) - min(chosen)) <= EQUIVALENT_POINTS
+
+
 def regret_points(ref: dict[str, Any], move: str) -> tuple[float, bool]:
     """(loss in reference win probability in points, whether the reference tried the move)."""
     rates = {c["move"]: c["win_prob"] for c in ref["candidates"]}
@@ -281,12 +296,14 @@ def evaluate_bot(spec: str, suite: Path, entries: list[dict[str, Any]], refs: di
             iterations.append(bot.iterations)
         losses = [regret_points(refs[entry["id"]], m) for m in moves]
         rows.append({"id": entry["id"], "players": entry["players"], "tags": entry["tags"], "moves": moves,
-                     "stable": len(set(moves)) == 1, "regret": sum(r for r, _ in losses) / len(losses),
+                     "stable": len(set(moves)) == 1, "equivalent": equivalent(refs[entry["id"]], moves),
+                     "regret": sum(r for r, _ in losses) / len(losses),
                      "untried": sum(1 for _, t in losses if not t), "reference_best": refs[entry["id"]]["best"],
                      "iterations": sum(iterations) / len(iterations)})
     stability = sum(r["stable"] for r in rows) / len(rows)
     regret = sum(r["regret"] for r in rows) / len(rows)
-    return {"spec": bot_spec.canonical(), "stability": stability, "regret": regret,
+    return {"spec": bot_spec.canonical(), "stability": stability,
+            "equivalent_stability": sum(r["equivalent"] for r in rows) / len(rows), "regret": regret,
             "stability_target_met": stability >= STABILITY_TARGET, "regret_target_met": regret <= REGRET_TARGET,
             "positions": rows}
 
@@ -302,7 +319,8 @@ def print_bot(result: dict[str, Any], seeds: int) -> None:
         print(f"{r['id']:<28} {max(counts.values())}/{seeds:<3} {r['regret']:7.2f} {r['iterations']:9.0f}  "
               f"{moves} ({r['reference_best']})")
     print(f"stability {result['stability']:.0%} (target >= {STABILITY_TARGET:.0%}: "
-          f"{'met' if result['stability_target_met'] else 'missed'}), regret {result['regret']:.2f} points "
+          f"{'met' if result['stability_target_met'] else 'missed'}; equivalent answers "
+          f"{result['equivalent_stability']:.0%}), regret {result['regret']:.2f} points "
           f"(target <= {REGRET_TARGET:g}: {'met' if result['regret_target_met'] else 'missed'})")
 
 
@@ -317,9 +335,9 @@ def evaluate(args: argparse.Namespace) -> None:
         print_bot(bots[-1], args.seeds)
     if len(bots) == 2:
         a, b = bots
-        print(f"\n{'bot':<40} {'stability':>9} {'regret':>7}")
+        print(f"\n{'bot':<40} {'stability':>9} {'equivalent':>10} {'regret':>7}")
         for r in bots:
-            print(f"{r['spec']:<40} {r['stability']:9.0%} {r['regret']:7.2f}")
+            print(f"{r['spec']:<40} {r['stability']:9.0%} {r['equivalent_stability']:10.0%} {r['regret']:7.2f}")
         same = sum(x["moves"] == y["moves"] for x, y in zip(a["positions"], b["positions"]))
         print(f"same moves on every seed: {same} of {len(entries)} positions")
     write_json(Path(args.out), {"schema": "burano-suite-evaluation", "version": 1, **provenance(),

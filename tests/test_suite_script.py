@@ -79,6 +79,8 @@ def test_evaluate_two_bots_side_by_side(referenced, tmp_path):
         assert 0.0 <= bot["stability"] <= 1.0 and bot["regret"] >= 0.0 and len(bot["positions"]) == 3
         for row in bot["positions"]:
             assert len(row["moves"]) == 2 and row["stable"] == (len(set(row["moves"])) == 1)
+            assert row["equivalent"] or not row["stable"]          # the same move is always equivalent
+        assert bot["stability"] <= bot["equivalent_stability"] <= 1.0
 
 
 def test_evaluate_without_a_reference_is_one_line_exit_2(suite, tmp_path):
@@ -97,3 +99,6 @@ def test_regret_counts_untried_moves_at_the_lowest_win_probability():
     assert module.regret_points(ref, "b") == (0.0, True)          # rated above the best on fewer visits
     assert module.regret_points(ref, "c") == (pytest.approx(15.0), True)
     assert module.regret_points(ref, "z") == (pytest.approx(15.0), False)
+    assert module.equivalent(ref, ["a", "a"]) and not module.equivalent(ref, ["a", "b"])
+    near = {"best": "a", "candidates": [{"move": "a", "win_prob": 0.600}, {"move": "b", "win_prob": 0.595}]}
+    assert module.equivalent(near, ["a", "b"])
