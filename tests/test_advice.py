@@ -18,6 +18,7 @@ from burano_ai import Game
 from burano_ai.engine import suggest
 from burano_ai.errors import OptionError
 from burano_ai.search import Limit, Params
+from burano_ai.search.params import root_constant
 from burano_ai.search.result import (LCB_MIN_SHARE, LCB_Z, PLAN_MIN_VISITS, Candidate, lower_bound,
                                      rank_candidates)
 
@@ -116,15 +117,34 @@ def test_root_exploration_spreads_the_root_visits_only():
     state = Game(2).state_from_json(reference.to_json())
     for tree in ("native", "python"):
         iterations = 3000 if tree == "native" else 400
-        base = suggest(state, limit=Limit(iterations=iterations), seed=1,
+        base = suggest(state, limit=Limit(iterations=iterations), seed=1, threads=1,
                        params=Params(tree=tree, root_exploration=None))
-        same = suggest(state, limit=Limit(iterations=iterations), seed=1,
+        same = suggest(state, limit=Limit(iterations=iterations), seed=1, threads=1,
                        params=Params(tree=tree, root_exploration=0.7))
-        wide = suggest(state, limit=Limit(iterations=iterations), seed=1,
-                       params=Params(tree=tree, root_exploration=3.0))
+        wide = suggest(state, limit=Limit(iterations=iterations), seed=1, threads=1,
+                       params=Params(tree=tree, root_exploration=3.0, root_ramp=0))
         assert same.to_dict()["candidates"] == base.to_dict()["candidates"]     # None means `exploration`
         assert Params().root_c == 1.4
         top = max(c.visits for c in base.candidates)
         assert max(c.visits for c in wide.candidates) < top
     with pytest.raises(OptionError, match="root_exploration"):
         Params(root_exploration=-1.0)
+    with pytest.raises(OptionError, match="root_ramp"):
+        Params(root_ramp=-5)
+
+
+def test_the_root_constant_rises_from_c_to_the_root_constant_over_the_ramp():
+    assert Params().root_c == 1.4 and Params().root_ramp == 20_000
+    assert root_constant(0.7, 1.4, 20_000, 1) == pytest.approx(0.700035)
+    assert root_constant(0.7, 1.4, 20_000, 10_000) == pytest.approx(1.05)
+    assert root_constant(0.7, 1.4, 20_000, 20_000) == root_constant(0.7, 1.4, 20_000, 10 ** 6) == 1.4
+    assert root_constant(0.7, 1.4, 0, 1) == 1.4                      # no ramp
+    # A short search with the ramp stays close to a constant c; the full root constant spreads it.
+    reference = mid_game(2, 3, seat=0)
+    state = Game(2).state_from_json(reference.to_json())
+    shares = {}
+    for label, params in (("c", Params(root_exploration=None)), ("ramp", Params()),
+                          ("full", Params(root_ramp=0))):
+        r = suggest(state, limit=Limit(iterations=2000), seed=1, params=params, threads=1)
+        shares[label] = max(c.visits for c in r.candidates) / r.iterations
+    assert shares["c"] >= shares["ramp"] > shares["full"]

@@ -35,7 +35,7 @@ def decisions(players: int, seed: int, count: int) -> list:
 
 def test_v0_1_pins_the_search_of_release_0_1():
     preset = get_preset("v0.1")
-    assert dict(preset.params) == dict(exploration=0.7, root_exploration=None, win_weight=0.7, margin_scale=10.0,
+    assert dict(preset.params) == dict(exploration=0.7, root_exploration=None, root_ramp=0, win_weight=0.7, margin_scale=10.0,
                                        pyramid_bias=1.0, playout_policy="heuristic", final_selection="visits")
     assert make_bot("ismcts:preset=v0.1", 0).params == Params(**preset.params)
     assert all(p.pins and p.name == name for name, p in PRESETS.items())

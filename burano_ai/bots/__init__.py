@@ -16,7 +16,7 @@ Spec strings: ``name`` or ``name:key=value,key=value``. Bots and their keys:
                     when no budget is given), ``time`` (seconds per decision), ``workers`` (root-parallel
                     processes, 1), ``threads`` (threads sharing one tree, 1: games stay reproducible and
                     an arena's parallel games keep their cores), ``c`` (exploration), ``root_c``
-                    (root_exploration), ``final`` (lcb | visits: final_selection), ``win_weight``,
+                    (root_exploration), ``root_ramp``, ``final`` (lcb | visits: final_selection), ``win_weight``,
                     ``margin`` (margin_scale),
                     ``pyramid_bias``, ``horizon`` (`evaluator=HorizonEstimate(n)`), ``playout``
                     (heuristic | random), ``tree`` (auto | python | native; see `burano_ai.search.params`),

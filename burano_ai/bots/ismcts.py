@@ -39,7 +39,8 @@ class IsmctsBot(Bot):
             raise OptionError(f"bot spec {self.spec!r}: threads shares one tree and workers runs separate trees: "
                               "choose one of them")
         changes: dict[str, Any] = {}
-        for key, param in (("c", "exploration"), ("root_c", "root_exploration"), ("final", "final_selection"),
+        for key, param in (("c", "exploration"), ("root_c", "root_exploration"), ("root_ramp", "root_ramp"),
+                           ("final", "final_selection"),
                            ("win_weight", "win_weight"), ("margin", "margin_scale"),
                            ("pyramid_bias", "pyramid_bias"), ("playout", "playout_policy"), ("tree", "tree")):
             if key in o:

@@ -31,8 +31,9 @@ V0_1 = Preset(
     pins="the search of release 0.1: UCB c = 0.7 with availability counts, reward 0.7 win share + 0.3 "
          "sigmoid(margin / 10), pyramid prior bias 1, heuristic C playouts, the most visited move, "
          "workers=W as W root-parallel processes with merged root statistics, one thread each",
-    params=MappingProxyType(dict(exploration=0.7, root_exploration=None, win_weight=0.7, margin_scale=10.0,
-                                 pyramid_bias=1.0, playout_policy="heuristic", final_selection="visits")),
+    params=MappingProxyType(dict(exploration=0.7, root_exploration=None, root_ramp=0, win_weight=0.7,
+                                 margin_scale=10.0, pyramid_bias=1.0, playout_policy="heuristic",
+                                 final_selection="visits")),
 )
 
 #: Every preset by name.

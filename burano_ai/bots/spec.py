@@ -59,6 +59,18 @@ def _positive_int(name: str) -> Callable[[str], int]:
     return parse
 
 
+def _count(name: str) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            v = int(text.replace("_", ""))
+        except ValueError:
+            raise ValueError(f"{name} must be a whole number, not {text!r}") from None
+        if v < 0:
+            raise ValueError(f"{name} must be at least 0, not {v}")
+        return v
+    return parse
+
+
 def _number(name: str, low: float | None = None, high: float | None = None,
             strict_low: bool = False) -> Callable[[str], float]:
     def parse(text: str) -> float:
@@ -115,6 +127,7 @@ BOT_KEYS: dict[str, dict[str, Callable[[str], Any]]] = {
         "threads": _positive_int("threads"),
         "c": _number("c", low=0.0),
         "root_c": _number("root_c", low=0.0),
+        "root_ramp": _count("root_ramp"),
         "final": _choice("final", "lcb", "visits"),
         "win_weight": _number("win_weight", low=0.0, high=1.0),
         "margin": _number("margin", low=0.0, strict_low=True),

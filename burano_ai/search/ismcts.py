@@ -51,7 +51,7 @@ from ..enums import CHANCE, TERMINAL, Phase
 from ..errors import OptionError
 from ..seeds import derive, mix64
 from .evaluators import sample_chance
-from .params import Params
+from .params import Params, root_constant
 from .pyramid import SecretPyramids, colour_prior, sample
 from .rewards import margins, rewards, top_shares
 from .tree import NO_CHANCE, Node, check_root, export_plan
@@ -160,6 +160,7 @@ class Searcher:
         params = self.params
         c = params.exploration
         root_c = params.root_c
+        ramp = params.root_ramp
         bias = params.pyramid_bias
         evaluator = self.evaluator
         horizon = evaluator.horizon_turns
@@ -231,7 +232,8 @@ class Searcher:
                     ch = children[a]
                     avail = ch.avail = ch.avail + 1
                     n = ch.visits
-                    score = ch.value / n + (root_c if node is root else c) * sqrt(log(avail) / n)
+                    k = root_constant(c, root_c, ramp, avail) if node is root else c
+                    score = ch.value / n + k * sqrt(log(avail) / n)
                     if prior is not None:
                         score += bias * prior.get(a, 0.0) / (n + 1)
                     if score > best_score:

@@ -14,13 +14,16 @@ Reward (what an iteration scores for each seat)
 
 Exploration
     UCB over rewards in [0, 1] with availability counts (SO-ISMCTS):
-    ``mean + exploration * sqrt(ln(avail) / visits)``. The root uses its own constant,
-    ``root_exploration = 1.4`` (v0.1 used 0.7 everywhere): a wider comparison of the candidate moves,
-    which is what a player reads, without diluting the deeper lines (plans within the turn, replies)
-    that a larger constant everywhere makes shallower. Measured (docs/strength.md, "Answers that
-    settle"): with 0.7 the runner-up moves stop receiving visits after ~10,000 iterations, and 1.4 also
-    had the lowest regret on the position suite (0.86 points vs 1.14 for 0.7 and 1.16 for v0.1; 1.0:
-    0.94), while a constant of 1.4 everywhere found the best last-round line later.
+    ``mean + exploration * sqrt(ln(avail) / visits)``. The root's constant rises with the search,
+    from `exploration` to `root_exploration` (1.4) over the first `root_ramp` (20,000) availabilities of
+    a root move (`root_constant`; v0.1 used 0.7 everywhere). A long analysis thus keeps comparing the
+    candidate moves, which is what a player reads, while a short search for a move in play keeps its
+    iterations on the few moves and the plans that matter. Measured (docs/strength.md): with 0.7 the
+    runner-up moves stop receiving visits after ~10,000 iterations; 1.4 from the first iteration had the
+    lowest regret on the position suite at 1 s per decision (0.86 points vs 1.14 for 0.7) but lost to
+    v0.1 at 0.1 s per decision (Elo −98 [−214, −1] after 20 duplicate pairs), where the wide root left
+    too few iterations for the plans; a constant of 1.4 everywhere also found the best last-round line
+    later.
 
 Pyramid
     The searching seat's own pyramid cubes are tree decisions ordered by a prior
@@ -79,7 +82,10 @@ class Params:
 
     Attributes:
         exploration: UCB constant c (rewards lie in [0, 1]).
-        root_exploration: UCB constant at the root, or None for `exploration` (see the module docstring).
+        root_exploration: UCB constant at the root once the search has run `root_ramp` iterations
+            through a root move, or None for `exploration` (see the module docstring).
+        root_ramp: availabilities of a root move over which the root's constant rises linearly from
+            `exploration` to `root_exploration` (0: `root_exploration` from the start).
         win_weight: weight of the win share in the reward; the rest is the VP-margin term.
         margin_scale: VP margin that moves the margin term from 0.5 to sigmoid(1) = 0.73.
         pyramid_bias: progressive-bias weight of the pyramid prior for the searching seat's cubes.
@@ -105,6 +111,7 @@ class Params:
 
     exploration: float
     root_exploration: float | None
+    root_ramp: int
     win_weight: float
     margin_scale: float
     pyramid_bias: float
@@ -117,8 +124,9 @@ class Params:
     def __init__(self, exploration: float = 0.7, win_weight: float = 0.7, margin_scale: float = 10.0,
                  pyramid_bias: float = 1.0, playout_policy: str = "heuristic", evaluator: Evaluator | None = None,
                  start_method: str | None = None, tree: str = "auto", final_selection: str = "lcb",
-                 root_exploration: float | None = 1.4) -> None:
+                 root_exploration: float | None = 1.4, root_ramp: int = 20_000) -> None:
         for name, value in (("exploration", exploration), ("root_exploration", root_exploration),
+                            ("root_ramp", root_ramp),
                             ("win_weight", win_weight),
                             ("margin_scale", margin_scale), ("pyramid_bias", pyramid_bias),
                             ("playout_policy", playout_policy), ("evaluator", evaluator),
@@ -138,6 +146,8 @@ class Params:
             raise OptionError(f"root_exploration must be a number >= 0 or None, not {self.root_exploration!r}")
         if self.exploration < 0:
             raise OptionError(f"exploration must be >= 0, not {self.exploration}")
+        if isinstance(self.root_ramp, bool) or not isinstance(self.root_ramp, int) or self.root_ramp < 0:
+            raise OptionError(f"root_ramp must be a whole number >= 0, not {self.root_ramp!r}")
         if not 0.0 <= self.win_weight <= 1.0:
             raise OptionError(f"win_weight must lie in 0..1, not {self.win_weight}")
         if self.margin_scale <= 0:
@@ -196,6 +206,13 @@ class Params:
         out = {f.name: getattr(self, f.name) for f in fields(self)}
         out["evaluator"] = None if self.evaluator is None else _describe(self.evaluator)
         return out
+
+
+def root_constant(c: float, root_c: float, ramp: float, avail: float) -> float:
+    """The UCB constant of a root move available `avail` times: from `c` up to `root_c` over `ramp`."""
+    if avail >= ramp:
+        return root_c
+    return c + (root_c - c) * avail / ramp
 
 
 def _describe(evaluator: Any) -> str:

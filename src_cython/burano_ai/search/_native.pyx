@@ -292,6 +292,13 @@ cdef inline int chance_after(const NodeC* nd) noexcept nogil:
     return (nd.flags >> 1) - 1
 
 
+cdef inline double root_constant(double c, double root_c, double ramp, double avail) noexcept nogil:
+    """The UCB constant of a root child available `avail` times (`params.root_constant`)."""
+    if avail >= ramp:
+        return root_c
+    return c + (root_c - c) * avail / ramp
+
+
 cdef struct SlotC:
     int32_t parent                    # node whose child this is, or NO_NODE: empty slot
     int32_t action                    # action of the edge
@@ -400,7 +407,7 @@ cdef class NativeSearcher:
     cdef readonly long dead_ends      # iterations that stopped at a dead end (a malformed position)
     cdef uint64_t seed_c
     cdef int policy
-    cdef double exploration, root_exploration, bias, win_weight, margin_scale
+    cdef double exploration, root_exploration, root_ramp, bias, win_weight, margin_scale
     # Tree.
     cdef NodeC* nodes
     cdef int num_nodes, node_capacity
@@ -451,6 +458,7 @@ cdef class NativeSearcher:
         self.seed_c = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
         self.exploration = params.exploration
         self.root_exploration = params.root_c
+        self.root_ramp = params.root_ramp
         self.bias = params.pyramid_bias
         self.win_weight = params.win_weight
         self.margin_scale = params.margin_scale
@@ -620,7 +628,7 @@ cdef class NativeSearcher:
         cdef double weights[NUM_COLOURS]
         cdef PriorC prior_p
         cdef int child, action, prior, i, best_i, num_untried
-        cdef double c = self.root_exploration if node == ROOT else self.exploration
+        cdef double c = self.exploration
         cdef double bias = self.bias, best_score, score
         cdef NodeC* ch
         pthread_mutex_lock(&self.tree_lock)
@@ -675,6 +683,8 @@ cdef class NativeSearcher:
         best_score = -1e300
         best_i = 0
         for i in range(n):
+            if node == ROOT:
+                c = root_constant(self.exploration, self.root_exploration, self.root_ramp, avails[i])
             score = values[i] / visits[i] + c * sqrt(log(<double>avails[i]) / visits[i])
             if prior != NO_NODE:
                 score += bias * prior_p.p[legal[i] - A_PYRAMID] / (visits[i] + 1)
