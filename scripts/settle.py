@@ -1,12 +1,12 @@
 """Do answers settle with time? Root visit shares at two budgets, side by side for several settings.
 
     python scripts/settle.py                          # bench positions, 10k and 100k iterations
-    python scripts/settle.py --budgets 10000,100000 --settings "v0.1=0.7/-/visits" "default=0.7/1.4/lcb"
+    python scripts/settle.py --budgets 10000,100000 --settings "v0.1=0.7/-/0/visits" "default=0.7/1.4/20000/lcb"
 
 For each fixed benchmark position (`bench/positions.py`) and each setting
-(``name=exploration/root_exploration/final_selection``, ``-`` for "same as exploration"), one search per
+(``name=exploration/root_exploration/root_ramp/final_selection``, ``-`` for "same as exploration"), one search per
 budget with the same seed (so the small budget's iterations are the first ones of the large one) and
-one thread. It prints the suggested move, the five most visited root moves with their visit shares
+one thread (so the table is reproducible). It prints the suggested move, the five most visited root moves with their visit shares
 and values, and the two numbers the issue asks about:
 
 * ``alt+``: iterations between the two budgets that went to moves other than the most visited one —
@@ -33,15 +33,15 @@ from burano_ai.search import Limit, Params  # noqa: E402
 
 def parse_setting(text: str) -> tuple[str, Params]:
     name, _, spec = text.partition("=")
-    c, root_c, selection = spec.split("/")
+    c, root_c, ramp, selection = spec.split("/")
     return name, Params(exploration=float(c), root_exploration=None if root_c == "-" else float(root_c),
-                        final_selection=selection)
+                        root_ramp=int(ramp), final_selection=selection)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--budgets", default="10000,100000", help="two iteration budgets, comma-separated")
-    parser.add_argument("--settings", nargs="+", default=["v0.1=0.7/-/visits", "default=0.7/1.4/lcb"])
+    parser.add_argument("--settings", nargs="+", default=["v0.1=0.7/-/0/visits", "default=0.7/1.4/20000/lcb"])
     parser.add_argument("--positions", nargs="+", default=list(positions.POSITIONS))
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
@@ -53,7 +53,7 @@ def main() -> None:
     for name in args.positions:
         state = positions.load(Game, name)
         for label, params in settings:
-            results = [suggest(state, limit=Limit(iterations=b), params=params, seed=args.seed, workers=1)
+            results = [suggest(state, limit=Limit(iterations=b), params=params, seed=args.seed, threads=1)
                        for b in (small, large)]
             before = {c.action: c.visits for c in results[0].candidates}
             after = {c.action: c.visits for c in results[1].candidates}
