@@ -47,26 +47,14 @@ def _format_value(v: Any) -> str:
     return str(v)
 
 
-def _positive_int(name: str) -> Callable[[str], int]:
+def _whole(name: str, least: int = 1) -> Callable[[str], int]:
     def parse(text: str) -> int:
         try:
             v = int(text.replace("_", ""))
         except ValueError:
             raise ValueError(f"{name} must be a whole number, not {text!r}") from None
-        if v < 1:
-            raise ValueError(f"{name} must be at least 1, not {v}")
-        return v
-    return parse
-
-
-def _count(name: str) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        try:
-            v = int(text.replace("_", ""))
-        except ValueError:
-            raise ValueError(f"{name} must be a whole number, not {text!r}") from None
-        if v < 0:
-            raise ValueError(f"{name} must be at least 0, not {v}")
+        if v < least:
+            raise ValueError(f"{name} must be at least {least}, not {v}")
         return v
     return parse
 
@@ -110,35 +98,35 @@ def _flag(name: str) -> Callable[[str], bool]:
 
 _TIME = _number("time", low=0.0, strict_low=True)
 _OPENSPIEL_KEYS = {
-    "iterations": _positive_int("iterations"),
+    "iterations": _whole("iterations"),
     "c": _number("c", low=0.0),
     "evaluator": _choice("evaluator", "native", "random"),
-    "rollouts": _positive_int("rollouts"),
+    "rollouts": _whole("rollouts"),
 }
 
 #: Keys each bot accepts and how each value is parsed.
 BOT_KEYS: dict[str, dict[str, Callable[[str], Any]]] = {
     "random": {},
-    "greedy": {"samples": _positive_int("samples"), "depth": _positive_int("depth")},
+    "greedy": {"samples": _whole("samples"), "depth": _whole("depth")},
     "ismcts": {
-        "iterations": _positive_int("iterations"),
+        "iterations": _whole("iterations"),
         "time": _TIME,
-        "workers": _positive_int("workers"),
-        "threads": _positive_int("threads"),
+        "workers": _whole("workers"),
+        "threads": _whole("threads"),
         "c": _number("c", low=0.0),
         "root_c": _number("root_c", low=0.0),
-        "root_ramp": _count("root_ramp"),
+        "root_ramp": _whole("root_ramp", least=0),
         "final": _choice("final", "lcb", "visits"),
         "win_weight": _number("win_weight", low=0.0, high=1.0),
         "margin": _number("margin", low=0.0, strict_low=True),
         "pyramid_bias": _number("pyramid_bias", low=0.0),
-        "horizon": _positive_int("horizon"),
+        "horizon": _whole("horizon"),
         "playout": _choice("playout", "heuristic", "random"),
         "tree": _choice("tree", "auto", "python", "native"),
         "preset": _choice("preset", *PRESETS),
     },
     "mcts-pkg": {
-        "iterations": _positive_int("iterations"),
+        "iterations": _whole("iterations"),
         "time": _TIME,
         "c": _number("c", low=0.0),
         "rollout": _choice("rollout", "native", "python"),
@@ -147,7 +135,7 @@ BOT_KEYS: dict[str, dict[str, Callable[[str], Any]]] = {
         **_OPENSPIEL_KEYS,
         "time": _TIME,
         "final": _choice("final", "max-visit", "normalized", "max-value"),
-        "worlds": _positive_int("worlds"),
+        "worlds": _whole("worlds"),
         "inconsistent": _flag("inconsistent"),
     },
     "openspiel-mcts": {**_OPENSPIEL_KEYS, "solve": _flag("solve")},
