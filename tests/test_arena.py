@@ -8,7 +8,6 @@ import json
 import math
 
 import pytest
-from typer.testing import CliRunner
 
 import cli
 from burano_ai.arena import (RESULTS_SCHEMA, SCHEMA, SCHEMA_VERSION, ArenaConfig, elo_ratings, make_plan,
@@ -212,14 +211,6 @@ def test_plackett_luce():
 
 
 # --- command line
-
-
-@pytest.fixture
-def runner() -> CliRunner:
-    try:
-        return CliRunner(mix_stderr=False)
-    except TypeError:
-        return CliRunner()
 
 
 def test_cli_arena_writes_results(runner, tmp_path):

@@ -16,14 +16,6 @@ from burano_ai.reference import Game
 EXAMPLE = resources.files("burano_ai.data").joinpath("examples/midgame-4p-C.json")
 
 
-@pytest.fixture
-def runner() -> CliRunner:
-    try:
-        return CliRunner(mix_stderr=False)   # click < 8.2 mixes the streams unless told not to
-    except TypeError:
-        return CliRunner()
-
-
 def invoke(runner: CliRunner, *args: str):
     return runner.invoke(cli.app, [str(a) for a in args])
 

@@ -9,7 +9,6 @@ import math
 import numpy as np
 import pytest
 from scipy.optimize import minimize
-from typer.testing import CliRunner
 
 import cli
 from burano_ai import Game
@@ -198,14 +197,6 @@ def test_arena_with_workers_decides_at_the_same_pair(strong_first):
     s2 = sprt_arena((STRONG, WEAK), workers=2).sprt
     assert s2["verdict"] == "H1" and s2["stopped_at"] == strong_first.sprt["stopped_at"]
     assert strong_first.sprt["pairs"] <= s2["pairs"] <= strong_first.sprt["pairs"] + 1
-
-
-@pytest.fixture
-def runner() -> CliRunner:
-    try:
-        return CliRunner(mix_stderr=False)
-    except TypeError:
-        return CliRunner()
 
 
 def test_cli_arena_sprt_writes_the_sprt_section(runner, tmp_path):
