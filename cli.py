@@ -533,5 +533,21 @@ def arena(
     if plot is not None:
         result.plot(str(plot))
 
+
+@app.command()
+@user_errors
+def serve(
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (127.0.0.1: this machine only)."),
+    port: int = typer.Option(8000, "--port", help="Port to listen on."),
+    open_browser: bool = typer.Option(False, "--open", help="Open the board in the default web browser."),
+) -> None:
+    """Serve the web board: play against bots, analyse, set up a position, replay a game (docs/web.md)."""
+    try:
+        from burano_ai.web.server import serve as run_server
+    except ImportError as exc:
+        raise OptionError(f"burano serve needs the web extra: pip install 'burano-ai[web]' ({exc})") from None
+    run_server(host=host, port=port, open_browser=open_browser)
+
+
 if __name__ == "__main__":
     app()

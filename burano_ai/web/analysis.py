@@ -1,0 +1,137 @@
+"""Live analysis for the web board: a search in a thread whose partial results the page streams.
+
+`stream_search` is the one place that talks to the engine: it runs `engine.suggest` on a seat's view
+(never a full position of a game) and calls `on_report(result)` with partial results until `stop` is
+set or the budget is spent.
+"""
+
+from __future__ import annotations
+
+import inspect
+import itertools
+import threading
+import time
+from collections import OrderedDict
+from typing import Any, Callable
+
+from .. import engine
+from ..errors import OptionError, PositionError
+from ..search.limits import Limit
+
+#: Seconds between two partial results.
+REPORT_EVERY = 0.25
+#: Longest analysis (seconds) before it stops by itself.
+MAX_SECONDS = 600.0
+#: Candidates sent to the page.
+TOP = 8
+#: Analyses kept.
+MAX_ANALYSES = 16
+
+_STREAMING = "on_report" in inspect.signature(engine.suggest).parameters
+
+
+def stream_search(position: Any, seat: Any, on_report: Callable[[Any], None], stop: threading.Event,
+                  seconds: float = MAX_SECONDS, seed: int = 0) -> Any:
+    """Search `position` for `seat`, reporting partial results; return the final SearchResult."""
+    if _STREAMING:   # the engine streams partial results itself
+        return engine.suggest(position, seat=seat, limit=Limit(seconds=seconds), seed=seed, on_report=on_report,
+                              report_every=REPORT_EVERY, stop=stop)
+    # Without a streaming engine: repeated searches with a doubling budget, each one a report.
+    start = time.perf_counter()
+    iterations = 500
+    result = None
+    for round_ in itertools.count():
+        result = engine.suggest(position, seat=seat, limit=Limit(iterations=iterations), seed=seed + round_, threads=1)
+        on_report(result)
+        if stop.is_set() or time.perf_counter() - start > seconds:
+            break
+        iterations = min(iterations * 2, 64_000)
+    return result
+
+
+def result_payload(result: Any, done: bool) -> dict[str, Any]:
+    """What the page shows of a (partial) SearchResult."""
+    return {
+        "seat": result.seat_letter,
+        "move": result.move,
+        "iterations": result.iterations,
+        "elapsed": round(result.elapsed, 3),
+        "done": done,
+        "candidates": [{"move": c.move, "visits": c.visits, "win": round(c.win_prob, 4),
+                        "vp": round(c.expected_vp, 2), "margin": round(c.expected_margin, 2),
+                        "plan": [step.move for step in c.plan]} for c in result.candidates[:TOP]],
+        "notes": list(result.notes),
+    }
+
+
+class Analysis:
+    """One running (or finished) analysis."""
+
+    def __init__(self, analysis_id: str, position: Any, seat: Any) -> None:
+        self.id = analysis_id
+        self.stop_event = threading.Event()
+        self.version = 0
+        self.latest: dict[str, Any] | None = None
+        self.done = False
+        self.error: str | None = None
+        self.position = position
+        self.seat = seat
+        self.thread = threading.Thread(target=self._run, name=f"analysis-{analysis_id}", daemon=True)
+
+    def _report(self, result: Any) -> None:
+        self.latest = result_payload(result, False)
+        self.version += 1
+
+    def _run(self) -> None:
+        try:
+            result = stream_search(self.position, self.seat, self._report, self.stop_event)
+            self.latest = result_payload(result, True)
+        except ValueError as exc:
+            self.error = str(exc)
+        except Exception as exc:   # shown on the page rather than lost in a thread
+            self.error = f"internal error: {type(exc).__name__}: {exc}"
+        finally:
+            self.done = True
+            if self.latest is not None:
+                self.latest["done"] = True
+            self.version += 1
+
+    def payload(self) -> dict[str, Any]:
+        return {"id": self.id, "done": self.done, "error": self.error, "result": self.latest,
+                "version": self.version}
+
+    def stop(self) -> None:
+        self.stop_event.set()
+
+
+class AnalysisHub:
+    def __init__(self) -> None:
+        self.analyses: OrderedDict[str, Analysis] = OrderedDict()
+        self._ids = itertools.count(1)
+        self._lock = threading.Lock()
+
+    def start(self, position: Any, seat: Any) -> Analysis:
+        """Check the position and seat now (one clear error), then search in a thread."""
+        state, view = engine.load_position(position)
+        to_move = state.current_player()
+        if to_move < 0:
+            raise PositionError("nothing to analyse: " + ("the game is over" if state.is_terminal()
+                                                           else "a chance event is pending"))
+        if seat is None:
+            seat = to_move if view is None else view
+        if seat != to_move:
+            raise OptionError("the analysed seat is not to move: analysis runs on your own turn")
+        with self._lock:
+            analysis = Analysis(f"a{next(self._ids)}", position, seat)
+            self.analyses[analysis.id] = analysis
+            while len(self.analyses) > MAX_ANALYSES:
+                _, old = self.analyses.popitem(last=False)
+                old.stop()
+        analysis.thread.start()
+        return analysis
+
+    def get(self, analysis_id: str) -> Analysis:
+        analysis = self.analyses.get(analysis_id)
+        if analysis is None:
+            raise LookupError(f"no analysis {analysis_id!r} on this server")
+        return analysis

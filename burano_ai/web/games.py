@@ -1,0 +1,219 @@
+"""Live games of the web board: one `GameSession` each, bots advanced in a thread, one snapshot per seat.
+
+The full State stays in the session; everything a browser receives is built by `seat_payload`, which
+reads only `session.view(seat)` (`state.to_dict(seat)`), the seat's legal move texts and the steps
+narrated for that seat. Each human seat's payload is rebuilt after every step and kept with a version
+number, so readers (HTTP and server-sent events) never touch a state while a bot is moving.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+from collections import OrderedDict
+from typing import Any
+
+from ..data.colours import MAX_PLAYERS, MIN_PLAYERS, SEAT_LETTERS
+from ..enums import CHANCE, TERMINAL, parse_seat
+from ..errors import IllegalMoveError, OptionError
+
+try:   # the shared game session (issue 13); a stand-in until it lands
+    from ..session import GameSession
+except ImportError:   # pragma: no cover - removed once burano_ai.session exists
+    from ._fallback_session import GameSession
+
+#: Games kept in memory; the oldest is forgotten beyond this.
+MAX_GAMES = 64
+#: Largest seed a URL may carry.
+MAX_SEED = 2**63 - 1
+
+
+def check_setup(players: Any, seed: Any, seats: Any) -> tuple[int, int, list[str]]:
+    """Validate a game setup from the page (players, seed, one spec per seat: "human" or a bot spec)."""
+    from ..bots.registry import check_bot_spec
+    if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise OptionError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {players!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise OptionError(f"seed must be a whole number from 0 to {MAX_SEED}, not {seed!r}")
+    if not isinstance(seats, list) or len(seats) != players or not all(isinstance(s, str) for s in seats):
+        raise OptionError(f"seats must list {players} players ('human' or a bot spec), not {seats!r}")
+    specs = []
+    for i, spec in enumerate(seats):
+        spec = spec.strip()
+        if spec == "human":
+            specs.append(spec)
+            continue
+        try:
+            specs.append(check_bot_spec(spec).canonical())
+        except ValueError as exc:
+            raise OptionError(f"seats[{i}] ({SEAT_LETTERS[i]}): {exc}") from None
+    if "human" not in specs:
+        raise OptionError("seats: at least one seat must be 'human' (the board shows a human seat's view)")
+    return players, seed, specs
+
+
+class LiveGame:
+    """One game on the server: the session, a lock, the bot thread and the per-seat snapshots."""
+
+    def __init__(self, game_id: str, players: int, seed: int, seats: list[str]) -> None:
+        self.id = game_id
+        self.setup = {"players": players, "seed": seed, "seats": seats}
+        self.session = GameSession(players, seed, seats)
+        self.lock = threading.RLock()
+        self.version = 0
+        self.snapshots: dict[int, dict[str, Any]] = {}
+        self.logs: dict[int, list[str]] = {seat: [] for seat in self.session.humans()}
+        self.thinking: int | None = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.error: str | None = None
+        with self.lock:
+            self._advance_chance()
+            self._refresh()
+            self._start_bots()
+
+    # -- snapshots -------------------------------------------------------------------------------
+    def _on_step(self, step: Any, ply: int) -> None:
+        for seat, log in self.logs.items():
+            log.append(self.session.narrate(step, seat))
+        self.thinking = self._bot_to_move()
+        self._refresh()
+
+    def _bot_to_move(self) -> int | None:
+        to_move = self.session.to_move()
+        return to_move if to_move >= 0 and to_move not in self.session.humans() else None
+
+    def _refresh(self) -> None:
+        snapshots = {seat: seat_payload(self, seat) for seat in self.session.humans()}
+        self.snapshots = snapshots
+        self.version += 1
+
+    def _rebuild_logs(self) -> None:
+        for seat in self.logs:
+            self.logs[seat] = [self.session.narrate(step, seat) for step in self.session.record.steps]
+
+    # -- advancing -----------------------------------------------------------------------------
+    def _advance_chance(self) -> None:
+        """Resolve chance events now (they are instant); stop where a bot or a human is to move."""
+        self.session.advance(on_step=self._on_step, should_stop=lambda: self._bot_to_move() is not None)
+
+    def _start_bots(self) -> None:
+        if self._bot_to_move() is None or (self._thread and self._thread.is_alive()):
+            return
+        self._stop.clear()
+        self.thinking = self._bot_to_move()
+        self._refresh()
+        self._thread = threading.Thread(target=self._run_bots, name=f"bots-{self.id}", daemon=True)
+        self._thread.start()
+
+    def _run_bots(self) -> None:
+        try:
+            with self.lock:
+                self.session.advance(on_step=self._on_step, should_stop=self._stop.is_set)
+        except Exception as exc:   # a bot failing is shown on the page, not lost in a thread
+            self.error = f"a bot failed: {type(exc).__name__}: {exc}"
+        finally:
+            self.thinking = None
+            self._refresh()
+
+    def stop_bots(self) -> None:
+        self._stop.set()
+        thread = self._thread
+        if thread is not None:
+            thread.join()
+
+    # -- human actions ---------------------------------------------------------------------------
+    def check_seat(self, seat: Any) -> int:
+        try:
+            index = parse_seat(seat, self.setup["players"], what="seat")
+        except ValueError as exc:
+            raise OptionError(str(exc)) from None
+        if index not in self.session.humans():
+            raise OptionError(f"seat {SEAT_LETTERS[index]} is not a human seat of this game: "
+                              f"the board shows only its players' views")
+        return index
+
+    def play(self, seat: int, move: Any) -> dict[str, Any]:
+        if not isinstance(move, (str, int)) or isinstance(move, bool):
+            raise OptionError(f"move must be a move text, not {move!r}")
+        if self.thinking is not None:
+            raise IllegalMoveError(f"seat {SEAT_LETTERS[self.thinking]} (a bot) is thinking: wait for your turn")
+        with self.lock:
+            if self.session.to_move() != seat:
+                raise IllegalMoveError(f"seat {SEAT_LETTERS[seat]} is not to move")
+            step = self.session.play(seat, move)
+            self._on_step(step, len(self.session.record.steps))
+            self._advance_chance()
+            self._start_bots()
+            return self.snapshots[seat]
+
+    def undo(self, seat: int) -> dict[str, Any]:
+        self.stop_bots()
+        with self.lock:
+            done = self.session.undo(seat)
+            if not done:
+                raise IllegalMoveError(f"seat {SEAT_LETTERS[seat]} has no move to undo")
+            self._rebuild_logs()
+            self.thinking = None
+            self._refresh()
+            return self.snapshots[seat]
+
+    def record_text(self, seat: int) -> str:
+        import json
+        with self.lock:
+            record = self.session.record.for_seat(seat)
+            return json.dumps(record.to_dict(), indent=2)
+
+
+def seat_payload(game: LiveGame, seat: int) -> dict[str, Any]:
+    """Everything the page of `seat` gets: its view, its legal moves, its log, the game's public facts."""
+    session = game.session
+    to_move = session.to_move()
+    over = session.is_over()
+    payload = {
+        "game": game.id,
+        "seat": SEAT_LETTERS[seat],
+        "setup": game.setup,
+        "humans": [SEAT_LETTERS[i] for i in session.humans()],
+        "view": session.view(seat),
+        "legal": session.legal_moves(seat),
+        "to_move": "over" if over else ("chance" if to_move == CHANCE else SEAT_LETTERS[to_move]),
+        "thinking": None if game.thinking is None else SEAT_LETTERS[game.thinking],
+        "log": list(game.logs.get(seat, [])),
+        "ply": len(session.record.steps),
+        "over": over,
+        "error": game.error,
+        "version": game.version + 1,
+    }
+    if over:
+        payload["scores"] = list(session.state.scores())
+        payload["winners"] = [SEAT_LETTERS[i] for i in session.state.winners()]
+    return payload
+
+
+class GameHub:
+    """The games this server holds, by id."""
+
+    def __init__(self) -> None:
+        self.games: OrderedDict[str, LiveGame] = OrderedDict()
+        self._ids = itertools.count(1)
+        self._lock = threading.Lock()
+
+    def create(self, players: Any, seed: Any, seats: Any) -> LiveGame:
+        players, seed, seats = check_setup(players, seed, seats)
+        with self._lock:
+            game_id = f"g{next(self._ids)}-{int(time.time() * 1000) % 100000}"
+        game = LiveGame(game_id, players, seed, seats)
+        with self._lock:
+            self.games[game_id] = game
+            while len(self.games) > MAX_GAMES:
+                _, old = self.games.popitem(last=False)
+                old._stop.set()
+        return game
+
+    def get(self, game_id: str) -> LiveGame:
+        game = self.games.get(game_id)
+        if game is None:
+            raise LookupError(f"no game {game_id!r} on this server (it may have been forgotten: reload the page)")
+        return game

@@ -1,0 +1,94 @@
+"""Replays for the web board: a `burano-game/1` record stepped through as one seat saw it.
+
+The page gets, for a ply, that seat's view of the position before the step (`state.to_dict(seat)`),
+the step as the seat may read it (a blind draw or a secret pyramid cube of another seat stays hidden)
+and the step's engine annotations.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from ..data.colours import SEAT_LETTERS
+from ..enums import parse_seat
+from ..errors import OptionError
+
+#: Replays kept in memory.
+MAX_REPLAYS = 8
+
+
+def step_text(step: Any, seat: int) -> str:
+    """The step as `seat` may read it."""
+    letter = SEAT_LETTERS[seat]
+    hidden = step.move is None or (step.seen_by is not None and letter not in step.seen_by)
+    who = "chance" if step.actor == "chance" else step.actor
+    if hidden:
+        what = {"fish-draw": "a fish card drawn blind"}.get(step.kind or "", "a hidden move")
+        return f"{who}: {what}"
+    return f"{who}: {step.move}"
+
+
+class Replay:
+    def __init__(self, replay_id: str, record: Any, seat: int) -> None:
+        self.id = replay_id
+        self.record = record
+        self.seat = seat
+        self.views: list[dict[str, Any]] = []
+        for _ply, state in record.positions():
+            self.views.append(state.to_dict(seat))
+        self.final_scores = None
+
+    def summary(self) -> dict[str, Any]:
+        rec = self.record
+        return {"id": self.id, "players": rec.players, "seat": SEAT_LETTERS[self.seat],
+                "plies": len(rec.steps),
+                "seats": [{"name": s.name, "player": s.player} for s in rec.seats],
+                "result": rec.result, "steps": [step_text(s, self.seat) for s in rec.steps],
+                "flags": [(s.annotations or {}).get("flag") for s in rec.steps],
+                **self.at(0)}
+
+    def at(self, ply: Any) -> dict[str, Any]:
+        plies = len(self.record.steps)
+        if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= plies:
+            raise OptionError(f"ply must be 0 to {plies}, not {ply!r}")
+        step = self.record.steps[ply] if ply < plies else None
+        return {"ply": ply, "view": self.views[ply],
+                "next": None if step is None else step_text(step, self.seat),
+                "annotations": None if step is None else (step.annotations or None)}
+
+
+class ReplayHub:
+    def __init__(self) -> None:
+        self.replays: OrderedDict[str, Replay] = OrderedDict()
+        self._ids = itertools.count(1)
+        self._lock = threading.Lock()
+
+    def open(self, record: Any, seat: Any) -> Replay:
+        from ..record import GameRecord
+        if isinstance(record, str):
+            rec = GameRecord.from_json(record)
+        else:
+            rec = GameRecord.from_dict(record)
+        if rec.view is not None:
+            seat_index = parse_seat(rec.view, rec.players, what="record.view")
+            if seat is not None and parse_seat(seat, rec.players, what="seat", error=OptionError) != seat_index:
+                raise OptionError(f"the record is seat {rec.view}'s export: it can only be replayed as {rec.view}")
+        else:
+            seat_index = 0 if seat is None else parse_seat(seat, rec.players, what="seat", error=OptionError)
+        with self._lock:
+            replay_id = f"r{next(self._ids)}"
+        replay = Replay(replay_id, rec, seat_index)
+        with self._lock:
+            self.replays[replay_id] = replay
+            while len(self.replays) > MAX_REPLAYS:
+                self.replays.popitem(last=False)
+        return replay
+
+    def get(self, replay_id: str) -> Replay:
+        replay = self.replays.get(replay_id)
+        if replay is None:
+            raise LookupError(f"no replay {replay_id!r} on this server")
+        return replay

@@ -1,0 +1,458 @@
+// The web board's page: play, analyse, set up a position, replay. Talks to the JSON API of burano serve.
+// The page only ever holds what the server sends for its seat (a view, move texts, narrated steps).
+"use strict";
+
+const B = window.BuranoBoard;
+const $ = (sel) => document.querySelector(sel);
+const $$ = (sel) => Array.from(document.querySelectorAll(sel));
+
+const app = {
+  tab: "play",
+  current: {view: null, legal: [], seat: null, mode: "play"},   // what the board shows now
+  game: null,          // the last game payload
+  gameEvents: null,
+  analysis: null,      // {id, events, result}
+  analysisSource: null,
+  editor: {position: null, colour: "pink", timer: null, checked: null},
+  replay: null,
+};
+
+// -- HTTP ---------------------------------------------------------------------------------------
+async function api(method, url, body) {
+  const res = await fetch(url, {method, headers: body ? {"Content-Type": "application/json"} : {},
+                                body: body ? JSON.stringify(body) : undefined});
+  let data;
+  try { data = await res.json(); } catch (e) { data = {error: `bad answer from the server (${res.status})`}; }
+  if (!res.ok) { const err = new Error(data.error || `HTTP ${res.status}`); err.data = data; err.status = res.status; throw err; }
+  return data;
+}
+function showError(message) { const el = $("#error"); el.textContent = message || ""; el.hidden = !message; }
+
+// -- drawing ------------------------------------------------------------------------------------
+function primaryTargets(view, legal, seat) {
+  const byKey = {};
+  legal.forEach(m => { const t = B.moveTargets(m, view, seat); if (t.length) (byKey[t[0]] = byKey[t[0]] || []).push(m); });
+  return byKey;
+}
+
+function draw(view, legal, seat, opts) {
+  opts = opts || {};
+  app.current = {view, legal: legal || [], seat, mode: app.tab};
+  if (!view) { $("#board").innerHTML = ""; return; }
+  const seatNames = opts.seatNames;
+  $("#board").innerHTML = B.renderBoard(view, {seat, seatNames, roofLines: B.roofLines(app.current.legal)});
+  app.current.byKey = primaryTargets(view, app.current.legal, seat);
+  for (const key of Object.keys(app.current.byKey)) {
+    $$(`#board [data-key="${CSS.escape(key)}"]`).forEach(el => el.classList.add("legal"));
+  }
+  if (opts.editable) $$("#board [data-key^='hole:']").forEach(el => el.classList.add("legal"));
+  $("#chooser").hidden = true;
+}
+
+function highlight(keys, cls) {
+  cls = cls || "hl";
+  $$(`#board .${cls}`).forEach(el => el.classList.remove(cls));
+  (keys || []).forEach(k => $$(`#board [data-key="${CSS.escape(k)}"]`).forEach(el => el.classList.add(cls)));
+}
+
+function showChooser(moves, event) {
+  const box = $("#chooser");
+  box.innerHTML = "";
+  moves.forEach(m => {
+    const b = document.createElement("button");
+    b.textContent = m; b.dataset.move = m;
+    b.onclick = () => { box.hidden = true; playMove(m); };
+    b.onmouseenter = () => highlight(B.moveTargets(m, app.current.view, app.current.seat));
+    box.appendChild(b);
+  });
+  const wrap = $("#board-wrap").getBoundingClientRect();
+  box.style.left = `${Math.min(event.clientX - wrap.left + 8, wrap.width - 220)}px`;
+  box.style.top = `${event.clientY - wrap.top + $("#board-wrap").scrollTop + 8}px`;
+  box.hidden = false;
+}
+
+// -- play ---------------------------------------------------------------------------------------
+function seatSpecsFromForm() {
+  return $$("#seat-specs input").map(i => i.value.trim() || "random");
+}
+function buildSeatInputs(players, specs) {
+  const box = $("#seat-specs");
+  box.innerHTML = "";
+  for (let i = 0; i < players; i++) {
+    const label = document.createElement("label");
+    label.textContent = `${"ABCD"[i]} `;
+    const input = document.createElement("input");
+    input.id = `spec-${"ABCD"[i]}`;
+    input.value = (specs && specs[i]) || (i === 0 ? "human" : "random");
+    label.appendChild(input);
+    box.appendChild(label);
+  }
+}
+
+function setUrl(params) {
+  const url = new URL(window.location.href);
+  url.search = new URLSearchParams(params).toString();
+  history.replaceState(null, "", url.toString());
+}
+
+async function newGame(players, seed, seats) {
+  showError("");
+  if (app.gameEvents) { app.gameEvents.close(); app.gameEvents = null; }
+  try {
+    const payload = await api("POST", "/api/games", {players, seed, seats});
+    setUrl({tab: "play", players, seed, seats: seats.join(",")});
+    app.game = payload;
+    $("#game-controls").hidden = false;
+    showGame(payload);
+    listenGame(payload.game, payload.seat);
+  } catch (e) { showError(e.message); }
+}
+
+function listenGame(id, seat) {
+  const es = new EventSource(`/api/games/${encodeURIComponent(id)}/events?seat=${seat}`);
+  es.onmessage = (ev) => {
+    const payload = JSON.parse(ev.data);
+    if (app.game && payload.game === app.game.game && payload.version > app.game.version) { app.game = payload; showGame(payload); }
+  };
+  app.gameEvents = es;
+}
+
+function showGame(p) {
+  if (app.tab === "play") {
+    draw(p.view, p.legal, p.seat, {seatNames: p.setup.seats});
+    $("#status").textContent = gameStatus(p);
+  }
+  $("#thinking").hidden = !p.thinking;
+  $("#thinking-text").textContent = p.thinking ? `${p.thinking} is thinking…` : "";
+  $("#legal-count").textContent = p.legal.length ? `(${p.legal.length})` : "";
+  const list = $("#legal");
+  list.innerHTML = "";
+  p.legal.forEach(m => {
+    const li = document.createElement("li"), b = document.createElement("button");
+    b.textContent = m; b.dataset.move = m;
+    b.onclick = () => playMove(m);
+    b.onmouseenter = () => highlight(B.moveTargets(m, p.view, p.seat));
+    b.onmouseleave = () => highlight([]);
+    li.appendChild(b); list.appendChild(li);
+  });
+  const log = $("#log");
+  log.innerHTML = "";
+  log.start = Math.max(1, p.log.length - 199);
+  p.log.slice(-200).forEach(line => { const li = document.createElement("li"); li.textContent = line; log.appendChild(li); });
+  log.scrollTop = log.scrollHeight;
+  $("#download").href = `/api/games/${encodeURIComponent(p.game)}/record?seat=${p.seat}`;
+  const res = $("#result");
+  res.hidden = !p.over;
+  if (p.over) res.textContent = `Game over. Scores: ${p.scores.map((s, i) => "ABCD"[i] + " " + s).join(", ")}; winner ${p.winners.join(", ")}`;
+  if (p.error) showError(p.error);
+}
+
+function gameStatus(p) {
+  const v = p.view;
+  if (p.over) return `game over · winner ${p.winners.join(", ")}`;
+  const whose = p.to_move === p.seat ? "your move" : p.thinking ? `${p.thinking} is thinking` : `${p.to_move} to move`;
+  return `${v.season} round ${v.round} · ${v.phase} · ${whose} (you are ${p.seat})`;
+}
+
+async function playMove(move) {
+  if (!app.game) return;
+  showError("");
+  $("#chooser").hidden = true;
+  try {
+    const payload = await api("POST", `/api/games/${encodeURIComponent(app.game.game)}/move`, {seat: app.game.seat, move});
+    if (payload.version >= app.game.version) { app.game = payload; showGame(payload); }
+  } catch (e) { showError(e.message); }
+}
+
+async function undo() {
+  if (!app.game) return;
+  try {
+    const payload = await api("POST", `/api/games/${encodeURIComponent(app.game.game)}/undo`, {seat: app.game.seat});
+    app.game = payload; showGame(payload);
+  } catch (e) { showError(e.message); }
+}
+
+// -- analysis -----------------------------------------------------------------------------------
+async function startAnalysis() {
+  showError("");
+  stopAnalysisEvents();
+  $("#candidates tbody").innerHTML = "";
+  try {
+    let payload;
+    if (app.analysisSource === "editor" && app.editor.position) {
+      payload = await api("POST", "/api/analysis", {position: app.editor.position});
+    } else if (app.game) {
+      payload = await api("POST", `/api/games/${encodeURIComponent(app.game.game)}/analysis`, {seat: app.game.seat});
+    } else { showError("start a game or set up a position first"); return; }
+    app.analysis = {id: payload.id, result: null, done: false};
+    $("#analysis-stop").disabled = false;
+    $("#analysis-info").textContent = "searching…";
+    const es = new EventSource(`/api/analysis/${payload.id}/events`);
+    es.onmessage = (ev) => showAnalysis(JSON.parse(ev.data));
+    app.analysis.events = es;
+  } catch (e) { showError(e.message); }
+}
+
+function stopAnalysisEvents() {
+  if (app.analysis && app.analysis.events && app.analysis.done) { app.analysis.events.close(); }
+}
+
+async function stopAnalysis() {
+  if (!app.analysis) return;
+  try { showAnalysis(await api("POST", `/api/analysis/${app.analysis.id}/stop`)); } catch (e) { showError(e.message); }
+}
+
+function showAnalysis(p) {
+  if (!app.analysis || p.id !== app.analysis.id) return;
+  if (p.error) showError(p.error);
+  const r = p.result;
+  app.analysis.result = r;
+  app.analysis.done = p.done;
+  if (p.done) { $("#analysis-stop").disabled = true; if (app.analysis.events) app.analysis.events.close(); $("#analysis-start").textContent = "Continue"; }
+  if (!r) return;
+  $("#analysis-info").textContent = `${p.done ? "stopped" : "searching"} · ${r.iterations} iterations · ${r.elapsed.toFixed(1)} s`;
+  const body = $("#candidates tbody");
+  body.innerHTML = "";
+  r.candidates.forEach(c => {
+    const tr = document.createElement("tr");
+    tr.className = "candidate";
+    tr.dataset.move = c.move;
+    tr.innerHTML = `<td>${c.move}</td><td>${(100 * c.win).toFixed(1)}%</td><td>${c.vp.toFixed(1)}</td><td>${c.margin >= 0 ? "+" : ""}${c.margin.toFixed(1)}</td><td>${c.visits}</td>`;
+    tr.onmouseenter = () => {
+      const keys = [];
+      c.plan.forEach(m => keys.push(...B.moveTargets(m, app.current.view, app.current.seat)));
+      highlight(keys, "hl-plan");
+      $("#analysis-plan").textContent = "plan: " + c.plan.join(" → ");
+    };
+    tr.onmouseleave = () => highlight([], "hl-plan");
+    body.appendChild(tr);
+  });
+}
+
+// -- the editor ---------------------------------------------------------------------------------
+const COLOURS = ["pink", "blue", "yellow", "green", "orange", "white"];
+
+function buildPalette() {
+  const box = $("#ed-palette");
+  box.innerHTML = "cube: ";
+  [...COLOURS, "erase"].forEach(c => {
+    const b = document.createElement("button");
+    b.dataset.colour = c; b.title = c;
+    b.style.background = c === "erase" ? "#fff" : B.COLOUR_FILL[c];
+    if (c === "erase") b.textContent = "×";
+    b.onclick = () => { app.editor.colour = c; $$("#ed-palette button").forEach(x => x.classList.toggle("selected", x === b)); };
+    if (c === app.editor.colour) b.classList.add("selected");
+    box.appendChild(b);
+  });
+}
+
+function buildSeatFields(position) {
+  const box = $("#ed-seats");
+  box.innerHTML = "";
+  (position.seats || []).forEach((seat, i) => {
+    const row = document.createElement("div");
+    row.className = "seat-row";
+    row.append(`${"ABCD"[i]}: `);
+    ["coins", "vp", "privilege"].forEach(field => {
+      const input = document.createElement("input");
+      input.type = "number"; input.min = "0"; input.id = `ed-${"ABCD"[i]}-${field}`; input.dataset.field = `position.seats[${i}].${field}`;
+      input.value = seat[field];
+      input.onchange = () => { edit(p => { p.seats[i][field] = input.value === "" ? null : Number(input.value); }); };
+      row.append(` ${field} `, input);
+    });
+    box.appendChild(row);
+  });
+}
+
+function edit(change) {
+  const p = app.editor.position;
+  if (!p) return;
+  change(p);
+  $("#ed-json").value = JSON.stringify(p, null, 2);
+  scheduleCheck(0);
+}
+
+function setEditorPosition(position) {
+  app.editor.position = position;
+  $("#ed-json").value = JSON.stringify(position, null, 2);
+  buildSeatFields(position);
+  scheduleCheck(0);
+}
+
+function scheduleCheck(delay) {
+  clearTimeout(app.editor.timer);
+  app.editor.timer = setTimeout(checkEditor, delay);
+}
+
+async function checkEditor() {
+  const text = $("#ed-json").value;
+  let position;
+  $$("#side .bad").forEach(el => el.classList.remove("bad"));
+  try { position = JSON.parse(text); } catch (e) { return editorError(`not JSON: ${e.message}`, null); }
+  app.editor.position = position;
+  try {
+    const res = await api("POST", "/api/position", {position});
+    app.editor.checked = res;
+    $("#ed-error").hidden = true;
+    $("#ed-ok").textContent = `valid · ${res.players} players · ${res.view_seat ? "seat " + res.view_seat + "'s view" : "full position"} · ` +
+      (res.to_move.length === 1 ? `${res.to_move} to move, ${res.legal.length} legal moves` : res.to_move);
+    if (app.tab === "editor") draw(res.position, [], res.view_seat, {editable: true});
+  } catch (e) {
+    editorError(e.message, e.data && e.data.field);
+    if (app.tab === "editor") draw(position.seats ? position : null, [], null, {editable: true});
+  }
+}
+
+function editorError(message, field) {
+  app.editor.checked = null;
+  const el = $("#ed-error");
+  el.textContent = message; el.hidden = false;
+  $("#ed-ok").textContent = "";
+  let target = field ? $$("#ed-seats input").find(i => field.startsWith(i.dataset.field)) : null;
+  (target || $("#ed-json")).classList.add("bad");
+  // the message sits next to the field it names
+  if (target) target.parentElement.after(el); else $("#ed-json").before(el);
+}
+
+function editorClick(key) {
+  if (!key.startsWith("hole:") || !app.editor.position) return;
+  const hole = key.slice(5);
+  edit(p => {
+    p.island = p.island || {cubes: {}, roofs: []};
+    const cubes = p.island.cubes = p.island.cubes || {};
+    const stack = cubes[hole] || [];
+    if (app.editor.colour === "erase") stack.pop(); else if (stack.length < 3) stack.push(app.editor.colour);
+    if (stack.length) cubes[hole] = stack; else delete cubes[hole];
+  });
+}
+
+async function dealForEditor() {
+  try {
+    const players = Number($("#ed-players").value), seed = Number($("#ed-seed").value);
+    setEditorPosition(await api("GET", `/api/deal?players=${players}&seed=${seed}`));
+  } catch (e) { showError(e.message); }
+}
+
+function download(name, text) {
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(new Blob([text], {type: "application/json"}));
+  a.download = name; a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+// -- replay -------------------------------------------------------------------------------------
+async function openReplay() {
+  showError("");
+  try {
+    const summary = await api("POST", "/api/replays", {record: $("#rp-json").value, seat: $("#rp-seat").value});
+    app.replay = summary;
+    $("#rp-controls").hidden = false;
+    const slider = $("#rp-slider");
+    slider.max = summary.plies; slider.value = 0;
+    showReplayStep(summary);
+  } catch (e) { showError(e.message); }
+}
+
+async function replayTo(ply) {
+  if (!app.replay) return;
+  ply = Math.max(0, Math.min(app.replay.plies, ply));
+  try { showReplayStep(await api("GET", `/api/replays/${app.replay.id}/${ply}`)); } catch (e) { showError(e.message); }
+}
+
+function showReplayStep(step) {
+  app.replay.ply = step.ply;
+  $("#rp-slider").value = step.ply;
+  $("#rp-ply").textContent = `ply ${step.ply} / ${app.replay.plies}`;
+  $("#rp-step").textContent = step.next ? `next: ${step.next}` : "end of the record";
+  const a = step.annotations;
+  $("#rp-annotations").textContent = a ? Object.entries(a).map(([k, v]) => `${k}: ${v}`).join(" · ") : "";
+  if (app.tab === "replay") {
+    draw(step.view, [], app.replay.seat, {seatNames: app.replay.seats.map(s => s.player)});
+    const v = step.view;
+    $("#status").textContent = `replay · ${v.season} round ${v.round} · ${v.phase} · as ${app.replay.seat}`;
+  }
+}
+
+// -- tabs and wiring ----------------------------------------------------------------------------
+function switchTab(tab) {
+  app.tab = tab;
+  $$("#tabs button").forEach(b => b.classList.toggle("active", b.dataset.tab === tab));
+  $$(".panel").forEach(p => p.classList.toggle("active", p.dataset.panel === tab));
+  $("#status").textContent = "";
+  if (tab === "play" || (tab === "analyse" && app.analysisSource !== "editor")) {
+    if (app.game) showGame(app.game); else draw(null, [], null);
+    if (tab === "analyse") $("#analyse-source").textContent = app.game ? `Analysing the game for seat ${app.game.seat}.` : "Start a game first, or use “Analyse this” in the editor.";
+  } else if (tab === "analyse") {
+    const c = app.editor.checked;
+    if (c) draw(c.position, [], c.view_seat);
+    $("#analyse-source").textContent = "Analysing the position from the editor.";
+  } else if (tab === "editor") {
+    if (!app.editor.position) dealForEditor(); else scheduleCheck(0);
+  } else if (tab === "replay") {
+    if (app.replay) replayTo(app.replay.ply || 0); else draw(null, [], null);
+  }
+}
+
+function wire() {
+  $$("#tabs button").forEach(b => b.onclick = () => { if (b.dataset.tab === "analyse" && app.tab === "play") app.analysisSource = "game"; switchTab(b.dataset.tab); });
+  $("#players").onchange = () => buildSeatInputs(Number($("#players").value), seatSpecsFromForm());
+  $("#setup").onsubmit = (e) => { e.preventDefault(); newGame(Number($("#players").value), Number($("#seed").value), seatSpecsFromForm()); };
+  $("#undo").onclick = undo;
+  $("#hint").onclick = () => { app.analysisSource = "game"; switchTab("analyse"); startAnalysis(); };
+  $("#analysis-start").onclick = startAnalysis;
+  $("#analysis-stop").onclick = stopAnalysis;
+  $("#ed-deal").onclick = dealForEditor;
+  $("#ed-clear").onclick = () => edit(p => { const f = (p.island.cubes || {}).e5; p.island = {cubes: f ? {e5: [f[0]]} : {}, roofs: []}; });
+  $("#ed-json").oninput = () => scheduleCheck(300);
+  $("#ed-apply").onclick = () => scheduleCheck(0);
+  $("#ed-export").onclick = () => download("position.json", $("#ed-json").value);
+  $("#ed-import").onchange = async (e) => { const f = e.target.files[0]; if (f) { $("#ed-json").value = await f.text(); await checkEditor(); if (app.editor.position) buildSeatFields(app.editor.position); } };
+  $("#ed-analyse").onclick = () => { if (!app.editor.checked) { showError("the position is not valid yet"); return; } app.analysisSource = "editor"; switchTab("analyse"); startAnalysis(); };
+  $("#rp-file").onchange = async (e) => { const f = e.target.files[0]; if (f) $("#rp-json").value = await f.text(); };
+  $("#rp-open").onclick = openReplay;
+  $("#rp-slider").oninput = () => replayTo(Number($("#rp-slider").value));
+  $("#rp-prev").onclick = () => replayTo((app.replay.ply || 0) - 1);
+  $("#rp-next").onclick = () => replayTo((app.replay.ply || 0) + 1);
+  const board = $("#board");
+  board.addEventListener("click", (e) => {
+    const el = e.target.closest("[data-key]");
+    if (!el) { $("#chooser").hidden = true; return; }
+    const key = el.dataset.key;
+    if (app.tab === "editor") { editorClick(key); return; }
+    if (app.tab !== "play") return;
+    const moves = (app.current.byKey || {})[key] || [];
+    if (moves.length === 1) playMove(moves[0]);
+    else if (moves.length > 1) showChooser(moves, e);
+  });
+  board.addEventListener("mouseover", (e) => {
+    const el = e.target.closest("[data-key]");
+    if (!el || app.tab !== "play") return;
+    const moves = (app.current.byKey || {})[el.dataset.key] || [];
+    const keys = new Set([el.dataset.key]);
+    moves.forEach(m => B.moveTargets(m, app.current.view, app.current.seat).forEach(k => keys.add(k)));
+    highlight(moves.length ? [...keys] : []);
+  });
+  buildPalette();
+}
+
+function start() {
+  wire();
+  const q = new URLSearchParams(window.location.search);
+  const players = Number(q.get("players")) || 2;
+  const specs = q.get("seats") ? q.get("seats").split(",") : null;
+  $("#players").value = String(players);
+  if (q.get("seed") !== null) $("#seed").value = q.get("seed");
+  buildSeatInputs(players, specs);
+  switchTab(q.get("tab") || "play");
+  if (q.get("seats")) newGame(players, Number(q.get("seed") || 0), specs);
+  window.buranoReady = true;
+}
+
+// For tests and bug reports: the view the board shows now (what this page received), and more.
+window.buranoState = () => app.current.view ? JSON.parse(JSON.stringify(app.current.view)) : null;
+window.buranoPage = () => ({tab: app.tab, seat: app.current.seat, legal: app.current.legal.slice(),
+                            game: app.game && {id: app.game.game, version: app.game.version, over: app.game.over, thinking: app.game.thinking, to_move: app.game.to_move},
+                            analysis: app.analysis && {id: app.analysis.id, done: app.analysis.done, result: app.analysis.result},
+                            editor: app.editor.position, editorValid: !!app.editor.checked,
+                            replay: app.replay && {id: app.replay.id, ply: app.replay.ply, plies: app.replay.plies}});
+start();

@@ -1,0 +1,381 @@
+// The Burano board drawn as SVG from one position dict (a seat's view, or a full position in the editor).
+// Pure functions: renderBoard(view, opts) -> SVG markup; moveTargets(move, view, seat) -> element keys.
+// Every element a move can touch carries data-key; regions carry data-region and data-box (their box).
+"use strict";
+
+const COLOUR_FILL = {pink: "#ee8fbd", blue: "#4f83d6", yellow: "#f3d23e", green: "#5cb85c",
+                     orange: "#f29438", white: "#f7f7f2"};
+const SEAT_FILL = ["#1f4fbf", "#c8202c", "#1d8a3a", "#222222"];
+const SEAT_NAMES = ["blue", "red", "green", "black"];
+const LETTERS = "ABCD";
+const RING_PIECES = {
+  r1: [["pink", "$"], ["yellow", "F"], ["blue", "$"]],
+  r2: [["blue", "$"], ["green", "F"], ["white", "$"]],
+  r3: [["green", "$"], ["pink", "F"], ["orange", "$"]],
+  r4: [["yellow", "$"], ["orange", "F"], ["white", "$"]],
+};
+const LAYOUT_COLOURS = {P: "pink", B: "blue", Y: "yellow", G: "green", O: "orange", W: "white"};
+const KIND_MARK = {island: "I", workshop: "W", fountains: "F", flat: "="};
+const PYRAMID_NAMES = ["b1", "b2", "b3", "b4", "b5", "b6", "b7", "b8", "b9", "m1", "m2", "m3", "m4", "top"];
+const SPECIES = ["lobster", "tuna", "squid", "crab", "shrimp", "octopus", "clam", "eel"];
+
+// Region boxes of the board (viewBox units): [x, y, w, h].
+const REGIONS = {
+  island: [8, 8, 364, 384],
+  route: [380, 8, 462, 300],
+  actions: [380, 314, 462, 78],
+  workshop: [850, 8, 342, 232],
+  supply: [850, 246, 342, 146],
+};
+const PANEL_W = 588, PANEL_H = 262, PANEL_Y = 400;
+function panelBox(i) { return [8 + (i % 2) * (PANEL_W + 8), PANEL_Y + Math.floor(i / 2) * (PANEL_H + 8), PANEL_W, PANEL_H]; }
+function boardHeight(players) { return PANEL_Y + Math.ceil(players / 2) * (PANEL_H + 8); }
+
+function esc(s) { return String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;"); }
+function counts(obj) { if (!obj) return []; if (Array.isArray(obj)) { const c = {}; obj.forEach(n => c[n] = (c[n] || 0) + 1); return Object.entries(c); } return Object.entries(obj).filter(([, n]) => n > 0); }
+function countsText(obj) { const e = counts(obj); return e.length ? e.map(([k, n]) => n > 1 ? `${k}×${n}` : k).join(", ") : "–"; }
+function total(obj) { return counts(obj).reduce((a, [, n]) => a + n, 0); }
+function seatIndex(letter) { return LETTERS.indexOf(letter); }
+function txt(x, y, s, cls, extra) { return `<text x="${x}" y="${y}" class="${cls || ""}" ${extra || ""}>${esc(s)}</text>`; }
+function keyAttr(key) { return key ? ` data-key="${esc(key)}"` : ""; }
+
+// -- hole geometry --------------------------------------------------------------------------------
+const CELL = 38, IX = REGIONS.island[0] + 14, IY = REGIONS.island[1] + 22;
+function holeXY(name) {
+  const x = name.charCodeAt(0) - 97, y = parseInt(name.slice(1), 10) - 1;
+  return [IX + CELL / 2 + CELL * x, IY + CELL / 2 + CELL * (8 - y)];
+}
+function holeNames() {
+  const out = [];
+  for (let y = 8; y >= 0; y--) for (let x = 0; x <= 8; x++) if ((x + y) % 2 === 0) out.push(String.fromCharCode(97 + x) + (y + 1));
+  return out;
+}
+
+function regionOpen(name, box, extra) {
+  const [x, y, w, h] = box;
+  return `<g data-region="${name}" data-box="${box.join(",")}" ${extra || ""}><rect class="region-bg" x="${x}" y="${y}" width="${w}" height="${h}" rx="6"/>`;
+}
+
+// -- the main island ------------------------------------------------------------------------------
+function drawIsland(v) {
+  const box = REGIONS.island;
+  let s = regionOpen("island", box);
+  s += txt(box[0] + 8, box[1] + 16, "Main island", "title");
+  const cubes = (v.island && v.island.cubes) || {};
+  for (let i = 0; i < 9; i++) {
+    s += txt(IX + CELL / 2 + CELL * i, IY + 9 * CELL + 11, String.fromCharCode(97 + i), "axis", 'text-anchor="middle"');
+    s += txt(box[0] + 4, IY + CELL / 2 + CELL * (8 - i) + 4, String(i + 1), "axis");
+  }
+  for (const h of holeNames()) {
+    const [cx, cy] = holeXY(h);
+    const fountain = h === "e5";
+    s += `<g class="hole${fountain ? " fountain" : ""}"${keyAttr("hole:" + h)}><rect x="${cx - 16}" y="${cy - 16}" width="32" height="32" rx="4" class="hole-bg"/>`;
+    if (fountain) s += `<circle cx="${cx}" cy="${cy}" r="16" class="fountain-ring"/>`;
+    const stack = cubes[h] || [];
+    stack.forEach((c, lvl) => {
+      const size = [28, 19, 10][lvl];
+      s += `<rect class="cube" x="${cx - size / 2}" y="${cy - size / 2}" width="${size}" height="${size}" fill="${COLOUR_FILL[c]}"/>`;
+    });
+    s += "</g>";
+  }
+  for (const roof of (v.island && v.island.roofs) || []) s += drawRoof(roof);
+  s += "</g>";
+  return s;
+}
+
+function drawRoof(roof, key, cls) {
+  const [a, b] = roof.cells.map(holeXY);
+  const horiz = a[1] === b[1];
+  const w = roof.level === 2 ? 7 : 11;
+  const fields = roof.fields || ["white", "white"];
+  const mid = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+  let s = `<g class="${cls || "roof"}"${keyAttr(key)}>`;
+  const seg = (p, q, fill) => horiz
+    ? `<rect x="${Math.min(p[0], q[0])}" y="${p[1] - w / 2}" width="${Math.abs(q[0] - p[0])}" height="${w}" fill="${fill}"/>`
+    : `<rect x="${p[0] - w / 2}" y="${Math.min(p[1], q[1])}" width="${w}" height="${Math.abs(q[1] - p[1])}" fill="${fill}"/>`;
+  s += seg(a, mid, COLOUR_FILL[fields[0]] || "#ccc") + seg(mid, b, COLOUR_FILL[fields[1]] || "#ccc");
+  if (roof.kind) s += txt(mid[0], mid[1] + 4, KIND_MARK[roof.kind] || "?", "roof-kind", 'text-anchor="middle"');
+  return s + "</g>";
+}
+
+// -- the route ------------------------------------------------------------------------------------
+const NODE_POS = {PortL: [430, 158], I1: [520, 64], I2: [612, 64], I3: [704, 64], PortR: [792, 158],
+                  I4: [704, 252], I5: [612, 252], I6: [520, 252]};
+const NODE_W = 88, NODE_H = 90;
+const ISLAND_LETTER = {I1: "A", I3: "B", I4: "C", I6: "D"};
+
+function drawRoute(v) {
+  const box = REGIONS.route;
+  let s = regionOpen("route", box);
+  s += txt(box[0] + 8, box[1] + 16, "Route", "title");
+  const order = ["PortL", "I1", "I2", "I3", "PortR", "I4", "I5", "I6"];
+  let path = order.map((n, i) => (i ? "L" : "M") + NODE_POS[n][0] + " " + NODE_POS[n][1]).join(" ") + " Z";
+  s += `<path d="${path}" class="route-line"/>`;
+  const seats = v.seats || [];
+  for (const node of order) {
+    const [cx, cy] = NODE_POS[node];
+    const port = node.startsWith("Port");
+    const x = cx - NODE_W / 2, y = cy - NODE_H / 2;
+    // A port's clickable part is its name strip (its ships are clicked to sell); an island's is all of it.
+    s += `<rect x="${x}" y="${y}" width="${NODE_W}" height="${NODE_H}" rx="8" class="node-bg ${port ? "port" : "isle"}"${port ? "" : keyAttr("node:" + node)}/>`;
+    if (port) s += `<rect x="${x}" y="${y}" width="${NODE_W}" height="17" rx="6" class="node-strip"${keyAttr("node:" + node)}/>`;
+    s += txt(x + 5, y + 13, node + (ISLAND_LETTER[node] ? ` (${ISLAND_LETTER[node]})` : ""), "node-name");
+    if (port) {
+      const ships = (v.ports && v.ports[node]) || [];
+      ships.forEach((ship, i) => {
+        s += `<g class="ship"${keyAttr("ship:" + ship)}><rect x="${x + 4}" y="${y + 18 + i * 16}" width="${NODE_W - 8}" height="14" rx="3" class="ship-bg"/>${txt(x + 8, y + 29 + i * 16, ship, "small")}</g>`;
+      });
+    } else {
+      const docks = (v.docks && v.docks[node]) || [];
+      docks.forEach((c, i) => {
+        s += `<rect class="dock"${keyAttr(`dock:${node}:${c}`)} x="${x + 6 + i * 27}" y="${y + 18}" width="22" height="18" rx="2" fill="${COLOUR_FILL[c]}"/>`;
+      });
+      seats.forEach((seat, p) => {
+        const n = (seat.islands || {})[node] || 0;
+        if (n > 0) {
+          const wx = x + 12 + p * 21, wy = y + 50;
+          s += `<circle cx="${wx}" cy="${wy}" r="8" fill="${SEAT_FILL[p]}" class="worker"/>${txt(wx, wy + 4, n, "worker-n", 'text-anchor="middle"')}`;
+        }
+      });
+    }
+    seats.forEach((seat, p) => {
+      if (seat.boat === node) {
+        const bx = x + 6 + p * 21, by = y + NODE_H - 16;
+        s += `<g class="boat"><path d="M${bx} ${by} h18 l-4 8 h-10 z" fill="${SEAT_FILL[p]}"/>${txt(bx + 9, by - 2, LETTERS[p], "boat-letter", 'text-anchor="middle"')}</g>`;
+      }
+    });
+  }
+  return s + "</g>";
+}
+
+// -- the action board and the turn ----------------------------------------------------------------
+function drawActions(v, opts) {
+  const box = REGIONS.actions;
+  let s = regionOpen("actions", box);
+  const cells = ["fishing", "lace", "earning"];
+  cells.forEach((cell, i) => {
+    const x = box[0] + 8 + i * 104, y = box[1] + 8;
+    s += `<rect x="${x}" y="${y}" width="98" height="36" rx="4" class="cell-bg"/>${txt(x + 4, y + 13, cell, "small")}`;
+    ((v.markers || {})[cell] || []).forEach((c, j) => {
+      s += `<rect x="${x + 8 + j * 26}" y="${y + 17}" width="20" height="15" rx="3" fill="${COLOUR_FILL[c]}" class="marker"/>`;
+    });
+  });
+  const status = `${v.season || ""} ${v.round ? "round " + v.round : ""} · ${v.stage || ""} · ${v.phase || ""}` +
+                 (v.actor ? ` · ${v.actor} to decide` : "") + (v.context && v.phase === "turn" ? ` · moves ${v.context.moves || 0}` : "");
+  s += txt(box[0] + 8, box[1] + 64, status, "status-line");
+  const doneX = box[0] + box[2] - 120, doneY = box[1] + 8;
+  s += `<g class="done-button"${keyAttr("done")}><rect x="${doneX}" y="${doneY}" width="110" height="36" rx="6" class="done-bg"/>${txt(doneX + 55, doneY + 23, "end turn", "done-label", 'text-anchor="middle"')}</g>`;
+  return s + "</g>";
+}
+
+// -- the workshop area ----------------------------------------------------------------------------
+function drawWorkshop(v) {
+  const box = REGIONS.workshop;
+  let s = regionOpen("workshop", box);
+  s += txt(box[0] + 8, box[1] + 16, "Workshops", "title");
+  const layout = v.workshop_layout || [];
+  const owner = {};
+  (v.seats || []).forEach((seat, p) => (seat.workshop || []).forEach(sq => owner[sq] = p));
+  const size = 46;
+  layout.forEach((row, r) => {
+    const cells = row.trim().split(/\s+/);
+    cells.forEach((cell, c) => {
+      const x = box[0] + 10 + c * (size + 1), y = box[1] + 24 + r * (size + 2);
+      const sq = `r${r}c${c}`;
+      if (cell[0] === ".") { s += `<rect x="${x}" y="${y}" width="${size}" height="${size}" class="sq-empty"/>`; return; }
+      s += `<g class="square"${keyAttr("sq:" + sq)}><rect x="${x}" y="${y}" width="${size}" height="${size}" rx="3" fill="${COLOUR_FILL[LAYOUT_COLOURS[cell[0]]]}" class="sq-bg"/>`;
+      if (cell.includes("$")) s += txt(x + 4, y + 13, "$", "coin");
+      s += txt(x + size - 4, y + size - 4, sq, "tiny", 'text-anchor="end"');
+      if (owner[sq] !== undefined) {
+        const p = owner[sq];
+        s += `<circle cx="${x + size / 2}" cy="${y + size / 2}" r="11" fill="${SEAT_FILL[p]}" class="worker"/>${txt(x + size / 2, y + size / 2 + 4, LETTERS[p], "worker-n", 'text-anchor="middle"')}`;
+      }
+      s += "</g>";
+    });
+  });
+  return s + "</g>";
+}
+
+// -- displays, decks and roof stacks --------------------------------------------------------------
+function drawSupply(v) {
+  const box = REGIONS.supply;
+  let s = regionOpen("supply", box);
+  let x = box[0] + 8, y = box[1] + 16;
+  s += txt(x, y, "Fish display", "title");
+  (v.fish_display || []).forEach((sp, i) => {
+    s += `<g class="card"${keyAttr("fish:" + sp)}><rect x="${x + i * 62}" y="${y + 6}" width="58" height="24" rx="3" class="fish-card"/>${txt(x + i * 62 + 4, y + 22, sp, "small")}</g>`;
+  });
+  s += `<g class="card"${keyAttr("fishdeck")}><rect x="${x + 190}" y="${y + 6}" width="70" height="24" rx="3" class="deck"/>${txt(x + 194, y + 22, `deck ${v.fish_deck_size ?? "?"}`, "small light")}</g>`;
+  y += 48;
+  s += txt(x, y, "Buildings", "title");
+  (v.building_display || []).forEach((b, i) => {
+    s += `<g class="card"${keyAttr("bld:" + b)}><rect x="${x + i * 70}" y="${y + 6}" width="66" height="24" rx="3" class="bld-card"/>${txt(x + i * 70 + 3, y + 22, b.length > 12 ? b.slice(0, 11) + "…" : b, "tiny", `data-full="${esc(b)}"`)}</g>`;
+  });
+  s += `<g class="card"${keyAttr("blddeck")}><rect x="${x + 282}" y="${y + 6}" width="44" height="24" rx="3" class="deck"/>${txt(x + 286, y + 22, "deck", "small light")}</g>`;
+  y += 48;
+  s += txt(x, y, "Roof stacks", "title");
+  const used = {island: 0, workshop: 0, fountains: 0, flat: 0};
+  ((v.island && v.island.roofs) || []).forEach(r => used[r.kind]++);
+  (v.roofs_removed || []).forEach(r => used[r.kind]++);
+  (v.seats || []).forEach(seat => (seat.roof_slots || []).forEach(t => { if (t) used[t.kind]++; }));
+  ["island", "workshop", "fountains", "flat"].forEach((k, i) => {
+    s += `<g class="card"${keyAttr("kind:" + k)}><rect x="${x + 90 + i * 60}" y="${y - 12}" width="56" height="20" rx="3" class="stack"/>${txt(x + 94 + i * 60, y + 2, `${k.slice(0, 5)} ${12 - used[k]}`, "tiny")}</g>`;
+  });
+  return s + "</g>";
+}
+
+// -- one seat's panel -----------------------------------------------------------------------------
+function ringHouses(ring) {
+  const houses = [];
+  for (let h = 0; h < 12; h++) houses.push(RING_PIECES[ring.pieces[Math.floor(h / 3)]][h % 3]);
+  return houses;
+}
+
+function drawSeat(v, p, opts) {
+  const seat = v.seats[p], L = LETTERS[p];
+  const box = panelBox(p);
+  const [x0, y0] = box;
+  const me = opts.seat === L;
+  let s = regionOpen("seat-" + L, box, `class="seat${me ? " me" : ""}${v.actor === L ? " to-move" : ""}"`);
+  const who = (opts.seatNames && opts.seatNames[p]) || "";
+  s += `<rect x="${x0}" y="${y0}" width="8" height="${PANEL_H}" fill="${SEAT_FILL[p]}" rx="3"/>`;
+  s += txt(x0 + 14, y0 + 17, `${L} · ${SEAT_NAMES[p]}${who ? " · " + who : ""}${me ? " (you)" : ""}${v.actor === L ? "  ◀ to decide" : ""}`, "seat-title");
+  s += txt(x0 + PANEL_W - 120, y0 + 17, `VP ${seat.vp}   coins ${seat.coins}`, "seat-stats", 'text-anchor="end"');
+  s += `<g class="priv"${keyAttr("priv:" + L)}><rect x="${x0 + PANEL_W - 112}" y="${y0 + 3}" width="104" height="19" rx="4" class="priv-bg"/>${txt(x0 + PANEL_W - 60, y0 + 17, `privilege ${seat.privilege}`, "seat-stats", 'text-anchor="middle"')}</g>`;
+  // ring
+  const cx = x0 + 86, cy = y0 + 112, R = 62;
+  s += `<g data-subregion="ring"${keyAttr("ring:" + L)}><circle cx="${cx}" cy="${cy}" r="${R + 14}" class="ring-bg"/>`;
+  const houses = ringHouses(seat.ring);
+  for (let sec = 1; sec <= 12; sec++) {
+    const h = (seat.ring.offset + sec - 1) % 12;
+    const [colour, sym] = houses[h];
+    const a = (-90 + (sec - 1) * 30) * Math.PI / 180;
+    const hx = cx + R * Math.cos(a), hy = cy + R * Math.sin(a);
+    const arrow = sec >= 10;
+    s += `<rect x="${hx - 10}" y="${hy - 10}" width="20" height="20" rx="3" fill="${COLOUR_FILL[colour]}" class="house${arrow ? " arrow" : ""}"/>`;
+    if (sec <= seat.ring.workers) s += `<circle cx="${hx}" cy="${hy}" r="6" fill="${SEAT_FILL[p]}" class="worker"/>`;
+    else s += txt(hx, hy + 4, sym, "house-sym", 'text-anchor="middle"');
+    if (arrow) { const ax = cx + (R - 22) * Math.cos(a), ay = cy + (R - 22) * Math.sin(a); s += `<path d="M${ax} ${ay} L${hx - 9 * Math.cos(a)} ${hy - 9 * Math.sin(a)}" class="arrow-line"/>`; }
+  }
+  s += txt(cx, cy - 2, `ring ${seat.ring.workers}`, "small", 'text-anchor="middle"') + txt(cx, cy + 12, `off ${10 - seat.ring.workers}`, "tiny", 'text-anchor="middle"');
+  s += "</g>";
+  // pyramid
+  const px = x0 + 178, py = y0 + 30;
+  s += `<g data-subregion="pyramid">` + txt(px, py + 8, "pyramid", "small");
+  if (seat.pyramid === null || seat.pyramid === undefined) {
+    s += `<rect x="${px}" y="${py + 14}" width="108" height="108" class="hidden-pyr"/>` + txt(px + 54, py + 64, "secret", "small", 'text-anchor="middle"') +
+         txt(px + 54, py + 80, `${seat.placed ?? 0} placed`, "tiny", 'text-anchor="middle"') + txt(px + 54, py + 94, `${total(seat.cubes)} cubes`, "tiny", 'text-anchor="middle"');
+  } else {
+    const cell = 36, bx = px, by = py + 14;
+    for (let i = 0; i < 9; i++) {
+      const c = seat.pyramid[i], x = bx + (i % 3) * cell, y = by + Math.floor(i / 3) * cell;
+      s += `<rect x="${x + 1}" y="${y + 1}" width="${cell - 2}" height="${cell - 2}" class="pyr-cell${c ? "" : " empty"}" fill="${c ? COLOUR_FILL[c] : "none"}"${keyAttr(`pyr:${L}:${PYRAMID_NAMES[i]}`)}/>`;
+    }
+    for (let i = 0; i < 4; i++) {
+      const c = seat.pyramid[9 + i], x = bx + cell / 2 + (i % 2) * cell + 5, y = by + cell / 2 + Math.floor(i / 2) * cell + 5;
+      s += `<rect x="${x}" y="${y}" width="${cell - 10}" height="${cell - 10}" class="pyr-cell mid${c ? "" : " empty"}" fill="${c ? COLOUR_FILL[c] : "rgba(255,255,255,0.25)"}"${keyAttr(`pyr:${L}:${PYRAMID_NAMES[9 + i]}`)}/>`;
+    }
+    const c = seat.pyramid[13];
+    s += `<rect x="${bx + cell + 8}" y="${by + cell + 8}" width="${cell - 16}" height="${cell - 16}" class="pyr-cell top${c ? "" : " empty"}" fill="${c ? COLOUR_FILL[c] : "rgba(255,255,255,0.25)"}"${keyAttr(`pyr:${L}:top`)}/>`;
+  }
+  s += "</g>";
+  // preparation area and reserve
+  const qx = x0 + 300, qy = y0 + 30;
+  s += `<g data-subregion="cubes">` + txt(qx, qy + 8, "prep", "small");
+  const prep = [];
+  counts(seat.prep).forEach(([c, n]) => { for (let i = 0; i < n; i++) prep.push(c); });
+  for (let i = 0; i < 3; i++) {
+    const c = prep[i];
+    s += `<rect x="${qx + i * 26}" y="${qy + 14}" width="22" height="22" rx="3" class="prep-slot" fill="${c ? COLOUR_FILL[c] : "none"}"${c ? keyAttr(`prep:${L}:${c}`) : ""}/>`;
+  }
+  s += txt(qx + 90, qy + 8, "reserve", "small");
+  const reserve = seat.reserve;
+  ["pink", "blue", "yellow", "green", "orange", "white"].forEach((c, i) => {
+    const n = reserve ? (reserve[c] || 0) : null;
+    const x = qx + 90 + (i % 3) * 32, y = qy + 14 + Math.floor(i / 3) * 24;
+    s += `<g${keyAttr(`res:${L}:${c}`)} class="res"><rect x="${x}" y="${y}" width="28" height="20" rx="3" fill="${COLOUR_FILL[c]}" class="res-cube"/>${txt(x + 14, y + 14, n === null ? "?" : n, "tiny", 'text-anchor="middle"')}</g>`;
+  });
+  s += "</g>";
+  // roof slots
+  const rx = x0 + 300, ry = y0 + 96;
+  s += `<g data-subregion="roofs">` + txt(rx, ry + 8, "roof tiles", "small");
+  (seat.roof_slots || []).forEach((t, i) => {
+    const x = rx + i * 92, y = ry + 14;
+    s += `<g${keyAttr(`slot:${L}:${i + 1}`)} class="slot"><rect x="${x}" y="${y}" width="86" height="24" rx="3" class="slot-bg"/>`;
+    if (t) s += `<rect x="${x + 3}" y="${y + 3}" width="26" height="18" fill="${COLOUR_FILL[t.fields[0]]}"/><rect x="${x + 29}" y="${y + 3}" width="26" height="18" fill="${COLOUR_FILL[t.fields[1]]}"/>` + txt(x + 58, y + 16, t.kind.slice(0, 5), "tiny");
+    else s += txt(x + 30, y + 16, "empty", "tiny light");
+    s += "</g>";
+  });
+  s += "</g>";
+  // text facts
+  const hand = seat.hand || {};
+  const blind = typeof hand.blind === "number" ? `${hand.blind} hidden` : countsText(hand.blind);
+  const islands = counts(seat.islands).map(([k, n]) => `${k}×${n}`).join(" ") || "–";
+  const lines = [
+    `hand: ${countsText(hand.known)} | blind: ${blind}`,
+    `sold: ${countsText(seat.sold)}`,
+    `buildings: ${(seat.buildings || []).join(", ") || "–"}`,
+    `boat ${seat.boat} · islands ${islands} · workshop ${(seat.workshop || []).length}`,
+  ];
+  s += `<g data-subregion="facts">`;
+  lines.forEach((line, i) => {
+    const shown = line.length > 62 ? line.slice(0, 61) + "…" : line;
+    s += txt(x0 + 178, y0 + 172 + i * 20, shown, "fact", `data-full="${esc(line)}"`);
+  });
+  s += "</g>";
+  return s + "</g>";
+}
+
+// -- the whole board ------------------------------------------------------------------------------
+function renderBoard(v, opts) {
+  opts = opts || {};
+  const players = (v.seats || []).length || v.players || 2;
+  const h = boardHeight(players);
+  let s = `<svg xmlns="http://www.w3.org/2000/svg" id="board-svg" viewBox="0 0 1200 ${h}" preserveAspectRatio="xMidYMin meet">`;
+  s += drawIsland(v) + drawRoute(v) + drawActions(v, opts) + drawWorkshop(v) + drawSupply(v);
+  (v.seats || []).forEach((_, p) => { s += drawSeat(v, p, opts); });
+  s += `<g id="overlay">${(opts.roofLines || []).map(l => drawRoof({cells: l.split("-"), fields: ["white", "white"], level: 1}, "line:" + l, "roof-line")).join("")}</g>`;
+  return s + "</svg>";
+}
+
+// -- what a move touches --------------------------------------------------------------------------
+// The first key is where the move is clicked; the rest are highlighted on hover.
+function moveTargets(move, v, seat) {
+  const w = move.split(" ");
+  const me = seat || v.actor;
+  const ctx = v.context || {};
+  switch (w[0]) {
+    case "done": return ["done"];
+    case "take": return [`pyr:${me}:${w[1]}`];
+    case "build": { const [c, h] = w[1].split("@"); return [`hole:${h}`, `prep:${me}:${c}`]; }
+    case "roof": { const cells = w[2].split("-"); return [`line:${[...cells].sort().join("-")}`, `slot:${me}:${w[1]}`, `hole:${cells[0]}`, `hole:${cells[1]}`]; }
+    case "privilege":
+      if (w[1] === "coin") return [`priv:${me}`];
+      if (w[1] === "cube") { const [c, pos] = w[2].split("@"); return [`pyr:${me}:${pos}`, `res:${me}:${c}`]; }
+      if (w[1] === "reserve") return [`res:${me}:${w[2]}`, `priv:${me}`];
+      break;
+    case "pyramid": return [`res:${me}:${w[1]}`];
+    case "sail": return [`node:${w[1]}`];
+    case "go": return ctx.sail_target ? [`node:${ctx.sail_target}`] : [];
+    case "swap": case "with": { const [isl, c] = w[1].split(":"); return [`dock:${isl}:${c}`]; }
+    case "draw": return w[1] === "deck" ? ["fishdeck"] : [`fish:${w[1]}`];
+    case "send": return [`ring:${me}`];
+    case "sell": return [`ship:${w[1]}`];
+    case "lace": return [`sq:${w[1]}`];
+    case "recall": return [w[1].startsWith("r") ? `sq:${w[1]}` : `node:${w[1]}`, `ring:${me}`];
+    case "bonus": return w[1] === "privilege" ? [`priv:${me}`] : w[1] === "deck" ? ["blddeck"] : [`bld:${w[1]}`];
+    case "pay": return (ctx.pay_queue && ctx.pay_queue.length) ? [`sq:${ctx.pay_queue[0]}`] : [];
+    case "replenish": return [`res:${me}:${w[1]}`];
+    case "discard": return [`slot:${me}:${w[2]}`];
+    case "pick": return [`kind:${w[1]}`];
+  }
+  return [];
+}
+
+function roofLines(moves) {
+  const lines = new Set();
+  moves.forEach(m => { const w = m.split(" "); if (w[0] === "roof") lines.add(w[2].split("-").sort().join("-")); });
+  return [...lines];
+}
+
+window.BuranoBoard = {renderBoard, moveTargets, roofLines, holeNames, REGIONS, panelBox, COLOUR_FILL, SPECIES};

@@ -1,0 +1,102 @@
+"""Fixtures of the web board tests: the app over HTTP (TestClient), a live server, Debian's Chromium.
+
+Browser tests run Playwright against /usr/bin/chromium (Playwright's own browser download is not
+available here). They are skipped, with the reason, only when Chromium is missing outside CI; in CI
+(`CI` set, as `.ci/run` does) a missing browser is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+#: Where the browser tests save their screenshots (test artefacts).
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
+
+
+@pytest.fixture
+def client():
+    from fastapi.testclient import TestClient
+
+    from burano_ai.web.app import create_app
+    with TestClient(create_app(), raise_server_exceptions=False) as c:
+        yield c
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def live_server():
+    """The board served by uvicorn in a thread; yields its base URL."""
+    import uvicorn
+
+    from burano_ai.web.app import create_app
+    port = _free_port()
+    config = uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("uvicorn did not start")
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+def _need_browser():
+    if not os.path.exists(CHROMIUM) and not os.environ.get("CI"):
+        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium); the browser tests run in CI")
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        if os.environ.get("CI"):
+            raise
+        pytest.skip("playwright is not installed (pip install -e '.[test]')")
+
+
+@pytest.fixture(scope="module")
+def browser_context():
+    _need_browser()
+    from playwright.sync_api import sync_playwright
+    profile = tempfile.mkdtemp(prefix="burano-chromium-")
+    with sync_playwright() as pw:
+        context = pw.chromium.launch_persistent_context(
+            profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True,
+            viewport={"width": 1280, "height": 800})
+        try:
+            yield context
+        finally:
+            context.close()
+    shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture
+def page(browser_context):
+    page = browser_context.new_page()
+    page.set_default_timeout(15_000)
+    yield page
+    page.close()
+
+
+def screenshot(page, name: str) -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path))
+    return path
