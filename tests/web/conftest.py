@@ -26,7 +26,10 @@ SCREENSHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
 
 @pytest.fixture
 def client():
-    from fastapi.testclient import TestClient
+    import warnings
+    with warnings.catch_warnings():   # starlette's TestClient asks for httpx2, which is not needed here
+        warnings.simplefilter("ignore", DeprecationWarning)
+        from fastapi.testclient import TestClient
 
     from burano_ai.web.app import create_app
     with TestClient(create_app(), raise_server_exceptions=False) as c:

@@ -1,0 +1,215 @@
+"""The web board's HTTP API as the page uses it, and every route given bad input: one JSON error naming
+the problem with a 4xx status, never a 500 or a traceback. Plus `burano serve` started as a command."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _assert_error(response, status: int, *words: str) -> dict:
+    assert response.status_code == status, (response.status_code, response.text)
+    body = response.json()
+    assert set(body) <= {"error", "field"} and body["error"], body
+    assert "\n" not in body["error"] and "Traceback" not in body["error"], body
+    for word in words:
+        assert word in body["error"], (word, body)
+    return body
+
+
+def _new_game(client, seats=("human", "random"), seed=3):
+    response = client.post("/api/games", json={"players": len(seats), "seed": seed, "seats": list(seats)})
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def test_the_page_and_its_static_files_are_served(client):
+    page = client.get("/")
+    assert page.status_code == 200 and "<svg" not in page.text and "board.js" in page.text
+    for name in ("app.js", "board.js", "style.css"):
+        assert client.get(f"/static/{name}").status_code == 200
+    _assert_error(client.get("/static/nothing.js"), 404)
+    _assert_error(client.get("/no/such/route"), 404)
+    _assert_error(client.get("/api/games"), 405)
+
+
+def test_a_new_game_gives_the_human_seat_its_view_and_its_moves(client):
+    payload = _new_game(client)
+    assert payload["seat"] == "A" and payload["view"]["view"] == "A"
+    assert payload["legal"] == ["pick island", "pick workshop", "pick fountains", "pick flat"]
+    assert payload["setup"] == {"players": 2, "seed": 3, "seats": ["human", "random"]}
+    again = client.get(f"/api/games/{payload['game']}", params={"seat": "A"}).json()
+    assert again["view"] == payload["view"]
+
+
+@pytest.mark.parametrize("body, words", [
+    (None, ["empty"]),
+    (b"{not json", ["not JSON"]),
+    (b"[1, 2]", ["JSON object"]),
+    ({"seed": 1, "seats": ["human", "random"]}, ["missing field 'players'"]),
+    ({"players": "2", "seats": ["human", "random"]}, ["players"]),
+    ({"players": True, "seats": ["human", "random"]}, ["players"]),
+    ({"players": 5, "seats": ["human"] * 5}, ["players must be 2 to 4"]),
+    ({"players": 2, "seed": -1, "seats": ["human", "random"]}, ["seed"]),
+    ({"players": 2, "seed": 2**70, "seats": ["human", "random"]}, ["seed"]),
+    ({"players": 2, "seats": ["human"]}, ["seats must list 2"]),
+    ({"players": 2, "seats": "human,random"}, ["seats"]),
+    ({"players": 2, "seats": ["human", "nobot"]}, ["seats[1] (B)", "unknown bot"]),
+    ({"players": 2, "seats": ["human", "ismcts:time=-1"]}, ["seats[1] (B)"]),
+    ({"players": 2, "seats": ["random", "random"]}, ["human"]),
+])
+def test_new_game_refuses_bad_setups(client, body, words):
+    if body is None:
+        response = client.post("/api/games")
+    elif isinstance(body, bytes):
+        response = client.post("/api/games", content=body, headers={"Content-Type": "application/json"})
+    else:
+        response = client.post("/api/games", json=body)
+    _assert_error(response, 400, *words)
+
+
+def test_game_routes_refuse_unknown_games_and_seats(client):
+    game = _new_game(client)["game"]
+    for method, url in (("get", "/api/games/nope"), ("get", "/api/games/nope/events"),
+                        ("get", "/api/games/nope/record"), ("post", "/api/games/nope/move"),
+                        ("post", "/api/games/nope/undo"), ("post", "/api/games/nope/analysis")):
+        kwargs = {"json": {"move": "done"}} if method == "post" else {}
+        _assert_error(getattr(client, method)(url, **kwargs), 404, "no game")
+    _assert_error(client.get(f"/api/games/{game}", params={"seat": "B"}), 400, "not a human seat")
+    _assert_error(client.get(f"/api/games/{game}", params={"seat": "Q"}), 400, "not a seat")
+    _assert_error(client.get(f"/api/games/{game}/events", params={"seat": "B"}), 400, "not a human seat")
+    _assert_error(client.get(f"/api/games/{game}/record", params={"seat": "C"}), 400, "not a seat")
+    _assert_error(client.post(f"/api/games/{game}/move", json={"seat": "B", "move": "done"}), 400, "not a human seat")
+    _assert_error(client.post(f"/api/games/{game}/move", json={"seat": 7, "move": "done"}), 400, "not a seat")
+    _assert_error(client.post(f"/api/games/{game}/analysis", json={"seat": "B"}), 400, "not a human seat")
+
+
+def test_moves_refuse_bad_and_illegal_text_and_leave_the_game_as_it_was(client):
+    payload = _new_game(client)
+    game = payload["game"]
+    _assert_error(client.post(f"/api/games/{game}/move", json={}), 400, "missing field 'move'")
+    _assert_error(client.post(f"/api/games/{game}/move", json={"move": 3}), 400, "'move' must be str")
+    _assert_error(client.post(f"/api/games/{game}/move", json={"move": "fly away"}), 400, "cannot parse move")
+    _assert_error(client.post(f"/api/games/{game}/move", json={"move": "take b5"}), 400, "take b5")
+    _assert_error(client.post(f"/api/games/{game}/undo", json={}), 409, "no move to undo")
+    assert client.get(f"/api/games/{game}").json()["view"] == payload["view"]
+
+
+def test_a_seat_that_is_not_to_move_is_told_so(client):
+    payload = _new_game(client, seats=("human", "human"))
+    game = payload["game"]
+    _assert_error(client.post(f"/api/games/{game}/move", json={"seat": "B", "move": "pick flat"}), 409, "not to move")
+    _assert_error(client.post(f"/api/games/{game}/analysis", json={"seat": "B"}), 400)
+
+
+def test_move_undo_and_the_record(client):
+    game = _new_game(client)["game"]
+    after = client.post(f"/api/games/{game}/move", json={"move": "pick flat"}).json()
+    assert after["log"][0] == "A: pick flat" and "pick flat" not in after["legal"]
+    undone = client.post(f"/api/games/{game}/undo", json={"seat": "A"}).json()
+    assert undone["log"] == [] and "pick flat" in undone["legal"]
+    client.post(f"/api/games/{game}/move", json={"move": "pick island"})
+    record = client.get(f"/api/games/{game}/record", params={"seat": "A"})
+    assert record.status_code == 200 and "attachment" in record.headers["content-disposition"]
+    data = json.loads(record.text)
+    assert data["format"] == "burano-game/1" and data["steps"][0]["move"] == "pick island"
+
+
+def test_the_event_stream_sends_the_seats_payload(client):
+    game = _new_game(client)["game"]
+    with client.stream("GET", f"/api/games/{game}/events", params={"seat": "A"}) as stream:
+        for line in stream.iter_lines():
+            if line.startswith("data: "):
+                payload = json.loads(line[6:])
+                break
+    assert payload["game"] == game and payload["view"]["view"] == "A"
+
+
+def test_analysis_routes(client):
+    _assert_error(client.get("/api/analysis/nope"), 404, "no analysis")
+    _assert_error(client.get("/api/analysis/nope/events"), 404, "no analysis")
+    _assert_error(client.post("/api/analysis/nope/stop"), 404, "no analysis")
+    _assert_error(client.post("/api/analysis", json={}), 400, "missing field 'position'")
+    _assert_error(client.post("/api/analysis", json={"position": 5}), 400, "position")
+    _assert_error(client.post("/api/analysis", json={"position": "{"}), 400, "malformed JSON")
+    from burano_ai.deal import deal
+    from burano_ai.notation import position_to_dict
+    start = position_to_dict(deal(2, 1))
+    started = client.post("/api/analysis", json={"position": start})
+    assert started.status_code == 200, started.text
+    analysis = started.json()["id"]
+    stopped = client.post(f"/api/analysis/{analysis}/stop").json()
+    assert stopped["id"] == analysis
+    for _ in range(200):
+        if client.get(f"/api/analysis/{analysis}").json()["done"]:
+            break
+        time.sleep(0.05)
+    final = client.get(f"/api/analysis/{analysis}").json()
+    assert final["done"] and final["result"]["candidates"], final
+
+
+def test_the_editor_validates_with_the_loader_and_names_the_field(client):
+    from burano_ai.deal import deal
+    from burano_ai.notation import position_to_dict
+    start = position_to_dict(deal(3, 2))
+    ok = client.post("/api/position", json={"position": start}).json()
+    assert ok["ok"] and ok["players"] == 3 and ok["to_move"] == "A" and ok["legal"]
+    bad = dict(start, seats=[dict(start["seats"][0], coins=-1), *start["seats"][1:]])
+    body = _assert_error(client.post("/api/position", json={"position": bad}), 400, "coins")
+    assert body["field"] == "position.seats[0].coins"
+    body = _assert_error(client.post("/api/position", json={"position": dict(start, contxt={})}), 400, "contxt")
+    assert body["field"] == "position"
+    _assert_error(client.post("/api/position", json={"position": "[1"}), 400)
+    _assert_error(client.post("/api/position", json={"position": ["x"]}), 400, "'position' must be")
+    assert client.get("/api/deal", params={"players": 2, "seed": 9}).json()["players"] == 2
+    _assert_error(client.get("/api/deal", params={"players": 9}), 400, "players must be 2 to 4")
+    _assert_error(client.get("/api/deal", params={"players": "two"}), 400, "players")
+    _assert_error(client.get("/api/deal", params={"seed": -3}), 400, "seed")
+
+
+def test_replay_routes_refuse_bad_records(client):
+    _assert_error(client.post("/api/replays", json={}), 400, "missing field 'record'")
+    _assert_error(client.post("/api/replays", json={"record": "{"}), 400)
+    _assert_error(client.post("/api/replays", json={"record": {"format": "chess"}}), 400)
+    _assert_error(client.get("/api/replays/nope/0"), 404, "no replay")
+
+
+def test_burano_serve_refuses_a_bad_port_in_one_line(runner):
+    from cli import app
+    result = runner.invoke(app, ["serve", "--port", "70000"])
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == ["error: --port must be 0 to 65535, not 70000"]
+
+
+def test_burano_serve_serves_the_board_until_interrupted():
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    proc = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--port", str(port)], cwd=REPO, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first = proc.stdout.readline()
+        assert f"http://127.0.0.1:{port}/" in first
+        for _ in range(200):
+            try:
+                response = httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1)
+                break
+            except httpx.HTTPError:
+                time.sleep(0.05)
+        assert response.json() == {"ok": True}
+        assert "buranoState" in httpx.get(f"http://127.0.0.1:{port}/static/app.js").text
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=10)
