@@ -1,8 +1,9 @@
 """The `burano` command line: parsing and printing only; the rules live in `burano_ai`.
 
 Commands: `suggest` (the best move and turn plan for a position), `new` (start position JSON), `show`
-(render a position, as one seat sees it), `random-game` (a complete game with random decisions),
-`arena` (bot tournaments). Every user mistake -- a bad option, a missing or unreadable
+(render a position, as one seat sees it), `apply` (play moves on a position file), `replay` (a game
+record's steps and positions), `random-game` (a complete game with random decisions), `arena` (bot
+tournaments). Every user mistake -- a bad option, a missing or unreadable
 file, malformed JSON, an impossible position -- prints one line `error: <message>` on stderr and exits
 with code 2, never a traceback.
 
