@@ -31,7 +31,7 @@ from typing import Any, Callable, Iterator
 from .data.colours import SEAT_LETTERS
 from .enums import ChanceKind, Stage
 from .errors import BuranoError, PositionError
-from .notation import MAX_POSITION_BYTES, position_from_dict
+from .notation import MAX_POSITION_BYTES, position_from_dict, read_text_file
 
 #: The format tag of a game record.
 FORMAT = "burano-game/1"
@@ -161,18 +161,7 @@ class GameRecord:
     @classmethod
     def load(cls, path: str | os.PathLike) -> GameRecord:
         """Read a record file (UTF-8 JSON)."""
-        try:
-            with open(path, "rb") as f:
-                data = f.read(MAX_RECORD_BYTES + 1)
-        except OSError as exc:
-            raise RecordError(f"cannot read {os.fspath(path)}: {exc.strerror or exc}") from None
-        if len(data) > MAX_RECORD_BYTES:
-            raise RecordError(f"{os.fspath(path)}: larger than {MAX_RECORD_BYTES} bytes; not a game record")
-        try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise RecordError(f"{os.fspath(path)}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-        return cls.from_json(text)
+        return cls.from_json(read_text_file(path, MAX_RECORD_BYTES, "game record", RecordError))
 
     @classmethod
     def from_json(cls, text: str | bytes) -> GameRecord:
