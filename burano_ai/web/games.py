@@ -18,10 +18,7 @@ from ..data.colours import MAX_PLAYERS, MIN_PLAYERS, SEAT_LETTERS
 from ..enums import CHANCE, TERMINAL, parse_seat
 from ..errors import IllegalMoveError, OptionError
 
-try:   # the shared game session (issue 13); a stand-in until it lands
-    from ..session import GameSession
-except ImportError:   # pragma: no cover - removed once burano_ai.session exists
-    from ._fallback_session import GameSession
+from ..session import GameSession
 
 #: Games kept in memory; the oldest is forgotten beyond this.
 MAX_GAMES = 64
@@ -160,10 +157,9 @@ class LiveGame:
             return self.snapshots[seat]
 
     def record_text(self, seat: int) -> str:
-        import json
+        """The game so far as `seat` may share it (`burano-game/1`, other seats' private steps hidden)."""
         with self.lock:
-            record = self.session.record.for_seat(seat)
-            return json.dumps(record.to_dict(), indent=2)
+            return self.session.record.for_seat(seat).to_json()
 
 
 def seat_payload(game: LiveGame, seat: int) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from typing import Any
 from ..data.colours import SEAT_LETTERS
 from ..enums import parse_seat
 from ..errors import OptionError
+from ..record import GameRecord, narrate_step
 
 #: Replays kept in memory.
 MAX_REPLAYS = 8
@@ -22,13 +23,7 @@ MAX_REPLAYS = 8
 
 def step_text(step: Any, seat: int) -> str:
     """The step as `seat` may read it."""
-    letter = SEAT_LETTERS[seat]
-    hidden = step.move is None or (step.seen_by is not None and letter not in step.seen_by)
-    who = "chance" if step.actor == "chance" else step.actor
-    if hidden:
-        what = {"fish-draw": "a fish card drawn blind"}.get(step.kind or "", "a hidden move")
-        return f"{who}: {what}"
-    return f"{who}: {step.move}"
+    return narrate_step(step, seat)
 
 
 class Replay:
@@ -39,7 +34,6 @@ class Replay:
         self.views: list[dict[str, Any]] = []
         for _ply, state in record.positions():
             self.views.append(state.to_dict(seat))
-        self.final_scores = None
 
     def summary(self) -> dict[str, Any]:
         rec = self.record
@@ -67,7 +61,6 @@ class ReplayHub:
         self._lock = threading.Lock()
 
     def open(self, record: Any, seat: Any) -> Replay:
-        from ..record import GameRecord
         if isinstance(record, str):
             rec = GameRecord.from_json(record)
         else:

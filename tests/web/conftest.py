@@ -28,7 +28,7 @@ SCREENSHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
 def client():
     import warnings
     with warnings.catch_warnings():   # starlette's TestClient asks for httpx2, which is not needed here
-        warnings.simplefilter("ignore", DeprecationWarning)
+        warnings.simplefilter("ignore")
         from fastapi.testclient import TestClient
 
     from burano_ai.web.app import create_app
