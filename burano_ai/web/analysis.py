@@ -24,6 +24,8 @@ REPORT_EVERY = 0.25
 MAX_SECONDS = 600.0
 #: Candidates sent to the page.
 TOP = 8
+#: Longest search of one round when the engine cannot stream (a stop waits for the round to end).
+ROUND_SECONDS = 0.5
 #: Analyses kept.
 MAX_ANALYSES = 16
 
@@ -41,7 +43,8 @@ def stream_search(position: Any, seat: Any, on_report: Callable[[Any], None], st
     iterations = 500
     result = None
     for round_ in itertools.count():
-        result = engine.suggest(position, seat=seat, limit=Limit(iterations=iterations), seed=seed + round_, threads=1)
+        limit = Limit(iterations=iterations, seconds=ROUND_SECONDS)   # a stop waits at most one round
+        result = engine.suggest(position, seat=seat, limit=limit, seed=seed + round_, threads=1)
         on_report(result)
         if stop.is_set() or time.perf_counter() - start > seconds:
             break

@@ -140,3 +140,165 @@ def _check_honest(payload, session, hidden_moves):
             if i < len(payload["log"]):
                 step = session.record.steps[i]
                 assert step.move not in payload["log"][i], f"hidden step {i} ({step.move}) reached the page"
+
+
+def test_the_analysis_panel_streams_candidates_and_stops_on_request(live_server, page):
+    page.goto(f"{live_server}/?players=2&seed=4&seats=human,random")
+    page.wait_for_function("window.buranoPage().game && window.buranoPage().legal.length > 0")
+    page.click("#hint")
+    page.wait_for_function("(() => { const a = window.buranoPage().analysis; return a && a.reports >= 2 && !a.done; })()")
+    assert page.locator("#candidates tbody tr").count() >= 2
+    first = page.locator("#candidates tbody tr").first
+    legal = _page_state(page)["legal"]
+    assert first.get_attribute("data-move") in legal
+    first.hover()
+    assert page.locator("#analysis-plan").inner_text().startswith("plan: ")
+    screenshot(page, "analyse")
+    page.click("#analysis-stop")
+    page.wait_for_function("window.buranoPage().analysis.done")
+    stopped = _page_state(page)["analysis"]
+    assert stopped["result"]["candidates"] and "stopped" in page.locator("#analysis-info").inner_text()
+    page.wait_for_timeout(600)   # nothing more arrives after the stop
+    assert _page_state(page)["analysis"]["result"]["iterations"] == stopped["result"]["iterations"]
+
+
+def _expected_editor_position():
+    from burano_ai.deal import deal
+    from burano_ai.notation import position_to_dict
+    expected = position_to_dict(deal(2, 4))
+    fountain = expected["island"]["cubes"]["e5"]
+    expected["island"]["cubes"] = {"e5": fountain, "d4": ["pink"], "f6": ["green"], "c3": ["orange"]}
+    expected["seats"][0]["coins"] = 7
+    expected["seats"][1]["vp"] = 5
+    return expected
+
+
+def test_the_editor_builds_a_position_equal_to_a_given_json(live_server, page):
+    expected = _expected_editor_position()
+    page.goto(f"{live_server}/?tab=editor")
+    page.select_option("#ed-players", "2")
+    page.fill("#ed-seed", "4")
+    page.click("#ed-deal")
+    page.wait_for_function("window.buranoPage().editorValid && window.buranoPage().editor.players === 2")
+    for colour, hole in (("pink", "d4"), ("green", "f6"), ("yellow", "c3")):
+        page.click(f'#ed-palette button[data-colour="{colour}"]')
+        page.locator(f'#board [data-key="hole:{hole}"]').click()
+    page.click('#ed-palette button[data-colour="erase"]')   # a wrong cube is taken off again
+    page.locator('#board [data-key="hole:c3"]').click()
+    page.click('#ed-palette button[data-colour="orange"]')
+    page.locator('#board [data-key="hole:c3"]').click()
+    page.fill("#ed-A-coins", "-1")
+    page.dispatch_event("#ed-A-coins", "change")
+    error = page.locator("#ed-error")
+    error.wait_for(state="visible")
+    assert "coins" in error.inner_text()
+    assert page.evaluate("document.querySelector('#ed-A-coins').classList.contains('bad')")
+    # the message sits next to the field it names
+    assert page.evaluate("document.querySelector('#ed-A-coins').parentElement.nextElementSibling.id") == "ed-error"
+    screenshot(page, "editor-error")
+    page.fill("#ed-A-coins", "7")
+    page.dispatch_event("#ed-A-coins", "change")
+    page.fill("#ed-B-vp", "5")
+    page.dispatch_event("#ed-B-vp", "change")
+    page.wait_for_function("window.buranoPage().editorValid && window.buranoPage().editor.seats[1].vp === 5")
+    assert page.locator("#ed-error").is_hidden()
+    built = _page_state(page)["editor"]
+    assert built == expected
+    assert json.loads(page.input_value("#ed-json")) == expected
+    assert page.evaluate("window.buranoState()")["island"]["cubes"]["c3"] == ["orange"]
+    screenshot(page, "editor")
+    page.click("#ed-analyse")   # "analyse this" hands the position to the analysis view
+    page.wait_for_function("(() => { const a = window.buranoPage().analysis; return a && a.reports >= 1; })()")
+    assert _page_state(page)["tab"] == "analyse"
+    page.click("#analysis-stop")
+    page.wait_for_function("window.buranoPage().analysis.done")
+
+
+def test_a_replay_steps_through_a_record(live_server, page):
+    from burano_ai.record import GameRecord
+    path = __import__("pathlib").Path(__file__).resolve().parents[2] / "burano_ai" / "data" / "examples" / "game-2p.json"
+    record = GameRecord.load(path)
+    page.goto(f"{live_server}/?tab=replay")
+    page.set_input_files("#rp-file", str(path))
+    page.wait_for_function("document.querySelector('#rp-json').value.length > 100")
+    page.select_option("#rp-seat", "B")
+    page.click("#rp-open")
+    page.wait_for_function("window.buranoPage().replay && window.buranoPage().replay.plies > 0")
+    assert _page_state(page)["replay"]["plies"] == len(record.steps)
+    assert page.evaluate("window.buranoState()") == record.replay(0).to_dict(1)
+    for _ in range(3):
+        page.click("#rp-next")
+    page.wait_for_function("window.buranoPage().replay.ply === 3")
+    assert page.evaluate("window.buranoState()") == record.replay(3).to_dict(1)
+    target = len(record.steps) // 2
+    page.evaluate(f"(() => {{ const s = document.querySelector('#rp-slider'); s.value = {target}; s.dispatchEvent(new Event('input')); }})()")
+    page.wait_for_function(f"window.buranoPage().replay.ply === {target}")
+    assert page.evaluate("window.buranoState()") == record.replay(target).to_dict(1)
+    assert page.locator("#rp-step").inner_text().startswith("next: ")
+    annotated = next(i for i, s in enumerate(record.steps) if s.annotations)
+    page.evaluate(f"(() => {{ const s = document.querySelector('#rp-slider'); s.value = {annotated}; s.dispatchEvent(new Event('input')); }})()")
+    page.wait_for_function(f"window.buranoPage().replay.ply === {annotated}")
+    assert "an example comment" in page.locator("#rp-annotations").inner_text()
+    screenshot(page, "replay")
+
+
+def _late_game_position():
+    from burano_ai import Game
+    from burano_ai.random_play import play_randomly
+    state = Game(4).new_initial_state(seed=21)
+    play_randomly(state, random.Random(4),
+                  until=lambda s: s.season == 3 and s.round == 3 and s.current_player() >= 0 and s.phase == 2)
+    return state.to_dict()
+
+
+OVERLAPS = """() => {
+  const boxes = [];
+  const svg = document.querySelector('#board svg');
+  const problems = [];
+  const inside = (a, b) => a.left >= b.left - 1 && a.right <= b.right + 1 && a.top >= b.top - 1 && a.bottom <= b.bottom + 1;
+  const meet = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  const regions = Array.from(svg.querySelectorAll('[data-region]'));
+  for (const g of regions) {
+    const bg = g.querySelector(':scope > rect.region-bg').getBoundingClientRect();
+    const all = g.getBoundingClientRect();
+    if (!inside(all, bg)) problems.push(`${g.dataset.region} spills out of its box`);
+    for (const other of boxes) if (meet(bg, other.box)) problems.push(`${g.dataset.region} overlaps ${other.name}`);
+    boxes.push({name: g.dataset.region, box: bg});
+    const subs = Array.from(g.querySelectorAll('[data-subregion]')).map(s => [s.dataset.subregion, s.getBoundingClientRect()]);
+    for (let i = 0; i < subs.length; i++) for (let j = i + 1; j < subs.length; j++)
+      if (meet(subs[i][1], subs[j][1])) problems.push(`${g.dataset.region}: ${subs[i][0]} overlaps ${subs[j][0]}`);
+  }
+  const board = svg.getBoundingClientRect(), side = document.querySelector('#side').getBoundingClientRect();
+  if (meet(board, side)) problems.push('the board overlaps the side panel');
+  if (board.right > window.innerWidth + 1) problems.push('the board is wider than the window');
+  return {problems, regions: regions.length};
+}"""
+
+
+@pytest.mark.parametrize("width, height", [(1280, 800), (1920, 1080)])
+def test_a_four_player_late_game_renders_without_overlap(live_server, page, width, height):
+    page.set_viewport_size({"width": width, "height": height})
+    position = _late_game_position()
+    page.goto(f"{live_server}/?tab=editor")
+    page.wait_for_function("window.buranoPage().editorValid")
+    page.fill("#ed-json", json.dumps(position))
+    page.wait_for_function("window.buranoState() && window.buranoState().season === 'winter' && window.buranoPage().editorValid")
+    result = page.evaluate(OVERLAPS)
+    assert result["regions"] == 9
+    assert result["problems"] == []
+    screenshot(page, f"late-game-4p-{width}x{height}")
+
+
+def test_the_overlap_check_finds_a_spill(live_server, page):
+    """The layout check above can fail: a text running out of its seat panel is reported."""
+    page.goto(f"{live_server}/?tab=editor")
+    page.wait_for_function("window.buranoPage().editorValid && window.buranoState()")
+    assert page.evaluate(OVERLAPS)["problems"] == []
+    page.evaluate("""() => {
+      const g = document.querySelector('[data-region="seat-A"] [data-subregion="facts"]');
+      const t = document.createElementNS('http://www.w3.org/2000/svg', 'text');
+      t.setAttribute('x', g.getBBox().x); t.setAttribute('y', g.getBBox().y + 10);
+      t.textContent = 'buildings: ' + 'lace-colours-A, '.repeat(12);
+      g.appendChild(t);
+    }""")
+    assert any("seat-A" in p for p in page.evaluate(OVERLAPS)["problems"])

@@ -208,6 +208,7 @@ function showAnalysis(p) {
   const r = p.result;
   app.analysis.result = r;
   app.analysis.done = p.done;
+  if (r) app.analysis.reports = (app.analysis.reports || 0) + 1;
   if (p.done) { $("#analysis-stop").disabled = true; if (app.analysis.events) app.analysis.events.close(); $("#analysis-start").textContent = "Continue"; }
   if (!r) return;
   $("#analysis-info").textContent = `${p.done ? "stopped" : "searching"} · ${r.iterations} iterations · ${r.elapsed.toFixed(1)} s`;
@@ -264,6 +265,15 @@ function buildSeatFields(position) {
   });
 }
 
+function syncSeatFields(position) {
+  const seats = Array.isArray(position.seats) ? position.seats : [];
+  if ($$("#ed-seats .seat-row").length !== seats.length) { buildSeatFields(position); return; }
+  seats.forEach((seat, i) => ["coins", "vp", "privilege"].forEach(field => {
+    const input = $(`#ed-${"ABCD"[i]}-${field}`);
+    if (input && document.activeElement !== input && seat && seat[field] !== undefined) input.value = seat[field];
+  }));
+}
+
 function edit(change) {
   const p = app.editor.position;
   if (!p) return;
@@ -290,6 +300,7 @@ async function checkEditor() {
   $$("#side .bad").forEach(el => el.classList.remove("bad"));
   try { position = JSON.parse(text); } catch (e) { return editorError(`not JSON: ${e.message}`, null); }
   app.editor.position = position;
+  syncSeatFields(position);
   try {
     const res = await api("POST", "/api/position", {position});
     app.editor.checked = res;
@@ -452,7 +463,7 @@ function start() {
 window.buranoState = () => app.current.view ? JSON.parse(JSON.stringify(app.current.view)) : null;
 window.buranoPage = () => ({tab: app.tab, seat: app.current.seat, legal: app.current.legal.slice(),
                             game: app.game && {id: app.game.game, version: app.game.version, over: app.game.over, thinking: app.game.thinking, to_move: app.game.to_move},
-                            analysis: app.analysis && {id: app.analysis.id, done: app.analysis.done, result: app.analysis.result},
+                            analysis: app.analysis && {id: app.analysis.id, done: app.analysis.done, result: app.analysis.result, reports: app.analysis.reports || 0},
                             editor: app.editor.position, editorValid: !!app.editor.checked,
                             replay: app.replay && {id: app.replay.id, ply: app.replay.ply, plies: app.replay.plies}});
 start();
