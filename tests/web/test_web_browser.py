@@ -170,6 +170,9 @@ def _expected_editor_position():
     expected["island"]["cubes"] = {"e5": fountain, "d4": ["pink"], "f6": ["green"], "c3": ["orange"]}
     expected["seats"][0]["coins"] = 7
     expected["seats"][1]["vp"] = 5
+    expected["seats"][0]["boat"] = "I2"
+    expected["seats"][1]["workshop"] = ["r0c0"]
+    expected["seats"][1]["ring"]["workers"] -= 1
     return expected
 
 
@@ -187,6 +190,12 @@ def test_the_editor_builds_a_position_equal_to_a_given_json(live_server, page):
     page.locator('#board [data-key="hole:c3"]').click()
     page.click('#ed-palette button[data-colour="orange"]')
     page.locator('#board [data-key="hole:c3"]').click()
+    page.click('#ed-tools button[data-tool="worker"]')
+    page.select_option("#ed-seat", "B")
+    page.locator('#board [data-key="sq:r0c0"]').click()
+    page.click('#ed-tools button[data-tool="boat"]')
+    page.select_option("#ed-seat", "A")
+    page.locator('#board [data-key="node:I2"]').click()
     page.fill("#ed-A-coins", "-1")
     page.dispatch_event("#ed-A-coins", "change")
     error = page.locator("#ed-error")
@@ -302,3 +311,14 @@ def test_the_overlap_check_finds_a_spill(live_server, page):
       g.appendChild(t);
     }""")
     assert any("seat-A" in p for p in page.evaluate(OVERLAPS)["problems"])
+
+
+def test_two_people_at_one_screen_see_the_seat_to_move(live_server, page):
+    page.goto(f"{live_server}/?players=2&seed=2&seats=human,human")
+    page.wait_for_function("window.buranoPage().game && window.buranoPage().legal.length > 0")
+    assert page.evaluate("window.buranoState().view") == "A"
+    for kind in ("island", "workshop", "flat"):
+        _click_move(page, f"pick {kind}")
+        page.wait_for_function(f"window.buranoState().seats[0].roof_slots.filter(t => t).length >= {['island', 'workshop', 'flat'].index(kind) + 1}")
+    page.wait_for_function("window.buranoState().view === 'B' && window.buranoPage().legal.length > 0")
+    assert page.evaluate("window.buranoPage().seat") == "B"

@@ -45,7 +45,7 @@ function draw(view, legal, seat, opts) {
   for (const key of Object.keys(app.current.byKey)) {
     $$(`#board [data-key="${CSS.escape(key)}"]`).forEach(el => el.classList.add("legal"));
   }
-  if (opts.editable) $$("#board [data-key^='hole:']").forEach(el => el.classList.add("legal"));
+  if (opts.editable) $$("#board [data-key]").forEach(el => el.classList.add("legal"));
   $("#chooser").hidden = true;
 }
 
@@ -117,7 +117,21 @@ function listenGame(id, seat) {
   app.gameEvents = es;
 }
 
+async function switchSeat(seat) {
+  // Several human seats at one screen: the board follows the human seat to move.
+  if (app.gameEvents) { app.gameEvents.close(); app.gameEvents = null; }
+  try {
+    const payload = await api("GET", `/api/games/${encodeURIComponent(app.game.game)}?seat=${seat}`);
+    app.game = payload; showGame(payload);
+    listenGame(payload.game, payload.seat);
+  } catch (e) { showError(e.message); }
+}
+
 function showGame(p) {
+  if (p.humans.length > 1 && p.to_move !== p.seat && p.humans.includes(p.to_move) && !app.switching) {
+    app.switching = true;
+    switchSeat(p.to_move).finally(() => { app.switching = false; });
+  }
   if (app.tab === "play") {
     draw(p.view, p.legal, p.seat, {seatNames: p.setup.seats});
     $("#status").textContent = gameStatus(p);
@@ -325,17 +339,60 @@ function editorError(message, field) {
   if (target) target.parentElement.after(el); else $("#ed-json").before(el);
 }
 
+// Click-to-place editing. Tools: "cube" (the palette's colour, or × to take off) and "worker" / "boat"
+// for the seat chosen next to them. Ring workers are adjusted so every seat keeps its 10 active workers.
 function editorClick(key) {
-  if (!key.startsWith("hole:") || !app.editor.position) return;
-  const hole = key.slice(5);
-  edit(p => {
-    p.island = p.island || {cubes: {}, roofs: []};
-    const cubes = p.island.cubes = p.island.cubes || {};
-    const stack = cubes[hole] || [];
-    if (app.editor.colour === "erase") stack.pop(); else if (stack.length < 3) stack.push(app.editor.colour);
-    if (stack.length) cubes[hole] = stack; else delete cubes[hole];
+  const p = app.editor.position;
+  if (!p || !Array.isArray(p.seats)) return;
+  const [kind, a, b] = key.split(":");
+  const colour = app.editor.colour, erase = colour === "erase", tool = app.editor.tool || "cube";
+  const seatOf = (letter) => p.seats["ABCD".indexOf(letter)];
+  const bump = (counts, c, d) => { counts = counts || {}; const n = (counts[c] || 0) + d; if (n > 0) counts[c] = n; else delete counts[c]; return counts; };
+  const chosen = p.seats["ABCD".indexOf($("#ed-seat").value)];
+  edit(() => {
+    if (tool === "boat") { if (kind === "node" && chosen) chosen.boat = a; return; }
+    if (tool === "worker") {
+      if (!chosen) return;
+      if (kind === "sq") {
+        const owner = p.seats.find(s => (s.workshop || []).includes(a));
+        if (owner) { owner.workshop = owner.workshop.filter(q => q !== a); owner.ring.workers += 1; }
+        else if (!erase && chosen.ring.workers > 1) { chosen.workshop = [...(chosen.workshop || []), a]; chosen.ring.workers -= 1; }
+      } else if (kind === "node" && a.startsWith("I")) {
+        const n = (chosen.islands || {})[a] || 0;
+        if (erase && n > 0) { chosen.islands = bump(chosen.islands, a, -1); chosen.ring.workers += 1; }
+        else if (!erase && chosen.ring.workers > 1) { chosen.islands = bump(chosen.islands, a, 1); chosen.ring.workers -= 1; }
+      }
+      return;
+    }
+    if (kind === "hole") {
+      p.island = p.island || {cubes: {}, roofs: []};
+      const cubes = p.island.cubes = p.island.cubes || {};
+      const stack = cubes[a] || [];
+      if (erase) stack.pop(); else if (stack.length < 3) stack.push(colour);
+      if (stack.length) cubes[a] = stack; else delete cubes[a];
+    } else if (kind === "pyr") {
+      const seat = seatOf(a), i = PYRAMID_POSITIONS.indexOf(b);
+      if (seat && Array.isArray(seat.pyramid) && i >= 0) seat.pyramid[i] = erase ? null : colour;
+    } else if (kind === "prep" || kind === "prepslot") {
+      const seat = seatOf(a);
+      if (!seat) return;
+      if (kind === "prep" && erase) seat.prep = bump(seat.prep, b, -1);
+      else if (kind === "prep") seat.prep = bump(bump(seat.prep, b, -1), colour, 1);
+      else if (!erase) seat.prep = bump(seat.prep, colour, 1);
+    } else if (kind === "res") {
+      const seat = seatOf(a);
+      if (seat && seat.reserve) seat.reserve = bump(seat.reserve, b, erase ? -1 : 1);
+    } else if (kind === "dock" && !erase) {
+      const docks = (p.docks || {})[a];
+      const i = docks ? docks.indexOf(b) : -1;
+      if (i >= 0) docks[i] = colour;
+    } else if (kind === "marker" && !erase) {
+      const cell = (p.markers || {})[a];
+      if (cell) cell[Number(b)] = colour;
+    }
   });
 }
+const PYRAMID_POSITIONS = ["b1", "b2", "b3", "b4", "b5", "b6", "b7", "b8", "b9", "m1", "m2", "m3", "m4", "top"];
 
 async function dealForEditor() {
   try {
@@ -372,6 +429,17 @@ async function replayTo(ply) {
 
 function showReplayStep(step) {
   app.replay.ply = step.ply;
+  const list = $("#rp-steps");
+  list.innerHTML = "";
+  const first = Math.max(0, step.ply - 6);
+  list.start = first + 1;
+  app.replay.steps.slice(first, step.ply + 7).forEach((text, i) => {
+    const li = document.createElement("li");
+    li.textContent = text + (app.replay.flags[first + i] ? `  (${app.replay.flags[first + i]})` : "");
+    if (first + i === step.ply) li.className = "current";
+    li.onclick = () => replayTo(first + i);
+    list.appendChild(li);
+  });
   $("#rp-slider").value = step.ply;
   $("#rp-ply").textContent = `ply ${step.ply} / ${app.replay.plies}`;
   $("#rp-step").textContent = step.next ? `next: ${step.next}` : "end of the record";
@@ -413,6 +481,7 @@ function wire() {
   $("#analysis-start").onclick = startAnalysis;
   $("#analysis-stop").onclick = stopAnalysis;
   $("#ed-deal").onclick = dealForEditor;
+  $$("#ed-tools button").forEach(b => b.onclick = () => { app.editor.tool = b.dataset.tool; $$("#ed-tools button").forEach(x => x.classList.toggle("selected", x === b)); });
   $("#ed-clear").onclick = () => edit(p => { const f = (p.island.cubes || {}).e5; p.island = {cubes: f ? {e5: [f[0]]} : {}, roofs: []}; });
   $("#ed-json").oninput = () => scheduleCheck(300);
   $("#ed-apply").onclick = () => scheduleCheck(0);

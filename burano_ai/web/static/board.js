@@ -157,7 +157,7 @@ function drawActions(v, opts) {
     const x = box[0] + 8 + i * 104, y = box[1] + 8;
     s += `<rect x="${x}" y="${y}" width="98" height="36" rx="4" class="cell-bg"/>${txt(x + 4, y + 13, cell, "small")}`;
     ((v.markers || {})[cell] || []).forEach((c, j) => {
-      s += `<rect x="${x + 8 + j * 26}" y="${y + 17}" width="20" height="15" rx="3" fill="${COLOUR_FILL[c]}" class="marker"/>`;
+      s += `<rect x="${x + 8 + j * 26}" y="${y + 17}" width="20" height="15" rx="3" fill="${COLOUR_FILL[c]}" class="marker"${keyAttr(`marker:${cell}:${j}`)}/>`;
     });
   });
   const status = `${v.season || ""} ${v.round ? "round " + v.round : ""} · ${v.stage || ""} · ${v.phase || ""}` +
@@ -286,7 +286,7 @@ function drawSeat(v, p, opts) {
   counts(seat.prep).forEach(([c, n]) => { for (let i = 0; i < n; i++) prep.push(c); });
   for (let i = 0; i < 3; i++) {
     const c = prep[i];
-    s += `<rect x="${qx + i * 26}" y="${qy + 14}" width="22" height="22" rx="3" class="prep-slot" fill="${c ? COLOUR_FILL[c] : "none"}"${c ? keyAttr(`prep:${L}:${c}`) : ""}/>`;
+    s += `<rect x="${qx + i * 26}" y="${qy + 14}" width="22" height="22" rx="3" class="prep-slot" fill="${c ? COLOUR_FILL[c] : "none"}"${keyAttr(c ? `prep:${L}:${c}` : `prepslot:${L}:${i}`)}/>`;
   }
   s += txt(qx + 90, qy + 8, "reserve", "small");
   const reserve = seat.reserve;
