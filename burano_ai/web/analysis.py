@@ -26,6 +26,8 @@ MAX_SECONDS = 600.0
 TOP = 8
 #: Longest search of one round when the engine cannot stream (a stop waits for the round to end).
 ROUND_SECONDS = 0.5
+#: An analysis nobody has looked at (no event stream, no poll) for this many seconds stops by itself.
+UNWATCHED_SECONDS = 10.0
 #: Analyses kept.
 MAX_ANALYSES = 16
 
@@ -79,11 +81,18 @@ class Analysis:
         self.error: str | None = None
         self.position = position
         self.seat = seat
+        self.last_seen = time.monotonic()
         self.thread = threading.Thread(target=self._run, name=f"analysis-{analysis_id}", daemon=True)
+
+    def seen(self) -> None:
+        """A page is watching (its event stream or a poll): keep searching."""
+        self.last_seen = time.monotonic()
 
     def _report(self, result: Any) -> None:
         self.latest = result_payload(result, False)
         self.version += 1
+        if time.monotonic() - self.last_seen > UNWATCHED_SECONDS:
+            self.stop_event.set()   # the page went away: do not search for nobody
 
     def _run(self) -> None:
         try:
@@ -125,6 +134,8 @@ class AnalysisHub:
         if seat != to_move:
             raise OptionError("the analysed seat is not to move: analysis runs on your own turn")
         with self._lock:
+            for running in self.analyses.values():   # one search at a time: it takes every core
+                running.stop()
             analysis = Analysis(f"a{next(self._ids)}", position, seat)
             self.analyses[analysis.id] = analysis
             while len(self.analyses) > MAX_ANALYSES:

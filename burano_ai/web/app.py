@@ -214,12 +214,18 @@ def create_app() -> FastAPI:
 
     @app.get("/api/analysis/{analysis_id}")
     def analysis_state(analysis_id: str):
-        return analyses.get(analysis_id).payload()
+        analysis = analyses.get(analysis_id)
+        analysis.seen()
+        return analysis.payload()
 
     @app.get("/api/analysis/{analysis_id}/events")
     def analysis_events(request: Request, analysis_id: str):
         analysis = analyses.get(analysis_id)
-        return _events(request, lambda: (analysis.version, analysis.payload(), analysis.done))
+
+        def read():
+            analysis.seen()
+            return analysis.version, analysis.payload(), analysis.done
+        return _events(request, read)
 
     @app.post("/api/analysis/{analysis_id}/stop")
     def analysis_stop(analysis_id: str):

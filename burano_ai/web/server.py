@@ -36,4 +36,5 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False,
     print(f"burano serve: the board is at {url} (Ctrl-C to stop)", flush=True)
     if open_browser:
         threading.Timer(0.5, webbrowser.open, args=(url,)).start()
-    uvicorn.run(create_app(), host=host, port=port, log_level=log_level)
+    # Event streams never end by themselves: on Ctrl-C, give open pages a moment, then close them.
+    uvicorn.run(create_app(), host=host, port=port, log_level=log_level, timeout_graceful_shutdown=1)

@@ -49,7 +49,8 @@ def live_server():
 
     from burano_ai.web.app import create_app
     port = _free_port()
-    config = uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning")
+    config = uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning",
+                            timeout_graceful_shutdown=1)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -91,7 +91,12 @@ def test_a_whole_game_against_a_random_bot_by_clicking_the_board(live_server, pa
     print(f"clicks on the board {on_board}, in the list {listed}")
     assert on_board >= 0.8 * (on_board + listed), (on_board, listed)
 
+    # The record download goes through the page's fetch too, so it is checked with the rest.
+    record = json.loads(page.evaluate("fetch(document.querySelector('#download').href).then(r => r.text())"))
+    assert record["format"] == "burano-game/1" and record["view"] == "A"
+
     # The honest-view check: everything the page received, against the server's secrets.
+    page.wait_for_function("window.__received.some(t => t.includes('burano-game/1'))")
     received = page.evaluate("window.__received")
     assert len(received) > on_board
     game_id = state["game"]["id"]
@@ -135,6 +140,10 @@ def _check_honest(payload, session, hidden_moves):
             assert isinstance(seat["hand"]["blind"], int), "an opponent's blind cards reached the page"
             if view["stage"] == "pyramid":
                 assert seat["pyramid"] is None and seat["reserve"] is None, "a secret pyramid reached the page"
+    if isinstance(payload, dict) and payload.get("format") == "burano-game/1":
+        for i in hidden_moves:
+            if session.record.steps[i].kind == "fish-draw":
+                assert payload["steps"][i]["move"] is None, f"the record shows hidden draw {i}"
     if isinstance(payload, dict) and "log" in payload:
         for i in hidden_moves:
             if i < len(payload["log"]):
@@ -322,3 +331,25 @@ def test_two_people_at_one_screen_see_the_seat_to_move(live_server, page):
         page.wait_for_function(f"window.buranoState().seats[0].roof_slots.filter(t => t).length >= {['island', 'workshop', 'flat'].index(kind) + 1}")
     page.wait_for_function("window.buranoState().view === 'B' && window.buranoPage().legal.length > 0")
     assert page.evaluate("window.buranoPage().seat") == "B"
+
+
+def test_the_honest_view_check_finds_a_leak():
+    """The check above can fail: a full position, or another seat's blind cards, are caught."""
+    from burano_ai.session import GameSession
+    session = GameSession(2, 3, ["human", "random"])
+    session.advance()
+    while not any(s.seen_by for s in session.record.steps):
+        session.play(0, session.legal_moves(0)[0])
+        session.advance()
+    hidden = [i for i, s in enumerate(session.record.steps) if s.seen_by is not None and "A" not in s.seen_by]
+    full = session.state.to_dict()
+    with pytest.raises(AssertionError):
+        _check_honest({"view": full}, session, hidden)
+    view_b = session.state.to_dict(1)
+    with pytest.raises(AssertionError):
+        _check_honest({"view": view_b}, session, hidden)
+    leaked = session.state.to_dict(0)
+    leaked["seats"][1]["hand"]["blind"] = {"tuna": 1}
+    with pytest.raises(AssertionError):
+        _check_honest({"view": leaked}, session, hidden)
+    _check_honest({"view": session.state.to_dict(0)}, session, hidden)
