@@ -95,6 +95,12 @@ def main() -> None:
             page.wait_for_function("window.buranoPage().game && window.buranoPage().legal.length > 0")
             play_until(page, "summer", random.Random(3))
             legal = page.evaluate("window.buranoPage().legal")
+            take = next((m for m in legal if m.startswith("take")), None)
+            if take is not None:   # a cube in the preparation area, so that builds are offered
+                version = page.evaluate("window.buranoPage().game.version")
+                page.locator(f'#legal button[data-move="{take}"]').click()
+                page.wait_for_function("([v]) => window.buranoPage().game.version > v", arg=[version])
+                legal = page.evaluate("window.buranoPage().legal")
             hover = next((m for m in legal if m.startswith("build")), legal[0])
             page.locator(f'#legal button[data-move="{hover}"]').hover()
             page.screenshot(path=str(args.out / "play.png"))
