@@ -353,3 +353,25 @@ def test_the_honest_view_check_finds_a_leak():
     with pytest.raises(AssertionError):
         _check_honest({"view": leaked}, session, hidden)
     _check_honest({"view": session.state.to_dict(0)}, session, hidden)
+
+
+def test_a_thinking_bot_shows_and_a_reload_finds_the_game_again(live_server, page):
+    page.goto(f"{live_server}/?players=2&seed=6&seats=human,ismcts:time=0.6")
+    page.wait_for_function("window.buranoPage().game && window.buranoPage().legal.length > 0")
+    game_id = _page_state(page)["game"]["id"]
+    assert f"game={game_id}" in page.url
+    for kind in ("island", "workshop", "flat"):
+        version = _page_state(page)["game"]["version"]
+        _click_move(page, f"pick {kind}")
+        page.wait_for_function("([v]) => window.buranoPage().game.version > v", arg=[version])
+    page.locator("#thinking").wait_for(state="visible")
+    assert page.locator("#thinking-text").inner_text() == "B is thinking…"
+    screenshot(page, "play-thinking")
+    page.wait_for_function("window.buranoPage().legal.length > 0 && !window.buranoPage().game.thinking")
+    assert page.locator("#thinking").is_hidden()
+    log = page.locator("#log li").all_inner_texts()
+    assert any(line.startswith("B: pick") for line in log)
+    page.reload()
+    page.wait_for_function("window.buranoPage().game && window.buranoPage().legal.length > 0")
+    assert _page_state(page)["game"]["id"] == game_id
+    assert page.locator("#log li").all_inner_texts() == log

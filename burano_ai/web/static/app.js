@@ -100,12 +100,26 @@ async function newGame(players, seed, seats) {
   if (app.gameEvents) { app.gameEvents.close(); app.gameEvents = null; }
   try {
     const payload = await api("POST", "/api/games", {players, seed, seats});
-    setUrl({tab: "play", players, seed, seats: seats.join(",")});
+    setUrl({tab: "play", players, seed, seats: seats.join(","), game: payload.game});
     app.game = payload;
     $("#game-controls").hidden = false;
     showGame(payload);
     listenGame(payload.game, payload.seat);
   } catch (e) { showError(e.message); }
+}
+
+// A reload finds its game on the server again; a forgotten game (server restarted) starts anew from the
+// setup in the URL: the same deal, seats and seeded bots.
+async function reopenGame(id, seat, players, seed, specs) {
+  try {
+    const payload = await api("GET", `/api/games/${encodeURIComponent(id)}` + (seat ? `?seat=${seat}` : ""));
+    app.game = payload;
+    $("#game-controls").hidden = false;
+    showGame(payload);
+    listenGame(payload.game, payload.seat);
+  } catch (e) {
+    if (specs) newGame(players, seed, specs); else showError(e.message);
+  }
 }
 
 function listenGame(id, seat) {
@@ -524,7 +538,8 @@ function start() {
   if (q.get("seed") !== null) $("#seed").value = q.get("seed");
   buildSeatInputs(players, specs);
   switchTab(q.get("tab") || "play");
-  if (q.get("seats")) newGame(players, Number(q.get("seed") || 0), specs);
+  if (q.get("game")) reopenGame(q.get("game"), q.get("seat"), players, Number(q.get("seed") || 0), specs);
+  else if (q.get("seats")) newGame(players, Number(q.get("seed") || 0), specs);
   window.buranoReady = true;
 }
 
