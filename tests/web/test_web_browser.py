@@ -375,3 +375,32 @@ def test_a_thinking_bot_shows_and_a_reload_finds_the_game_again(live_server, pag
     page.wait_for_function("window.buranoPage().game && window.buranoPage().legal.length > 0")
     assert _page_state(page)["game"]["id"] == game_id
     assert page.locator("#log li").all_inner_texts() == log
+
+
+def test_the_editor_lays_a_roof_and_turns_a_ring(live_server, page):
+    from burano_ai.deal import deal
+    from burano_ai.notation import position_to_dict
+    expected = position_to_dict(deal(2, 4))
+    expected["island"]["cubes"].update({"d4": ["blue"], "f4": ["pink"]})
+    expected["island"]["roofs"] = [{"level": 1, "cells": ["d4", "f4"], "fields": ["blue", "pink"], "kind": "island"}]
+    expected["seats"][1]["ring"]["offset"] = (expected["seats"][1]["ring"]["offset"] + 2) % 12
+    page.goto(f"{live_server}/?tab=editor")
+    page.select_option("#ed-players", "2")
+    page.fill("#ed-seed", "4")
+    page.click("#ed-deal")
+    page.wait_for_function("window.buranoPage().editorValid && window.buranoPage().editor.players === 2")
+    for colour, hole in (("blue", "d4"), ("pink", "f4")):
+        page.click(f'#ed-palette button[data-colour="{colour}"]')
+        page.locator(f'#board [data-key="hole:{hole}"]').click()
+    page.click('#ed-tools button[data-tool="roof"]')
+    page.select_option("#ed-roof-kind", "island")
+    page.locator('#board [data-key="hole:d4"]').click()
+    page.locator('#board [data-key="hole:f4"]').click()
+    page.click('#ed-tools button[data-tool="ring"]')
+    for _ in range(2):
+        version = json.dumps(_page_state(page)["editor"]["seats"][1]["ring"])
+        page.locator('#board [data-key="ring:B"] circle').first.click()
+        page.wait_for_function("([v]) => JSON.stringify(window.buranoPage().editor.seats[1].ring) !== v", arg=[version])
+    page.wait_for_function("window.buranoPage().editorValid")
+    assert _page_state(page)["editor"] == expected
+    assert page.evaluate("window.buranoState()")["island"]["roofs"] == expected["island"]["roofs"]

@@ -363,8 +363,14 @@ function editorClick(key) {
   const seatOf = (letter) => p.seats["ABCD".indexOf(letter)];
   const bump = (counts, c, d) => { counts = counts || {}; const n = (counts[c] || 0) + d; if (n > 0) counts[c] = n; else delete counts[c]; return counts; };
   const chosen = p.seats["ABCD".indexOf($("#ed-seat").value)];
+  if (tool === "roof" && kind === "hole") { roofClick(p, a, erase); return; }
   edit(() => {
     if (tool === "boat") { if (kind === "node" && chosen) chosen.boat = a; return; }
+    if (tool === "ring") {
+      const seat = kind === "ring" ? seatOf(a) : null;
+      if (seat && seat.ring) seat.ring.offset = (seat.ring.offset + (erase ? 11 : 1)) % 12;
+      return;
+    }
     if (tool === "worker") {
       if (!chosen) return;
       if (kind === "sq") {
@@ -406,6 +412,29 @@ function editorClick(key) {
     }
   });
 }
+// The roof tool: the first click picks a cube, the second lays the roof (the kind from the select,
+// the fields from the two cubes' colours); with × a click takes off the last roof on that hole.
+function roofClick(p, hole, erase) {
+  p.island = p.island || {cubes: {}, roofs: []};
+  const roofs = p.island.roofs = p.island.roofs || [];
+  if (erase) {
+    const i = roofs.map(r => r.cells.includes(hole)).lastIndexOf(true);
+    if (i >= 0) edit(() => roofs.splice(i, 1));
+    return;
+  }
+  const first = app.editor.roofStart;
+  if (!first || first === hole) { app.editor.roofStart = hole; highlight([`hole:${hole}`]); return; }
+  app.editor.roofStart = null;
+  const cubes = p.island.cubes || {};
+  const a = cubes[first] || [], b = cubes[hole] || [];
+  const level = a.length;
+  if (level < 1 || level > 2 || b.length !== level) {
+    editorError(`a roof lies on two cubes of the same level (1 or 2): ${first} has ${a.length}, ${hole} has ${b.length}`, null);
+    return;
+  }
+  edit(() => roofs.push({level, cells: [first, hole], fields: [a[level - 1], b[level - 1]], kind: $("#ed-roof-kind").value}));
+}
+
 const PYRAMID_POSITIONS = ["b1", "b2", "b3", "b4", "b5", "b6", "b7", "b8", "b9", "m1", "m2", "m3", "m4", "top"];
 
 async function dealForEditor() {
