@@ -34,6 +34,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False,
         raise OptionError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     url = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
     print(f"burano serve: the board is at {url} (Ctrl-C to stop)", flush=True)
+    if host not in LOCAL_HOSTS:
+        print(f"burano serve: warning: listening on {host}, so other machines can reach the board and its games",
+              flush=True)
     if open_browser:
         threading.Timer(0.5, webbrowser.open, args=(url,)).start()
     # Event streams never end by themselves: on Ctrl-C, give open pages a moment, then close them.

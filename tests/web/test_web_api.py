@@ -213,3 +213,12 @@ def test_burano_serve_serves_the_board_until_interrupted():
     finally:
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=10)
+
+
+def test_the_page_is_package_data(tmp_path):
+    """A non-editable install carries the front end: build_py copies every static file."""
+    subprocess.run([sys.executable, "setup.py", "-q", "build_py", "-d", str(tmp_path)], cwd=REPO, check=True,
+                   capture_output=True)
+    static = REPO / "burano_ai" / "web" / "static"
+    shipped = {p.name for p in (tmp_path / "burano_ai" / "web" / "static").iterdir()}
+    assert shipped == {p.name for p in static.iterdir()} >= {"index.html", "app.js", "board.js", "style.css"}

@@ -185,6 +185,7 @@ function gameStatus(p) {
 async function playMove(move) {
   if (!app.game) return;
   showError("");
+  if (app.analysis && !app.analysis.done && app.analysisSource !== "editor") stopAnalysis();   // its position is gone
   $("#chooser").hidden = true;
   try {
     const payload = await api("POST", `/api/games/${encodeURIComponent(app.game.game)}/move`, {seat: app.game.seat, move});
