@@ -45,7 +45,7 @@ function draw(view, legal, seat, opts) {
   for (const key of Object.keys(app.current.byKey)) {
     $$(`#board [data-key="${CSS.escape(key)}"]`).forEach(el => el.classList.add("legal"));
   }
-  if (opts.editable) $$("#board [data-key]").forEach(el => el.classList.add("legal"));
+  if (opts.editable) $$("#board [data-key]").forEach(el => el.classList.add("editable"));
   $("#chooser").hidden = true;
 }
 
