@@ -19,10 +19,9 @@ from fastapi.responses import FileResponse, JSONResponse, Response, StreamingRes
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ..errors import IllegalMoveError
 from .analysis import AnalysisHub
 from .editor import FieldError, check_position, deal_position
-from .games import GameHub
+from .games import GameHub, NotNow
 from .replay import ReplayHub
 
 #: Largest request body accepted (a position is at most 1 MiB; a game record a few hundred KB).
@@ -33,10 +32,6 @@ EVENT_POLL = 0.02
 KEEPALIVE = 15.0
 
 STATIC_DIR = resources.files("burano_ai.web") / "static"
-
-
-class NotNow(ValueError):
-    """A request that is fine but cannot be done now (409)."""
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -106,10 +101,6 @@ def create_app() -> FastAPI:
     @app.exception_handler(NotNow)
     async def _not_now(request, exc):
         return _error(409, str(exc))
-
-    @app.exception_handler(IllegalMoveError)
-    async def _illegal(request, exc):
-        return _error(409 if "not to move" in str(exc) or "thinking" in str(exc) else 400, str(exc))
 
     @app.exception_handler(ValueError)
     async def _bad_input(request, exc):
@@ -186,10 +177,7 @@ def create_app() -> FastAPI:
     async def undo(request: Request, game_id: str):
         data = await _body(request)
         game, index = _game_seat(game_id, _field(data, "seat", None, kinds=(str, int)))
-        try:
-            return await asyncio.to_thread(game.undo, index)
-        except IllegalMoveError as exc:
-            raise NotNow(str(exc)) from None
+        return await asyncio.to_thread(game.undo, index)
 
     @app.get("/api/games/{game_id}/record")
     def record(game_id: str, seat: str | None = None):

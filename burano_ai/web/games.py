@@ -20,6 +20,10 @@ from ..errors import IllegalMoveError, OptionError
 
 from ..session import GameSession
 
+class NotNow(IllegalMoveError):
+    """A request that is fine but cannot be done now: another seat is to move, a bot is thinking, nothing to undo."""
+
+
 #: Games kept in memory; the oldest is forgotten beyond this.
 MAX_GAMES = 64
 #: Largest seed a URL may carry.
@@ -135,10 +139,10 @@ class LiveGame:
         if not isinstance(move, (str, int)) or isinstance(move, bool):
             raise OptionError(f"move must be a move text, not {move!r}")
         if self.thinking is not None:
-            raise IllegalMoveError(f"seat {SEAT_LETTERS[self.thinking]} (a bot) is thinking: wait for your turn")
+            raise NotNow(f"seat {SEAT_LETTERS[self.thinking]} (a bot) is thinking: wait for your turn")
         with self.lock:
             if self.session.to_move() != seat:
-                raise IllegalMoveError(f"seat {SEAT_LETTERS[seat]} is not to move")
+                raise NotNow(f"seat {SEAT_LETTERS[seat]} is not to move")
             step = self.session.play(seat, move)
             self._on_step(step, len(self.session.record.steps))
             self._advance_chance()
@@ -150,7 +154,7 @@ class LiveGame:
         with self.lock:
             done = self.session.undo(seat)
             if not done:
-                raise IllegalMoveError(f"seat {SEAT_LETTERS[seat]} has no move to undo")
+                raise NotNow(f"seat {SEAT_LETTERS[seat]} has no move to undo")
             self._rebuild_logs()
             self.thinking = None
             self._refresh()

@@ -222,3 +222,41 @@ def test_the_page_is_package_data(tmp_path):
     static = REPO / "burano_ai" / "web" / "static"
     shipped = {p.name for p in (tmp_path / "burano_ai" / "web" / "static").iterdir()}
     assert shipped == {p.name for p in static.iterdir()} >= {"index.html", "app.js", "board.js", "style.css"}
+
+
+def test_every_answer_of_a_three_player_game_shows_only_the_players_seat(client):
+    """A whole game through the API (seat A human, two random bots): every answer is seat A's view, no other
+    seat's blind cards, no secret pyramid, and no hidden step in the log."""
+    import random
+    payload = _new_game(client, seats=("human", "random", "random"), seed=8)
+    game = payload["game"]
+    answers = [payload]
+    rng = random.Random(2)
+    while not payload["over"]:
+        if not payload["legal"]:
+            time.sleep(0.005)
+            payload = client.get(f"/api/games/{game}", params={"seat": "A"}).json()
+        else:
+            legal = payload["legal"]
+            move = "done" if "done" in legal and rng.random() < 0.5 else rng.choice(legal)
+            payload = client.post(f"/api/games/{game}/move", json={"seat": "A", "move": move}).json()
+        answers.append(payload)
+    answers.append(json.loads(client.get(f"/api/games/{game}/record", params={"seat": "A"}).text))
+    live = client.app.state.games.get(game)
+    steps = live.session.record.steps
+    hidden = [i for i, s in enumerate(steps) if not s.visible_to("A")]
+    assert any(steps[i].kind == "fish-draw" for i in hidden) and any(steps[i].actor != "chance" for i in hidden)
+    for answer in answers:
+        if answer.get("format") == "burano-game/1":
+            assert all(answer["steps"][i]["move"] is None for i in hidden if steps[i].kind == "fish-draw")
+            continue
+        view = answer["view"]
+        assert view["view"] == "A"
+        for seat in view["seats"][1:]:
+            assert isinstance(seat["hand"]["blind"], int)
+            if view["stage"] == "pyramid":
+                assert seat["pyramid"] is None and seat["reserve"] is None
+        for i in hidden:
+            if i < len(answer["log"]):
+                line = answer["log"][i]
+                assert line.endswith("draws a fish card from the deck") or line.endswith("(hidden)"), (i, line)
