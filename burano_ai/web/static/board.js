@@ -17,6 +17,12 @@ const RING_PIECES = {
 const LAYOUT_COLOURS = {P: "pink", B: "blue", Y: "yellow", G: "green", O: "orange", W: "white"};
 const KIND_MARK = {island: "I", workshop: "W", fountains: "F", flat: "="};
 const PYRAMID_NAMES = ["b1", "b2", "b3", "b4", "b5", "b6", "b7", "b8", "b9", "m1", "m2", "m3", "m4", "top"];
+const SHIP_ROWS = {
+  different: "1/2/3/4 cards of different species → 2/4/6/8 VP",
+  identical: "1/2/3/4 cards of one species → 2/6/12/20 VP",
+  pairs: "1/2/3 pairs of different species → 5/10/15 VP",
+  triples: "1/2 triples of different species → 12/24 VP",
+};
 const SPECIES = ["lobster", "tuna", "squid", "crab", "shrimp", "octopus", "clam", "eel"];
 
 // Region boxes of the board (viewBox units): [x, y, w, h].
@@ -69,7 +75,7 @@ function drawIsland(v) {
   for (const h of holeNames()) {
     const [cx, cy] = holeXY(h);
     const fountain = h === "e5";
-    s += `<g class="hole${fountain ? " fountain" : ""}"${keyAttr("hole:" + h)}><rect x="${cx - 16}" y="${cy - 16}" width="32" height="32" rx="4" class="hole-bg"/>`;
+    s += `<g class="hole${fountain ? " fountain" : ""}"${keyAttr("hole:" + h)}><title>${h}${(cubes[h] || []).length ? ": " + cubes[h].join(" / ") : ""}</title><rect x="${cx - 16}" y="${cy - 16}" width="32" height="32" rx="4" class="hole-bg"/>`;
     if (fountain) s += `<circle cx="${cx}" cy="${cy}" r="16" class="fountain-ring"/>`;
     const stack = cubes[h] || [];
     stack.forEach((c, lvl) => {
@@ -123,7 +129,7 @@ function drawRoute(v) {
     if (port) {
       const ships = (v.ports && v.ports[node]) || [];
       ships.forEach((ship, i) => {
-        s += `<g class="ship"${keyAttr("ship:" + ship)}><rect x="${x + 4}" y="${y + 18 + i * 16}" width="${NODE_W - 8}" height="14" rx="3" class="ship-bg"/>${txt(x + 8, y + 29 + i * 16, ship, "small")}</g>`;
+        s += `<g class="ship"${keyAttr("ship:" + ship)}><title>${esc(ship + ": " + (SHIP_ROWS[ship] || ""))}</title><rect x="${x + 4}" y="${y + 18 + i * 16}" width="${NODE_W - 8}" height="14" rx="3" class="ship-bg"/>${txt(x + 8, y + 29 + i * 16, ship, "small")}</g>`;
       });
     } else {
       const docks = (v.docks && v.docks[node]) || [];
@@ -209,7 +215,7 @@ function drawSupply(v) {
   y += 48;
   s += txt(x, y, "Buildings", "title");
   (v.building_display || []).forEach((b, i) => {
-    s += `<g class="card"${keyAttr("bld:" + b)}><rect x="${x + i * 70}" y="${y + 6}" width="66" height="24" rx="3" class="bld-card"/>${txt(x + i * 70 + 3, y + 22, b.length > 12 ? b.slice(0, 11) + "…" : b, "tiny", `data-full="${esc(b)}"`)}</g>`;
+    s += `<g class="card"${keyAttr("bld:" + b)}><title>${esc(b)}</title><rect x="${x + i * 70}" y="${y + 6}" width="66" height="24" rx="3" class="bld-card"/>${txt(x + i * 70 + 3, y + 22, b.length > 12 ? b.slice(0, 11) + "…" : b, "tiny", `data-full="${esc(b)}"`)}</g>`;
   });
   s += `<g class="card"${keyAttr("blddeck")}><rect x="${x + 282}" y="${y + 6}" width="44" height="24" rx="3" class="deck"/>${txt(x + 286, y + 22, "deck", "small light")}</g>`;
   y += 48;
