@@ -21,7 +21,7 @@ from ..search.limits import Limit
 #: Seconds between two partial results.
 REPORT_EVERY = 0.25
 #: Longest analysis (seconds) before it stops by itself.
-MAX_SECONDS = 600.0
+MAX_SECONDS = 120.0
 #: Candidates sent to the page.
 TOP = 8
 #: Longest search of one round when the engine cannot stream (a stop waits for the round to end).

@@ -68,6 +68,7 @@ class LiveGame:
         self.thinking: int | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._running = False
         self.error: str | None = None
         with self.lock:
             self._advance_chance()
@@ -100,8 +101,10 @@ class LiveGame:
         self.session.advance(on_step=self._on_step, should_stop=lambda: self._bot_to_move() is not None)
 
     def _start_bots(self) -> None:
-        if self._bot_to_move() is None or (self._thread and self._thread.is_alive()):
+        """Start the bot thread if a bot is to move (called with the lock held)."""
+        if self._bot_to_move() is None or self._running:
             return
+        self._running = True
         self._stop.clear()
         self.thinking = self._bot_to_move()
         self._refresh()
@@ -109,14 +112,16 @@ class LiveGame:
         self._thread.start()
 
     def _run_bots(self) -> None:
-        try:
-            with self.lock:
+        # Everything under the lock: once a request holds the lock, the bots are either done or not begun.
+        with self.lock:
+            try:
                 self.session.advance(on_step=self._on_step, should_stop=self._stop.is_set)
-        except Exception as exc:   # a bot failing is shown on the page, not lost in a thread
-            self.error = f"a bot failed: {type(exc).__name__}: {exc}"
-        finally:
-            self.thinking = None
-            self._refresh()
+            except Exception as exc:   # a bot failing is shown on the page, not lost in a thread
+                self.error = f"a bot failed: {type(exc).__name__}: {exc}"
+            finally:
+                self._running = False
+                self.thinking = None
+                self._refresh()
 
     def stop_bots(self) -> None:
         self._stop.set()
