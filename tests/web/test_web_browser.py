@@ -258,6 +258,17 @@ def test_a_replay_steps_through_a_record(live_server, page):
     page.wait_for_function(f"window.buranoPage().replay.ply === {annotated}")
     assert "an example comment" in page.locator("#rp-annotations").inner_text()
     screenshot(page, "replay")
+    # "Analyse this": the replay's seat, at a ply where it decides, analysed from its view.
+    ply = next(i for i, state in record.positions() if i > 40 and state.current_player() == 1
+               and len(state.legal_actions()) > 1)
+    page.evaluate(f"(() => {{ const s = document.querySelector('#rp-slider'); s.value = {ply}; s.dispatchEvent(new Event('input')); }})()")
+    page.wait_for_function(f"window.buranoPage().replay.ply === {ply}")
+    page.click("#rp-analyse")
+    page.wait_for_function("(() => { const a = window.buranoPage().analysis; return a && a.reports >= 1; })()")
+    assert _page_state(page)["tab"] == "analyse"
+    assert page.evaluate("window.buranoState()") == record.replay(ply).to_dict(1)
+    page.click("#analysis-stop")
+    page.wait_for_function("window.buranoPage().analysis.done")
 
 
 def _late_game_position():

@@ -210,6 +210,8 @@ async function startAnalysis() {
     let payload;
     if (app.analysisSource === "editor" && app.editor.position) {
       payload = await api("POST", "/api/analysis", {position: app.editor.position});
+    } else if (app.analysisSource === "replay" && app.replay && app.replay.view) {
+      payload = await api("POST", "/api/analysis", {position: app.replay.view});
     } else if (app.game) {
       payload = await api("POST", `/api/games/${encodeURIComponent(app.game.game)}/analysis`, {seat: app.game.seat});
     } else { showError("start a game or set up a position first"); return; }
@@ -473,6 +475,7 @@ async function replayTo(ply) {
 
 function showReplayStep(step) {
   app.replay.ply = step.ply;
+  app.replay.view = step.view;
   const list = $("#rp-steps");
   list.innerHTML = "";
   const first = Math.max(0, step.ply - 6);
@@ -502,9 +505,12 @@ function switchTab(tab) {
   $$("#tabs button").forEach(b => b.classList.toggle("active", b.dataset.tab === tab));
   $$(".panel").forEach(p => p.classList.toggle("active", p.dataset.panel === tab));
   $("#status").textContent = "";
-  if (tab === "play" || (tab === "analyse" && app.analysisSource !== "editor")) {
+  if (tab === "play" || (tab === "analyse" && (app.analysisSource || "game") === "game")) {
     if (app.game) showGame(app.game); else draw(null, [], null);
     if (tab === "analyse") $("#analyse-source").textContent = app.game ? `Analysing the game for seat ${app.game.seat}.` : "Start a game first, or use “Analyse this” in the editor.";
+  } else if (tab === "analyse" && app.analysisSource === "replay") {
+    if (app.replay && app.replay.view) draw(app.replay.view, [], app.replay.seat);
+    $("#analyse-source").textContent = `Analysing ply ${app.replay.ply} of the replay as seat ${app.replay.seat}.`;
   } else if (tab === "analyse") {
     const c = app.editor.checked;
     if (c) draw(c.position, [], c.view_seat);
@@ -517,7 +523,10 @@ function switchTab(tab) {
 }
 
 function wire() {
-  $$("#tabs button").forEach(b => b.onclick = () => { if (b.dataset.tab === "analyse" && app.tab === "play") app.analysisSource = "game"; switchTab(b.dataset.tab); });
+  $$("#tabs button").forEach(b => b.onclick = () => {
+    if (b.dataset.tab === "analyse" && app.tab !== "analyse") app.analysisSource = {play: "game", editor: "editor", replay: "replay"}[app.tab];
+    switchTab(b.dataset.tab);
+  });
   $("#players").onchange = () => buildSeatInputs(Number($("#players").value), seatSpecsFromForm());
   $("#setup").onsubmit = (e) => { e.preventDefault(); newGame(Number($("#players").value), Number($("#seed").value), seatSpecsFromForm()); };
   $("#undo").onclick = undo;
@@ -534,6 +543,7 @@ function wire() {
   $("#ed-analyse").onclick = () => { if (!app.editor.checked) { showError("the position is not valid yet"); return; } app.analysisSource = "editor"; switchTab("analyse"); startAnalysis(); };
   $("#rp-file").onchange = async (e) => { const f = e.target.files[0]; if (f) $("#rp-json").value = await f.text(); };
   $("#rp-open").onclick = openReplay;
+  $("#rp-analyse").onclick = () => { app.analysisSource = "replay"; switchTab("analyse"); startAnalysis(); };
   $("#rp-slider").oninput = () => replayTo(Number($("#rp-slider").value));
   $("#rp-prev").onclick = () => replayTo((app.replay.ply || 0) - 1);
   $("#rp-next").onclick = () => replayTo((app.replay.ply || 0) + 1);
