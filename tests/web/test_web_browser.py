@@ -415,3 +415,54 @@ def test_the_editor_lays_a_roof_and_turns_a_ring(live_server, page):
     page.wait_for_function("window.buranoPage().editorValid")
     assert _page_state(page)["editor"] == expected
     assert page.evaluate("window.buranoState()")["island"]["roofs"] == expected["island"]["roofs"]
+
+
+def _decisions_of_random_games(games: int = 12, per_family: int = 25):
+    """(seat's view, legal move texts) at decisions of random 2-4 player games: each decision kept while
+    one of its move families has been seen fewer than `per_family` times."""
+    from collections import Counter
+
+    from burano_ai import Game
+    from burano_ai.random_play import random_step
+    out, counts = [], Counter()
+    for g in range(games):
+        state = Game(2 + g % 3).new_initial_state(seed=100 + g)
+        rng = random.Random(g)
+        while not state.is_terminal():
+            seat = state.current_player()
+            if seat >= 0:
+                legal = [state.action_to_string(a) for a in state.legal_actions()]
+                families = {m.split(" ")[0] for m in legal}
+                if any(counts[f] < per_family for f in families):
+                    counts.update(families)
+                    out.append((state.to_dict(seat), legal))
+            random_step(state, rng)
+    return out
+
+
+def test_every_move_family_has_its_element_on_the_board(live_server, page):
+    """For decisions sampled from random 2-4 player games, every legal move's board element exists, so
+    each move can be clicked on the board (the list is only a fallback)."""
+    samples = _decisions_of_random_games()
+    page.goto(f"{live_server}/?tab=replay")
+    page.wait_for_function("window.buranoReady")
+    missing = page.evaluate("""(samples) => {
+      const box = document.createElement('div');
+      document.body.appendChild(box);
+      const missing = {}, seen = {};
+      for (const [view, legal] of samples) {
+        box.innerHTML = BuranoBoard.renderBoard(view, {seat: view.view, roofLines: BuranoBoard.roofLines(legal)});
+        for (const move of legal) {
+          const family = move.split(' ')[0];
+          seen[family] = (seen[family] || 0) + 1;
+          const key = BuranoBoard.moveTargets(move, view, view.view)[0];
+          if (!key || !box.querySelector(`[data-key="${CSS.escape(key)}"]`)) (missing[family] = missing[family] || []).push(move);
+        }
+      }
+      box.remove();
+      return {missing, seen};
+    }""", samples)
+    families = set(missing["seen"])
+    assert {"take", "build", "roof", "pyramid", "sail", "draw", "lace", "recall", "bonus", "pay", "pick",
+            "done", "privilege", "sell", "send", "discard", "swap", "with", "go", "replenish"} <= families, families
+    assert missing["missing"] == {}, {k: v[:3] for k, v in missing["missing"].items()}
