@@ -162,6 +162,7 @@ def test_the_analysis_panel_streams_candidates_and_stops_on_request(live_server,
     assert first.get_attribute("data-move") in legal
     first.hover()
     assert page.locator("#analysis-plan").inner_text().startswith("plan: ")
+    assert page.locator("#board .plan-badge").count() >= 1   # the plan's steps numbered on the board
     screenshot(page, "analyse")
     page.click("#analysis-stop")
     page.wait_for_function("window.buranoPage().analysis.done")

@@ -55,6 +55,25 @@ function highlight(keys, cls) {
   (keys || []).forEach(k => $$(`#board [data-key="${CSS.escape(k)}"]`).forEach(el => el.classList.add(cls)));
 }
 
+// The plan's steps numbered on the board: badge i sits on the element step i is made on.
+function planBadges(plan) {
+  $$("#board .plan-badge").forEach(el => el.remove());
+  const overlay = $("#board #overlay");
+  if (!overlay) return;
+  const used = {};
+  plan.forEach((move, i) => {
+    const key = B.moveTargets(move, app.current.view, app.current.seat)[0];
+    const el = key && $(`#board [data-key="${CSS.escape(key)}"]`);
+    if (!el) return;
+    const box = el.getBBox();
+    const shift = 14 * (used[key] = (used[key] || 0) + 1) - 14;
+    const g = document.createElementNS("http://www.w3.org/2000/svg", "g");
+    g.setAttribute("class", "plan-badge");
+    g.innerHTML = `<circle cx="${box.x + 6 + shift}" cy="${box.y + 6}" r="8"/><text x="${box.x + 6 + shift}" y="${box.y + 10}" text-anchor="middle">${i + 1}</text>`;
+    overlay.appendChild(g);
+  });
+}
+
 function showChooser(moves, event) {
   const box = $("#chooser");
   box.innerHTML = "";
@@ -250,15 +269,21 @@ function showAnalysis(p) {
     tr.className = "candidate";
     tr.dataset.move = c.move;
     tr.innerHTML = `<td>${c.move}</td><td>${(100 * c.win).toFixed(1)}%</td><td>${c.vp.toFixed(1)}</td><td>${c.margin >= 0 ? "+" : ""}${c.margin.toFixed(1)}</td><td>${c.visits}</td>`;
-    tr.onmouseenter = () => {
-      const keys = [];
-      c.plan.forEach(m => keys.push(...B.moveTargets(m, app.current.view, app.current.seat)));
-      highlight(keys, "hl-plan");
-      $("#analysis-plan").textContent = "plan: " + c.plan.join(" → ");
-    };
-    tr.onmouseleave = () => highlight([], "hl-plan");
+    tr.onmouseenter = () => { app.analysisHover = c.move; previewPlan(c); };
+    tr.onmouseleave = () => { app.analysisHover = null; previewPlan(null); };
     body.appendChild(tr);
   });
+  // a new report rebuilt the table: keep previewing the hovered candidate's new plan
+  previewPlan(r.candidates.find(c => c.move === app.analysisHover) || null);
+}
+
+function previewPlan(c) {
+  if (!c) { highlight([], "hl-plan"); planBadges([]); return; }
+  const keys = [];
+  c.plan.forEach(m => keys.push(...B.moveTargets(m, app.current.view, app.current.seat)));
+  highlight(keys, "hl-plan");
+  planBadges(c.plan);
+  $("#analysis-plan").textContent = "plan: " + c.plan.join(" → ");
 }
 
 // -- the editor ---------------------------------------------------------------------------------
