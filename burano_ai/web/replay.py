@@ -26,6 +26,15 @@ def step_text(step: Any, seat: int) -> str:
     return narrate_step(step, seat)
 
 
+def _win(actor: str, notes: dict | None) -> list[Any] | None:
+    """[actor, win probability of the move played] from a step's annotations, for the evaluation graph."""
+    notes = notes or {}
+    win = notes.get("played_win", notes.get("win"))
+    if isinstance(win, bool) or not isinstance(win, (int, float)):
+        return None
+    return [actor, max(0.0, min(1.0, float(win)))]
+
+
 class Replay:
     def __init__(self, replay_id: str, record: Any, seat: int) -> None:
         self.id = replay_id
@@ -41,8 +50,15 @@ class Replay:
                 "plies": len(rec.steps),
                 "seats": [{"name": s.name, "player": s.player} for s in rec.seats],
                 "result": rec.result, "steps": [step_text(s, self.seat) for s in rec.steps],
-                "flags": [(s.annotations or {}).get("flag") for s in rec.steps],
+                "flags": [(self._notes(s) or {}).get("flag") for s in rec.steps],
+                "wins": [_win(s.actor, self._notes(s)) for s in rec.steps],
                 **self.at(0)}
+
+    def _notes(self, step: Any) -> dict | None:
+        """The step's annotations if the seat saw the step (they may name the hidden move), else None."""
+        if step.move is None or not step.visible_to(SEAT_LETTERS[self.seat]):
+            return None
+        return step.annotations or None
 
     def at(self, ply: Any) -> dict[str, Any]:
         plies = len(self.record.steps)
@@ -51,7 +67,7 @@ class Replay:
         step = self.record.steps[ply] if ply < plies else None
         return {"ply": ply, "view": self.views[ply],
                 "next": None if step is None else step_text(step, self.seat),
-                "annotations": None if step is None else (step.annotations or None)}
+                "annotations": None if step is None else self._notes(step)}
 
 
 class ReplayHub:

@@ -467,3 +467,28 @@ def test_every_move_family_has_its_element_on_the_board(live_server, page):
     assert {"take", "build", "roof", "pyramid", "sail", "draw", "lace", "recall", "bonus", "pay", "pick",
             "done", "privilege", "sell", "send", "discard", "swap", "with", "go", "replenish"} <= families, families
     assert missing["missing"] == {}, {k: v[:3] for k, v in missing["missing"].items()}
+
+
+def test_a_replay_draws_the_annotated_win_graph(live_server, page, tmp_path):
+    from burano_ai.record import GameRecord
+    path = __import__("pathlib").Path(__file__).resolve().parents[2] / "burano_ai" / "data" / "examples" / "game-2p.json"
+    record = GameRecord.load(path)
+    annotated = [i for i, s in enumerate(record.steps) if s.actor in ("A", "B") and s.visible_to("A")][::10]
+    secret = next(i for i, s in enumerate(record.steps) if not s.visible_to("A"))
+    record.steps[secret].annotations = {"best": record.steps[secret].move, "played_win": 0.5}
+    for n, i in enumerate(annotated):
+        record.steps[i].annotations = {"played_win": (n % 10) / 10, **({"flag": "mistake"} if n == 3 else {})}
+    page.goto(f"{live_server}/?tab=replay")
+    page.fill("#rp-json", record.to_json())
+    page.click("#rp-open")
+    page.wait_for_function("window.buranoPage().replay && window.buranoPage().replay.plies > 0")
+    assert page.locator("#rp-graph .win-point").count() == len(annotated)
+    page.locator(f'#rp-graph .win-point[data-ply="{annotated[3]}"]').click()
+    page.wait_for_function(f"window.buranoPage().replay.ply === {annotated[3]}")
+    assert "flag: mistake" in page.locator("#rp-annotations").inner_text()
+    screenshot(page, "replay-graph")
+    # a step seat A did not see keeps its annotations to itself (they may name the move)
+    page.evaluate(f"(() => {{ const s = document.querySelector('#rp-slider'); s.value = {secret}; s.dispatchEvent(new Event('input')); }})()")
+    page.wait_for_function(f"window.buranoPage().replay.ply === {secret}")
+    assert page.locator("#rp-annotations").inner_text() == ""
+    assert page.locator(f'#rp-graph .win-point[data-ply="{secret}"]').count() == 0

@@ -488,8 +488,32 @@ async function openReplay() {
     $("#rp-controls").hidden = false;
     const slider = $("#rp-slider");
     slider.max = summary.plies; slider.value = 0;
+    drawWinGraph(summary);
     showReplayStep(summary);
   } catch (e) { showError(e.message); }
+}
+
+// The annotated win probabilities over the game (one line per seat; flagged moves as red dots);
+// a click jumps to that ply.
+function drawWinGraph(summary) {
+  const svg = $("#rp-graph");
+  const points = {};
+  summary.wins.forEach((w, ply) => { if (w) (points[w[0]] = points[w[0]] || []).push([ply, w[1]]); });
+  svg.hidden = !Object.keys(points).length;
+  if (svg.hidden) return;
+  const W = 320, H = 90, n = Math.max(1, summary.plies);
+  const x = (ply) => 4 + (W - 8) * ply / n, y = (win) => H - 4 - (H - 8) * win;
+  let s = `<rect x="0" y="0" width="${W}" height="${H}" fill="#f8f9fb" stroke="#ccd"/><line x1="0" x2="${W}" y1="${y(0.5)}" y2="${y(0.5)}" stroke="#ccd" stroke-dasharray="3 3"/>`;
+  Object.entries(points).forEach(([actor, pts]) => {
+    const colour = ["#1f4fbf", "#c8202c", "#1d8a3a", "#222"]["ABCD".indexOf(actor)];
+    s += `<polyline fill="none" stroke="${colour}" stroke-width="1.5" points="${pts.map(([p, w]) => `${x(p)},${y(w)}`).join(" ")}"/>`;
+    pts.forEach(([p, w]) => {
+      const flag = summary.flags[p];
+      s += `<circle class="win-point" data-ply="${p}" cx="${x(p)}" cy="${y(w)}" r="${flag ? 3.5 : 2}" fill="${flag ? "#d40000" : colour}"><title>ply ${p}: ${actor} ${(100 * w).toFixed(0)}%${flag ? " (" + flag + ")" : ""}</title></circle>`;
+    });
+  });
+  svg.innerHTML = s;
+  svg.querySelectorAll(".win-point").forEach(c => c.onclick = () => replayTo(Number(c.dataset.ply)));
 }
 
 async function replayTo(ply) {
