@@ -8,6 +8,7 @@ set or the budget is spent.
 from __future__ import annotations
 
 import inspect
+import json
 import itertools
 import threading
 import time
@@ -124,6 +125,8 @@ class AnalysisHub:
 
     def start(self, position: Any, seat: Any) -> Analysis:
         """Check the position and seat now (one clear error), then search in a thread."""
+        if isinstance(position, dict):   # through the text loader, so its size and nesting limits apply
+            position = json.dumps(position)
         state, view = engine.load_position(position)
         to_move = state.current_player()
         if to_move < 0:

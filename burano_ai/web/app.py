@@ -38,7 +38,15 @@ def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
+def _shown(value: Any, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
 async def _body(request: Request) -> dict[str, Any]:
+    length = request.headers.get("content-length", "0")
+    if length.isdigit() and int(length) > MAX_BODY:
+        raise ValueError(f"request body larger than {MAX_BODY} bytes")
     raw = await request.body()
     if len(raw) > MAX_BODY:
         raise ValueError(f"request body larger than {MAX_BODY} bytes")
@@ -60,7 +68,7 @@ def _field(data: dict[str, Any], name: str, default: Any = ..., kinds: tuple = (
         return default
     value = data[name]
     if kinds and (not isinstance(value, kinds) or isinstance(value, bool) and bool not in kinds):
-        raise ValueError(f"field {name!r} must be {' or '.join(k.__name__ for k in kinds)}, not {value!r}")
+        raise ValueError(f"field {name!r} must be {' or '.join(k.__name__ for k in kinds)}, not {_shown(value)}")
     return value
 
 

@@ -6,6 +6,7 @@ every tool uses; its first error comes back with the field it names, for the pag
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from .. import engine
@@ -36,6 +37,8 @@ def check_position(position: Any) -> dict[str, Any]:
     Raises:
         FieldError: the loader's message and its field.
     """
+    if isinstance(position, dict):   # through the text loader, so its size and nesting limits apply
+        position = json.dumps(position)
     try:
         state, view = engine.load_position(position)
     except PositionError as exc:

@@ -35,7 +35,7 @@ def _new_game(client, seats=("human", "random"), seed=3):
 
 def test_the_page_and_its_static_files_are_served(client):
     page = client.get("/")
-    assert page.status_code == 200 and "<svg" not in page.text and "board.js" in page.text
+    assert page.status_code == 200 and '<div id="board"></div>' in page.text and "board.js" in page.text
     for name in ("app.js", "board.js", "style.css"):
         assert client.get(f"/static/{name}").status_code == 200
     _assert_error(client.get("/static/nothing.js"), 404)
@@ -260,3 +260,14 @@ def test_every_answer_of_a_three_player_game_shows_only_the_players_seat(client)
             if i < len(answer["log"]):
                 line = answer["log"][i]
                 assert line.endswith("draws a fish card from the deck") or line.endswith("(hidden)"), (i, line)
+
+
+def test_deep_or_huge_input_is_one_clear_error(client):
+    deep = {"position": {"format": "burano-position/1", "players": [[[[[[[[[[[1]]]]]]]]]]]}}
+    _assert_error(client.post("/api/position", json=deep), 400, "nested")
+    _assert_error(client.post("/api/analysis", json=deep), 400, "nested")
+    very_deep = b'{"position": ' + b"[" * 5000 + b"]" * 5000 + b"}"
+    _assert_error(client.post("/api/position", content=very_deep), 400)
+    body = _assert_error(client.post("/api/games", json={"players": 2, "seats": "x" * 10_000}), 400, "seats")
+    assert len(body["error"]) < 300
+    _assert_error(client.post("/api/position", content=b"x" * (5 * 1024 * 1024)), 400, "larger than")
