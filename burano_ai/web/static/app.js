@@ -355,6 +355,7 @@ async function checkEditor() {
   let position;
   $$("#side .bad").forEach(el => el.classList.remove("bad"));
   try { position = JSON.parse(text); } catch (e) { return editorError(`not JSON: ${e.message}`, null); }
+  if (!position || typeof position !== "object" || Array.isArray(position)) return editorError("a position is a JSON object {...}", null);
   app.editor.position = position;
   syncSeatFields(position);
   try {
