@@ -102,6 +102,8 @@ function buildSeatInputs(players, specs) {
     label.textContent = `${"ABCD"[i]} `;
     const input = document.createElement("input");
     input.id = `spec-${"ABCD"[i]}`;
+    input.setAttribute("list", "bot-specs");
+    input.title = "human, or a bot spec (random, greedy, ismcts:time=2, ...)";
     input.value = (specs && specs[i]) || (i === 0 ? "human" : "random");
     label.appendChild(input);
     box.appendChild(label);
