@@ -271,3 +271,31 @@ def test_deep_or_huge_input_is_one_clear_error(client):
     body = _assert_error(client.post("/api/games", json={"players": 2, "seats": "x" * 10_000}), 400, "seats")
     assert len(body["error"]) < 300
     _assert_error(client.post("/api/position", content=b"x" * (5 * 1024 * 1024)), 400, "larger than")
+
+
+def test_burano_serve_open_opens_the_board_in_a_browser(runner, monkeypatch):
+    import threading
+    import webbrowser
+
+    import uvicorn
+    from cli import app
+    opened = threading.Event()
+    urls = []
+    monkeypatch.setattr(webbrowser, "open", lambda url: (urls.append(url), opened.set()))
+    monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: opened.wait(5))
+    result = runner.invoke(app, ["serve", "--port", "0", "--open"])
+    assert result.exit_code == 0, result.output
+    assert urls == ["http://127.0.0.1:0/"]
+
+
+def test_burano_serve_on_a_taken_port_says_so_in_one_line(runner):
+    import socket
+
+    from cli import app
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = runner.invoke(app, ["serve", "--port", str(port)])
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines()[-1].startswith(f"error: cannot listen on 127.0.0.1:{port}")
