@@ -87,6 +87,10 @@ def test_a_whole_game_against_a_random_bot_by_clicking_the_board(live_server, pa
             screenshot(page, "play-midgame")
             shot_midgame = True
     screenshot(page, "play-game-over")
+    page.click("#replay-game")   # the game just played, stepped through as seat A saw it
+    page.wait_for_function("window.buranoPage().tab === 'replay' && window.buranoPage().replay && window.buranoPage().replay.plies > 0")
+    page.click("#tabs button[data-tab='play']")
+    page.wait_for_function("window.buranoPage().tab === 'play' && window.buranoPage().game.over")
     assert page.locator("#result").inner_text().startswith("Game over")
     print(f"clicks on the board {on_board}, in the list {listed}")
     assert on_board >= 0.8 * (on_board + listed), (on_board, listed)
@@ -144,6 +148,9 @@ def _check_honest(payload, session, hidden_moves):
         for i in hidden_moves:
             if session.record.steps[i].kind == "fish-draw":
                 assert payload["steps"][i]["move"] is None, f"the record shows hidden draw {i}"
+    if isinstance(payload, dict) and isinstance(payload.get("steps"), list) and payload.get("plies") is not None:
+        for i in hidden_moves:   # a replay's narrated steps
+            assert session.record.steps[i].move not in payload["steps"][i], f"replay shows hidden step {i}"
     if isinstance(payload, dict) and "log" in payload:
         for i in hidden_moves:
             if i < len(payload["log"]):

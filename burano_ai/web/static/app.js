@@ -582,6 +582,16 @@ function wire() {
   $("#players").onchange = () => buildSeatInputs(Number($("#players").value), seatSpecsFromForm());
   $("#setup").onsubmit = (e) => { e.preventDefault(); newGame(Number($("#players").value), Number($("#seed").value), seatSpecsFromForm()); };
   $("#undo").onclick = undo;
+  $("#replay-game").onclick = async () => {
+    if (!app.game) return;
+    try {
+      const text = await (await fetch(`/api/games/${encodeURIComponent(app.game.game)}/record?seat=${app.game.seat}`)).text();
+      $("#rp-json").value = text;
+      $("#rp-seat").value = app.game.seat;
+      switchTab("replay");
+      await openReplay();
+    } catch (e) { showError(e.message); }
+  };
   $("#hint").onclick = () => { app.analysisSource = "game"; switchTab("analyse"); startAnalysis(); };
   $("#analysis-start").onclick = startAnalysis;
   $("#analysis-stop").onclick = stopAnalysis;
