@@ -499,3 +499,11 @@ def test_a_replay_draws_the_annotated_win_graph(live_server, page, tmp_path):
     page.wait_for_function(f"window.buranoPage().replay.ply === {secret}")
     assert page.locator("#rp-annotations").inner_text() == ""
     assert page.locator(f'#rp-graph .win-point[data-ply="{secret}"]').count() == 0
+
+
+def test_long_bot_names_keep_the_seat_panels_apart(live_server, page):
+    spec = "ismcts:iterations=50,threads=1"
+    page.goto(f"{live_server}/?players=4&seed=9&seats=human;{spec};{spec};{spec}")
+    page.wait_for_function("window.buranoPage().game && window.buranoPage().legal.length > 0")
+    result = page.evaluate(OVERLAPS)
+    assert result["regions"] == 9 and result["problems"] == []

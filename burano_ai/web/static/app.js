@@ -121,7 +121,7 @@ async function newGame(players, seed, seats) {
   if (app.gameEvents) { app.gameEvents.close(); app.gameEvents = null; }
   try {
     const payload = await api("POST", "/api/games", {players, seed, seats});
-    setUrl({tab: "play", players, seed, seats: seats.join(","), game: payload.game});
+    setUrl({tab: "play", players, seed, seats: seats.join(";"), game: payload.game});
     app.game = payload;
     $("#game-controls").hidden = false;
     showGame(payload);
@@ -635,7 +635,10 @@ function start() {
   wire();
   const q = new URLSearchParams(window.location.search);
   const players = Number(q.get("players")) || 2;
-  const specs = q.get("seats") ? q.get("seats").split(",") : null;
+  // seats=human;ismcts:time=2,threads=1 (";" between seats, as bot specs use ","); "," alone also works
+  // for simple specs: seats=human,random
+  const seatsText = q.get("seats");
+  const specs = seatsText ? seatsText.split(seatsText.includes(";") ? ";" : ",") : null;
   $("#players").value = String(players);
   if (q.get("seed") !== null) $("#seed").value = q.get("seed");
   buildSeatInputs(players, specs);

@@ -243,11 +243,12 @@ function drawSeat(v, p, opts) {
   const [x0, y0] = box;
   const me = opts.seat === L;
   let s = regionOpen("seat-" + L, box, `class="seat${me ? " me" : ""}${v.actor === L ? " to-move" : ""}"`);
-  const who = (opts.seatNames && opts.seatNames[p]) || "";
+  let who = (opts.seatNames && opts.seatNames[p]) || "";
+  if (who.length > 18) who = who.slice(0, 17) + "…";
   s += `<rect x="${x0}" y="${y0}" width="8" height="${PANEL_H}" fill="${SEAT_FILL[p]}" rx="3"/>`;
-  s += txt(x0 + 14, y0 + 17, `${L} · ${SEAT_NAMES[p]}${who ? " · " + who : ""}${me ? " (you)" : ""}${v.actor === L ? "  ◀ to decide" : ""}`, "seat-title");
-  s += txt(x0 + PANEL_W - 120, y0 + 17, `VP ${seat.vp}   coins ${seat.coins}`, "seat-stats", 'text-anchor="end"');
-  s += `<g class="priv"${keyAttr("priv:" + L)}><rect x="${x0 + PANEL_W - 112}" y="${y0 + 3}" width="104" height="19" rx="4" class="priv-bg"/>${txt(x0 + PANEL_W - 60, y0 + 17, `privilege ${seat.privilege}`, "seat-stats", 'text-anchor="middle"')}</g>`;
+  s += `<g data-subregion="title">` + txt(x0 + 14, y0 + 17, `${L} · ${SEAT_NAMES[p]}${who ? " · " + who : ""}${me ? " (you)" : ""}${v.first_player === L ? " · 1st" : ""}${v.actor === L ? " ◀" : ""}`, "seat-title") + "</g>";
+  s += `<g data-subregion="stats">` + txt(x0 + PANEL_W - 120, y0 + 17, `VP ${seat.vp}   coins ${seat.coins}`, "seat-stats", 'text-anchor="end"');
+  s += `<g class="priv"${keyAttr("priv:" + L)}><rect x="${x0 + PANEL_W - 112}" y="${y0 + 3}" width="104" height="19" rx="4" class="priv-bg"/>${txt(x0 + PANEL_W - 60, y0 + 17, `privilege ${seat.privilege}`, "seat-stats", 'text-anchor="middle"')}</g></g>`;
   // ring
   const cx = x0 + 86, cy = y0 + 112, R = 62;
   s += `<g data-subregion="ring"${keyAttr("ring:" + L)}><circle cx="${cx}" cy="${cy}" r="${R + 14}" class="ring-bg"/>`;
