@@ -454,7 +454,7 @@ class Table:
         self.term.print()
         self.term.print(render_position(view).rstrip("\n"))
         private = [st for st in s.record.steps[self.shown[p]:]
-                   if s.narrate(st, p) != s.narrate(st, self.shared_reader(st))]
+                   if st.actor != SEAT_LETTERS[p] and s.narrate(st, p) != s.narrate(st, self.shared_reader(st))]
         for st in private:
             self.term.print(f"  (only you saw) {s.narrate(st, p)}", style="magenta")
         self.shown[p] = s.ply

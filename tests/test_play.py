@@ -33,7 +33,9 @@ pexpect = pytest.importorskip("pexpect")
 ROOT = Path(__file__).resolve().parent.parent
 CLI = str(ROOT / "cli.py")
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][0-9A-Za-z]|\r")
-PROMPT = r"([A-D]) to move>"
+#: A fresh prompt: prompt_toolkit draws it, then moves the cursor (`ESC[10D`). When a line is accepted it
+#: draws the prompt again with the text typed after it, which must not count as a new prompt.
+PROMPT = r"([A-D]) to move>(?=\x1b\[\d+D)"
 SEED = 11
 
 
