@@ -380,6 +380,7 @@ class Table:
         self.shown = {p: self.session.ply for p in humans}
         self.last_seat: int | None = None
         self.suggestion: str | None = None
+        self._repeat: list | None = None   # [text, count] of the last narration line
 
     # -- names and narration
 
@@ -398,9 +399,20 @@ class Table:
         return humans[0]
 
     def narrate(self, step: Step) -> None:
+        """Tell the step now; a run of the same text (a bot's hidden pyramid) is counted, told once."""
         text = self.session.narrate(step, self.shared_reader(step))
+        if self._repeat is not None and self._repeat[0] == text:
+            self._repeat[1] += 1
+            return
+        self.flush_narration()
         style = "yellow" if step.is_chance else ("bold" if not self.session.is_bot(_actor(step)) else None)
         self.term.print(f"  {text}", style=style)
+        self._repeat = [text, 1]
+
+    def flush_narration(self) -> None:
+        if self._repeat is not None and self._repeat[1] > 1:
+            self.term.print(f"  {self._repeat[0]}: {self._repeat[1]} times in all", style="dim")
+        self._repeat = None
 
     # -- the loop
 
@@ -447,6 +459,7 @@ class Table:
     def show(self, p: int) -> None:
         """The board as seat `p` sees it, the steps only it saw since its last look, and its choices."""
         s = self.session
+        self.flush_narration()
         if self.hot_seat and self.last_seat is not None and self.last_seat != p:
             self.handover(p)
         self.last_seat = p
@@ -502,8 +515,6 @@ class Table:
                 if outcome == "moved":
                     return True
                 continue
-            if entry.how:
-                self.term.print(f"  ({entry.how})", style="dim")
             try:
                 steps = self.session.play_many(p, entry.moves) if len(entry.moves) > 1 else \
                     [self.session.play(p, entry.moves[0])]
@@ -570,6 +581,7 @@ class Table:
         self.session.save(self.record_path)
 
     def save_quietly(self, why: str) -> None:
+        self.flush_narration()
         try:
             self.session.save(self.record_path)
         except BuranoError as exc:
@@ -580,6 +592,7 @@ class Table:
 
     def finish(self) -> None:
         s = self.session
+        self.flush_narration()
         self.autosave()
         p = self.last_seat if self.last_seat is not None else s.humans()[0]
         self.term.print()
