@@ -6,8 +6,10 @@ Plays games as `burano play` does -- a `GameSession` with one `ismcts:time=T` se
 in the other seats, the person's seat A played at random -- and times each of the search bot's
 decisions end to end around `session.bot_move()` (the view, loading it back, the search, building the
 result), which is what a person waits for behind the spinner. Forced moves (one legal move) are not
-searched and not counted. Prints the count, median, 95th percentile and maximum, and the largest
-overshoot past T; and the machine's load average, since another job on the cores shows as overshoot.
+searched and not counted. Prints the count, median, 95th percentile and maximum, the largest overshoot
+past T and the CPU time of the slowest decision (CPU time near T with a longer wall time means the
+process waited for a core), and the machine's load average, since another job on the cores shows as
+overshoot.
 """
 
 from __future__ import annotations
@@ -22,9 +24,11 @@ from burano_ai import Game
 from burano_ai.session import GameSession
 
 
-def measure(seconds: float, players: int, decisions: int, seed: int, spec: str | None) -> list[float]:
+def measure(seconds: float, players: int, decisions: int, seed: int, spec: str | None
+            ) -> list[tuple[float, float]]:
+    """(wall seconds, CPU seconds of this process) of each searched decision."""
     spec = spec or f"ismcts:time={seconds:g}"
-    times: list[float] = []
+    times: list[tuple[float, float]] = []
     game_seed = seed
     while len(times) < decisions:
         seats = ["human", spec] + ["random"] * (players - 2)
@@ -36,10 +40,10 @@ def measure(seconds: float, players: int, decisions: int, seed: int, spec: str |
                 session.play(0, rng.choice(session.legal_moves(0)))
                 continue
             searched = p == 1 and len(session.state.legal_actions()) > 1
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             session.bot_move()
             if searched:
-                times.append(time.perf_counter() - start)
+                times.append((time.perf_counter() - start, time.process_time() - cpu))
         game_seed += 1
     return times
 
@@ -53,12 +57,13 @@ def main() -> None:
     ap.add_argument("--spec", default=None, help="bot spec (default ismcts:time=T)")
     args = ap.parse_args()
     load_before = os.getloadavg()[0]
-    times = measure(args.time, args.players, args.decisions, args.seed, args.spec)
-    times.sort()
+    pairs = sorted(measure(args.time, args.players, args.decisions, args.seed, args.spec))
+    times = [wall for wall, _ in pairs]
     p95 = times[min(len(times) - 1, int(round(0.95 * (len(times) - 1))))]
     print(f"bot {args.spec or f'ismcts:time={args.time:g}'}, {args.players} players, {len(times)} searched decisions")
     print(f"  median {statistics.median(times):.3f} s  p95 {p95:.3f} s  max {times[-1]:.3f} s  "
-          f"largest overshoot {times[-1] - args.time:+.3f} s (bound +0.2 s)")
+          f"largest overshoot {times[-1] - args.time:+.3f} s (bound +0.2 s); "
+          f"the slowest decision used {pairs[-1][1]:.3f} s of CPU")
     print(f"  load average {load_before:.2f} before, {os.getloadavg()[0]:.2f} after ({os.cpu_count()} CPUs)")
 
 

@@ -202,6 +202,23 @@ def _pyramid_line(shadow: GameSession) -> list[str]:
     return letters
 
 
+def test_ctrl_c_saves_the_game_and_exits_130(tmp_path):
+    child = pexpect.spawn(sys.executable, [CLI, "play", "--bots", "random", "--seed", "8"], cwd=str(tmp_path),
+                          env=cli_env(), dimensions=(50, 140), encoding="utf-8", timeout=60)
+    try:
+        child.expect(PROMPT)
+        child.send("1\r")
+        child.expect(PROMPT)
+        child.sendcontrol("c")
+        child.expect("interrupted: the game is saved to")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 130
+    record = GameRecord.load(tmp_path / "burano-game-8.json")
+    assert [s.actor for s in record.steps].count("A") == 1
+
+
 # ------------------------------------------------------------------------------------------------
 # Pipes: resume, errors, hot-seat
 
