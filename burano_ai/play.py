@@ -140,7 +140,7 @@ def new_game(players: int | None = None, you: str | None = None, bots: str | Non
         seed = random.SystemRandom().randrange(1_000_000)
     if isinstance(seed, bool) or not 0 <= seed < 2**63:
         raise OptionError(f"--seed must be a whole number from 0 to 2^63-1, not {seed}")
-    return GameSession(players, seed, seats, game_factory=game_factory, names=name_list)
+    return GameSession(players, seed, seats, game_factory=game_factory, names=name_list, event="burano play")
 
 
 def default_record_path(seed: int | None, folder: Path | None = None) -> Path:
@@ -301,11 +301,15 @@ class Terminal:
         self.console.print(Text(text, style=style or ""), soft_wrap=True)
 
     def rule(self, title: str) -> None:
-        self.console.rule(title, style="cyan")
+        from rich.text import Text
+        self.console.rule(Text(title), style="cyan")
 
     def clear(self) -> None:
+        """Clear the screen and the scrollback (ESC[3J), so the previous person's board cannot be scrolled to."""
         if self.console.is_terminal:
             self.console.clear()
+            self.console.file.write("\x1b[3J")
+            self.console.file.flush()
 
     def thinking(self, text: str):
         """A spinner with a clock while a bot or a hint searches (nothing when the output is not a terminal)."""
@@ -324,7 +328,7 @@ class Terminal:
         """A line typed by the person (EOFError at the end of input, KeyboardInterrupt on Ctrl-C)."""
         self._words = words
         if not self.interactive:
-            self.console.print(prompt, end="")
+            self.console.print(prompt, end="", markup=False)
             self.console.file.flush()
             line = sys.stdin.readline()
             if not line:
@@ -427,6 +431,9 @@ class Table:
                     return 0
                 if not self.decide(self.session.to_move()):
                     return 0
+        except EOFError:
+            self.save_quietly("end of input")
+            return 0
         except KeyboardInterrupt:
             self.term.print()
             self.save_quietly("interrupted")
@@ -457,23 +464,32 @@ class Table:
             self.narrate(step)
 
     def show(self, p: int) -> None:
-        """The board as seat `p` sees it, the steps only it saw since its last look, and its choices."""
+        """The board as seat `p` sees it, what happened since its last look that the shared screen did not
+        tell it, and its choices."""
         s = self.session
         self.flush_narration()
-        if self.hot_seat and self.last_seat is not None and self.last_seat != p:
+        handed_over = self.hot_seat and self.last_seat is not None and self.last_seat != p
+        if handed_over:
             self.handover(p)
         self.last_seat = p
-        view = s.view(p)
         self.term.print()
-        self.term.print(render_position(view).rstrip("\n"))
-        private = [st for st in s.record.steps[self.shown[p]:]
-                   if st.actor != SEAT_LETTERS[p] and s.narrate(st, p) != s.narrate(st, self.shared_reader(st))]
-        for st in private:
-            self.term.print(f"  (only you saw) {s.narrate(st, p)}", style="magenta")
+        self.term.print(render_position(s.view(p)).rstrip("\n"))
+        since = [st for st in s.record.steps[self.shown[p]:] if st.actor != SEAT_LETTERS[p]]
+        if handed_over:   # the screen was cleared: everything since this seat's last look, as it may see it
+            lines = [s.narrate(st, p) for st in since]
+            title = "since your last turn:"
+        else:             # told already, except what only this seat may see
+            lines = [s.narrate(st, p) for st in since if s.narrate(st, p) != s.narrate(st, self.shared_reader(st))]
+            title = "only you saw:"
+        if lines:
+            self.term.print(title, style="magenta")
+            for text, count in _runs(lines):
+                self.term.print(f"  {text}" + (f": {count} times" if count > 1 else ""), style="magenta")
         self.shown[p] = s.ply
         self.show_choices(p)
 
     def handover(self, p: int) -> None:
+        """Hot-seat: clear the screen (and the scrollback) before the next person looks."""
         self.term.clear()
         self.term.rule(f"pass the terminal to {self.who(p)}")
         if self.term.interactive:
@@ -609,6 +625,17 @@ class Table:
         self.term.print(f"winner{'s' if len(winners) > 1 else ''}: "
                         f"{', '.join(self.who(SEAT_LETTERS.index(w)) for w in winners)}", style="bold")
         self.term.print(f"the game record is saved to {self.record_path}")
+
+
+def _runs(lines: list[str]) -> list[tuple[str, int]]:
+    """Consecutive equal lines as (line, count)."""
+    out: list[tuple[str, int]] = []
+    for line in lines:
+        if out and out[-1][0] == line:
+            out[-1] = (line, out[-1][1] + 1)
+        else:
+            out.append((line, 1))
+    return out
 
 
 def _actor(step: Step) -> int:

@@ -274,6 +274,9 @@ def test_hot_seat_hands_over_and_keeps_each_pyramid_private(tmp_path):
     assert "pass the terminal to B (Bob)" in out and "A (Ann) to move" in out
     assert "A places a pyramid cube (hidden)" in out
     assert "A: pyramid" not in out
+    # B's screen starts cleared: it is told what happened since its last move, A's pyramid hidden.
+    recap = out[out.rindex("pass the terminal to B (Bob)"):]
+    assert "since your last turn:" in recap and "A places a pyramid cube (hidden): 14 times" in recap
 
 
 # ------------------------------------------------------------------------------------------------
