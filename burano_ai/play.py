@@ -40,6 +40,7 @@ from .enums import TERMINAL, parse_seat
 from .errors import BuranoError, OptionError
 from .record import HUMAN, GameRecord, Step
 from .render import render_position
+from .search.result import PLAN_ARROW
 from .session import GameSession
 
 #: Bots when --bots is not given.
@@ -283,15 +284,15 @@ class Terminal:
     """Input and output: prompt_toolkit and rich on a terminal, plain lines otherwise.
 
     Args:
-        interactive: read with prompt_toolkit (completion, history); default: stdin is a terminal.
+        interactive: read with prompt_toolkit (completion, history); default: stdin and stdout are terminals.
         console: the rich Console to print to (default: stdout).
     """
 
     def __init__(self, interactive: bool | None = None, console=None) -> None:
         from rich.console import Console
-        self.interactive = sys.stdin.isatty() if interactive is None else interactive
+        self.interactive = (sys.stdin.isatty() and sys.stdout.isatty()) if interactive is None else interactive
         self.console = console if console is not None else Console(highlight=False)
-        self._prompt_session = None
+        self._prompt_sessions: dict[Any, Any] = {}
         self._words: list[str] = []
 
     # output
@@ -324,8 +325,11 @@ class Terminal:
 
     # input
 
-    def read(self, prompt: str, words: list[str]) -> str:
-        """A line typed by the person (EOFError at the end of input, KeyboardInterrupt on Ctrl-C)."""
+    def read(self, prompt: str, words: list[str], who: Any = None) -> str:
+        """A line typed by the person (EOFError at the end of input, KeyboardInterrupt on Ctrl-C).
+
+        `words` are the completions offered; `who` keeps a history of its own (hot-seat: the up arrow must
+        not show the previous person's pyramid)."""
         self._words = words
         if not self.interactive:
             self.console.print(prompt, end="", markup=False)
@@ -336,9 +340,9 @@ class Terminal:
                 raise EOFError
             self.console.print(line.rstrip("\n"), highlight=False, markup=False)
             return line.rstrip("\n")
-        if self._prompt_session is None:
-            self._prompt_session = self._make_prompt_session()
-        return self._prompt_session.prompt(prompt)
+        if who not in self._prompt_sessions:
+            self._prompt_sessions[who] = self._make_prompt_session()
+        return self._prompt_sessions[who].prompt(prompt)
 
     def _make_prompt_session(self):
         from prompt_toolkit import PromptSession
@@ -353,12 +357,11 @@ class Terminal:
             def get_completions(self, document, complete_event):
                 line = document.text_before_cursor
                 low = line.lower().lstrip()
-                if low.startswith("pyramid ") and len(low.split()) >= 1:
+                if low.startswith("pyramid "):
                     last = "" if line.endswith(" ") else low.split()[-1]
-                    if len(low.split()) > 1 or line.endswith(" "):
-                        for c in COLOURS:
-                            if c.startswith(last):
-                                yield Completion(c, start_position=-len(last))
+                    for c in COLOURS:
+                        if c.startswith(last):
+                            yield Completion(c, start_position=-len(last))
                 for w in terminal._words:
                     if w.lower().startswith(low) and w.lower() != low:
                         yield Completion(w, start_position=-len(line))
@@ -510,7 +513,7 @@ class Table:
         while True:
             legal = self.session.legal_moves(p)
             try:
-                line = self.term.read(f"{SEAT_LETTERS[p]} to move> ", legal + list(COMMANDS))
+                line = self.term.read(f"{SEAT_LETTERS[p]} to move> ", legal + list(COMMANDS), who=p)
             except EOFError:
                 self.save_quietly("end of input")
                 return False
@@ -588,6 +591,13 @@ class Table:
             result = self.session.hint(p, seconds=seconds)
         self.term.print(f"hint: {result.move}  (searched {SEAT_LETTERS[p]}'s view only: {result.iterations} "
                         f"iterations in {result.elapsed:.2f} s)", style="green")
+        if len(result.pv) > 1:
+            self.term.print(f"  plan for this turn: {PLAN_ARROW.join(step.text() for step in result.pv)}  "
+                            "([n] iterations through a step, ? barely compared)")
+            moves = [step.move for step in result.pv]
+            if all(m.startswith("pyramid ") for m in moves):
+                letters = " ".join(COLOUR_LETTERS[COLOURS.index(m.split()[1])] for m in moves)
+                self.term.print(f"  as one line: pyramid {letters}")
         for c in result.candidates[:HINT_TOP]:
             self.term.print(f"  {c.move:<24} win {c.win_prob:6.1%}  VP {c.expected_vp:5.1f}  visits {c.visits}")
 

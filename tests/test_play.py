@@ -202,12 +202,15 @@ def _pyramid_line(shadow: GameSession) -> list[str]:
     return letters
 
 
-def test_ctrl_c_saves_the_game_and_exits_130(tmp_path):
+def test_tab_completes_and_ctrl_c_saves_the_game_and_exits_130(tmp_path):
     child = pexpect.spawn(sys.executable, [CLI, "play", "--bots", "random", "--seed", "8"], cwd=str(tmp_path),
                           env=cli_env(), dimensions=(50, 140), encoding="utf-8", timeout=60)
     try:
         child.expect(PROMPT)
-        child.send("1\r")
+        child.send("pick wo\t")
+        child.expect("pick workshop")      # completed on the prompt line
+        child.send("\r")
+        child.expect("A: pick workshop")
         child.expect(PROMPT)
         child.sendcontrol("c")
         child.expect("interrupted: the game is saved to")
