@@ -301,6 +301,20 @@ class Terminal:
         from rich.text import Text
         self.console.print(Text(text, style=style or ""), soft_wrap=True)
 
+    def board(self, rendering: str, viewer: str) -> None:
+        """A board rendering (plain text), the viewer's own seat in bold."""
+        from rich.text import Text
+        text = Text()
+        mine = False
+        for line in rendering.rstrip("\n").split("\n"):
+            if line[:1] != " " and line[1:3] == " (":   # a seat's first line: `B (red)  VP ...`
+                mine = line[0] == viewer
+            elif line[:1] != " ":
+                mine = False
+            text.append(line + "\n", style="bold" if mine else "")
+        text.rstrip()
+        self.console.print(text, soft_wrap=True)
+
     def rule(self, title: str) -> None:
         from rich.text import Text
         self.console.rule(Text(title), style="cyan")
@@ -476,7 +490,7 @@ class Table:
             self.handover(p)
         self.last_seat = p
         self.term.print()
-        self.term.print(render_position(s.view(p)).rstrip("\n"))
+        self.term.board(render_position(s.view(p)), SEAT_LETTERS[p])
         since = [st for st in s.record.steps[self.shown[p]:] if st.actor != SEAT_LETTERS[p]]
         if handed_over:   # the screen was cleared: everything since this seat's last look, as it may see it
             lines = [s.narrate(st, p) for st in since]
@@ -597,7 +611,7 @@ class Table:
             moves = [step.move for step in result.pv]
             if all(m.startswith("pyramid ") for m in moves):
                 letters = " ".join(COLOUR_LETTERS[COLOURS.index(m.split()[1])] for m in moves)
-                self.term.print(f"  as one line: pyramid {letters}")
+                self.term.print(f"  the plan's cubes in one line: pyramid {letters}")
         for c in result.candidates[:HINT_TOP]:
             self.term.print(f"  {c.move:<24} win {c.win_prob:6.1%}  VP {c.expected_vp:5.1f}  visits {c.visits}")
 
@@ -622,7 +636,7 @@ class Table:
         self.autosave()
         p = self.last_seat if self.last_seat is not None else s.humans()[0]
         self.term.print()
-        self.term.print(render_position(s.view(p)).rstrip("\n"))
+        self.term.board(render_position(s.view(p)), SEAT_LETTERS[p])
         result = s.record.result or {}
         from rich.table import Table as RichTable
         table = RichTable("place", "seat", "VP", title="game over: final scores")
