@@ -28,7 +28,6 @@ import difflib
 import os
 import random
 import sys
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable

@@ -169,7 +169,7 @@ def test_a_person_plays_a_complete_game_in_the_terminal(tmp_path):
     GameRecord.load(tmp_path / "mid.json").replay(game_factory=ReferenceGame)
     table = text[text.index("game over: final scores"):]
     for letter, score in zip("AB", scores):
-        assert re.search(rf"{letter} \(.*?\)\s*│\s*{score}\b", table), table
+        assert re.search(rf"{letter} \(.*?\)\s*[│|]\s*{score}\b", table), table
 
     # What A cannot see never reached the terminal.
     hidden_blocks = shown_blocks = 0
