@@ -553,8 +553,14 @@ class Table:
             except BuranoError as exc:
                 self.term.print(f"nothing played: {exc}", style="red")
                 continue
-            for st in steps:
-                self.narrate(st)
+            letter = SEAT_LETTERS[p]
+            if len(steps) > 1 and all(st.actor == letter and self.shared_reader(st) == p for st in steps):
+                letters = " ".join(COLOUR_LETTERS[COLOURS.index(m.split()[1])] for m in entry.moves)
+                self.flush_narration()   # a pyramid in one line, told in one line
+                self.term.print(f"  {letter}: pyramid {letters} ({len(steps)} cubes)", style="bold")
+            else:
+                for st in steps:
+                    self.narrate(st)
             return True
 
     def command(self, p: int, name: str, arg: str | None) -> str:
