@@ -222,6 +222,28 @@ def test_tab_completes_and_ctrl_c_saves_the_game_and_exits_130(tmp_path):
     assert [s.actor for s in record.steps].count("A") == 1
 
 
+def test_hot_seat_in_the_terminal_clears_the_screen_and_waits_for_the_next_person(tmp_path):
+    child = pexpect.spawn(sys.executable, [CLI, "play", "--players", "2", "--you", "A,B", "--seed", "3"],
+                          cwd=str(tmp_path), env=cli_env(), dimensions=(50, 140), encoding="utf-8", timeout=60)
+    try:
+        for _ in range(3):                       # A's three roof tiles
+            child.expect(PROMPT)
+            assert child.match.group(1) == "A"
+            child.send("1\r")
+        child.expect(r"\x1b\[3J")                # the scrollback is cleared too
+        child.expect("pass the terminal to B")
+        child.expect("B: press Enter when only you can see the screen")
+        child.send("\r")
+        child.expect("since your last turn:")
+        child.expect(PROMPT)
+        assert child.match.group(1) == "B"
+        child.send("quit\r")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 0
+
+
 # ------------------------------------------------------------------------------------------------
 # Pipes: resume, errors, hot-seat
 
@@ -266,6 +288,22 @@ def test_bad_options_give_one_line_and_exit_2(tmp_path, args, message):
     assert result.stdout == ""
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], result.stderr
+
+
+def test_a_bots_pyramid_stays_hidden_while_the_person_builds(tmp_path):
+    # Seat A (the bot) builds first: while B builds, A's finished pyramid is in the full state only.
+    result = run_piped(["--you", "B", "--bots", "random", "--seed", "4"], "1\n" * 16 + "quit\n", tmp_path)
+    assert result.returncode == 0, result.stderr
+    record = GameRecord.load(tmp_path / "burano-game-4.json")
+    checked = 0
+    for ply, state in record.positions(Game):
+        if state.current_player() == 1 and state.to_dict()["stage"] == "pyramid":
+            full = seat_block(render_state(state, None), "A")
+            assert "pyramid hidden (14 placed" in seat_block(render_state(state, 1), "A")
+            assert full not in result.stdout and "(14 cubes)" in full
+            checked += 1
+    assert checked == 14   # the boards before each of the 13 cubes played, and the one at quit
+    assert "A places a pyramid cube (hidden): 14 times in all" in result.stdout
 
 
 def test_hot_seat_hands_over_and_keeps_each_pyramid_private(tmp_path):
