@@ -107,8 +107,10 @@ def new_game(players: int | None = None, you: str | None = None, bots: str | Non
     for spec in specs:
         parse_bot_spec(spec)   # names the bad part
     you_letters = [t.strip() for t in (you or "A").split(",")]
-    if players is None:
-        players = len(you_letters) + len(specs)
+    if players is None:   # the people and the bots listed (by default one bot, unless four people play)
+        players = len(you_letters) + (len(specs) if bots is not None else int(len(you_letters) < 4))
+        if players not in (2, 3, 4):
+            raise OptionError(f"--you and --bots make {players} players; a game has 2, 3 or 4 (or give --players)")
     if isinstance(players, bool) or players not in (2, 3, 4):
         raise OptionError(f"--players must be 2, 3 or 4, not {players}")
     humans = [parse_seat(t, players, what="--you") for t in you_letters]

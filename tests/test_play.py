@@ -274,6 +274,7 @@ def test_quit_saves_and_resume_continues_the_game(tmp_path):
     (["--bots", "nonsense"], "nonsense"),
     (["--players", "4", "--bots", "random;greedy"], "2 bots for 3 other seats"),
     (["--seed", "-1"], "--seed"),
+    (["--you", "A", "--bots", "random;random;random;random"], "make 5 players"),
     (["--names", "Ann,Bob,Cy"], "--names"),
     (["--resume", "missing.json"], "missing.json"),
     (["--resume", "bad.json"], "not JSON"),
