@@ -11,6 +11,7 @@ Other tests drive the program through pipes (plain line input), as scripts do.
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import subprocess
@@ -99,9 +100,8 @@ def test_a_person_plays_a_complete_game_in_the_terminal(tmp_path):
     child = pexpect.spawn(sys.executable, [CLI, "play", "--players", "2", "--you", "A", "--bots", "random",
                                            "--seed", str(SEED), "--record", str(record_path)],
                           cwd=str(tmp_path), env=cli_env(), dimensions=(50, 140), encoding="utf-8", timeout=60)
-    transcript = []
-    child.logfile_read = type("Log", (), {"write": lambda self, s: transcript.append(s),
-                                          "flush": lambda self: None})()
+    transcript = io.StringIO()
+    child.logfile_read = transcript
     shadow = GameSession(2, SEED, ["human", "random"])
     shadow.advance()
     person = Person(child, shadow)
@@ -154,10 +154,10 @@ def test_a_person_plays_a_complete_game_in_the_terminal(tmp_path):
         child.expect(pexpect.EOF)
     finally:
         child.close()
-    assert child.exitstatus == 0, plain("".join(transcript))[-3000:]
+    assert child.exitstatus == 0, plain(transcript.getvalue())[-3000:]
     assert done == {"typo", "hint", "undo", "pyramid", "save"}
     assert shadow.is_over()
-    text = plain("".join(transcript))
+    text = plain(transcript.getvalue())
 
     # The record: saved, replays in both implementations to the scores the program printed.
     record = GameRecord.load(record_path)
