@@ -15,7 +15,7 @@ from collections import OrderedDict
 from typing import Any
 
 from ..data.colours import MAX_PLAYERS, MIN_PLAYERS, SEAT_LETTERS
-from ..enums import CHANCE, TERMINAL, parse_seat
+from ..enums import CHANCE, parse_seat
 from ..errors import IllegalMoveError, OptionError
 
 from ..session import GameSession

@@ -42,14 +42,21 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+class LiveServer(str):
+    """The base URL of a live server, with its app (`.app.state.games`: the games it holds)."""
+
+    app = None
+
+
 @pytest.fixture(scope="module")
 def live_server():
-    """The board served by uvicorn in a thread; yields its base URL."""
+    """The board served by uvicorn in a thread; yields its base URL (a `LiveServer`)."""
     import uvicorn
 
     from burano_ai.web.app import create_app
     port = _free_port()
-    config = uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning",
+    app = create_app()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
                             timeout_graceful_shutdown=1)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
@@ -59,7 +66,9 @@ def live_server():
         if time.monotonic() > deadline or not thread.is_alive():
             raise RuntimeError("uvicorn did not start")
         time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
+    url = LiveServer(f"http://127.0.0.1:{port}")
+    url.app = app
+    yield url
     server.should_exit = True
     thread.join(timeout=10)
 
@@ -68,7 +77,8 @@ def _need_browser():
     if not os.path.exists(CHROMIUM) and not os.environ.get("CI"):
         pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium); the browser tests run in CI")
     try:
-        import playwright.sync_api  # noqa: F401
+        import playwright.sync_api
+        del playwright
     except ImportError:
         if os.environ.get("CI"):
             raise

@@ -112,15 +112,9 @@ def test_a_whole_game_against_a_random_bot_by_clicking_the_board(live_server, pa
         _check_honest(json.loads(text), session, hidden_moves)
 
 
-def _server_game(url, game_id):
-    from burano_ai.web import app as web_app   # noqa: F401  (the live server runs in this process)
-    import gc
-
-    from burano_ai.web.games import GameHub
-    for hub in (o for o in gc.get_objects() if isinstance(o, GameHub)):
-        if game_id in hub.games:
-            return hub.games[game_id]
-    raise AssertionError(f"game {game_id} not found on the live server")
+def _server_game(live_server, game_id):
+    """The live server's game (the test reads the server's secrets to look for them in the page's data)."""
+    return live_server.app.state.games.get(game_id)
 
 
 def _check_honest(payload, session, hidden_moves):
