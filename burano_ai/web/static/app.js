@@ -167,7 +167,7 @@ function showGame(p) {
     app.switching = true;
     switchSeat(p.to_move).finally(() => { app.switching = false; });
   }
-  if (app.tab === "play") {
+  if (app.tab === "play" || (app.tab === "analyse" && app.analysisSource === "game")) {
     draw(p.view, p.legal, p.seat, {seatNames: p.setup.seats});
     $("#status").textContent = gameStatus(p);
   }
