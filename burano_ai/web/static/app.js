@@ -615,14 +615,14 @@ function wire() {
     if (!el) { $("#chooser").hidden = true; return; }
     const key = el.dataset.key;
     if (app.tab === "editor") { editorClick(key); return; }
-    if (app.tab !== "play") return;
+    if (!(app.tab === "play" || (app.tab === "analyse" && app.analysisSource === "game"))) return;
     const moves = (app.current.byKey || {})[key] || [];
     if (moves.length === 1) playMove(moves[0]);
     else if (moves.length > 1) showChooser(moves, e);
   });
   board.addEventListener("mouseover", (e) => {
     const el = e.target.closest("[data-key]");
-    if (!el || app.tab !== "play") return;
+    if (!el || !(app.tab === "play" || (app.tab === "analyse" && app.analysisSource === "game"))) return;
     const moves = (app.current.byKey || {})[el.dataset.key] || [];
     const keys = new Set([el.dataset.key]);
     moves.forEach(m => B.moveTargets(m, app.current.view, app.current.seat).forEach(k => keys.add(k)));
