@@ -341,8 +341,14 @@ def test_two_people_at_one_screen_see_the_seat_to_move(live_server, page):
     assert page.evaluate("window.buranoState().view") == "A"
     for kind in ("island", "workshop", "flat"):
         _click_move(page, f"pick {kind}")
-        page.wait_for_function(f"window.buranoState().seats[0].roof_slots.filter(t => t).length >= {['island', 'workshop', 'flat'].index(kind) + 1}")
-    page.wait_for_function("window.buranoState().view === 'B' && window.buranoPage().legal.length > 0")
+        picked = ['island', 'workshop', 'flat'].index(kind) + 1
+        page.wait_for_function(f"(() => {{ const v = window.buranoState(); "
+                               f"return v === null || v.seats[0].roof_slots.filter(t => t).length >= {picked}; }})()")
+    page.locator("#handover").wait_for(state="visible")   # A's board is gone before B sits down
+    assert page.evaluate("window.buranoState()") is None
+    assert "pass the screen to B" in page.locator("#handover-text").inner_text()
+    page.click("#handover-go")
+    page.wait_for_function("window.buranoState()?.view === 'B' && window.buranoPage().legal.length > 0")
     assert page.evaluate("window.buranoPage().seat") == "B"
 
 

@@ -153,19 +153,29 @@ function listenGame(id, seat) {
 }
 
 async function switchSeat(seat) {
-  // Several human seats at one screen: the board follows the human seat to move.
+  // Several human seats at one screen: the board follows the human seat to move, after a handover
+  // screen, so that the next player does not see the last one's hidden cards and pyramid.
   if (app.gameEvents) { app.gameEvents.close(); app.gameEvents = null; }
+  $("#board").innerHTML = ""; $("#legal").innerHTML = ""; $("#log").innerHTML = "";
+  app.current = {view: null, legal: [], seat: null, mode: app.tab};
+  $("#handover-text").textContent = `Seat ${seat} to play: pass the screen to ${seat}.`;
+  $("#handover").hidden = false;
+  await new Promise(resolve => { $("#handover-go").onclick = resolve; });
+  $("#handover").hidden = true;
   try {
     const payload = await api("GET", `/api/games/${encodeURIComponent(app.game.game)}?seat=${seat}`);
+    app.switching = false;
     app.game = payload; showGame(payload);
     listenGame(payload.game, payload.seat);
-  } catch (e) { showError(e.message); }
+  } catch (e) { app.switching = false; showError(e.message); }
 }
 
 function showGame(p) {
-  if (p.humans.length > 1 && p.to_move !== p.seat && p.humans.includes(p.to_move) && !app.switching) {
+  if (app.switching) return;   // a handover is on: nothing of the last seat is drawn again
+  if (p.humans.length > 1 && p.to_move !== p.seat && p.humans.includes(p.to_move)) {
     app.switching = true;
-    switchSeat(p.to_move).finally(() => { app.switching = false; });
+    switchSeat(p.to_move);
+    return;
   }
   if (app.tab === "play" || (app.tab === "analyse" && app.analysisSource === "game")) {
     draw(p.view, p.legal, p.seat, {seatNames: p.setup.seats});
