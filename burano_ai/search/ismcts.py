@@ -103,6 +103,9 @@ class Searcher:
         seat: the searching seat.
         params: tunables.
         seed: this search's seed; iteration seeds derive from it (`iteration_seed`).
+        root_actions: the root moves the search may choose (action ids; allowMoves / avoidMoves), or
+            None for every legal move. (The root's legal moves are the seat's to know, so the same in
+            every world; were none of them legal in one, the root would offer all of them.)
 
     Raises:
         PositionError: the root is terminal, a chance node, or `seat` has no legal action there
@@ -110,16 +113,19 @@ class Searcher:
         ValueError: `seat` is not to move at the root.
     """
 
-    def __init__(self, root, seat: int, params: Params | None = None, seed: int = 0) -> None:
+    def __init__(self, root, seat: int, params: Params | None = None, seed: int = 0,
+                 root_actions=None) -> None:
         seat = check_root(root, seat)
+        self.root_actions = None if root_actions is None else frozenset(root_actions)
         self.root_state = root
         self.seat = seat
         self.num_players = root.num_players
         self.params = params or Params()
         self.seed = seed
         self.root = Node()
-        #: Root action -> [win share sum, final VP sum, VP margin sum, reward square sum] for the searching
-        #: seat (the reward sum is the child's `value`; with the squares it gives the value's spread).
+        #: Root action -> [win share sum, final VP sum, VP margin sum, reward square sum, margin square sum]
+        #: for the searching seat (the reward sum is the child's `value`; with the squares it gives the
+        #: value's spread; the margin squares give the margin's).
         self.root_stats: dict[int, list[float]] = {}
         self.iterations = 0
         self.elapsed = 0.0
@@ -192,6 +198,8 @@ class Searcher:
             if not legal:
                 dead_end = True
                 break
+            if node is root and self.root_actions is not None:
+                legal = [a for a in legal if a in self.root_actions] or legal
             if phase == PYRAMID and player != seat:   # a secret choice: sampled, not a tree edge
                 if rng is None:
                     rng = random.Random(seed)
@@ -274,11 +282,12 @@ class Searcher:
             child.value += reward[mover]
         stats = self.root_stats.get(first_action)
         if stats is None:
-            stats = self.root_stats[first_action] = [0.0, 0.0, 0.0, 0.0]
+            stats = self.root_stats[first_action] = [0.0, 0.0, 0.0, 0.0, 0.0]
         stats[0] += shares[seat]
         stats[1] += scores[seat]
         stats[2] += margin[seat]
         stats[3] += reward[seat] * reward[seat]
+        stats[4] += margin[seat] * margin[seat]
         self.iterations += 1
 
     # --- results
@@ -312,9 +321,10 @@ def native_tree_blocker(root, params: Params) -> str | None:
     return None
 
 
-def make_searcher(root, seat: int, params: Params | None = None, seed: int = 0):
+def make_searcher(root, seat: int, params: Params | None = None, seed: int = 0, root_actions=None):
     """The searcher for `params.tree`: the native tree when asked for or ("auto") when it can run the
     search, else the Python `Searcher`; both have the same driving interface and summary.
+    `root_actions` restricts the root moves (see `Searcher`).
 
     Raises:
         OptionError: tree="native" and the native tree cannot run this search (the message says why).
@@ -327,7 +337,7 @@ def make_searcher(root, seat: int, params: Params | None = None, seed: int = 0):
             from ._native import NativeSearcher
             # The native tree runs the core's playout with `params.native_policy`.
             return NativeSearcher(root, seat, params.with_(evaluator=None, playout_policy=params.native_policy),
-                                  seed)
+                                  seed, root_actions=root_actions)
         if params.tree == "native":
             raise OptionError(f"tree='native' cannot run this search: {blocker}")
-    return Searcher(root, seat, params, seed)
+    return Searcher(root, seat, params, seed, root_actions=root_actions)

@@ -383,6 +383,7 @@ cdef class NativeSearcher:
         params: tunables; the leaf evaluation must be the core's playout in C (`params.native_policy`
             not None, see the module docstring).
         seed: this search's seed; iteration seeds derive from it (`ismcts.iteration_seed`).
+        root_actions: the root moves the search may choose (action ids), or None for every legal one.
 
     A position the rules cannot reach may still hold a decision with no legal action or a chance node
     with no outcome below the root; an iteration that meets one stops there, is scored as if the game
@@ -421,6 +422,7 @@ cdef class NativeSearcher:
     cdef double* root_vp
     cdef double* root_margin
     cdef double* root_square          # sum of the seat's squared rewards (the spread of a root move's value)
+    cdef double* root_margin_square   # sum of the seat's squared VP margins (the spread of the margin)
     # Threads. `tree_lock` guards everything above that a search changes (the tree, the root
     # statistics, `iterations`, `dead_ends`) and the run state below.
     cdef pthread_mutex_t tree_lock
@@ -428,19 +430,30 @@ cdef class NativeSearcher:
     cdef long claim_end               # this run hands out indices below this
     cdef bint stopping                # this run hands out no more indices (deadline, error, Ctrl-C)
     cdef int error                    # the first failed iteration's IT_* code in this run, or IT_OK
+    # Root moves (allowMoves / avoidMoves): when `root_restricted`, only actions with `root_allowed` set
+    # are available at the root.
+    cdef bint root_restricted
+    cdef uint8_t root_allowed[MAX_ACTIONS]
 
     def __cinit__(self):
         self.nodes = NULL
         self.slots = NULL
         self.priors = NULL
-        self.root_share = self.root_vp = self.root_margin = self.root_square = NULL
+        self.root_share = self.root_vp = self.root_margin = self.root_square = self.root_margin_square = NULL
         if burano_tree_lock_init(&self.tree_lock) != 0:
             raise MemoryError("cannot create the search tree's lock")
 
-    def __init__(self, State root, seat, params=None, seed=0):
+    def __init__(self, State root, seat, params=None, seed=0, root_actions=None):
         if self.nodes != NULL:
             raise RuntimeError("a NativeSearcher is initialised once")
         seat = _check_root(root, seat)
+        memset(self.root_allowed, 0, MAX_ACTIONS)
+        self.root_restricted = root_actions is not None
+        if root_actions is not None:
+            for a in root_actions:
+                if not 0 <= a < MAX_ACTIONS:
+                    raise ValueError(f"root action {a!r} out of range")
+                self.root_allowed[<int>a] = 1
         params = params or Params()
         policy = params.native_policy
         if policy is None:
@@ -473,8 +486,9 @@ cdef class NativeSearcher:
         self.root_vp = <double*>malloc(MAX_ACTIONS * sizeof(double))
         self.root_margin = <double*>malloc(MAX_ACTIONS * sizeof(double))
         self.root_square = <double*>malloc(MAX_ACTIONS * sizeof(double))
+        self.root_margin_square = <double*>malloc(MAX_ACTIONS * sizeof(double))
         if (self.nodes == NULL or self.slots == NULL or self.root_share == NULL or self.root_vp == NULL
-                or self.root_margin == NULL or self.root_square == NULL):
+                or self.root_margin == NULL or self.root_square == NULL or self.root_margin_square == NULL):
             raise MemoryError()
         self.node_capacity = FIRST_NODES
         self.slot_capacity = FIRST_SLOTS
@@ -486,6 +500,7 @@ cdef class NativeSearcher:
         memset(self.root_vp, 0, MAX_ACTIONS * sizeof(double))
         memset(self.root_margin, 0, MAX_ACTIONS * sizeof(double))
         memset(self.root_square, 0, MAX_ACTIONS * sizeof(double))
+        memset(self.root_margin_square, 0, MAX_ACTIONS * sizeof(double))
         self.num_nodes = 0
         self.new_node(-1)
 
@@ -497,6 +512,7 @@ cdef class NativeSearcher:
         free(self.root_vp)
         free(self.root_margin)
         free(self.root_square)
+        free(self.root_margin_square)
         pthread_mutex_destroy(&self.tree_lock)
 
     # --- tree storage
@@ -754,6 +770,14 @@ cdef class NativeSearcher:
             if n <= 0:                          # no legal action: a malformed position; never read legal[0]
                 dead_end = True
                 break
+            if node == ROOT and self.root_restricted:      # allowMoves / avoidMoves
+                k = 0
+                for p in range(n):
+                    if self.root_allowed[legal[p]]:
+                        legal[k] = legal[p]
+                        k += 1
+                if k > 0:                       # the root's moves are the seat's to know: never 0 here
+                    n = k
             if phase == PH_PYRAMID and player != seat:     # a secret choice: sampled, not a tree edge
                 if secret_season[player] != world.season:
                     read_features(g, &world, player, &secret[player])
@@ -843,6 +867,7 @@ cdef class NativeSearcher:
             self.root_vp[first_action] += scores[seat]
             self.root_margin[first_action] += margin[seat]
             self.root_square[first_action] += reward[seat] * reward[seat]
+            self.root_margin_square[first_action] += margin[seat] * margin[seat]
         if dead_end:
             self.dead_ends += 1
         self.iterations += 1
@@ -1033,7 +1058,8 @@ cdef class NativeSearcher:
         root_stats = {}
         for child in self.children_of(ROOT):     # in the order the Python searcher adds its entries
             a = self.nodes[<int>child].action
-            root_stats[a] = (self.root_share[a], self.root_vp[a], self.root_margin[a], self.root_square[a])
+            root_stats[a] = (self.root_share[a], self.root_vp[a], self.root_margin[a], self.root_square[a],
+                             self.root_margin_square[a])
         return {
             "iterations": self.iterations,
             "elapsed": self.elapsed,
