@@ -1,0 +1,639 @@
+"""Game records (`burano-game/1`): who played, how the game started, and every step in order.
+
+A record is the game's PGN: a header (players, seats and who played them, the deal's seed or a start
+position, the engine and date, the result) and the steps — each player's move by its text, each chance
+event by its outcome's text and which seats saw it. It replays to the same positions in every rules
+implementation that speaks the State API (`replay`, `positions`), and it can be exported for one seat
+(`for_seat`): the steps that seat did not see lose their text, so a game can be shared without revealing
+what only the umpire saw. The format is documented in docs/game-format.md.
+
+    from burano_ai.record import GameRecord
+    record = GameRecord.load("game.json")
+    state = record.replay(ply=40)          # the position after the first 40 steps
+
+What a seat does not see (rules spec §1, §4.1, §5.1): the outcome of another seat's blind draw from the
+fish deck (chance kind ``fish-draw``), and the pyramid another seat builds until every pyramid is done
+(its steps while the stage is ``pyramid``). Everything else is public.
+
+Every bad record raises `RecordError` (a `PositionError`) naming the field or the step:
+``record.steps[17]: 'sail I9' is not legal here (...)``.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator
+
+from .data.colours import SEAT_LETTERS
+from .enums import ChanceKind, Stage
+from .errors import BuranoError, PositionError
+from .notation import MAX_POSITION_BYTES, position_from_dict, read_text_file
+
+#: The format tag of a game record.
+FORMAT = "burano-game/1"
+#: Largest record file read (a 4-player game is about 150 kB).
+MAX_RECORD_BYTES = 16 * MAX_POSITION_BYTES
+#: The step's actor for chance events.
+CHANCE_ACTOR = "chance"
+#: What a seat is when a person plays it.
+HUMAN = "human"
+#: Most hidden-step assignments tried when a one-seat export is replayed (see `GameRecord.replay`).
+MAX_FILL_STEPS = 200_000
+
+GameFactory = Callable[[int], Any]
+
+
+class RecordError(PositionError):
+    """A game record is malformed, or one of its steps cannot be played (the message names it)."""
+
+
+def engine_version() -> str:
+    from . import __version__
+    return f"burano_ai {__version__}"
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+@dataclass
+class SeatInfo:
+    """One seat of the game: a display name and who played it ("human" or a bot spec string)."""
+
+    name: str
+    player: str = HUMAN
+
+    @property
+    def is_human(self) -> bool:
+        return self.player == HUMAN
+
+
+@dataclass
+class Step:
+    """One step of the game, in order.
+
+    Attributes:
+        actor: the seat letter that moved, or "chance".
+        move: the move's or the outcome's text (`State.action_to_string`); None where a one-seat export
+            hides it.
+        kind: chance steps: the chance kind's label ("fish-draw", "markers", ...).
+        seat: chance steps: the seat the event belongs to (the drawer of a fish card), when there is one.
+        seen_by: the seats that saw the step; None when every seat did.
+        annotations: optional engine evaluation and comments (docs/game-format.md lists the keys).
+    """
+
+    actor: str
+    move: str | None
+    kind: str | None = None
+    seat: str | None = None
+    seen_by: list[str] | None = None
+    annotations: dict[str, Any] | None = None
+
+    @property
+    def is_chance(self) -> bool:
+        return self.actor == CHANCE_ACTOR
+
+    @property
+    def hidden(self) -> bool:
+        return self.move is None
+
+    def visible_to(self, seat_letter: str) -> bool:
+        return self.seen_by is None or seat_letter in self.seen_by
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"actor": self.actor, "move": self.move}
+        for key in ("kind", "seat", "seen_by", "annotations"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = value
+        return out
+
+
+def describe_step(state, action: int) -> Step:
+    """The `Step` that applying `action` at `state` is (the state is not modified)."""
+    move = state.action_to_string(action)
+    if state.is_chance_node():
+        kind = ChanceKind(state.chance_kind)
+        seat = SEAT_LETTERS[state.actor] if kind in _SEAT_CHANCE else None
+        seen_by = [seat] if kind == ChanceKind.FISH_DRAW else None
+        return Step(CHANCE_ACTOR, move, kind=kind.label, seat=seat, seen_by=seen_by)
+    actor = SEAT_LETTERS[state.current_player()]
+    seen_by = [actor] if state.stage == Stage.PYRAMID else None
+    return Step(actor, move, seen_by=seen_by)
+
+
+#: Chance kinds that belong to one seat (its draw), named in the step's `seat`.
+_SEAT_CHANCE = frozenset({ChanceKind.FISH_DRAW, ChanceKind.BUILDING_DRAW, ChanceKind.ROOF_TILE})
+
+
+@dataclass
+class GameRecord:
+    """A game: header and steps (docs/game-format.md)."""
+
+    players: int
+    seats: list[SeatInfo]
+    seed: int | None = 0
+    start: dict[str, Any] | None = None
+    steps: list[Step] = field(default_factory=list)
+    result: dict[str, Any] | None = None
+    view: str | None = None
+    engine: str = field(default_factory=engine_version)
+    date: str = field(default_factory=_now)
+    event: str | None = None
+
+    # -- construction -------------------------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, players: int, seed: int | None = 0, seats: list[SeatInfo] | None = None,
+            start: dict[str, Any] | None = None, event: str | None = None) -> GameRecord:
+        """An empty record of a game dealt from `seed` (or starting at the full position `start`)."""
+        if seats is None:
+            seats = [SeatInfo(f"Seat {SEAT_LETTERS[i]}") for i in range(players)]
+        record = cls(players=players, seats=seats, seed=None if start is not None else seed, start=start,
+                     event=event)
+        record._check_header()
+        return record
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> GameRecord:
+        """Read a record file (UTF-8 JSON)."""
+        return cls.from_json(read_text_file(path, MAX_RECORD_BYTES, "game record", RecordError))
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> GameRecord:
+        if isinstance(text, (bytes, bytearray)):
+            text = bytes(text).decode("utf-8-sig", errors="replace")
+        if len(text) > MAX_RECORD_BYTES:
+            raise RecordError(f"record: larger than {MAX_RECORD_BYTES} bytes")
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"record: not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+        except RecursionError:
+            raise RecordError("record: nested too deeply") from None
+        return cls.from_dict(data)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> GameRecord:
+        """Validate the record's structure (not yet its moves: `replay` plays them) and build it."""
+        if not isinstance(data, dict):
+            raise RecordError(f"record: must be a JSON object, not {type(data).__name__}")
+        unknown = sorted(set(data) - _HEADER_KEYS)
+        if unknown:
+            raise RecordError(f"record: unknown field {unknown[0]!r} (known: {', '.join(sorted(_HEADER_KEYS))})")
+        if data.get("format") != FORMAT:
+            raise RecordError(f"record.format: must be {FORMAT!r}, not {data.get('format')!r}")
+        players = data.get("players")
+        if isinstance(players, bool) or players not in (2, 3, 4):
+            raise RecordError(f"record.players: must be 2, 3 or 4, not {players!r}")
+        seats = _seats(data.get("seats"), players)
+        seed = data.get("seed")
+        start = data.get("start")
+        if start is not None and not isinstance(start, dict):
+            raise RecordError("record.start: must be a position object or null")
+        if start is None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63):
+            raise RecordError(f"record.seed: must be a whole number from 0 to 2^63-1 (or give record.start), "
+                              f"not {seed!r}")
+        if start is not None:
+            seed = None if not isinstance(seed, int) or isinstance(seed, bool) else seed
+        steps_data = data.get("steps", [])
+        if not isinstance(steps_data, list):
+            raise RecordError("record.steps: must be a list")
+        steps = [_step(s, i, players) for i, s in enumerate(steps_data)]
+        view = data.get("view")
+        if view is not None and (not isinstance(view, str) or view not in SEAT_LETTERS[:players]):
+            raise RecordError(f"record.view: must be a seat letter of this game or null, not {view!r}")
+        result = data.get("result")
+        if result is not None and not isinstance(result, dict):
+            raise RecordError("record.result: must be an object or null")
+        record = cls(players=players, seats=seats, seed=seed, start=start, steps=steps, result=result, view=view,
+                     engine=_text(data.get("engine", ""), "record.engine"),
+                     date=_text(data.get("date", ""), "record.date"),
+                     event=None if data.get("event") is None else _text(data["event"], "record.event"))
+        if view is None and any(s.hidden for s in steps):
+            first = next(i for i, s in enumerate(steps) if s.hidden)
+            raise RecordError(f"record.steps[{first}].move: null (hidden) in a record that is not a one-seat export "
+                              "(record.view)")
+        return record
+
+    def _check_header(self) -> None:
+        self.from_dict(self.to_dict())
+
+    # -- output -------------------------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "players": self.players,
+            "seats": [{"seat": SEAT_LETTERS[i], "name": s.name, "player": s.player} for i, s in enumerate(self.seats)],
+            "seed": self.seed,
+            "start": self.start,
+            "engine": self.engine,
+            "date": self.date,
+            "event": self.event,
+            "view": self.view,
+            "result": self.result,
+            "steps": [s.to_dict() for s in self.steps],
+        }
+
+    def to_json(self, indent: int | None = 1) -> str:
+        """The record as JSON: one line per header field, seat and step (easy to read and to diff);
+        ``indent=None`` gives one line."""
+        data = self.to_dict()
+        if indent is None:
+            return json.dumps(data, ensure_ascii=False)
+
+        def dump(value: Any) -> str:
+            return json.dumps(value, ensure_ascii=False)
+
+        def listed(items: list[Any]) -> str:
+            if not items:
+                return "[]"
+            return "[\n" + ",\n".join("  " + dump(x) for x in items) + "\n ]"
+
+        fields = [f" {dump(key)}: {listed(value) if key in ('seats', 'steps') else dump(value)}"
+                  for key, value in data.items()]
+        return "{\n" + ",\n".join(fields) + "\n}"
+
+    def save(self, path: str | os.PathLike) -> None:
+        """Write the record (UTF-8 JSON) atomically: a failed write leaves the old file intact."""
+        path = os.fspath(path)
+        tmp = f"{path}.tmp{os.getpid()}"
+        try:
+            with open(tmp, "w", encoding="utf-8") as f:
+                f.write(self.to_json())
+                f.write("\n")
+            os.replace(tmp, path)
+        except OSError as exc:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise RecordError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+    # -- playing ------------------------------------------------------------------------------------------
+
+    def initial_state(self, game_factory: GameFactory | None = None):
+        """The position before the first step: the deal of `seed`, or `start`."""
+        factory = game_factory or _default_game()
+        if self.start is None:
+            return factory(self.players).new_initial_state(self.seed)
+        try:
+            pos = position_from_dict(self.start)
+        except PositionError as exc:
+            raise RecordError(f"record.start: {exc}") from None
+        if pos.num_players != self.players:
+            raise RecordError(f"record.start: a {pos.num_players}-player position in a {self.players}-player record")
+        return factory(self.players).state_from_position(pos)
+
+    def add(self, state, action: int) -> Step:
+        """Append the step of applying `action` at `state` (call before applying it) and return it."""
+        step = describe_step(state, action)
+        self.steps.append(step)
+        return step
+
+    def finish(self, state) -> None:
+        """Fill `result` from a terminal `state`: final scores, the order of finish, the winners."""
+        from .scoring import finishing_key
+        scores = list(state.scores())
+        order = sorted(range(self.players), key=lambda p: (tuple(-k for k in finishing_key(state, p)), p))
+        self.result = {"scores": scores,
+                       "order": [SEAT_LETTERS[p] for p in order],
+                       "winners": [SEAT_LETTERS[p] for p in state.winners()]}
+
+    def truncate(self, ply: int) -> None:
+        """Keep the first `ply` steps (the result goes with the rest)."""
+        del self.steps[ply:]
+        self.result = None
+
+    def positions(self, game_factory: GameFactory | None = None) -> Iterator[tuple[int, Any]]:
+        """Yield (ply, state before steps[ply]) for every step, then (len(steps), final state).
+
+        The yielded state is the replay's own: copy it (`clone()`) to keep it past the next iteration.
+        """
+        if self.view is not None and any(s.hidden for s in self.steps):
+            filled = self._filled_steps(game_factory)
+        else:
+            filled = None
+        state = self.initial_state(game_factory)
+        for i, step in enumerate(self.steps):
+            yield i, state
+            self._apply(state, i, step if filled is None else filled[i])
+        yield len(self.steps), state
+
+    def replay(self, ply: int | None = None, game_factory: GameFactory | None = None):
+        """The state after the first `ply` steps (all of them when None).
+
+        A one-seat export replays with the steps it hides filled by a consistent assignment (any one that
+        keeps every later step legal: the seat cannot tell them apart, so its view is the same).
+        """
+        if ply is None:
+            ply = len(self.steps)
+        if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= len(self.steps):
+            raise RecordError(f"ply {ply!r} is not a step of this record (0 to {len(self.steps)})")
+        for i, state in self.positions(game_factory):
+            if i == ply:
+                return state
+        raise AssertionError("unreachable")
+
+    def _apply(self, state, i: int, step: Step) -> None:
+        where = f"record.steps[{i}]"
+        if state.is_terminal():
+            raise RecordError(f"{where}: the game is already over")
+        if state.is_chance_node():
+            if not step.is_chance:
+                raise RecordError(f"{where}: a chance event is pending here, not a move by {step.actor}")
+            kind = ChanceKind(state.chance_kind).label
+            if step.kind is not None and step.kind != kind:
+                raise RecordError(f"{where}.kind: the pending chance event is {kind!r}, not {step.kind!r}")
+        else:
+            mover = SEAT_LETTERS[state.current_player()]
+            if step.actor != mover:
+                raise RecordError(f"{where}.actor: {mover} is to move here, not {step.actor}")
+        try:
+            state.play(step.move)
+        except BuranoError as exc:
+            raise RecordError(f"{where}: {exc}") from None
+
+    def _filled_steps(self, game_factory: GameFactory | None) -> list[Step]:
+        """The steps of a one-seat export with every hidden step given a consistent text.
+
+        Depth-first over the hidden steps, trying first the outcomes the seat's later public steps need
+        (a card another seat later sells, a colour its revealed pyramid has), at most `MAX_FILL_STEPS`
+        applications in all.
+        """
+        steps = list(self.steps)
+        hidden = [i for i, s in enumerate(steps) if s.hidden]
+        state0 = self.initial_state(game_factory)
+        budget = [MAX_FILL_STEPS]
+        rng = random.Random(0)
+
+        def run(state, start: int, k: int) -> bool:
+            end = hidden[k] if k < len(hidden) else len(steps)
+            for i in range(start, end):
+                budget[0] -= 1
+                if budget[0] < 0:
+                    raise RecordError(f"record: cannot find hidden steps consistent with the record within "
+                                      f"{MAX_FILL_STEPS} steps")
+                try:
+                    self._apply(state, i, steps[i])
+                except RecordError:
+                    if k == 0:
+                        raise   # before the first hidden step: the record itself is wrong
+                    return False
+            if k == len(hidden):
+                return True
+            i = hidden[k]
+            options = _hidden_options(state, steps, i, rng)
+            for text in options:
+                trial = state.clone()
+                steps[i] = Step(**{**self.steps[i].__dict__, "move": text})
+                try:
+                    self._apply(trial, i, steps[i])
+                except RecordError:
+                    continue
+                if run(trial, i + 1, k + 1):
+                    return True
+            steps[i] = self.steps[i]
+            return False
+
+        if not run(state0, 0, 0):
+            # Replay without fills to name the first step that cannot be played, else say why.
+            raise RecordError("record: no assignment of the hidden steps makes every later step legal")
+        return steps
+
+    # -- export -------------------------------------------------------------------------------------------
+
+    def for_seat(self, seat: int | str) -> GameRecord:
+        """This record as `seat` may share it: the other seats' private steps hidden.
+
+        Another seat's blind fish draws are hidden; its pyramid steps are hidden only when the record ends
+        while that pyramid is still being built (a finished pyramid is revealed to all)."""
+        from .enums import parse_seat
+        p = parse_seat(seat, self.players, what="seat", error=RecordError)
+        letter = SEAT_LETTERS[p]
+        if self.view is not None and self.view != letter:
+            raise RecordError(f"record: exported for seat {self.view}; it cannot be exported for {letter}")
+        open_pyramid = self._open_pyramid_steps()
+        steps = []
+        for i, s in enumerate(self.steps):
+            hide = not s.visible_to(letter) and (s.kind == ChanceKind.FISH_DRAW.label or i in open_pyramid)
+            steps.append(Step(**{**s.__dict__, "move": None if hide else s.move,
+                                 "annotations": None if hide else s.annotations}))
+        return GameRecord(players=self.players, seats=list(self.seats), seed=self.seed, start=self.start,
+                          steps=steps, result=self.result, view=letter, engine=self.engine, date=self.date,
+                          event=self.event)
+
+    def _open_pyramid_steps(self) -> set[int]:
+        """Indices of the private player steps after the last public one: a pyramid stage not yet over."""
+        out: set[int] = set()
+        for i in range(len(self.steps) - 1, -1, -1):
+            s = self.steps[i]
+            if s.is_chance:
+                continue
+            if s.seen_by is None:
+                break
+            out.add(i)
+        return out
+
+
+def _hidden_options(state, steps: list[Step], i: int, rng: random.Random) -> list[str]:
+    """The texts a hidden step could have at `state`, the ones later public steps point to first."""
+    if state.is_chance_node():
+        actions = [a for a, _ in state.chance_outcomes()]
+    else:
+        actions = list(state.legal_actions())
+    texts = [state.action_to_string(a) for a in actions]
+    future = " ".join(s.move for s in steps[i + 1:] if s.move is not None)
+    rng.shuffle(texts)
+    return sorted(texts, key=lambda t: -future.count(t.split(":")[-1].strip().split()[-1]))
+
+
+_HEADER_KEYS = frozenset({"format", "players", "seats", "seed", "start", "engine", "date", "event", "view", "result",
+                          "steps"})
+_STEP_KEYS = frozenset({"actor", "move", "kind", "seat", "seen_by", "annotations"})
+
+
+def _text(value: Any, where: str) -> str:
+    if not isinstance(value, str):
+        raise RecordError(f"{where}: must be a string, not {type(value).__name__}")
+    return value
+
+
+def _seats(data: Any, players: int) -> list[SeatInfo]:
+    if not isinstance(data, list) or len(data) != players:
+        raise RecordError(f"record.seats: must be a list of {players} seats")
+    out = []
+    for i, s in enumerate(data):
+        where = f"record.seats[{i}]"
+        if not isinstance(s, dict):
+            raise RecordError(f"{where}: must be an object with name and player")
+        unknown = sorted(set(s) - {"seat", "name", "player"})
+        if unknown:
+            raise RecordError(f"{where}: unknown field {unknown[0]!r}")
+        if s.get("seat", SEAT_LETTERS[i]) != SEAT_LETTERS[i]:
+            raise RecordError(f"{where}.seat: must be {SEAT_LETTERS[i]!r}, not {s.get('seat')!r}")
+        out.append(SeatInfo(_text(s.get("name", f"Seat {SEAT_LETTERS[i]}"), f"{where}.name"),
+                            _text(s.get("player", HUMAN), f"{where}.player")))
+    return out
+
+
+def _step(data: Any, i: int, players: int) -> Step:
+    where = f"record.steps[{i}]"
+    if not isinstance(data, dict):
+        raise RecordError(f"{where}: must be an object with actor and move")
+    unknown = sorted(set(data) - _STEP_KEYS)
+    if unknown:
+        raise RecordError(f"{where}: unknown field {unknown[0]!r} (known: {', '.join(sorted(_STEP_KEYS))})")
+    letters = SEAT_LETTERS[:players]
+    actor = data.get("actor")
+    if actor != CHANCE_ACTOR and (not isinstance(actor, str) or actor not in letters):
+        raise RecordError(f"{where}.actor: must be a seat letter ({', '.join(letters)}) or 'chance', not {actor!r}")
+    if "move" not in data:
+        raise RecordError(f"{where}: no move")
+    move = data["move"]
+    if move is not None and (not isinstance(move, str) or not move.strip() or len(move) > 200):
+        raise RecordError(f"{where}.move: must be a move text, not {move!r}")
+    kind = data.get("kind")
+    if kind is not None and kind not in ChanceKind.labels():
+        raise RecordError(f"{where}.kind: unknown chance kind {kind!r}")
+    if kind is not None and actor != CHANCE_ACTOR:
+        raise RecordError(f"{where}.kind: only chance steps have a kind")
+    seat = data.get("seat")
+    if seat is not None and seat not in letters:
+        raise RecordError(f"{where}.seat: must be a seat letter ({', '.join(letters)}), not {seat!r}")
+    seen_by = data.get("seen_by")
+    if seen_by is not None and (not isinstance(seen_by, list) or any(x not in letters for x in seen_by)):
+        raise RecordError(f"{where}.seen_by: must be a list of seat letters ({', '.join(letters)}) or absent")
+    annotations = data.get("annotations")
+    if annotations is not None and not isinstance(annotations, dict):
+        raise RecordError(f"{where}.annotations: must be an object")
+    return Step(actor, move, kind=kind, seat=seat, seen_by=seen_by, annotations=annotations)
+
+
+def _default_game() -> GameFactory:
+    from . import Game
+    return Game
+
+
+def record_from_moves(players: int, seed: int, moves: list[str], game_factory: GameFactory | None = None
+                      ) -> tuple[GameRecord, Any]:
+    """A record of the deal of `seed` followed by `moves` (move and outcome texts), and its final state.
+
+    Raises RecordError naming the first move that cannot be played.
+    """
+    record = GameRecord.new(players, seed)
+    state = record.initial_state(game_factory)
+    for i, text in enumerate(moves):
+        if state.is_terminal():
+            raise RecordError(f"moves[{i}] {text!r}: the game is already over")
+        try:
+            action = state.string_to_action(text)
+        except BuranoError as exc:
+            raise RecordError(f"moves[{i}]: {exc}") from None
+        step = describe_step(state, action)
+        try:
+            state.apply_action(action)
+        except BuranoError as exc:
+            raise RecordError(f"moves[{i}]: {exc}") from None
+        record.steps.append(step)
+    return record, state
+
+
+#: The move text for a step the position's seat cannot see (another seat's blind draw or hidden pyramid cube).
+UNSEEN = "?"
+
+
+def apply_moves(state, moves: list[str], view: int | None = None) -> tuple[Any, list[Step]]:
+    """Apply `moves` (move and chance-outcome texts) to a copy of `state`; return (the copy, the steps).
+
+    For a one-seat view (`view`), a step that seat cannot see -- another seat's blind fish draw, another
+    seat's pyramid cube while pyramids are built -- is written `?` (any legal choice: the view is the same
+    whichever it was). Raises RecordError naming the first move that cannot be played (`state` is never
+    modified).
+    """
+    work = state.clone()
+    steps = []
+    for i, text in enumerate(moves):
+        where = f"move {i + 1} {text!r}"
+        if not isinstance(text, str) or not text.strip():
+            raise RecordError(f"move {i + 1}: an empty move")
+        if work.is_terminal():
+            raise RecordError(f"{where}: the game is already over")
+        if text.strip() in (UNSEEN, "fish: ?", "pyramid ?"):
+            action = _unseen_action(work, view, where)
+        else:
+            try:
+                action = work.string_to_action(text.strip())
+                work.clone().apply_action(action)
+            except BuranoError as exc:
+                raise RecordError(f"{where}: {exc}{_did_you_mean(work, text)}") from None
+            if view is not None and not describe_step(work, action).visible_to(SEAT_LETTERS[view]):
+                raise RecordError(f"{where}: seat {SEAT_LETTERS[view]} cannot see this step; write it {UNSEEN!r}")
+        step = describe_step(work, action)
+        try:
+            work.apply_action(action)
+        except BuranoError as exc:
+            raise RecordError(f"{where}: {exc}") from None
+        steps.append(step)
+    return work, steps
+
+
+def _did_you_mean(state, text: str) -> str:
+    """`; did you mean 'pick flat'?` when a legal move or outcome is close to `text`."""
+    import difflib
+    if state.is_chance_node():
+        offered = [state.action_to_string(a) for a, _ in state.chance_outcomes()]
+    else:
+        offered = [state.action_to_string(a) for a in state.legal_actions()]
+    close = difflib.get_close_matches(text.strip(), offered, n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def _unseen_action(state, view: int | None, where: str) -> int:
+    if view is None:
+        raise RecordError(f"{where}: this is a full position: name the move or outcome ('?' is for a step the "
+                          "position's seat cannot see)")
+    if state.is_chance_node():
+        outcomes = [a for a, _ in state.chance_outcomes()]
+    else:
+        outcomes = list(state.legal_actions())
+    if not outcomes:
+        raise RecordError(f"{where}: nothing can happen here")
+    step = describe_step(state, outcomes[0])
+    if step.visible_to(SEAT_LETTERS[view]):
+        raise RecordError(f"{where}: seat {SEAT_LETTERS[view]} sees this step: name it "
+                          f"(e.g. {state.action_to_string(outcomes[0])!r})")
+    return outcomes[0]
+
+
+def narrate_step(step: Step, seat: int | None = None) -> str:
+    """The step as `seat` (0-based) may read it; None: the umpire, who sees everything.
+
+    ``B: take b5``, ``B draws a fish card from the deck`` (hidden from the reader), ``A draws tuna from the
+    deck``, ``the fish display is refilled: squid``, ``C places a pyramid cube (hidden)``.
+    """
+    letter = None if seat is None else SEAT_LETTERS[seat]
+    hidden = step.move is None or (letter is not None and not step.visible_to(letter))
+    what = "" if step.move is None else step.move.split(":", 1)[-1].strip()
+    if step.is_chance:
+        if step.kind == ChanceKind.FISH_DRAW.label:
+            who = step.seat or "?"
+            return f"{who} draws a fish card from the deck" if hidden else f"{who} draws {what} from the deck"
+        return _CHANCE_TEXT.get(step.kind or "", "chance: {what}").format(who=step.seat or "", what=what)
+    if hidden:
+        return f"{step.actor} places a pyramid cube (hidden)"
+    return f"{step.actor}: {step.move}"
+
+
+_CHANCE_TEXT = {
+    "fish-refill": "the fish display is refilled: {what}",
+    "building-draw": "{who} draws the building {what}",
+    "building-refill": "the building display is refilled: {what}",
+    "roof-tile": "{who} draws the roof tile {what}",
+    "markers": "the action markers are set: {what}",
+}

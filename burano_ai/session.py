@@ -1,0 +1,238 @@
+"""A game between people and bots: the full position stays here, each player gets only its seat's view.
+
+`GameSession` is the shared core of `burano play` (the terminal) and `burano serve` (the web board): it
+holds the State and the `GameRecord`, plays chance events and bot moves (`advance`), takes the people's
+moves (`play`), takes them back (`undo`), asks the engine for a hint from a seat's view (`hint`) and
+narrates every step as a given seat may read it (`narrate`).
+
+    session = GameSession(players=2, seed=7, seats=["human", "random"])
+    session.advance()                     # bots and chance until a person is to move
+    session.play(0, "pick workshop")
+    session.save("game.json")
+
+Reproducible: chance outcomes derive from the seed and the step number, and a bot's decision from its
+seed and how many decisions it has taken, so after `undo` the bots and the dice replay the same (bots
+with a time budget may search differently: their thinking is cut by the clock).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Callable
+
+from .bots.registry import make_bot
+from .bots.spec import parse_bot_spec
+from .data.colours import SEAT_LETTERS
+from .engine import suggest
+from .enums import CHANCE, TERMINAL, parse_seat
+from .errors import IllegalMoveError, OptionError
+from .random_play import sample_chance
+from .record import HUMAN, GameRecord, RecordError, SeatInfo, Step, narrate_step
+from .search.limits import Limit
+from .seeds import derive
+
+#: Seed-derivation tags of the session's random choices.
+_CHANCE_TAG = 0xC4A1
+_BOT_TAG = 0xB075
+
+
+class GameSession:
+    """One game between people ("human" seats) and bots (a bot spec per seat).
+
+    Attributes:
+        state: the full position. It never leaves the server: give clients `view(seat)`.
+        record: the game so far (`burano-game/1`).
+        seed: the deal's seed; chance outcomes and bot seeds derive from it (and `bot_seed`).
+    """
+
+    def __init__(self, players: int, seed: int, seats: list[str], game_factory: Callable[[int], Any] | None = None,
+                 names: list[str] | None = None, bot_seed: int | None = None, start: dict[str, Any] | None = None,
+                 event: str | None = None) -> None:
+        if isinstance(players, bool) or players not in (2, 3, 4):
+            raise OptionError(f"players must be 2, 3 or 4, not {players!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+            raise OptionError(f"seed must be a whole number from 0 to 2^63-1, not {seed!r}")
+        if len(seats) != players:
+            raise OptionError(f"{players} players need {players} seats (human or a bot spec), not {len(seats)}")
+        specs = [HUMAN if s == HUMAN else parse_bot_spec(s).canonical() for s in seats]
+        if names is None:
+            names = [("You" if specs.count(HUMAN) == 1 else f"Player {SEAT_LETTERS[i]}") if s == HUMAN else s
+                     for i, s in enumerate(specs)]
+        if len(names) != players:
+            raise OptionError(f"{players} players need {players} names, not {len(names)}")
+        self.seed = seed
+        self.bot_seed = seed if bot_seed is None else bot_seed
+        self.game_factory = game_factory
+        self.record = GameRecord.new(players, seed, [SeatInfo(n, s) for n, s in zip(names, specs)], start=start,
+                                     event=event)
+        self._bots = {i: make_bot(s, derive(self.bot_seed, _BOT_TAG, i)) for i, s in enumerate(specs) if s != HUMAN}
+        self.state = self.record.initial_state(game_factory)
+
+    @classmethod
+    def resume(cls, record: GameRecord, game_factory: Callable[[int], Any] | None = None,
+               bot_seed: int | None = None) -> GameSession:
+        """Continue the game of `record` (replayed and checked step by step)."""
+        if record.view is not None:
+            raise RecordError(f"record: exported for seat {record.view} only; a game resumes from the full record")
+        session = cls(record.players, record.seed if record.seed is not None else 0,
+                      [s.player for s in record.seats], game_factory=game_factory, names=[s.name for s in record.seats],
+                      bot_seed=bot_seed, start=record.start, event=record.event)
+        session.record.date = record.date
+        state = record.replay(game_factory=game_factory)   # raises RecordError naming a bad step
+        session.record.steps = list(record.steps)
+        session.state = state
+        session._sync_bots()
+        if state.is_terminal():
+            session.record.finish(state)
+        return session
+
+    # -- what a player may know ----------------------------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        return self.record.players
+
+    @property
+    def ply(self) -> int:
+        return len(self.record.steps)
+
+    def humans(self) -> list[int]:
+        return [i for i, s in enumerate(self.record.seats) if s.is_human]
+
+    def is_bot(self, seat: int) -> bool:
+        return seat in self._bots
+
+    def to_move(self) -> int:
+        """The seat to move, or `CHANCE` / `TERMINAL`."""
+        return self.state.current_player()
+
+    def is_over(self) -> bool:
+        return self.state.is_terminal()
+
+    def seat(self, seat: int | str) -> int:
+        return parse_seat(seat, self.players)
+
+    def view(self, seat: int | str) -> dict[str, Any]:
+        """Everything the seat's client may ever see of the position (its one-seat view)."""
+        return self.state.to_dict(self.seat(seat))
+
+    def legal_moves(self, seat: int | str) -> list[str]:
+        """The seat's legal move texts ([] unless it is to move)."""
+        p = self.seat(seat)
+        if self.state.current_player() != p:
+            return []
+        return [self.state.action_to_string(a) for a in self.state.legal_actions()]
+
+    def narrate(self, step: Step, seat: int | str | None) -> str:
+        """The step as `seat` may read it (None: the umpire, who sees everything)."""
+        return narrate_step(step, None if seat is None else self.seat(seat))
+
+    # -- playing -----------------------------------------------------------------------------------------
+
+    def _step(self, action: int) -> Step:
+        step = self.record.add(self.state, action)
+        self.state.apply_action(action)
+        if self.state.is_terminal():
+            self.record.finish(self.state)
+        return step
+
+    def chance_action(self) -> int:
+        """The chance outcome of this step: drawn from the seed and the step number."""
+        return sample_chance(self.state, random.Random(derive(self.seed, _CHANCE_TAG, self.ply)))
+
+    def advance(self, on_step: Callable[[Step, int], None] | None = None,
+                should_stop: Callable[[], bool] | None = None,
+                on_think: Callable[[int], None] | None = None) -> None:
+        """Play chance events and bot moves until a person is to move or the game ends.
+
+        Args:
+            on_step: called with (step, ply) after each step.
+            should_stop: checked before each step; True ends `advance` early.
+            on_think: called with the bot's seat before it thinks.
+        """
+        while not self.state.is_terminal():
+            if should_stop is not None and should_stop():
+                return
+            p = self.state.current_player()
+            if p == CHANCE:
+                action = self.chance_action()
+            elif p in self._bots:
+                if on_think is not None:
+                    on_think(p)
+                action = self._bots[p].step(self.state)
+            else:
+                return
+            step = self._step(action)
+            if on_step is not None:
+                on_step(step, self.ply - 1)
+
+    def bot_move(self) -> Step | None:
+        """Play one step if it is a chance event or a bot's move (None when a person is to move)."""
+        p = self.state.current_player()
+        if p == TERMINAL:
+            return None
+        if p == CHANCE:
+            return self._step(self.chance_action())
+        if p in self._bots:
+            return self._step(self._bots[p].step(self.state))
+        return None
+
+    def play(self, seat: int | str, move: str | int) -> Step:
+        """A person's move: text (exact, as `legal_moves` lists it) or an action id.
+
+        Raises:
+            OptionError: the seat is a bot's, or not to move. IllegalMoveError: not a legal move (the state
+            is untouched).
+        """
+        p = self.seat(seat)
+        if self.state.is_terminal():
+            raise IllegalMoveError("the game is over")
+        if p in self._bots:
+            raise OptionError(f"seat {SEAT_LETTERS[p]} is played by {self.record.seats[p].player}")
+        if self.state.current_player() != p:
+            raise OptionError(f"seat {SEAT_LETTERS[p]} is not to move")
+        if isinstance(move, str):
+            action = self.state.string_to_action(move)
+        elif isinstance(move, int) and not isinstance(move, bool):
+            action = move
+        else:
+            raise IllegalMoveError(f"a move is a text or an action id, not {move!r}")
+        if action not in self.state.legal_actions():
+            raise IllegalMoveError(f"{self.state.action_to_string(action)!r} is not legal here "
+                                   f"(legal: {', '.join(self.legal_moves(p))})")
+        return self._step(action)
+
+    def undo(self, seat: int | str) -> bool:
+        """Go back to the seat's previous decision: the one it is at now if it is to move, else its last one.
+
+        The record is cut there and the state replayed; the bots' counters rewind, so they replay the same.
+        Returns False (nothing changed) when the seat has no earlier decision.
+        """
+        letter = SEAT_LETTERS[self.seat(seat)]
+        steps = self.record.steps
+        mine = [i for i, s in enumerate(steps) if s.actor == letter]
+        if not mine:
+            return False
+        self.record.truncate(mine[-1])
+        self.state = self.record.replay(game_factory=self.game_factory)
+        self._sync_bots()
+        return True
+
+    def _sync_bots(self) -> None:
+        for p, bot in self._bots.items():
+            bot.restart()
+            bot.decisions = sum(1 for s in self.record.steps if s.actor == SEAT_LETTERS[p])
+
+    def hint(self, seat: int | str, seconds: float | None = 1.0, iterations: int | None = None,
+             threads: int | None = None, **options: Any):
+        """The engine's suggestion for `seat`, searched from its one-seat view only (a `SearchResult`)."""
+        p = self.seat(seat)
+        if self.state.current_player() != p:
+            raise OptionError(f"seat {SEAT_LETTERS[p]} is not to move")
+        limit = Limit(iterations=iterations, seconds=seconds)
+        return suggest(self.state.to_json(p), seat=p, limit=limit, seed=derive(self.seed, 0x4147, self.ply),
+                       threads=threads, **options)
+
+    def save(self, path) -> None:
+        self.record.save(path)
+

@@ -1,0 +1,224 @@
+"""Game records (`burano-game/1`): round trips, replays in both implementations, one-seat exports, bad records."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import burano_ai
+from burano_ai.random_play import sample_chance
+from burano_ai.record import FORMAT, GameRecord, RecordError, SeatInfo, record_from_moves
+from burano_ai.reference import Game as ReferenceGame
+
+
+def random_record(players: int, seed: int, plies: int | None = None) -> tuple[GameRecord, object]:
+    """A record of a random game (to the end, or `plies` steps) and its final state."""
+    record = GameRecord.new(players, seed, [SeatInfo(f"r{i}", "random") for i in range(players)])
+    state = record.initial_state()
+    rng = random.Random(seed)
+    while not state.is_terminal() and (plies is None or len(record.steps) < plies):
+        action = sample_chance(state, rng) if state.is_chance_node() else rng.choice(state.legal_actions())
+        record.add(state, action)
+        state.apply_action(action)
+    if state.is_terminal():
+        record.finish(state)
+    return record, state
+
+
+@pytest.mark.parametrize("players,seed", [(2, 1), (3, 2), (4, 3), (4, 4)])
+def test_record_replays_identically_in_both_implementations(players, seed):
+    record, final = random_record(players, seed)
+    loaded = GameRecord.from_json(record.to_json())
+    assert loaded.to_dict() == record.to_dict()
+    core = loaded.replay()
+    ref = loaded.replay(game_factory=ReferenceGame)
+    assert core.is_terminal() and ref.is_terminal()
+    assert core.scores() == ref.scores() == final.scores() == loaded.result["scores"]
+    assert json.loads(core.to_json()) == json.loads(ref.to_json())
+    # every intermediate position agrees too
+    for (i, a), (j, b) in zip(loaded.positions(), loaded.positions(game_factory=ReferenceGame)):
+        assert i == j
+        assert a.to_dict() == b.to_dict(), f"ply {i}"
+
+
+def test_replay_ply_gives_the_position_after_that_many_steps():
+    record, _ = random_record(2, 5, plies=80)
+    state = record.initial_state()
+    for step in record.steps[:37]:
+        state.play(step.move)
+    assert record.replay(37).to_dict() == state.to_dict()
+    assert record.replay(0).to_dict() == record.initial_state().to_dict()
+    with pytest.raises(RecordError, match="ply 81 is not a step"):
+        record.replay(81)
+
+
+def test_chance_steps_say_what_they_were_and_who_saw_them():
+    record, _ = random_record(4, 3)
+    kinds = {s.kind for s in record.steps if s.is_chance}
+    assert {"roof-tile", "markers"} <= kinds
+    for s in record.steps:
+        if s.kind == "fish-draw":
+            assert s.seen_by == [s.seat]
+        elif s.is_chance:
+            assert s.seen_by is None
+    pyramid = [s for s in record.steps if s.move and s.move.startswith("pyramid ")]
+    assert pyramid and all(s.seen_by == [s.actor] for s in pyramid)
+
+
+def test_one_seat_export_hides_the_other_seats_blind_draws_and_still_replays():
+    for seed in range(6):
+        record, final = random_record(3, seed)
+        if any(s.kind == "fish-draw" and s.seat != "A" for s in record.steps):
+            break
+    else:
+        pytest.skip("no blind draw by another seat in these games")
+    export = record.for_seat("A")
+    text = export.to_json()
+    assert export.view == "A"
+    for mine, theirs in zip(export.steps, record.steps):
+        if theirs.kind == "fish-draw" and theirs.seat != "A":
+            assert mine.move is None
+        else:
+            assert mine.move == theirs.move
+    loaded = GameRecord.from_json(text)
+    replayed = loaded.replay()
+    assert replayed.scores() == final.scores()
+    assert replayed.to_dict("A") == final.to_dict("A")
+    with pytest.raises(RecordError, match="exported for seat A"):
+        loaded.for_seat("B")
+
+
+def test_export_hides_a_pyramid_still_being_built():
+    record, _ = random_record(2, 9)
+    first_public = next(i for i, s in enumerate(record.steps) if s.move.startswith("pyramid ") and s.actor == "B")
+    partial = GameRecord.from_dict(record.to_dict())
+    partial.truncate(first_public + 3)
+    export = partial.for_seat("A")
+    assert [s.move for s in export.steps[first_public:]] == [None] * 3
+    assert export.replay().to_dict("A") == partial.replay().to_dict("A")
+    # once the stage is over the pyramid is revealed, and so are its steps
+    full = record.for_seat("A")
+    assert all(s.move is not None for s in full.steps if s.actor != "chance")
+
+
+def test_record_from_moves_and_its_errors():
+    state = burano_ai.Game(2).new_initial_state(7)
+    moves = []
+    rng = random.Random(1)
+    for _ in range(40):
+        action = sample_chance(state, rng) if state.is_chance_node() else rng.choice(state.legal_actions())
+        moves.append(state.action_to_string(action))
+        state.apply_action(action)
+    record, final = record_from_moves(2, 7, moves)
+    assert final.to_dict() == state.to_dict() == record.replay().to_dict()
+    with pytest.raises(RecordError, match=r"moves\[3\]"):
+        record_from_moves(2, 7, moves[:3] + ["sail I9"])
+
+
+def _valid() -> dict:
+    record, _ = random_record(2, 1, plies=30)
+    return record.to_dict()
+
+
+@pytest.mark.parametrize("mutate,message", [
+    (lambda d: d.update(format="burano-game/2"), r"record.format: must be 'burano-game/1'"),
+    (lambda d: d.update(players=5), r"record.players: must be 2, 3 or 4"),
+    (lambda d: d.update(colour="red"), r"record: unknown field 'colour'"),
+    (lambda d: d.update(seed=-1), r"record.seed"),
+    (lambda d: d.update(seats=d["seats"][:1]), r"record.seats: must be a list of 2 seats"),
+    (lambda d: d["seats"][1].update(seat="C"), r"record.seats\[1\].seat"),
+    (lambda d: d["steps"].__setitem__(4, "take b5"), r"record.steps\[4\]: must be an object"),
+    (lambda d: d["steps"][4].update(actor="E"), r"record.steps\[4\].actor"),
+    (lambda d: d["steps"][4].update(move=7), r"record.steps\[4\].move: must be a move text"),
+    (lambda d: d["steps"][4].update(move=None), r"record.steps\[4\].move: null \(hidden\)"),
+    (lambda d: d["steps"][4].update(extra=1), r"record.steps\[4\]: unknown field 'extra'"),
+    (lambda d: d["steps"][1].update(kind="dice"), r"record.steps\[1\].kind: unknown chance kind"),
+    (lambda d: d.update(view="Q"), r"record.view"),
+    (lambda d: d.update(start=[1]), r"record.start"),
+])
+def test_malformed_records_name_the_field(mutate, message):
+    data = _valid()
+    mutate(data)
+    with pytest.raises(RecordError, match=message):
+        GameRecord.from_dict(data)
+
+
+@pytest.mark.parametrize("mutate,message", [
+    (lambda d: d["steps"][12].update(move="sail I9"), r"record.steps\[12\]: "),
+    (lambda d: d["steps"][12].update(move="fly away"), r"record.steps\[12\]: "),
+    (lambda d: d["steps"][12].update(actor="B" if d["steps"][12]["actor"] == "A" else "A"), r"record.steps\[12\].actor"),
+    (lambda d: d["steps"][1].update(kind="markers"), r"record.steps\[1\].kind: the pending chance event is 'roof-tile'"),
+    (lambda d: d["steps"][1].update(actor="A", kind=None, seat=None), r"record.steps\[1\]: a chance event is pending"),
+])
+def test_unplayable_steps_name_the_step(mutate, message):
+    data = _valid()
+    mutate(data)
+    record = GameRecord.from_dict(data)
+    with pytest.raises(RecordError, match=message):
+        record.replay()
+
+
+def test_bad_files(tmp_path):
+    with pytest.raises(RecordError, match="cannot read"):
+        GameRecord.load(tmp_path / "missing.json")
+    (tmp_path / "x.json").write_text("{not json")
+    with pytest.raises(RecordError, match="record: not JSON"):
+        GameRecord.load(tmp_path / "x.json")
+    (tmp_path / "y.json").write_bytes(b"\xff\xfe\x00")
+    with pytest.raises(RecordError, match="not UTF-8"):
+        GameRecord.load(tmp_path / "y.json")
+    (tmp_path / "z.json").write_text("[" * 100000)
+    with pytest.raises(RecordError, match="nested too deeply|not JSON"):
+        GameRecord.load(tmp_path / "z.json")
+
+
+def test_save_is_atomic_and_round_trips(tmp_path):
+    record, _ = random_record(2, 3, plies=50)
+    path = tmp_path / "g.json"
+    record.save(path)
+    assert GameRecord.load(path).to_dict() == record.to_dict()
+    with pytest.raises(RecordError, match="cannot write"):
+        record.save(tmp_path / "no" / "such" / "dir.json")
+    assert json.loads(path.read_text())["format"] == FORMAT
+
+
+def test_a_start_position_record():
+    state = burano_ai.Game(3).new_initial_state(4)
+    rng = random.Random(2)
+    for _ in range(50):
+        state.apply_action(sample_chance(state, rng) if state.is_chance_node() else rng.choice(state.legal_actions()))
+    record = GameRecord.new(3, None, start=state.to_dict())
+    assert record.seed is None
+    s = record.initial_state()
+    assert s.to_dict() == state.to_dict()
+    data = record.to_dict()
+    data["start"]["players"] = 4
+    with pytest.raises(RecordError, match="record.start"):
+        GameRecord.from_dict(data).initial_state()
+
+
+def test_records_validate_against_the_published_schema():
+    jsonschema = pytest.importorskip("jsonschema")
+    from pathlib import Path
+
+    from referencing import Registry, Resource
+    docs = Path(__file__).resolve().parent.parent / "docs"
+    schema = json.loads((docs / "game.schema.json").read_text())
+    position = json.loads((docs / "position.schema.json").read_text())
+    registry = Registry().with_resource(position["$id"], Resource.from_contents(position))
+    validator = jsonschema.Draft202012Validator(schema, registry=registry)
+    from importlib import resources
+    example = json.loads(resources.files("burano_ai.data").joinpath("examples/game-2p.json").read_text("utf-8"))
+    record, _ = random_record(3, 6)
+    start = GameRecord.new(3, None, start=record.replay(40).to_dict())
+    for data in (example, record.to_dict(), record.for_seat("B").to_dict(), start.to_dict()):
+        errors = [f"{list(e.absolute_path)}: {e.message}" for e in validator.iter_errors(data)]
+        assert errors == []
+        GameRecord.from_dict(data)
+    bad = record.to_dict()
+    bad["steps"][3]["actor"] = "E"
+    assert list(validator.iter_errors(bad))
+    example_record = GameRecord.from_dict(example)
+    assert example_record.replay().scores() == example_record.result["scores"]
