@@ -675,5 +675,26 @@ def arena(
     if plot is not None:
         result.plot(str(plot))
 
+@app.command()
+@user_errors
+def engine(
+    threads: Optional[int] = typer.Option(None, "--threads", metavar="T",
+                                          help="Search threads of a query that does not say (default: every "
+                                               "usable core)."),
+) -> None:
+    """Serve the JSON-lines analysis protocol on stdin/stdout (docs/engine-protocol.md).
+
+    One JSON query per line in, one JSON object per line out: partial reports while a search runs
+    ("isDuringSearch": true), exactly one final report or error line per query. Control lines:
+    {"id": ..., "action": "terminate", "terminateId": ...}, "terminate_all", "query_version", "quit".
+    Logs go to stderr.
+    """
+    from burano_ai.engine import MAX_THREADS
+    from burano_ai.protocol import serve_stdio
+    if threads is not None and not 1 <= threads <= MAX_THREADS:
+        raise OptionError(f"--threads must be from 1 to {MAX_THREADS}, not {threads}")
+    serve_stdio(threads=threads, game_factory=_game_class())
+
+
 if __name__ == "__main__":
     app()
