@@ -201,9 +201,12 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+_MISSING = object()
+
+
 def _whole(data: dict, key: str, low: int, high: int, default: Any = None) -> Any:
-    value = data.get(key, default)
-    if value is default:
+    value = data.get(key, _MISSING)
+    if value is _MISSING:
         return default
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise QueryError(f"{key} must be a whole number from {low} to {high}, not {_shown(value)}", key)
@@ -211,8 +214,8 @@ def _whole(data: dict, key: str, low: int, high: int, default: Any = None) -> An
 
 
 def _seconds(data: dict, key: str, low: float, high: float) -> float | None:
-    value = data.get(key)
-    if value is None and key not in data:
+    value = data.get(key, _MISSING)
+    if value is _MISSING:
         return None
     if (isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value)
             or not low <= value <= high):
@@ -301,7 +304,10 @@ def parse_query(data: dict, default_threads: int | None = None, game_factory=Non
     if "seat" in data:
         if not isinstance(data["seat"], str):
             raise QueryError(f"seat must be a seat letter, not {_shown(data['seat'])}", "seat")
-        seat = parse_seat(data["seat"], n, what="seat", error=QueryError)
+        try:
+            seat = parse_seat(data["seat"], n, what="seat")
+        except OptionError as exc:
+            raise QueryError(str(exc), "seat") from None
         if seat != to_move:
             raise QueryError(f"seat {SEAT_LETTERS[seat]} is not to move: seat {SEAT_LETTERS[to_move]} is", "seat")
     if view is not None and view != seat:
@@ -421,7 +427,7 @@ class EngineServer:
     # --- output
 
     def write(self, obj: dict[str, Any]) -> None:
-        line = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False) + "\n"
+        line = json.dumps(obj, separators=(",", ":"), allow_nan=False) + "\n"   # ASCII: any id survives
         with self._write_lock:
             if self.closed:
                 return
