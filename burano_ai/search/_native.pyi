@@ -52,5 +52,5 @@ class NativeSearcher:
         """The tree in the `tree.export_plan` format."""
     def edges(self) -> list[tuple[int, int, int, float, int]]:
         """Every edge as (chooser, action, visits, value, avail)."""
-    def summary(self) -> dict[str, Any]:
+    def summary(self, max_nodes: int = 20000) -> dict[str, Any]:
         """Results in the form of `ismcts.Searcher.summary()`."""

@@ -292,12 +292,13 @@ class Searcher:
 
     # --- results
 
-    def summary(self) -> dict[str, Any]:
-        """The search's results in a picklable form that root-parallel searches can sum."""
+    def summary(self, max_nodes: int = 20000) -> dict[str, Any]:
+        """The search's results in a picklable form that root-parallel searches can sum (the plan tree
+        holds at most about `max_nodes` nodes: `tree.export_plan`)."""
         return {
             "iterations": self.iterations,
             "elapsed": self.elapsed,
-            "plan": export_plan(self.root, self.seat),
+            "plan": export_plan(self.root, self.seat, max_nodes),
             "root_stats": {a: tuple(v) for a, v in self.root_stats.items()},
             "nodes": self.root.count(),
         }

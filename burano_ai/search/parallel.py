@@ -122,6 +122,9 @@ def merge_summaries(summaries: list[dict[str, Any]]) -> dict[str, Any]:
 #: While a search can be stopped (`run_search(stop=...)`), how often the running search looks at the stop
 #: event, in seconds: between two looks the threads finish at most the iterations in flight.
 STOP_CHECK_SECONDS = 0.01
+#: Plan-tree nodes of a summary handed to `on_summary` while the search runs (the final summary has the
+#: default 20,000): enough for every candidate's first steps, cheap enough to report often.
+PARTIAL_PLAN_NODES = 2000
 
 
 class _Stopped(Exception):
@@ -185,7 +188,7 @@ def _run_at_least_once(searcher, iterations: int | None, deadline: float | None,
             finished = ((target is not None and searcher.iterations >= target)
                         or (deadline is not None and time.time() >= deadline))
             if not finished:
-                on_summary(searcher.summary())
+                on_summary(searcher.summary(PARTIAL_PLAN_NODES))
             next_report = time.time() + report_every
     if progress is not None:
         progress(searcher.iterations, iterations)

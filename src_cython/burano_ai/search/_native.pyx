@@ -56,6 +56,7 @@ from burano_ai._types cimport (CHANCE_PLAYER, GameC, MAX_ACTIONS, MAX_PLAYERS, N
                                PLAYOUT_DEAD_END, POLICY_HEURISTIC, POLICY_RANDOM, StateC, TERMINAL_PLAYER)
 from burano_ai._rng cimport Rng, rng_seed, rng_uniform
 
+import gc as _gc
 import threading
 import time
 
@@ -1011,28 +1012,43 @@ cdef class NativeSearcher:
         return out
 
     def export_plan(self, int max_nodes=20000):
-        """The tree in the `tree.export_plan` format (same order, same node budget)."""
-        budget = [max_nodes]
-        seat = self.seat
+        """The tree in the `tree.export_plan` format (same order, same node budget).
 
-        def walk(int node):
-            cdef NodeC* ch
-            out = {}
-            kids = self.children_of(node)
-            if not kids:
-                return out
-            # Most visited first (stable), so that the node budget keeps the part that matters.
-            for child in sorted(kids, key=lambda k: -self.nodes[<int>k].visits):
-                budget[0] -= 1
-                ch = &self.nodes[<int>child]
-                follow = not (ch.flags & FLAG_ENDS_TURN) and ch.player == seat and budget[0] > 0
-                sub = walk(child) if follow else {}
-                ch = &self.nodes[<int>child]
-                out[ch.action] = (ch.visits, ch.value, ch.avail, bool(ch.flags & FLAG_ENDS_TURN), ch.player,
-                                  chance_after(ch), sub)
+        The cyclic garbage collector is paused meanwhile: the export allocates a tuple and a dict per node
+        and none of them can be garbage, so collections would only cost time (up to tens of ms)."""
+        cdef int budget = max_nodes
+        collecting = _gc.isenabled()
+        _gc.disable()
+        try:
+            return self.export_level(ROOT, &budget)
+        finally:
+            if collecting:
+                _gc.enable()
+
+    cdef dict export_level(self, int node, int* budget):
+        """The children of `node` for `export_plan`: most visited first (ties: oldest first, as a stable
+        sort of `children_of` gives, since a node's index grows with its age), each followed while it is
+        the searching seat's own decision within its turn and the budget lasts."""
+        cdef dict out = {}
+        cdef list kids = []
+        cdef int child = self.nodes[node].newest_child
+        cdef NodeC* ch
+        cdef bint follow
+        while child != NO_NODE:
+            kids.append((-self.nodes[child].visits, child))
+            child = self.nodes[child].older_sibling
+        if not kids:
             return out
-
-        return walk(ROOT)
+        kids.sort()
+        for _negative, child in kids:
+            budget[0] -= 1
+            ch = &self.nodes[child]
+            follow = not (ch.flags & FLAG_ENDS_TURN) and ch.player == self.seat and budget[0] > 0
+            sub = self.export_level(child, budget) if follow else {}
+            ch = &self.nodes[child]
+            out[ch.action] = (ch.visits, ch.value, ch.avail, bool(ch.flags & FLAG_ENDS_TURN), ch.player,
+                              chance_after(ch), sub)
+        return out
 
     def edges(self):
         """Every edge of the tree as (chooser, action, visits, value, avail), parents before children.
@@ -1052,8 +1068,9 @@ cdef class NativeSearcher:
                 stack.append(child)
         return out
 
-    def summary(self):
-        """The search's results in the form of `ismcts.Searcher.summary()` (picklable, summable)."""
+    def summary(self, int max_nodes=20000):
+        """The search's results in the form of `ismcts.Searcher.summary()` (picklable, summable); the plan
+        tree holds at most about `max_nodes` nodes (`export_plan`)."""
         cdef int a
         root_stats = {}
         for child in self.children_of(ROOT):     # in the order the Python searcher adds its entries
@@ -1063,7 +1080,7 @@ cdef class NativeSearcher:
         return {
             "iterations": self.iterations,
             "elapsed": self.elapsed,
-            "plan": self.export_plan(),
+            "plan": self.export_plan(max_nodes),
             "root_stats": root_stats,
             "nodes": self.num_nodes,
         }
