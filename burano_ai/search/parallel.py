@@ -121,9 +121,10 @@ def merge_summaries(summaries: list[dict[str, Any]]) -> dict[str, Any]:
 
 #: While a search can be stopped (`run_search(stop=...)`), how often the running search looks at the stop
 #: event, in seconds: between two looks the threads finish at most the iterations in flight.
-STOP_CHECK_SECONDS = 0.01
-#: Plan-tree nodes of a summary handed to `on_summary` while the search runs (the final summary has the
-#: default 20,000): enough for every candidate's first steps, cheap enough to report often.
+STOP_CHECK_SECONDS = 0.005
+#: Plan-tree nodes of a summary handed to `on_summary` while the search runs, and of the summary of a
+#: search that `stop` ended (a finished search exports the default 20,000): enough for the candidates'
+#: plans, and a few ms instead of tens to export, so that a stopped search answers at once.
 PARTIAL_PLAN_NODES = 2000
 
 
@@ -243,7 +244,9 @@ def run_search(root, seat: int, limit: Limit, params: Params, seed: int = 0, wor
                                      on_summary=None if on_summary is None else (
                                          lambda summary: on_summary({**summary, "threads": threads, "notes": notes})),
                                      report_every=report_every)
-        return {**searcher.summary(), "threads": threads, "notes": notes, **({"stopped": True} if stopped else {})}
+        if stopped:
+            return {**searcher.summary(PARTIAL_PLAN_NODES), "threads": threads, "notes": notes, "stopped": True}
+        return {**searcher.summary(), "threads": threads, "notes": notes}
     if params.tree == "native":     # fail here, not in every worker
         blocker = native_tree_blocker(root, params)
         if blocker is not None:
