@@ -65,6 +65,10 @@ QUERY_FIELDS = ("id", "position", "step", "seat", "maxIterations", "maxTime", "r
                 "allowMoves", "avoidMoves", "top", "seed", "includePlans", "threads")
 ACTION_FIELDS = {"query_version": ("id", "action"), "terminate": ("id", "action", "terminateId"),
                  "terminate_all": ("id", "action"), "quit": ("id", "action")}
+#: What a field of KataGo's analysis engine is called here.
+KATAGO_NAMES = {"maxVisits": "maxIterations", "maxPlayouts": "maxIterations", "analyzeTurns": "step",
+                "moves": "position", "initialStones": "position", "includePolicy": "includePlans",
+                "includePVVisits": "includePlans", "overrideSettings": "threads"}
 #: The fields of the `{"players": N, "seed": S, "moves": [...]}` position form.
 GAME_FIELDS = ("players", "seed", "moves", "view")
 
@@ -165,6 +169,8 @@ def _check_fields(data: dict, allowed: tuple[str, ...], where: str = "") -> None
     for key in data:
         if key not in allowed:
             close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
+            if not close and not where and KATAGO_NAMES.get(key) in allowed:
+                close = [KATAGO_NAMES[key]]
             hint = f" - did you mean {close[0]!r}?" if close else f" (known: {', '.join(allowed)})"
             raise QueryError(f"unknown field {where}{key[:60]!r}{hint}", f"{where}{key[:60]}")
 
