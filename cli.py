@@ -570,6 +570,7 @@ def suggest(
     import signal
     import threading
 
+    from burano_ai.engine import root_moves
     from burano_ai.engine import suggest as engine_suggest
     from burano_ai.search import Limit, Params
 
@@ -581,8 +582,13 @@ def suggest(
         iterations = DEFAULT_SUGGEST_ITERATIONS
     limit = Limit(iterations=iterations, seconds=seconds)
     params = Params() if playout is None else Params(playout_policy=playout)
+    allow_moves, avoid_moves = _cli_moves(allow, "--allow"), _cli_moves(avoid, "--avoid")
+    try:
+        root_moves(state, allow_moves, avoid_moves)     # checked here to name the options as typed
+    except OptionError as exc:
+        raise OptionError(str(exc).replace("allow_moves", "--allow").replace("avoid_moves", "--avoid")) from None
     options = dict(seat=searcher, limit=limit, params=params, seed=seed, workers=workers, threads=threads,
-                   view=view, allow_moves=_cli_moves(allow, "--allow"), avoid_moves=_cli_moves(avoid, "--avoid"))
+                   view=view, allow_moves=allow_moves, avoid_moves=avoid_moves)
     live = not as_json and sys.stderr.isatty()
     if workers > 1:     # worker processes cannot be stopped early or report: a progress bar, Ctrl-C aborts
         if live:

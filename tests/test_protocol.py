@@ -147,6 +147,15 @@ def strip_timing(line: dict) -> dict:
 # A session
 
 
+def test_the_schema_is_a_valid_json_schema():
+    Draft202012Validator.check_schema(SCHEMA)
+    assert not list(INPUT.iter_errors({"id": "x", "position": {"players": 2, "seed": 1, "moves": []}}))
+    assert list(INPUT.iter_errors({"id": "x", "position": {"players": 5, "moves": []}}))
+    assert list(INPUT.iter_errors({"id": "x", "action": "terminate"}))
+    assert list(OUTPUT.iter_errors({"id": "x", "isDuringSearch": True, "move": "done", "moveInfos": [],
+                                    "rootInfo": {}, "terminated": False}))
+
+
 def test_a_session_of_queries_over_every_input_form(engine):
     moves3 = game_moves(3, 7, 40)
     record, _state = record_from_moves(2, 11, game_moves(2, 11, 30))

@@ -108,9 +108,9 @@ def test_allow_and_avoid():
 
 
 @pytest.mark.parametrize("args, message", [
-    (("--allow", "sail to Torcello"), "allow_moves: 'sail to Torcello' is not a legal move here"),
-    (("--avoid", "nonsense"), "avoid_moves: 'nonsense' is not a legal move here"),
-    (("--allow", "done", "--avoid", "done"), "leave no move to search"),
+    (("--allow", "sail to Torcello"), "--allow: 'sail to Torcello' is not a legal move here"),
+    (("--avoid", "nonsense"), "--avoid: 'nonsense' is not a legal move here"),
+    (("--allow", "done", "--avoid", "done"), "--allow / --avoid leave no move to search"),
     (("--allow", " "), "--allow needs a move text"),
 ])
 def test_bad_allow_or_avoid_is_one_error_line(args, message):
