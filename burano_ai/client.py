@@ -80,6 +80,7 @@ class MoveInfo:
     expected_vp: float
     margin: float
     margin_stdev: float | None
+    winrates: dict[str, float] | None = None     # every seat's chance to win after the move
     plan: tuple[PlanStep, ...] | None = None     # with include_plans
 
     @classmethod
@@ -87,7 +88,7 @@ class MoveInfo:
         plan = d.get("plan")
         return cls(move=d["move"], action=d["action"], order=d["order"], visits=d["visits"], winrate=d["winrate"],
                    value=d["value"], lcb=d["lcb"], expected_vp=d["expectedVp"], margin=d["margin"],
-                   margin_stdev=d["marginStdev"],
+                   margin_stdev=d["marginStdev"], winrates=d.get("winrates"),
                    plan=None if plan is None else tuple(PlanStep(**s) for s in plan))
 
 

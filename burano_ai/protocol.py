@@ -358,7 +358,9 @@ def report(job: Job, result: SearchResult, during: bool) -> dict[str, Any]:
         info = {"move": c.move, "action": c.action, "order": order, "visits": c.visits,
                 "winrate": _number(c.win_prob), "value": _number(c.value), "lcb": _number(c.lcb),
                 "expectedVp": _number(c.expected_vp, 3), "margin": _number(c.expected_margin, 3),
-                "marginStdev": None if c.margin_stdev is None else _number(c.margin_stdev, 3)}
+                "marginStdev": None if c.margin_stdev is None else _number(c.margin_stdev, 3),
+                "winrates": None if c.seat_win_probs is None else {
+                    SEAT_LETTERS[p]: _number(x) for p, x in enumerate(c.seat_win_probs)}}
         if job.include_plans:
             info["plan"] = [_plan_step(s) for s in c.plan]
         infos.append(info)

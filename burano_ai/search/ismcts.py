@@ -127,6 +127,8 @@ class Searcher:
         #: for the searching seat (the reward sum is the child's `value`; with the squares it gives the
         #: value's spread; the margin squares give the margin's).
         self.root_stats: dict[int, list[float]] = {}
+        #: Root action -> every seat's win share sum (who is likely to win after the move).
+        self.seat_shares: dict[int, list[float]] = {}
         self.iterations = 0
         self.elapsed = 0.0
         #: Iterations that met a decision with no legal action or a chance node with no outcome (only a
@@ -288,6 +290,11 @@ class Searcher:
         stats[2] += margin[seat]
         stats[3] += reward[seat] * reward[seat]
         stats[4] += margin[seat] * margin[seat]
+        seat_shares = self.seat_shares.get(first_action)
+        if seat_shares is None:
+            seat_shares = self.seat_shares[first_action] = [0.0] * len(shares)
+        for p, share in enumerate(shares):
+            seat_shares[p] += share
         self.iterations += 1
 
     # --- results
@@ -300,6 +307,7 @@ class Searcher:
             "elapsed": self.elapsed,
             "plan": export_plan(self.root, self.seat, max_nodes),
             "root_stats": {a: tuple(v) for a, v in self.root_stats.items()},
+            "seat_shares": {a: tuple(v) for a, v in self.seat_shares.items()},
             "nodes": self.root.count(),
         }
 

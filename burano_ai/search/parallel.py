@@ -110,11 +110,17 @@ def merge_summaries(summaries: list[dict[str, Any]]) -> dict[str, Any]:
         for action, values in s["root_stats"].items():
             old = root_stats.get(action, (0.0,) * len(values))
             root_stats[action] = tuple(a + b for a, b in zip(old, values))
+    seat_shares: dict[int, tuple[float, ...]] = {}
+    for s in summaries:
+        for action, values in s.get("seat_shares", {}).items():
+            old = seat_shares.get(action, (0.0,) * len(values))
+            seat_shares[action] = tuple(x + y for x, y in zip(old, values))
     return {
         "iterations": sum(s["iterations"] for s in summaries),
         "elapsed": max((s["elapsed"] for s in summaries), default=0.0),
         "plan": merge_plans([s["plan"] for s in summaries]),
         "root_stats": root_stats,
+        "seat_shares": seat_shares,
         "nodes": sum(s["nodes"] for s in summaries),
     }
 

@@ -70,6 +70,8 @@ class Candidate:
         plan: the seat's most visited line after this move until its turn ends, the move first.
         margin_stdev: standard deviation of the final VP margin over the move's iterations (None when
             unknown); not in `to_dict` (the engine protocol reports it as `marginStdev`).
+        seat_win_probs: every seat's mean win share after this move, in seat order (None when unknown);
+            not in `to_dict` (the engine protocol reports it as `winrates`).
     """
 
     action: int
@@ -82,6 +84,7 @@ class Candidate:
     lcb: float = 0.0
     plan: tuple[PlanStep, ...] = ()
     margin_stdev: float | None = None
+    seat_win_probs: tuple[float, ...] | None = None
 
     @property
     def plan_text(self) -> str:
@@ -90,7 +93,7 @@ class Candidate:
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
-        del out["margin_stdev"]
+        del out["margin_stdev"], out["seat_win_probs"]
         out["plan"] = self.plan_text
         out["pv"] = [step.to_dict() for step in self.plan]
         return out
@@ -250,6 +253,7 @@ def build_result(summary: dict[str, Any], seat: int, seed: int, workers: int, el
     """Turn a (merged) search summary into a SearchResult (`selection`: see `rank_candidates`)."""
     plan: PlanTree = summary["plan"]
     stats = summary["root_stats"]
+    seat_shares = summary.get("seat_shares", {})
     candidates = []
     for action, (visits, value, *_rest) in plan.items():
         if visits == 0:
@@ -260,7 +264,9 @@ def build_result(summary: dict[str, Any], seat: int, seed: int, workers: int, el
                                     expected_margin=margin / visits,
                                     lcb=lower_bound(value, squares[0] if squares else None, visits),
                                     plan=candidate_plan(plan, action, seat, action_to_string),
-                                    margin_stdev=spread(margin, squares[1], visits) if len(squares) > 1 else None))
+                                    margin_stdev=spread(margin, squares[1], visits) if len(squares) > 1 else None,
+                                    seat_win_probs=(tuple(x / visits for x in seat_shares[action])
+                                                    if action in seat_shares else None)))
     candidates = rank_candidates(candidates, selection)
     iterations = summary["iterations"]
     best = candidates[0] if candidates else None

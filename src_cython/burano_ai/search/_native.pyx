@@ -424,6 +424,7 @@ cdef class NativeSearcher:
     cdef double* root_margin
     cdef double* root_square          # sum of the seat's squared rewards (the spread of a root move's value)
     cdef double* root_margin_square   # sum of the seat's squared VP margins (the spread of the margin)
+    cdef double* root_seat_share      # [action * MAX_PLAYERS + p]: win share sums of every seat p
     # Threads. `tree_lock` guards everything above that a search changes (the tree, the root
     # statistics, `iterations`, `dead_ends`) and the run state below.
     cdef pthread_mutex_t tree_lock
@@ -441,6 +442,7 @@ cdef class NativeSearcher:
         self.slots = NULL
         self.priors = NULL
         self.root_share = self.root_vp = self.root_margin = self.root_square = self.root_margin_square = NULL
+        self.root_seat_share = NULL
         if burano_tree_lock_init(&self.tree_lock) != 0:
             raise MemoryError("cannot create the search tree's lock")
 
@@ -488,8 +490,10 @@ cdef class NativeSearcher:
         self.root_margin = <double*>malloc(MAX_ACTIONS * sizeof(double))
         self.root_square = <double*>malloc(MAX_ACTIONS * sizeof(double))
         self.root_margin_square = <double*>malloc(MAX_ACTIONS * sizeof(double))
+        self.root_seat_share = <double*>malloc(MAX_ACTIONS * MAX_PLAYERS * sizeof(double))
         if (self.nodes == NULL or self.slots == NULL or self.root_share == NULL or self.root_vp == NULL
-                or self.root_margin == NULL or self.root_square == NULL or self.root_margin_square == NULL):
+                or self.root_margin == NULL or self.root_square == NULL or self.root_margin_square == NULL
+                or self.root_seat_share == NULL):
             raise MemoryError()
         self.node_capacity = FIRST_NODES
         self.slot_capacity = FIRST_SLOTS
@@ -502,6 +506,7 @@ cdef class NativeSearcher:
         memset(self.root_margin, 0, MAX_ACTIONS * sizeof(double))
         memset(self.root_square, 0, MAX_ACTIONS * sizeof(double))
         memset(self.root_margin_square, 0, MAX_ACTIONS * sizeof(double))
+        memset(self.root_seat_share, 0, MAX_ACTIONS * MAX_PLAYERS * sizeof(double))
         self.num_nodes = 0
         self.new_node(-1)
 
@@ -514,6 +519,7 @@ cdef class NativeSearcher:
         free(self.root_margin)
         free(self.root_square)
         free(self.root_margin_square)
+        free(self.root_seat_share)
         pthread_mutex_destroy(&self.tree_lock)
 
     # --- tree storage
@@ -869,6 +875,8 @@ cdef class NativeSearcher:
             self.root_margin[first_action] += margin[seat]
             self.root_square[first_action] += reward[seat] * reward[seat]
             self.root_margin_square[first_action] += margin[seat] * margin[seat]
+            for p in range(num_players):
+                self.root_seat_share[first_action * MAX_PLAYERS + p] += shares[p]
         if dead_end:
             self.dead_ends += 1
         self.iterations += 1
@@ -1073,15 +1081,18 @@ cdef class NativeSearcher:
         tree holds at most about `max_nodes` nodes (`export_plan`)."""
         cdef int a
         root_stats = {}
+        seat_shares = {}
         for child in self.children_of(ROOT):     # in the order the Python searcher adds its entries
             a = self.nodes[<int>child].action
             root_stats[a] = (self.root_share[a], self.root_vp[a], self.root_margin[a], self.root_square[a],
                              self.root_margin_square[a])
+            seat_shares[a] = tuple(self.root_seat_share[a * MAX_PLAYERS + p] for p in range(self.num_players))
         return {
             "iterations": self.iterations,
             "elapsed": self.elapsed,
             "plan": self.export_plan(max_nodes),
             "root_stats": root_stats,
+            "seat_shares": seat_shares,
             "nodes": self.num_nodes,
         }
 
