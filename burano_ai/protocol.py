@@ -101,7 +101,6 @@ class Job:
     include_plans: bool
     threads: int | None
     stop: threading.Event = field(default_factory=threading.Event)
-    received: float = field(default_factory=time.perf_counter)
 
 
 def parse_line(raw: bytes | str) -> Any:

@@ -188,6 +188,13 @@ def test_a_session_of_queries_over_every_input_form(engine):
         assert final["rootInfo"]["iterations"] in (0, q["maxIterations"])   # 0: a forced move
         assert final["move"] == final["moveInfos"][0]["move"]
         assert [m["order"] for m in final["moveInfos"]] == list(range(len(final["moveInfos"])))
+        seat = final["rootInfo"]["seat"]
+        for info in final["moveInfos"]:
+            if info["winrates"] is not None:      # null only for a forced move (no search)
+                assert seat in info["winrates"] and abs(info["winrates"][seat] - info["winrate"]) < 1e-6
+                assert abs(sum(info["winrates"].values()) - 1.0) < 1e-4      # the win shares of one game sum to 1
+    assert len(done["full-4p"][0]["moveInfos"][0]["winrates"]) == 4
+    assert len(done["game-3p"][0]["moveInfos"][0]["winrates"]) == 3
     three = done["view-3p"][0]
     assert len(three["moveInfos"]) <= 3 and all("plan" in m for m in three["moveInfos"])
     assert all("plan" not in m for m in done["view-2p"][0]["moveInfos"])
