@@ -256,16 +256,14 @@ def suggest(position: Any, seat: int | str | None = None, limit: Limit | None = 
     root = state if view_seat == seat else canonical_root(state, seat, game_factory)
     if threads is None:
         threads = default_threads(root, params, workers)
-    on_summary = None
-    if on_report is not None:
-        def on_summary(partial: dict) -> None:
-            on_report(build_result(partial, seat, seed, workers, time.perf_counter() - start,
-                                   root.action_to_string, tuple(partial["notes"]), threads=partial["threads"],
-                                   selection=params.final_selection, partial=True))
+    def on_summary(partial: dict) -> None:
+        on_report(build_result(partial, seat, seed, workers, time.perf_counter() - start,
+                               root.action_to_string, tuple(partial["notes"]), threads=partial["threads"],
+                               selection=params.final_selection, partial=True))
     summary = run_search(root, seat, limit, params, seed=seed, workers=workers, progress=progress,
                          game_factory=game_factory, threads=threads,
                          root_actions=None if allowed is None else tuple(allowed), stop=stop,
-                         on_summary=on_summary, report_every=report_every)
+                         on_summary=None if on_report is None else on_summary, report_every=report_every)
     elapsed = time.perf_counter() - start
     if summary["iterations"] < 1:   # run_search runs at least one; an answer without search is a bug
         raise RuntimeError("the search ran no iteration")

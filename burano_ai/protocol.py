@@ -29,10 +29,9 @@ import math
 import os
 import sys
 import threading
-import time
 import traceback
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO, Callable, TextIO
+from typing import Any, BinaryIO, TextIO
 
 from . import __version__
 from .data.colours import SEAT_LETTERS
