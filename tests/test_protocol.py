@@ -226,6 +226,10 @@ def test_partial_reports_arrive_while_searching(engine):
     assert 3 <= len(partial) <= 10, len(partial)       # one every 0.1 s of a 1 s search, none after it
     iterations = [line["rootInfo"]["iterations"] for line in lines if line.get("id") == "s"]
     assert iterations == sorted(iterations) and iterations[-1] > iterations[0]
+    # The engine reports no more often than asked (by construction: the next report is due
+    # reportDuringSearchEvery seconds after the previous one); search time is what rootInfo.time says.
+    times = [line["rootInfo"]["time"] for line in partial]
+    assert all(b - a >= 0.1 - 0.002 for a, b in zip(times, times[1:])), times
     assert all("terminated" not in line for line in partial)
 
 
