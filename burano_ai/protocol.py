@@ -45,6 +45,8 @@ from .search.result import SearchResult
 
 log = logging.getLogger("burano_ai.protocol")
 
+#: Exit code of `burano engine` when the reader of its output went away (128 + SIGPIPE, as the CLI's).
+CLOSED_PIPE_EXIT = 141
 #: The protocol's version (`query_version` answers it); it changes when a field changes meaning.
 PROTOCOL_VERSION = 1
 #: Longest input line read, in bytes (a game record of a 4-player game is about 150 kB; a position 10 kB).
@@ -429,6 +431,7 @@ class EngineServer:
         self._eof = False
         self._quitting = False
         self.closed = False                      # the reader of our output went away
+        self.reader: threading.Thread | None = None
 
     # --- output
 
@@ -550,7 +553,8 @@ class EngineServer:
 
     def serve(self, stream: BinaryIO) -> None:
         """Read `stream` in a thread and search the queued queries until the input ends or `quit`."""
-        reader = threading.Thread(target=self._read, args=(stream,), name="burano-engine-input", daemon=True)
+        reader = self.reader = threading.Thread(target=self._read, args=(stream,), name="burano-engine-input",
+                                                daemon=True)
         reader.start()
         while True:
             with self._cond:
@@ -586,6 +590,11 @@ def serve_stdio(threads: int | None = None, game_factory=None) -> None:
         output.flush()
     except OSError:
         pass
+    if server.closed or (server.reader is not None and server.reader.is_alive()):
+        # The input thread still waits in a read of stdin (the output closed, or `quit` came while it read):
+        # interpreter shutdown would wait for its lock on stdin and abort, so leave at once.
+        sys.stderr.flush()
+        os._exit(CLOSED_PIPE_EXIT if server.closed else 0)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -15,6 +15,7 @@ import random
 import subprocess
 import sys
 import threading
+import time
 from importlib import resources
 from pathlib import Path
 
@@ -55,8 +56,11 @@ class EngineProcess:
         threading.Thread(target=self._read_err, daemon=True).start()
 
     def _read(self) -> None:
-        for raw in self.proc.stdout:
-            self.lines.put(raw)
+        try:
+            for raw in self.proc.stdout:
+                self.lines.put(raw)
+        except (OSError, ValueError):        # the test closed the pipe
+            pass
         self.lines.put(None)
 
     def _read_err(self) -> None:
@@ -440,3 +444,18 @@ def test_bad_engine_option_is_one_error_line():
                             cwd=REPO, env=env, timeout=WAIT, stdin=subprocess.DEVNULL)
     assert result.returncode == 2
     assert result.stderr.decode().strip().startswith("error: --threads") and result.stdout == b""
+
+
+def test_a_reader_that_goes_away_ends_the_engine_quietly():
+    proc = EngineProcess("--threads", "1")
+    try:
+        proc.send({"id": 1, "position": position("spring-2p-view"), "maxTime": 600, "reportDuringSearchEvery": 0.05})
+        assert proc.next()["id"] == 1
+        proc.proc.stdout.close()             # the GUI went away; the engine's next write fails
+        assert proc.proc.wait(timeout=WAIT) == 141
+        time.sleep(0.2)                      # let the stderr reader finish
+        assert b"Traceback" not in proc.stderr and b"Fatal" not in proc.stderr, proc.stderr
+    finally:
+        if proc.proc.poll() is None:
+            proc.proc.kill()
+            proc.proc.wait()
