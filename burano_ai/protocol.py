@@ -585,16 +585,23 @@ def serve_stdio(threads: int | None = None, game_factory=None) -> None:
         logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="burano engine: %(message)s")
     server = EngineServer(output, threads=threads, game_factory=game_factory)
     log.info("ready (protocol %d, burano_ai %s); one JSON query per line", PROTOCOL_VERSION, __version__)
-    server.serve(sys.stdin.buffer)
+    # The input thread reads its own file object on a copy of fd 0: were it sys.stdin, interpreter
+    # shutdown would wait for the lock that a pending read holds, and abort.
+    stream = open(os.dup(sys.stdin.fileno()), "rb")
+    code = 0
+    try:
+        server.serve(stream)
+    except KeyboardInterrupt:        # Ctrl-C: end at once, as the CLI does (130)
+        code = 130
     try:
         output.flush()
     except OSError:
         pass
-    if server.closed or (server.reader is not None and server.reader.is_alive()):
-        # The input thread still waits in a read of stdin (the output closed, or `quit` came while it read):
-        # interpreter shutdown would wait for its lock on stdin and abort, so leave at once.
+    if server.closed:
+        code = CLOSED_PIPE_EXIT
+    if code or (server.reader is not None and server.reader.is_alive()):
         sys.stderr.flush()
-        os._exit(CLOSED_PIPE_EXIT if server.closed else 0)
+        os._exit(code)     # the input thread may still wait in a read: leave without waiting for it
 
 
 def main(argv: list[str] | None = None) -> int:

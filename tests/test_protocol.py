@@ -459,3 +459,25 @@ def test_a_reader_that_goes_away_ends_the_engine_quietly():
         if proc.proc.poll() is None:
             proc.proc.kill()
             proc.proc.wait()
+
+
+@pytest.mark.parametrize("searching", [True, False])
+def test_ctrl_c_ends_the_engine_with_130_quietly(searching):
+    import signal
+    proc = EngineProcess("--threads", "1")
+    try:
+        if searching:
+            proc.send({"id": 1, "position": position("spring-2p-view"), "maxTime": 600,
+                       "reportDuringSearchEvery": 0.05})
+            assert proc.next()["id"] == 1
+        else:
+            proc.send({"id": "v", "action": "query_version"})
+            assert proc.next()["id"] == "v"          # the engine is up and waits for input
+        proc.proc.send_signal(signal.SIGINT)
+        assert proc.proc.wait(timeout=WAIT) == 130
+        proc.close()
+        assert b"Traceback" not in proc.stderr and b"Fatal" not in proc.stderr, proc.stderr
+    finally:
+        if proc.proc.poll() is None:
+            proc.proc.kill()
+            proc.proc.wait()
