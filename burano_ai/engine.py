@@ -193,7 +193,8 @@ def suggest(position: Any, seat: int | str | None = None, limit: Limit | None = 
         on_report: called with a partial `SearchResult` (`partial` True: the candidates so far,
             iterations, elapsed) every `report_every` seconds while the search runs, in the calling
             thread; the search pauses meanwhile (threads finish their iterations in flight). Not after
-            the end: the return value is the final result.
+            the end: the return value is the final result. An exception raised by `on_report` ends the
+            search and propagates.
         report_every: seconds between reports (default `DEFAULT_REPORT_EVERY`, at least 0.01).
         stop: a `threading.Event`; once set (from any thread, or a signal handler) the search ends
             within ~10 ms plus the iterations in flight and `suggest` returns the best so far

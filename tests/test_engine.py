@@ -359,3 +359,17 @@ def test_margin_spread_is_reported_per_candidate():
     result = suggest(example(), limit=Limit(iterations=500), threads=1)
     assert all(c.margin_stdev is not None and c.margin_stdev >= 0 for c in result.candidates)
     assert "margin_stdev" not in result.candidates[0].to_dict()
+
+
+def test_the_python_tree_stops_and_reports_too(start):
+    import threading
+    stop = threading.Event()
+    seen = []
+
+    def on_report(partial):
+        seen.append(partial.iterations)
+        stop.set()
+
+    result = suggest(start, limit=Limit(seconds=600), params=Params(tree="python"), stop=stop,
+                     on_report=on_report, report_every=0.05)
+    assert result.stopped and seen and result.iterations >= seen[0] and result.elapsed > 0

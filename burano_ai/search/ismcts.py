@@ -147,16 +147,18 @@ class Searcher:
         start = time.perf_counter()
         done = 0
         next_report = time.time() + progress_every
-        while iterations is None or done < iterations:
-            now = time.time()
-            if deadline is not None and now >= deadline:
-                break
-            self.iterate(iteration_seed(self.seed, self.iterations))
-            done += 1
-            if progress is not None and now >= next_report:
-                progress(self.iterations, iterations)
-                next_report = now + progress_every
-        self.elapsed += time.perf_counter() - start
+        try:
+            while iterations is None or done < iterations:
+                now = time.time()
+                if deadline is not None and now >= deadline:
+                    break
+                self.iterate(iteration_seed(self.seed, self.iterations))
+                done += 1
+                if progress is not None and now >= next_report:
+                    progress(self.iterations, iterations)     # may raise to end the run early
+                    next_report = now + progress_every
+        finally:
+            self.elapsed += time.perf_counter() - start
         if progress is not None:
             progress(self.iterations, iterations)
 
