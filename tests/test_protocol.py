@@ -481,3 +481,24 @@ def test_ctrl_c_ends_the_engine_with_130_quietly(searching):
         if proc.proc.poll() is None:
             proc.proc.kill()
             proc.proc.wait()
+
+
+def test_the_documented_session_matches_the_schema():
+    """docs/engine-protocol.md shows a real session: every engine line in it must still be valid output."""
+    text = (REPO / "docs" / "engine-protocol.md").read_text()
+    session = text[text.index("## A session"):]
+    session = session[session.index("```text"):session.index("```", session.index("```text") + 7)]
+    out = [json.loads(line[2:]) for line in session.splitlines() if line.startswith("← ")]
+    sent = [line[2:] for line in session.splitlines() if line.startswith("→ ") and "elided" not in line]
+    assert len(out) >= 10
+    for line in out:
+        assert not list(OUTPUT.iter_errors(line)), line
+    for line in sent:
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError:
+            continue                              # the session's garbage line
+        if "maxVisits" not in data:               # the session's unknown-field line
+            assert not list(INPUT.iter_errors(data)), data
+    assert any(line.get("isDuringSearch") for line in out)
+    assert any(line.get("terminated") for line in out)
