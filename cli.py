@@ -3,13 +3,14 @@
 Commands: `suggest` (the best move and turn plan for a position), `new` (start position JSON), `show`
 (render a position, as one seat sees it), `apply` (play moves on a position file), `replay` (a game
 record's steps and positions), `random-game` (a complete game with random decisions), `arena` (bot
-tournaments). Every user mistake -- a bad option, a missing or unreadable
+tournaments), `engine` (the JSON-lines analysis engine: docs/engine-protocol.md). Every user mistake -- a bad option, a missing or unreadable
 file, malformed JSON, an impossible position -- prints one line `error: <message>` on stderr and exits
 with code 2, never a traceback.
 
 Other endings, as Unix tools do: a bug prints `error: internal error: <type>: <message> (please
 report)` and exits with 70 (EX_SOFTWARE) -- set `BURANO_DEBUG_TRACEBACK=1` to get the traceback as
-well; Ctrl-C exits with 130, SIGTERM and SIGHUP during a search with 143 and 129 (the search workers
+well; Ctrl-C exits with 130 (in `burano suggest`'s search it stops the search, which prints the best move
+so far and exits with 0), SIGTERM and SIGHUP during a search with 143 and 129 (the search workers
 are stopped first); a reader that closes the pipe early (`burano show F | head -1`) ends the command
 quietly with 141 (128 + SIGPIPE).
 """
