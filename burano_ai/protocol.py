@@ -134,20 +134,20 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def _depth(value: Any) -> int:
-    """Nesting depth of a JSON value (a scalar is 0), without recursion."""
-    deepest = 0
-    stack = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict):
-            items = item.values()
-        elif isinstance(item, list):
-            items = item
-        else:
-            continue
-        deepest = max(deepest, depth)
-        if depth <= MAX_LINE_NESTING:
-            stack.extend((x, depth + 1) for x in items)
+    """Nesting depth of a JSON value (a scalar is 0), without recursion; stops counting past the limit."""
+    if not isinstance(value, (dict, list)):
+        return 0
+    deepest = 1
+    level = [value]
+    while level and deepest <= MAX_LINE_NESTING:
+        inner = []
+        for item in level:
+            for x in (item.values() if isinstance(item, dict) else item):
+                if isinstance(x, (dict, list)):
+                    inner.append(x)
+        if inner:
+            deepest += 1
+        level = inner
     return deepest
 
 
