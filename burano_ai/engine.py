@@ -22,7 +22,7 @@ from typing import Any, Callable
 
 from .data.colours import SEAT_LETTERS
 from .enums import CHANCE, TERMINAL, parse_seat
-from .errors import OptionError, PositionError
+from .errors import BuranoError, OptionError, PositionError
 from .notation import MAX_POSITION_BYTES, parse_position_text, position_from_dict, read_text_file
 from .search.limits import DEFAULT_SUGGEST_ITERATIONS, Limit
 from .search.params import Params
@@ -140,6 +140,12 @@ def _move_ids(moves: Any, what: str, state, legal: list[int], texts: dict[str, i
             out.add(move)
             continue
         action = texts.get(" ".join(move.split()))
+        if action is None:      # another spelling the rules' parser knows (letter case, order of a pair, ...)
+            try:
+                parsed = state.string_to_action(move)
+            except (BuranoError, ValueError):
+                parsed = None
+            action = parsed if parsed in legal else None
         if action is None:
             shown = ", ".join(sorted(texts)[:12]) + (", ..." if len(texts) > 12 else "")
             raise OptionError(f"{what}: {move!r} is not a legal move here (legal: {shown})")

@@ -332,6 +332,11 @@ def test_allow_and_avoid_moves_restrict_the_root():
     assert [c.move for c in avoided.candidates] == moves[:1] and avoided.candidates[0].visits == 300
 
 
+def test_allowed_moves_may_be_spelled_as_the_rules_parser_reads_them():
+    result = suggest(example(), limit=Limit(iterations=50), threads=1, allow_moves=["TAKE  M2", "Done"])
+    assert {c.move for c in result.candidates} == {"take m2", "done"}
+
+
 def test_allow_and_avoid_moves_on_the_python_tree(start):
     moves = [start.action_to_string(a) for a in start.legal_actions()]
     result = suggest(start, limit=Limit(iterations=60), params=Params(tree="python"), allow_moves=moves[:2])
