@@ -172,7 +172,7 @@ def _check_fields(data: dict, allowed: tuple[str, ...], where: str = "") -> None
             if not close and not where and KATAGO_NAMES.get(key) in allowed:
                 close = [KATAGO_NAMES[key]]
             hint = f" - did you mean {close[0]!r}?" if close else f" (known: {', '.join(allowed)})"
-            raise QueryError(f"unknown field {where}{key[:60]!r}{hint}", f"{where}{key[:60]}")
+            raise QueryError(f"unknown field {where + key[:60]!r}{hint}", f"{where}{key[:60]}")
 
 
 def check_id(data: Any) -> str | int:
@@ -210,12 +210,13 @@ def _shown(value: Any) -> str:
 _MISSING = object()
 
 
-def _whole(data: dict, key: str, low: int, high: int, default: Any = None) -> Any:
+def _whole(data: dict, key: str, low: int, high: int, default: Any = None, where: str = "") -> Any:
     value = data.get(key, _MISSING)
     if value is _MISSING:
         return default
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise QueryError(f"{key} must be a whole number from {low} to {high}, not {_shown(value)}", key)
+        raise QueryError(f"{where}{key} must be a whole number from {low} to {high}, not {_shown(value)}",
+                         f"{where}{key}")
     return value
 
 
@@ -267,7 +268,7 @@ def load_query_position(data: dict, game_factory=None) -> tuple[Any, int | None,
             return state, view, False
         if kind is None and "moves" in position:
             _check_fields(position, GAME_FIELDS, "position.")
-            players = _whole(position, "players", 2, 4, None)
+            players = _whole(position, "players", 2, 4, None, "position.")
             if players is None:
                 raise QueryError("position.players (2, 3 or 4) is missing", "position.players")
             seed = position.get("seed", 0)
