@@ -35,6 +35,7 @@ import subprocess
 import sys
 import threading
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Iterator
 
 from .errors import BuranoError
@@ -402,9 +403,20 @@ def _position_data(position: Any) -> dict[str, Any]:
         return position.to_dict()
     if hasattr(position, "to_json") and hasattr(position, "legal_actions"):   # a State
         return json.loads(position.to_json())
+    if isinstance(position, str) and not position.lstrip("\ufeff \t\r\n").startswith("{"):
+        position = Path(position)         # not JSON text: a file name
     if isinstance(position, os.PathLike):
-        with open(position, encoding="utf-8-sig") as f:
-            return json.load(f)
+        try:
+            with open(position, encoding="utf-8-sig") as f:
+                data = json.load(f)
+        except OSError as exc:
+            raise EngineError(f"cannot read {os.fspath(position)}: {exc.strerror or exc}", "position") from None
+        except json.JSONDecodeError as exc:
+            raise EngineError(f"{os.fspath(position)}: malformed JSON: {exc.msg} at line {exc.lineno}",
+                              "position") from None
+        if not isinstance(data, dict):
+            raise EngineError(f"{os.fspath(position)}: a position must be a JSON object", "position")
+        return data
     if isinstance(position, (str, bytes)):
         data = json.loads(position)
         if not isinstance(data, dict):

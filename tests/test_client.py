@@ -56,6 +56,12 @@ def test_every_position_form(engine):
         keys.add(engine.analyse(form, Limit(iterations=20)).root["positionKey"])
     assert len(keys) == 1
     assert engine.analyse(forms[5], Limit(iterations=20)).iterations in (0, 20)
+    assert engine.analyse(str(forms[5]), Limit(iterations=20)).iterations in (0, 20)    # a file name
+
+
+def test_a_missing_file_is_an_engine_error(engine, tmp_path):
+    with pytest.raises(EngineError, match="cannot read"):
+        engine.analyse(str(tmp_path / "nope.json"), Limit(iterations=5))
 
 
 def test_analysis_streams_and_stops(engine):
