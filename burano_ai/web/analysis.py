@@ -1,15 +1,14 @@
 """Live analysis for the web board: a search in a thread whose partial results the page streams.
 
-`stream_search` is the one place that talks to the engine: it runs `engine.suggest` on a seat's view
-(never a full position of a game) and calls `on_report(result)` with partial results until `stop` is
-set or the budget is spent.
+`stream_search` is the one place that talks to the engine: one `engine.suggest` on a seat's view (never a
+full position of a game) that calls `on_report(result)` with its partial results (`report_every`) until
+`stop` is set or the time budget is spent, then returns the best so far.
 """
 
 from __future__ import annotations
 
-import inspect
-import json
 import itertools
+import json
 import threading
 import time
 from collections import OrderedDict
@@ -25,34 +24,18 @@ REPORT_EVERY = 0.25
 MAX_SECONDS = 120.0
 #: Candidates sent to the page.
 TOP = 8
-#: Longest search of one round when the engine cannot stream (a stop waits for the round to end).
-ROUND_SECONDS = 0.5
 #: An analysis nobody has looked at (no event stream, no poll) for this many seconds stops by itself.
 UNWATCHED_SECONDS = 10.0
 #: Analyses kept.
 MAX_ANALYSES = 16
 
-_STREAMING = "on_report" in inspect.signature(engine.suggest).parameters
-
 
 def stream_search(position: Any, seat: Any, on_report: Callable[[Any], None], stop: threading.Event,
                   seconds: float = MAX_SECONDS, seed: int = 0) -> Any:
-    """Search `position` for `seat`, reporting partial results; return the final SearchResult."""
-    if _STREAMING:   # the engine streams partial results itself
-        return engine.suggest(position, seat=seat, limit=Limit(seconds=seconds), seed=seed, on_report=on_report,
-                              report_every=REPORT_EVERY, stop=stop)
-    # Without a streaming engine: repeated searches with a doubling budget, each one a report.
-    start = time.perf_counter()
-    iterations = 500
-    result = None
-    for round_ in itertools.count():
-        limit = Limit(iterations=iterations, seconds=ROUND_SECONDS)   # a stop waits at most one round
-        result = engine.suggest(position, seat=seat, limit=limit, seed=seed + round_, threads=1)
-        on_report(result)
-        if stop.is_set() or time.perf_counter() - start > seconds:
-            break
-        iterations = min(iterations * 2, 64_000)
-    return result
+    """Search `position` for `seat`: `on_report(partial SearchResult)` every `REPORT_EVERY` seconds until
+    `stop` is set or `seconds` pass; return the final SearchResult (the best so far after a stop)."""
+    return engine.suggest(position, seat=seat, limit=Limit(seconds=seconds), seed=seed, on_report=on_report,
+                          report_every=REPORT_EVERY, stop=stop)
 
 
 def result_payload(result: Any, done: bool) -> dict[str, Any]:
