@@ -31,11 +31,12 @@ MAX_ANALYSES = 16
 
 
 def stream_search(position: Any, seat: Any, on_report: Callable[[Any], None], stop: threading.Event,
-                  seconds: float = MAX_SECONDS, seed: int = 0) -> Any:
+                  seconds: float = MAX_SECONDS, seed: int = 0, avoid: list[str] | None = None) -> Any:
     """Search `position` for `seat`: `on_report(partial SearchResult)` every `REPORT_EVERY` seconds until
-    `stop` is set or `seconds` pass; return the final SearchResult (the best so far after a stop)."""
+    `stop` is set or `seconds` pass; return the final SearchResult (the best so far after a stop).
+    `avoid`: root moves the search leaves out (the page's "×" on a candidate)."""
     return engine.suggest(position, seat=seat, limit=Limit(seconds=seconds), seed=seed, on_report=on_report,
-                          report_every=REPORT_EVERY, stop=stop)
+                          report_every=REPORT_EVERY, stop=stop, avoid_moves=avoid or None)
 
 
 def result_payload(result: Any, done: bool) -> dict[str, Any]:
@@ -56,7 +57,7 @@ def result_payload(result: Any, done: bool) -> dict[str, Any]:
 class Analysis:
     """One running (or finished) analysis."""
 
-    def __init__(self, analysis_id: str, position: Any, seat: Any) -> None:
+    def __init__(self, analysis_id: str, position: Any, seat: Any, avoid: list[str] | None = None) -> None:
         self.id = analysis_id
         self.stop_event = threading.Event()
         self.version = 0
@@ -65,6 +66,7 @@ class Analysis:
         self.error: str | None = None
         self.position = position
         self.seat = seat
+        self.avoid = avoid
         self.last_seen = time.monotonic()
         self.thread = threading.Thread(target=self._run, name=f"analysis-{analysis_id}", daemon=True)
 
@@ -80,7 +82,7 @@ class Analysis:
 
     def _run(self) -> None:
         try:
-            result = stream_search(self.position, self.seat, self._report, self.stop_event)
+            result = stream_search(self.position, self.seat, self._report, self.stop_event, avoid=self.avoid)
             self.latest = result_payload(result, True)
         except ValueError as exc:
             self.error = str(exc)
@@ -94,7 +96,7 @@ class Analysis:
 
     def payload(self) -> dict[str, Any]:
         return {"id": self.id, "done": self.done, "error": self.error, "result": self.latest,
-                "version": self.version}
+                "avoid": list(self.avoid or []), "version": self.version}
 
     def stop(self) -> None:
         self.stop_event.set()
@@ -106,8 +108,8 @@ class AnalysisHub:
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
 
-    def start(self, position: Any, seat: Any) -> Analysis:
-        """Check the position and seat now (one clear error), then search in a thread."""
+    def start(self, position: Any, seat: Any, avoid: Any = None) -> Analysis:
+        """Check the position, seat and moves to avoid now (one clear error), then search in a thread."""
         if isinstance(position, dict):   # through the text loader, so its size and nesting limits apply
             position = json.dumps(position)
         state, view = engine.load_position(position)
@@ -119,10 +121,14 @@ class AnalysisHub:
             seat = to_move if view is None else view
         if seat != to_move:
             raise OptionError("the analysed seat is not to move: analysis runs on your own turn")
+        if avoid is not None:
+            if not isinstance(avoid, list) or not all(isinstance(m, str) for m in avoid):
+                raise OptionError(f"avoid must be a list of move texts, not {avoid!r}"[:200])
+            engine.root_moves(state, avoid_moves=avoid)   # names a move that is not legal here
         with self._lock:
             for running in self.analyses.values():   # one search at a time: it takes every core
                 running.stop()
-            analysis = Analysis(f"a{next(self._ids)}", position, seat)
+            analysis = Analysis(f"a{next(self._ids)}", position, seat, avoid)
             self.analyses[analysis.id] = analysis
             while len(self.analyses) > MAX_ANALYSES:
                 _, old = self.analyses.popitem(last=False)

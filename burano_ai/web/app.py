@@ -199,14 +199,15 @@ def create_app() -> FastAPI:
         data = await _body(request)
         game, index = _game_seat(game_id, _field(data, "seat", None, kinds=(str, int)))
         view = game.snapshots[index]["view"]   # the seat's own view: the analysis cannot peek
-        return analyses.start(view, index).payload()
+        return analyses.start(view, index, _field(data, "avoid", None, kinds=(list,))).payload()
 
     # -- analysis ------------------------------------------------------------------------------
     @app.post("/api/analysis")
     async def analyse_position(request: Request):
         data = await _body(request)
         position = _field(data, "position", kinds=(dict, str))
-        return (await asyncio.to_thread(analyses.start, position, None)).payload()
+        avoid = _field(data, "avoid", None, kinds=(list,))
+        return (await asyncio.to_thread(analyses.start, position, None, avoid)).payload()
 
     @app.get("/api/analysis/{analysis_id}")
     def analysis_state(analysis_id: str):

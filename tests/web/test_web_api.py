@@ -299,3 +299,23 @@ def test_burano_serve_on_a_taken_port_says_so_in_one_line(runner):
         result = runner.invoke(app, ["serve", "--port", str(port)])
     assert result.exit_code == 2
     assert result.stderr.strip().splitlines()[-1].startswith(f"error: cannot listen on 127.0.0.1:{port}")
+
+
+def test_an_analysis_can_leave_moves_out(client):
+    payload = _new_game(client, seed=5)
+    game = payload["game"]
+    left_out = payload["legal"][0]
+    _assert_error(client.post(f"/api/games/{game}/analysis", json={"avoid": "pick flat"}), 400, "'avoid' must be list")
+    _assert_error(client.post(f"/api/games/{game}/analysis", json={"avoid": ["fly away"]}), 400, "avoid")
+    _assert_error(client.post(f"/api/games/{game}/analysis", json={"avoid": payload["legal"]}), 400, "no move")
+    started = client.post(f"/api/games/{game}/analysis", json={"avoid": [left_out]})
+    assert started.status_code == 200, started.text
+    analysis = started.json()["id"]
+    for _ in range(100):
+        result = client.get(f"/api/analysis/{analysis}").json()["result"]
+        if result and result["candidates"]:
+            break
+        time.sleep(0.05)
+    client.post(f"/api/analysis/{analysis}/stop")
+    moves = [c["move"] for c in result["candidates"]]
+    assert moves and left_out not in moves

@@ -171,6 +171,15 @@ def test_the_analysis_panel_streams_candidates_and_stops_on_request(live_server,
     assert stopped["result"]["candidates"] and "stopped" in page.locator("#analysis-info").inner_text()
     page.wait_for_timeout(600)   # nothing more arrives after the stop
     assert _page_state(page)["analysis"]["result"]["iterations"] == stopped["result"]["iterations"]
+    # "×" on a candidate searches again without it
+    best = page.locator("#candidates tbody tr").first.get_attribute("data-move")
+    page.locator("#candidates tbody tr").first.locator("button.avoid").click()
+    page.wait_for_function("([id]) => { const a = window.buranoPage().analysis; return a.id !== id && a.reports >= 1; }",
+                           arg=[stopped["id"]])
+    assert best not in [c["move"] for c in _page_state(page)["analysis"]["result"]["candidates"]]
+    assert best in page.locator("#analysis-avoid").inner_text()
+    page.click("#analysis-stop")
+    page.wait_for_function("window.buranoPage().analysis.done")
 
 
 def _expected_editor_position():

@@ -217,6 +217,7 @@ async function playMove(move) {
   if (!app.game) return;
   showError("");
   if (app.analysis && !app.analysis.done && app.analysisSource !== "editor") stopAnalysis();   // its position is gone
+  app.analysisAvoid = [];
   $("#chooser").hidden = true;
   try {
     const payload = await api("POST", `/api/games/${encodeURIComponent(app.game.game)}/move`, {seat: app.game.seat, move});
@@ -239,12 +240,14 @@ async function startAnalysis() {
   $("#candidates tbody").innerHTML = "";
   try {
     let payload;
+    const avoid = app.analysisAvoid || [];
+    $("#analysis-avoid").textContent = avoid.length ? `leaving out: ${avoid.join(", ")}` : "";
     if (app.analysisSource === "editor" && app.editor.position) {
-      payload = await api("POST", "/api/analysis", {position: app.editor.position});
+      payload = await api("POST", "/api/analysis", {position: app.editor.position, avoid});
     } else if (app.analysisSource === "replay" && app.replay && app.replay.view) {
-      payload = await api("POST", "/api/analysis", {position: app.replay.view});
+      payload = await api("POST", "/api/analysis", {position: app.replay.view, avoid});
     } else if (app.game) {
-      payload = await api("POST", `/api/games/${encodeURIComponent(app.game.game)}/analysis`, {seat: app.game.seat});
+      payload = await api("POST", `/api/games/${encodeURIComponent(app.game.game)}/analysis`, {seat: app.game.seat, avoid});
     } else { showError("start a game or set up a position first"); return; }
     app.analysis = {id: payload.id, result: null, done: false};
     $("#analysis-stop").disabled = false;
@@ -280,7 +283,9 @@ function showAnalysis(p) {
     const tr = document.createElement("tr");
     tr.className = "candidate";
     tr.dataset.move = c.move;
-    tr.innerHTML = `<td>${c.move}</td><td>${(100 * c.win).toFixed(1)}%</td><td>${c.vp.toFixed(1)}</td><td>${c.margin >= 0 ? "+" : ""}${c.margin.toFixed(1)}</td><td>${c.visits}</td>`;
+    tr.innerHTML = `<td>${c.move}</td><td>${(100 * c.win).toFixed(1)}%</td><td>${c.vp.toFixed(1)}</td><td>${c.margin >= 0 ? "+" : ""}${c.margin.toFixed(1)}</td><td>${c.visits}</td>` +
+                   `<td><button class="avoid" title="search again without this move">×</button></td>`;
+    tr.querySelector(".avoid").onclick = () => { app.analysisAvoid = [...(app.analysisAvoid || []), c.move]; startAnalysis(); };
     tr.onmouseenter = () => { app.analysisHover = c.move; previewPlan(c); };
     tr.onmouseleave = () => { app.analysisHover = null; previewPlan(null); };
     body.appendChild(tr);
@@ -602,7 +607,7 @@ function wire() {
       await openReplay();
     } catch (e) { showError(e.message); }
   };
-  $("#hint").onclick = () => { app.analysisSource = "game"; switchTab("analyse"); startAnalysis(); };
+  $("#hint").onclick = () => { app.analysisSource = "game"; app.analysisAvoid = []; switchTab("analyse"); startAnalysis(); };
   $("#analysis-start").onclick = startAnalysis;
   $("#analysis-stop").onclick = stopAnalysis;
   $("#ed-deal").onclick = dealForEditor;
@@ -612,10 +617,11 @@ function wire() {
   $("#ed-apply").onclick = () => scheduleCheck(0);
   $("#ed-export").onclick = () => download("position.json", $("#ed-json").value);
   $("#ed-import").onchange = async (e) => { const f = e.target.files[0]; if (f) { $("#ed-json").value = await f.text(); await checkEditor(); if (app.editor.position) buildSeatFields(app.editor.position); } };
-  $("#ed-analyse").onclick = () => { if (!app.editor.checked) { showError("the position is not valid yet"); return; } app.analysisSource = "editor"; switchTab("analyse"); startAnalysis(); };
+  $("#ed-analyse").onclick = () => { if (!app.editor.checked) { showError("the position is not valid yet"); return; } app.analysisSource = "editor"; app.analysisAvoid = []; switchTab("analyse"); startAnalysis(); };
   $("#rp-file").onchange = async (e) => { const f = e.target.files[0]; if (f) $("#rp-json").value = await f.text(); };
   $("#rp-open").onclick = openReplay;
-  $("#rp-analyse").onclick = () => { app.analysisSource = "replay"; switchTab("analyse"); startAnalysis(); };
+  $("#rp-analyse").onclick = () => { app.analysisSource = "replay"; app.analysisAvoid = []; switchTab("analyse"); startAnalysis(); };
+  $("#analysis-avoid").onclick = () => { app.analysisAvoid = []; startAnalysis(); };
   $("#rp-slider").oninput = () => replayTo(Number($("#rp-slider").value));
   $("#rp-prev").onclick = () => replayTo((app.replay.ply || 0) - 1);
   $("#rp-next").onclick = () => replayTo((app.replay.ply || 0) + 1);
