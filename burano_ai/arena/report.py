@@ -25,8 +25,13 @@ RESULTS_SCHEMA: dict[str, str] = {
     "burano_ai_version": "[str] package version that produced the file",
     "config": "[object] bots [list of str, as given], players [int], games [int, as asked], seed [int], "
               "time_per_move [float|null], workers [int], backend [str], seating [str], bootstrap [int], "
-              "sprt [object|null: elo0, elo1, alpha, beta], engine [str: module.qualname of the Game class]",
-    "lineup": "[list of int] entry index of each seat before seating permutations",
+              "sprt [object|null: elo0, elo1, alpha, beta], gauntlet [bool], engine [str: module.qualname of the Game "
+              "class]",
+    "pairing": "[str] lineup (at most one bot per seat), round-robin (more bots than seats: every combination "
+               "of players-many bots) or gauntlet (the first bot against every combination of the others)",
+    "lineup": "[list of int] entry index of each seat before seating permutations (the first lineup)",
+    "lineups": "[list of list of int] every lineup played (one, or the combinations of a round robin or "
+               "gauntlet)",
     "seatings": "[list of list of int] entry index per seat for each game of a deal",
     "deals": "[int] deals played",
     "games_played": "[int] deals * len(seatings)",
@@ -43,7 +48,8 @@ RESULTS_SCHEMA: dict[str, str] = {
              "chance_seed [int], bot_seeds [list of int], scores [list of int], ranks [list of float], "
              "returns [list of float], winners [list of int], decisions, forced [list of int], "
              "think_seconds [list of float], iterations [list of int], seconds [float], length [int], "
-             "tiebreak [list of [vp, prep cubes, coins]]",
+             "tiebreak [list of [vp, prep cubes, coins]], record [str, only with --records: the file name of "
+             "the game's record (burano-game/1) in the records directory]",
     "notes": "[list of str] remarks (games rounded up to whole deals, time budgets not reproducible, the SPRT's "
              "stop)",
     "sprt": "[object|null] with --sprt (burano_ai.arena.sprt; bot A = entry 0): params [object: elo0, elo1, "
@@ -78,7 +84,9 @@ class ArenaResult:
         cfg["engine"] = self.engine
         return {
             "schema": SCHEMA, "version": SCHEMA_VERSION, "burano_ai_version": __version__,
-            "config": cfg, "lineup": list(self.plan.lineup), "seatings": [list(s) for s in self.plan.seatings],
+            "config": cfg, "pairing": self.plan.pairing, "lineup": list(self.plan.lineup),
+            "lineups": [list(x) for x in (self.plan.lineups or (self.plan.lineup,))],
+            "seatings": [list(s) for s in self.plan.seatings],
             "deals": self.plan.deals, "games_played": len(self.games), "elapsed": round(self.elapsed, 3),
             "entries": self.entries, "seat_win_rate": self.seat_win_rate,
             "rating": {"method": "plackett-luce (MM, Hunter 2004)", "scale": "elo: 400*log10(strength), mean 0",
@@ -123,6 +131,8 @@ class ArenaResult:
         widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
         lines = [f"{len(self.games)} games ({self.plan.deals} deals x {len(self.plan.seatings)} seatings), "
                  f"{self.config.players} players, seed {self.config.seed}, {self.elapsed:.1f} s"]
+        if self.plan.pairing != "lineup":
+            lines.append(f"{self.plan.pairing}: {len(self.plan.lineups)} lineups of {len(self.plan.entries)} bots")
         for row in [headers] + rows:
             lines.append("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
         lines.append("seat win rate: " + ", ".join(f"{'ABCD'[i]} {r:.3f}" for i, r in enumerate(self.seat_win_rate)))
