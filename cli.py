@@ -1,8 +1,9 @@
 """The `burano` command line: parsing and printing only; the rules live in `burano_ai`.
 
 Commands: `suggest` (the best move and turn plan for a position), `new` (start position JSON), `show`
-(render a position, as one seat sees it), `random-game` (a complete game with random decisions),
-`arena` (bot tournaments). Every user mistake -- a bad option, a missing or unreadable
+(render a position, as one seat sees it), `apply` (play moves on a position file), `replay` (a game
+record's steps and positions), `random-game` (a complete game with random decisions), `arena` (bot
+tournaments). Every user mistake -- a bad option, a missing or unreadable
 file, malformed JSON, an impossible position -- prints one line `error: <message>` on stderr and exits
 with code 2, never a traceback.
 
@@ -340,9 +341,15 @@ def random_game(
     players: int = typer.Option(4, "--players", "-n", help="Number of players: 2, 3 or 4."),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the setup and of every random decision."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the final scores."),
+    record: Optional[Path] = typer.Option(None, "--record", "-r", help="Write the game record (burano-game/1) "
+                                                                       "here."),
 ) -> None:
     """Play a complete game with uniformly random decisions; print the transcript and the scores."""
+    from burano_ai.record import GameRecord, SeatInfo
+    _check_output(record, "--record")
     state = _game_class()(_check_players(players)).new_initial_state(seed)
+    game_record = GameRecord.new(players, seed, [SeatInfo(f"random {SEAT_LETTERS[i]}", "random")
+                                                 for i in range(players)])
     rng = random.Random(seed)
     if not quiet:
         typer.echo(f"random game: {players} players, seed {seed}")
@@ -355,10 +362,145 @@ def random_game(
             decisions += 1
         if not quiet:
             typer.echo(f"{_phase_label(state):<20} {who:<6} {state.action_to_string(action)}")
+        game_record.add(state, action)
         state.apply_action(action)
     if not quiet:
         typer.echo(f"game over after {decisions} decisions")
+    if record is not None:
+        game_record.finish(state)
+        game_record.save(record)
+        typer.echo(f"record written to {record}")
     _print_scores(state)
+
+
+def _write_text(path: Path, text: str) -> None:
+    """Write `text` to `path` atomically: a failed write leaves the old file as it was."""
+    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _split_moves(moves: list[str]) -> list[str]:
+    """Move arguments, each one move or several separated by ';'."""
+    return [m.strip() for arg in moves for m in arg.split(";") if m.strip()]
+
+
+def _to_move_line(state, view: Optional[int]) -> str:
+    if state.is_terminal():
+        return "game over: " + ", ".join(f"{SEAT_LETTERS[p]} {v} VP" for p, v in enumerate(state.scores()))
+    if state.is_chance_node():
+        return f"{_phase_label(state)}: a chance event is next ({state.to_dict()['context']['chance']})"
+    mover = SEAT_LETTERS[state.current_player()]
+    you = " (you)" if view is not None and state.current_player() == view else ""
+    return f"{_phase_label(state)}: {mover}{you} to move"
+
+
+@app.command()
+@user_errors
+def apply(
+    file: Path = typer.Argument(..., metavar="POSITION", help="Position JSON file (full, or one seat's view)."),
+    moves: list[str] = typer.Argument(..., metavar="MOVE...",
+                                      help="Moves and chance outcomes in order, by their text ('take b5', "
+                                           "'fish: tuna'); one per argument or separated by ';'. In one seat's "
+                                           "view, a step that seat cannot see is written '?'."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o",
+                                          help="Write the new position here (it may be POSITION itself); "
+                                               "default: stdout."),
+) -> None:
+    """Apply moves to a position and write the new position: keep a real table's position current.
+
+    All or nothing: if one move cannot be played, the error names it and nothing is written. A one-seat
+    view stays that seat's view.
+    """
+    from burano_ai.record import apply_moves
+    _check_output(output, "--output")
+    state, view = _load(file)
+    new_state, steps = apply_moves(state, _split_moves(moves), view)
+    text = new_state.to_json(view, indent=2) + "\n"
+    if output is None:
+        typer.echo(text, nl=False)
+        return
+    _write_text(output, text)
+    typer.echo(f"applied {len(steps)} step{'s' if len(steps) != 1 else ''}; {_to_move_line(new_state, view)}")
+    typer.echo(f"position written to {output}")
+
+
+@app.command()
+@user_errors
+def replay(
+    file: Path = typer.Argument(..., metavar="RECORD", help="Game record (burano-game/1 JSON)."),
+    ply: Optional[int] = typer.Option(None, "--ply", "-p", help="Show the position after this many steps "
+                                                               "(default: the end; negative counts from the end)."),
+    seat: Optional[str] = typer.Option(None, "--seat", metavar="SEAT",
+                                       help="See the game as this seat did: A-D (its view of the position, the "
+                                            "other seats' hidden steps hidden)."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o",
+                                          help="Write the position at --ply as JSON here (a one-seat view with "
+                                               "--seat)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the position at --ply as JSON instead of the board."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not list the steps."),
+) -> None:
+    """Replay a game record: list its steps and show (or write) the position at any step.
+
+    Every step is checked as it is played; a bad record gets one line naming the step.
+    """
+    from burano_ai.record import GameRecord, RecordError
+    from burano_ai.record import narrate_step
+    _check_output(output, "--output")
+    if file.is_dir():
+        raise RecordError(f"{file} is a directory, not a game record")
+    record = GameRecord.load(file)
+    viewer = None if seat is None else _seat_option(seat, record.players)
+    if record.view is not None:
+        exported = SEAT_LETTERS.index(record.view)
+        if viewer is not None and viewer != exported:
+            raise OptionError(f"the record is exported for seat {record.view}; it cannot be replayed as seat "
+                              f"{SEAT_LETTERS[viewer]}")
+        viewer = exported
+    total = len(record.steps)
+    if ply is None:
+        ply = total
+    elif ply < 0:
+        ply += total
+    if not 0 <= ply <= total:
+        raise OptionError(f"--ply must be from {-total} to {total} (the record has {total} steps), not {ply}")
+    state = None
+    lines = []
+    for i, st in record.positions():
+        if i == ply:
+            state = st.clone()
+        if i < total and not quiet and not (output is not None or as_json):
+            step = record.steps[i]
+            marker = ">" if i == ply else " "
+            lines.append(f"{marker}{i:4d}  {_phase_label(st):<16} {narrate_step(step, viewer)}")
+    assert state is not None
+    position = state.to_dict(viewer) if viewer is not None else state.to_dict()
+    if output is not None:
+        _write_text(output, json.dumps(position, indent=2) + "\n")
+        typer.echo(f"position after step {ply} of {total} written to {output}")
+        return
+    if as_json:
+        typer.echo(json.dumps(position, indent=2))
+        return
+    for line in lines:
+        typer.echo(line)
+    if lines:
+        typer.echo("")
+    names = ", ".join(f"{SEAT_LETTERS[i]} {s.name} ({s.player})" for i, s in enumerate(record.seats))
+    typer.echo(f"{record.players} players: {names}")
+    typer.echo(f"position after step {ply} of {total}" + (f", as seat {SEAT_LETTERS[viewer]} sees it"
+                                                              if viewer is not None else ""))
+    typer.echo(render_state(state, viewer), nl=False)
+    typer.echo(_to_move_line(state, viewer))
+    if ply == total and record.result is not None:
+        typer.echo("result: " + ", ".join(f"{s} {v} VP" for s, v in zip(SEAT_LETTERS, record.result["scores"]))
+                   + f"; winner{'s' if len(record.result['winners']) > 1 else ''}: "
+                   + ", ".join(record.result["winners"]))
 
 
 EXAMPLE_POSITION = "midgame-4p-C.json"

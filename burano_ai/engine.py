@@ -23,7 +23,7 @@ from typing import Any, Callable
 from .data.colours import SEAT_LETTERS
 from .enums import CHANCE, TERMINAL, parse_seat
 from .errors import OptionError, PositionError
-from .notation import MAX_POSITION_BYTES, parse_position_text, position_from_dict
+from .notation import MAX_POSITION_BYTES, parse_position_text, position_from_dict, read_text_file
 from .search.limits import DEFAULT_SUGGEST_ITERATIONS, Limit
 from .search.params import Params
 from .search.parallel import GameFactory, canonical_root, default_game_factory, default_threads, run_search
@@ -42,17 +42,7 @@ def read_position_text(path: str | os.PathLike) -> str:
     Raises:
         PositionError: the file cannot be read, is not UTF-8 or is larger than `MAX_POSITION_BYTES`.
     """
-    try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_POSITION_BYTES + 1)
-    except OSError as exc:
-        raise PositionError(f"cannot read {os.fspath(path)}: {exc.strerror or exc}") from None
-    if len(data) > MAX_POSITION_BYTES:
-        raise PositionError(f"{os.fspath(path)}: larger than {MAX_POSITION_BYTES} bytes; not a position file")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise PositionError(f"{os.fspath(path)}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    return read_text_file(path, MAX_POSITION_BYTES, "position file")
 
 
 def load_position(position: Any, game_factory: GameFactory | None = None) -> tuple[Any, int | None]:

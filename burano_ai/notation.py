@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 from typing import Any
 
 from . import actions as A
@@ -1134,3 +1135,21 @@ def _check_conservation(s: Position, root: _Reader) -> None:
             if left < 0:
                 a, b = ROOF_PAIRS[pair]
                 raise root.fail(f"roof tile {ROOF_KINDS[kind]} {COLOURS[a]}-{COLOURS[b]} appears more than once")
+
+
+def read_text_file(path: str | os.PathLike, limit: int, what: str, error: type[Exception] = PositionError) -> str:
+    """The text of a UTF-8 file of at most `limit` bytes (a byte-order mark is dropped).
+
+    Raises `error` naming the file: it cannot be read, is larger than `limit` ("not a `what`"), or is not UTF-8.
+    """
+    try:
+        with open(path, "rb") as f:
+            data = f.read(limit + 1)
+    except OSError as exc:
+        raise error(f"cannot read {os.fspath(path)}: {exc.strerror or exc}") from None
+    if len(data) > limit:
+        raise error(f"{os.fspath(path)}: larger than {limit} bytes; not a {what}")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise error(f"{os.fspath(path)}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None

@@ -31,7 +31,7 @@ from typing import Any, Callable, Iterator
 from .data.colours import SEAT_LETTERS
 from .enums import ChanceKind, Stage
 from .errors import BuranoError, PositionError
-from .notation import MAX_POSITION_BYTES, position_from_dict
+from .notation import MAX_POSITION_BYTES, position_from_dict, read_text_file
 
 #: The format tag of a game record.
 FORMAT = "burano-game/1"
@@ -161,18 +161,7 @@ class GameRecord:
     @classmethod
     def load(cls, path: str | os.PathLike) -> GameRecord:
         """Read a record file (UTF-8 JSON)."""
-        try:
-            with open(path, "rb") as f:
-                data = f.read(MAX_RECORD_BYTES + 1)
-        except OSError as exc:
-            raise RecordError(f"cannot read {os.fspath(path)}: {exc.strerror or exc}") from None
-        if len(data) > MAX_RECORD_BYTES:
-            raise RecordError(f"{os.fspath(path)}: larger than {MAX_RECORD_BYTES} bytes; not a game record")
-        try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise RecordError(f"{os.fspath(path)}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-        return cls.from_json(text)
+        return cls.from_json(read_text_file(path, MAX_RECORD_BYTES, "game record", RecordError))
 
     @classmethod
     def from_json(cls, text: str | bytes) -> GameRecord:
@@ -553,3 +542,98 @@ def record_from_moves(players: int, seed: int, moves: list[str], game_factory: G
             raise RecordError(f"moves[{i}]: {exc}") from None
         record.steps.append(step)
     return record, state
+
+
+#: The move text for a step the position's seat cannot see (another seat's blind draw or hidden pyramid cube).
+UNSEEN = "?"
+
+
+def apply_moves(state, moves: list[str], view: int | None = None) -> tuple[Any, list[Step]]:
+    """Apply `moves` (move and chance-outcome texts) to a copy of `state`; return (the copy, the steps).
+
+    For a one-seat view (`view`), a step that seat cannot see -- another seat's blind fish draw, another
+    seat's pyramid cube while pyramids are built -- is written `?` (any legal choice: the view is the same
+    whichever it was). Raises RecordError naming the first move that cannot be played (`state` is never
+    modified).
+    """
+    work = state.clone()
+    steps = []
+    for i, text in enumerate(moves):
+        where = f"move {i + 1} {text!r}"
+        if not isinstance(text, str) or not text.strip():
+            raise RecordError(f"move {i + 1}: an empty move")
+        if work.is_terminal():
+            raise RecordError(f"{where}: the game is already over")
+        if text.strip() in (UNSEEN, "fish: ?", "pyramid ?"):
+            action = _unseen_action(work, view, where)
+        else:
+            try:
+                action = work.string_to_action(text.strip())
+                work.clone().apply_action(action)
+            except BuranoError as exc:
+                raise RecordError(f"{where}: {exc}{_did_you_mean(work, text)}") from None
+            if view is not None and not describe_step(work, action).visible_to(SEAT_LETTERS[view]):
+                raise RecordError(f"{where}: seat {SEAT_LETTERS[view]} cannot see this step; write it {UNSEEN!r}")
+        step = describe_step(work, action)
+        try:
+            work.apply_action(action)
+        except BuranoError as exc:
+            raise RecordError(f"{where}: {exc}") from None
+        steps.append(step)
+    return work, steps
+
+
+def _did_you_mean(state, text: str) -> str:
+    """`; did you mean 'pick flat'?` when a legal move or outcome is close to `text`."""
+    import difflib
+    if state.is_chance_node():
+        offered = [state.action_to_string(a) for a, _ in state.chance_outcomes()]
+    else:
+        offered = [state.action_to_string(a) for a in state.legal_actions()]
+    close = difflib.get_close_matches(text.strip(), offered, n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def _unseen_action(state, view: int | None, where: str) -> int:
+    if view is None:
+        raise RecordError(f"{where}: this is a full position: name the move or outcome ('?' is for a step the "
+                          "position's seat cannot see)")
+    if state.is_chance_node():
+        outcomes = [a for a, _ in state.chance_outcomes()]
+    else:
+        outcomes = list(state.legal_actions())
+    if not outcomes:
+        raise RecordError(f"{where}: nothing can happen here")
+    step = describe_step(state, outcomes[0])
+    if step.visible_to(SEAT_LETTERS[view]):
+        raise RecordError(f"{where}: seat {SEAT_LETTERS[view]} sees this step: name it "
+                          f"(e.g. {state.action_to_string(outcomes[0])!r})")
+    return outcomes[0]
+
+
+def narrate_step(step: Step, seat: int | None = None) -> str:
+    """The step as `seat` (0-based) may read it; None: the umpire, who sees everything.
+
+    ``B: take b5``, ``B draws a fish card from the deck`` (hidden from the reader), ``A draws tuna from the
+    deck``, ``the fish display is refilled: squid``, ``C places a pyramid cube (hidden)``.
+    """
+    letter = None if seat is None else SEAT_LETTERS[seat]
+    hidden = step.move is None or (letter is not None and not step.visible_to(letter))
+    what = "" if step.move is None else step.move.split(":", 1)[-1].strip()
+    if step.is_chance:
+        if step.kind == ChanceKind.FISH_DRAW.label:
+            who = step.seat or "?"
+            return f"{who} draws a fish card from the deck" if hidden else f"{who} draws {what} from the deck"
+        return _CHANCE_TEXT.get(step.kind or "", "chance: {what}").format(who=step.seat or "", what=what)
+    if hidden:
+        return f"{step.actor} places a pyramid cube (hidden)"
+    return f"{step.actor}: {step.move}"
+
+
+_CHANCE_TEXT = {
+    "fish-refill": "the fish display is refilled: {what}",
+    "building-draw": "{who} draws the building {what}",
+    "building-refill": "the building display is refilled: {what}",
+    "roof-tile": "{who} draws the roof tile {what}",
+    "markers": "the action markers are set: {what}",
+}

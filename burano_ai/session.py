@@ -24,10 +24,10 @@ from .bots.registry import make_bot
 from .bots.spec import parse_bot_spec
 from .data.colours import SEAT_LETTERS
 from .engine import suggest
-from .enums import CHANCE, TERMINAL, ChanceKind, parse_seat
+from .enums import CHANCE, TERMINAL, parse_seat
 from .errors import IllegalMoveError, OptionError
 from .random_play import sample_chance
-from .record import HUMAN, GameRecord, RecordError, SeatInfo, Step
+from .record import HUMAN, GameRecord, RecordError, SeatInfo, Step, narrate_step
 from .search.limits import Limit
 from .seeds import derive
 
@@ -125,18 +125,7 @@ class GameSession:
 
     def narrate(self, step: Step, seat: int | str | None) -> str:
         """The step as `seat` may read it (None: the umpire, who sees everything)."""
-        letter = None if seat is None else SEAT_LETTERS[self.seat(seat)]
-        if step.is_chance:
-            hidden = step.move is None or (letter is not None and not step.visible_to(letter))
-            if step.kind == ChanceKind.FISH_DRAW.label:
-                who = step.seat or "?"
-                return (f"{who} draws a fish card from the deck" if hidden
-                        else f"{who} draws {step.move.split(':', 1)[1].strip()} from the deck")
-            return _CHANCE_TEXT.get(step.kind or "", "chance").format(who=step.seat or "",
-                                                                      what=(step.move or "").split(":", 1)[-1].strip())
-        if step.move is None or (letter is not None and not step.visible_to(letter)):
-            return f"{step.actor} places a pyramid cube (hidden)"
-        return f"{step.actor}: {step.move}"
+        return narrate_step(step, None if seat is None else self.seat(seat))
 
     # -- playing -----------------------------------------------------------------------------------------
 
@@ -247,11 +236,3 @@ class GameSession:
     def save(self, path) -> None:
         self.record.save(path)
 
-
-_CHANCE_TEXT = {
-    "fish-refill": "the fish display is refilled: {what}",
-    "building-draw": "{who} draws the building {what}",
-    "building-refill": "the building display is refilled: {what}",
-    "roof-tile": "{who} draws the roof tile {what}",
-    "markers": "the action markers are set: {what}",
-}

@@ -197,3 +197,28 @@ def test_a_start_position_record():
     data["start"]["players"] = 4
     with pytest.raises(RecordError, match="record.start"):
         GameRecord.from_dict(data).initial_state()
+
+
+def test_records_validate_against_the_published_schema():
+    jsonschema = pytest.importorskip("jsonschema")
+    from pathlib import Path
+
+    from referencing import Registry, Resource
+    docs = Path(__file__).resolve().parent.parent / "docs"
+    schema = json.loads((docs / "game.schema.json").read_text())
+    position = json.loads((docs / "position.schema.json").read_text())
+    registry = Registry().with_resource(position["$id"], Resource.from_contents(position))
+    validator = jsonschema.Draft202012Validator(schema, registry=registry)
+    from importlib import resources
+    example = json.loads(resources.files("burano_ai.data").joinpath("examples/game-2p.json").read_text("utf-8"))
+    record, _ = random_record(3, 6)
+    start = GameRecord.new(3, None, start=record.replay(40).to_dict())
+    for data in (example, record.to_dict(), record.for_seat("B").to_dict(), start.to_dict()):
+        errors = [f"{list(e.absolute_path)}: {e.message}" for e in validator.iter_errors(data)]
+        assert errors == []
+        GameRecord.from_dict(data)
+    bad = record.to_dict()
+    bad["steps"][3]["actor"] = "E"
+    assert list(validator.iter_errors(bad))
+    example_record = GameRecord.from_dict(example)
+    assert example_record.replay().scores() == example_record.result["scores"]
