@@ -62,6 +62,10 @@ MIN_PLAYED_SHARE = 0.02
 #: The second search (of the played move alone) gets this share of the budget.
 SECOND_SEARCH_SHARE = 0.25
 
+#: The annotation keys an analysis writes (`Decision.annotations`).
+ANNOTATION_KEYS = frozenset({"best", "win", "played_win", "loss", "margin_loss", "flag", "visits", "played_visits",
+                             "method", "time"})
+
 Progress = Callable[[int, int], None]
 
 
@@ -117,11 +121,14 @@ class Decision:
     time: float
 
     def annotations(self) -> dict[str, Any]:
-        """The keys written into the record step (docs/game-format.md, analysis)."""
-        return {"best": self.best, "win": round(self.win, 4), "played_win": round(self.played_win, 4),
-                "loss": round(self.loss, 4), "margin_loss": round(self.margin_loss, 2), "flag": self.flag,
-                "visits": self.visits, "played_visits": self.played_visits, "method": self.method,
-                "time": round(self.time, 3)}
+        """The keys written into the record step (docs/analysis.md); `flag` only when there is one."""
+        out = {"best": self.best, "win": round(self.win, 4), "played_win": round(self.played_win, 4),
+               "loss": round(self.loss, 4), "margin_loss": round(self.margin_loss, 2), "flag": self.flag,
+               "visits": self.visits, "played_visits": self.played_visits, "method": self.method,
+               "time": round(self.time, 3)}
+        if self.flag is None:
+            del out["flag"]
+        return out
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
@@ -181,10 +188,12 @@ class Analysis:
         }
 
     def annotate(self, record: GameRecord) -> None:
-        """Write each decision's `Decision.annotations` into its step of `record` (other keys are kept)."""
+        """Write each decision's `Decision.annotations` into its step of `record`, replacing an earlier
+        analysis's keys (other keys, such as a comment, are kept)."""
         for d in self.decisions:
             step = record.steps[d.ply]
-            step.annotations = {**(step.annotations or {}), **d.annotations()}
+            kept = {k: v for k, v in (step.annotations or {}).items() if k not in ANNOTATION_KEYS}
+            step.annotations = {**kept, **d.annotations()}
 
     def plot(self, path: str) -> None:
         """Write a PNG of the seat's win probability over the game (needs matplotlib: the `plot` extra)."""
