@@ -782,7 +782,7 @@ def _print_analysis(result) -> None:
     for d in result.decisions:
         flag = d.flag or ""
         table.add_row(str(d.ply), d.phase, d.played, "=" if d.best == d.played else d.best, f"{d.win:.1%}",
-                      f"{d.played_win:.1%}", f"{100 * d.loss:.1f}" if d.loss else "",
+                      f"{d.played_win:.1%}", f"{100 * d.loss:.1f}" if d.loss >= 0.0005 else "",
                       f"-{d.margin_loss:.1f}" if d.margin_loss >= 0.05 else "",
                       f"[{styles[flag]}]{flag}[/]" if flag else "")
     console.print(table)
@@ -792,8 +792,10 @@ def _print_analysis(result) -> None:
                   f"{_count(s['inaccuracy'], 'inaccuracy', 'inaccuracies')}, {_count(s['mistake'], 'mistake')}, "
                   f"{_count(s['blunder'], 'blunder')}")
     limits = ", ".join(f"{name} >= {100 * t:g}" for name, t in reversed(THRESHOLDS))
-    console.print(f"win: the engine's best move; played: the move played; loss in points of win probability "
-                  f"({limits}); = : the engine agrees", style="dim")
+    console.print("win: after the engine's best move (= : the move played); played: after the move played",
+                  style="dim")
+    console.print(f"loss: in points of win probability ({limits}); VP margin: expected VP margin lost",
+                  style="dim")
     budget = (f"{result.limit.iterations} iterations" if result.limit.iterations is not None else "") + \
         (" / " if result.limit.iterations is not None and result.limit.seconds is not None else "") + \
         (f"{result.limit.seconds:g} s" if result.limit.seconds is not None else "")

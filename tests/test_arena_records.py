@@ -13,6 +13,7 @@ import pytest
 import cli
 from burano_ai import Game
 from burano_ai.arena import ArenaConfig, make_plan, run_arena
+from burano_ai.arena.stats import head_to_head
 from burano_ai.errors import OptionError
 from burano_ai.record import GameRecord
 from burano_ai.reference import Game as ReferenceGame
@@ -71,6 +72,13 @@ def test_round_robin_played_every_pair_in_both_seats_on_one_deal():
     d = result.to_dict()
     assert d["pairing"] == "round-robin" and d["lineups"] == [[0, 1], [0, 2], [1, 2]]
     assert "round-robin: 3 lineups of 3 bots" in result.table()
+    # Head to head: each pair met twice (both seatings of the deal); the two scores of a pair add up to 1.
+    h2h = d["head_to_head"]
+    assert h2h["meetings"] == [[0, 2, 2], [2, 0, 2], [2, 2, 0]]
+    for i, j in itertools.permutations(range(3), 2):
+        assert h2h["score"][i][j] + h2h["score"][j][i] == pytest.approx(1.0)
+    assert all(h2h["score"][i][i] is None for i in range(3))
+    assert "head to head" in result.table()
 
 
 def test_gauntlet_pairs_the_first_bot_with_the_field():
@@ -137,3 +145,12 @@ def test_cli_arena_bad_records_dir_one_line_exit_2(runner, tmp_path, make, fragm
     assert result.exit_code == 2, (result.output, result.exception)
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: --records") and fragment in lines[0], result.stderr
+
+
+def test_head_to_head_counts_every_seat_pair():
+    games = [{"seating": [0, 1, 1], "tiebreak": [[50, 0, 0], [60, 0, 0], [40, 0, 0]]},
+             {"seating": [2, 0, 1], "tiebreak": [[30, 1, 2], [30, 1, 2], [10, 0, 0]]}]
+    score, meetings = head_to_head(games, 3)
+    assert meetings == [[0, 3, 1], [3, 0, 1], [1, 1, 0]]
+    assert score[0][1] == pytest.approx(2 / 3) and score[1][0] == pytest.approx(1 / 3)
+    assert score[0][2] == 0.5 and score[2][1] == 1.0 and score[1][1] is None

@@ -14,6 +14,7 @@ from .. import __version__
 from ..bots import BotSpec, parse_bot_spec
 from ..errors import OptionError
 from .plan import ArenaConfig, Plan
+from .stats import head_to_head
 
 SCHEMA = "burano-arena-results"
 SCHEMA_VERSION = 1
@@ -43,6 +44,9 @@ RESULTS_SCHEMA: dict[str, str] = {
                "[float], seconds_per_decision [float], iterations [int], iterations_per_second [float], "
                "rating [float, Elo scale, mean 0], rating_ci95 [[float, float]]",
     "seat_win_rate": "[list of float] mean win share of each seat (seat order effect)",
+    "head_to_head": "[object] score [list of list of float|null: score[i][j] = share of meetings in which entry i "
+                    "finished ahead of entry j, a tie counting a half; null where they never met], meetings "
+                    "[list of list of int: seat pairs of a game holding both]",
     "rating": "[object] method [str], scale [str], prior [str], bootstrap [int], bootstrap_unit [str]",
     "games": "[list of object] index, deal [int], seating [list of int: entry per seat], deal_seed, "
              "chance_seed [int], bot_seeds [list of int], scores [list of int], ranks [list of float], "
@@ -89,6 +93,7 @@ class ArenaResult:
             "seatings": [list(s) for s in self.plan.seatings],
             "deals": self.plan.deals, "games_played": len(self.games), "elapsed": round(self.elapsed, 3),
             "entries": self.entries, "seat_win_rate": self.seat_win_rate,
+            "head_to_head": dict(zip(("score", "meetings"), head_to_head(self.games, len(self.plan.entries)))),
             "rating": {"method": "plackett-luce (MM, Hunter 2004)", "scale": "elo: 400*log10(strength), mean 0",
                        "prior": "1 virtual win + 1 virtual loss vs a strength-1 reference per entry",
                        "bootstrap": self.config.bootstrap, "bootstrap_unit": "deal"},
@@ -136,10 +141,25 @@ class ArenaResult:
         for row in [headers] + rows:
             lines.append("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
         lines.append("seat win rate: " + ", ".join(f"{'ABCD'[i]} {r:.3f}" for i, r in enumerate(self.seat_win_rate)))
+        if len(self.plan.entries) > 2:
+            lines += self.head_to_head_lines()
         if self.sprt is not None:
             lines += sprt_lines(self.sprt, self.plan.entries)
         lines += [f"note: {n}" for n in self.notes]
         return "\n".join(lines)
+
+    def head_to_head_lines(self) -> list[str]:
+        """The pairwise table: the row bot's score against the column bot (finished ahead = 1, a tie 1/2)."""
+        score, meetings = head_to_head(self.games, len(self.plan.entries))
+        names = [f"{i + 1}. {spec}" for i, spec in enumerate(self.plan.entries)]
+        width = max(len(n) for n in names)
+        lines = ["head to head (row's score against column: finished ahead 1, tie 1/2; meetings in brackets)",
+                 " " * width + "  " + "  ".join(f"{j + 1:>10}" for j in range(len(names)))]
+        for i, name in enumerate(names):
+            cells = ["-" if score[i][j] is None else f"{score[i][j]:.2f} ({meetings[i][j]})"
+                     for j in range(len(names))]
+            lines.append(f"{name:<{width}}  " + "  ".join(f"{c:>10}" for c in cells))
+        return lines
 
     def plot(self, path: str) -> None:
         """Win rate (95 % CI) against search budget per bot family: the skill ladder (needs matplotlib)."""
