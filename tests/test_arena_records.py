@@ -12,7 +12,7 @@ import pytest
 
 import cli
 from burano_ai import Game
-from burano_ai.arena import ArenaConfig, make_plan, run_arena
+from burano_ai.arena import ArenaConfig, make_plan, parse_sprt, run_arena
 from burano_ai.arena.stats import head_to_head
 from burano_ai.errors import OptionError
 from burano_ai.record import GameRecord
@@ -112,6 +112,7 @@ def test_fewer_bots_than_seats_keep_the_lineup():
 @pytest.mark.parametrize("kwargs, fragment", [
     (dict(bots=("random", "greedy", "greedy"), players=2), "bot 'greedy' is listed twice"),
     (dict(bots=("random", "greedy"), players=3, gauntlet=True), "a gauntlet at 3 players needs at least 3 bots"),
+    (dict(bots=BOTS, players=2, sprt=parse_sprt("elo0=0,elo1=10")), "--sprt compares two bots"),
 ])
 def test_bad_pairings(kwargs, fragment):
     with pytest.raises(OptionError, match=fragment):
