@@ -301,10 +301,10 @@ def _decision(ply: int, view: str, phase: str, move: str, seat: int, limit: Limi
               threads: int | None, params: Params, game_factory, restricted: bool,
               min_played_visits: int | None) -> Decision:
     t0 = time.perf_counter()
-    result = suggest(view, seat=seat, limit=limit, params=params, seed=derive(seed, ply), threads=threads,
-                     game_factory=game_factory)
+    root = _root(view, game_factory)     # the seat's view: the search's own root (never modified by it)
+    result = suggest(root, seat=seat, view=seat, limit=limit, params=params, seed=derive(seed, ply),
+                     threads=threads, game_factory=game_factory)
     best = result.candidates[0]
-    root = _root(view, game_factory)
     try:
         played = root.string_to_action(move)
     except ValueError as exc:   # the replay played it, so this cannot happen with a sound record
@@ -319,8 +319,8 @@ def _decision(ply: int, view: str, phase: str, move: str, seat: int, limit: Limi
     elif row is not None and row.visits >= floor:
         method, win, margin = "search", row.win_prob, row.expected_margin
     elif restricted:
-        other = suggest(view, seat=seat, limit=second, params=params, seed=derive(seed, ply, 1), threads=threads,
-                        game_factory=game_factory, allow_moves=[played])
+        other = suggest(root, seat=seat, view=seat, limit=second, params=params, seed=derive(seed, ply, 1),
+                        threads=threads, game_factory=game_factory, allow_moves=[played])
         method, win, margin = "restricted", other.candidates[0].win_prob, other.candidates[0].expected_margin
     else:
         method, win, margin = _after_move(root, played, seat, second, params, derive(seed, ply, 1), threads,
