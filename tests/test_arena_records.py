@@ -155,3 +155,11 @@ def test_head_to_head_counts_every_seat_pair():
     assert meetings == [[0, 3, 1], [3, 0, 1], [1, 1, 0]]
     assert score[0][1] == pytest.approx(2 / 3) and score[1][0] == pytest.approx(1 / 3)
     assert score[0][2] == 0.5 and score[2][1] == 1.0 and score[1][1] is None
+
+
+def test_records_with_an_sprt(tmp_path):
+    config = ArenaConfig(bots=("random", "greedy:samples=1"), players=2, games=4, seed=1, bootstrap=0,
+                         sprt=parse_sprt("elo0=0,elo1=10"))
+    result = run_arena(config, game_factory=Game, records=tmp_path)
+    assert result.sprt["pairs"] == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(g["record"] for g in result.games)
