@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -204,3 +206,15 @@ def test_cli_bad_input_one_line_exit_2(runner, tmp_path, make_args, fragment):
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and fragment in lines[0], result.stderr
     assert result.stdout == ""
+
+
+def test_real_command_over_pipes(tmp_path):
+    """`burano analyse` as a process: JSON on stdout, one error line on stderr and exit 2 for a bad seat."""
+    cmd = [sys.executable, str(ROOT / "cli.py"), "analyse", str(BLUNDER)]
+    ok = subprocess.run(cmd + ["--seat", "A", "--iterations", "200", "--json"], capture_output=True, text=True,
+                        timeout=300)
+    assert ok.returncode == 0, ok.stderr
+    assert json.loads(ok.stdout)["summary"]["decisions"] == 6 and ok.stderr == ""
+    bad = subprocess.run(cmd + ["--seat", "D"], capture_output=True, text=True, timeout=300)
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr.splitlines() == ["error: seat 'D' is not a seat of this 2-player game (use A, B)"]

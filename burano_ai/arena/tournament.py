@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 from ..bots import make_bot
 from ..errors import OptionError
-from ..record import GameRecord, RecordError, SeatInfo, describe_step
+from ..record import GameRecord, RecordError, SeatInfo
 from ..scoring import finishing_key
 from ..search.evaluators import sample_chance
 from ..seeds import derive
