@@ -705,8 +705,10 @@ def analyse(
                                                   "when --time is not given)."),
     seed: int = typer.Option(0, "--seed", help="Seed: the same seed and iteration budget give the same analysis."),
     threads: Optional[int] = typer.Option(None, "--threads", metavar="T",
-                                          help="Search threads (default 1 with an iteration budget: reproducible; "
-                                               "every usable core with --time)."),
+                                          help="Search threads (default 1 with an iteration budget or --jobs: "
+                                               "reproducible; every usable core with --time)."),
+    jobs: int = typer.Option(1, "--jobs", "-j", metavar="J",
+                             help="Decisions analysed at once in J worker processes (as reproducible as one)."),
     as_json: bool = typer.Option(False, "--json", help="Print the analysis as JSON."),
     annotate: Optional[Path] = typer.Option(None, "--annotate", metavar="OUT.json",
                                             help="Write the record with each analysed step annotated here."),
@@ -734,6 +736,8 @@ def analyse(
     limit = Limit(iterations=iterations, seconds=seconds)
     if threads is not None and threads < 1:
         raise OptionError(f"--threads must be at least 1, not {threads}")
+    if jobs < 1:
+        raise OptionError(f"--jobs must be at least 1, not {jobs}")
     if sys.stderr.isatty():
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -741,10 +745,10 @@ def analyse(
         with Progress(TextColumn(f"analysing seat {SEAT_LETTERS[analysed]}"), BarColumn(), MofNCompleteColumn(),
                       TimeElapsedColumn(), console=Console(stderr=True), transient=True) as bar:
             task = bar.add_task("analyse", total=None)
-            result = run_analysis(record, analysed, limit, seed=seed, threads=threads,
+            result = run_analysis(record, analysed, limit, seed=seed, threads=threads, jobs=jobs,
                                   progress=lambda done, total: bar.update(task, completed=done, total=total))
     else:
-        result = run_analysis(record, analysed, limit, seed=seed, threads=threads)
+        result = run_analysis(record, analysed, limit, seed=seed, threads=threads, jobs=jobs)
     if as_json:
         typer.echo(json.dumps(result.to_dict(), indent=1, ensure_ascii=False))
     else:
@@ -801,6 +805,7 @@ def _print_analysis(result) -> None:
         (f"{result.limit.seconds:g} s" if result.limit.seconds is not None else "")
     console.print(f"{budget} per decision, seed {result.seed}, "
                   f"{result.threads or 'all'} thread{'s' if result.threads != 1 else ''}"
+                  f"{f' x {result.jobs} jobs' if result.jobs > 1 else ''}"
                   f"{'' if result.deterministic else ' (not reproducible)'}; {result.elapsed:.1f} s")
     for note in result.notes:
         console.print(f"note: {note}")

@@ -61,6 +61,8 @@ MIN_PLAYED_VISITS = 50
 MIN_PLAYED_SHARE = 0.02
 #: The second search (of the played move alone) gets this share of the budget.
 SECOND_SEARCH_SHARE = 0.25
+#: Most worker processes (`analyse(jobs=...)`, `burano analyse --jobs`).
+MAX_JOBS = 64
 
 #: The annotation keys an analysis writes (`Decision.annotations`).
 ANNOTATION_KEYS = frozenset({"best", "win", "played_win", "loss", "margin_loss", "flag", "visits", "played_visits",
@@ -150,6 +152,7 @@ class Analysis:
     limit: Limit
     seed: int
     threads: int | None
+    jobs: int = 1
     decisions: list[Decision] = field(default_factory=list)
     forced: list[int] = field(default_factory=list)
     elapsed: float = 0.0
@@ -180,7 +183,7 @@ class Analysis:
         """JSON-ready: the settings, every decision, the plies of the forced moves skipped, the summary."""
         return {
             "format": FORMAT, "seat": self.seat_letter, "players": self.players, "names": self.names,
-            "limit": self.limit.to_dict(), "seed": self.seed, "threads": self.threads,
+            "limit": self.limit.to_dict(), "seed": self.seed, "threads": self.threads, "jobs": self.jobs,
             "deterministic": self.deterministic,
             "thresholds": {name: t for name, t in THRESHOLDS},
             "decisions": [d.to_dict() for d in self.decisions], "forced": list(self.forced),
@@ -249,17 +252,20 @@ def decision_points(record: GameRecord, seat: int, game_factory=None
 
 def analyse(record: GameRecord, seat: int | str | None = None, limit: Limit | None = None, seed: int = 0,
             threads: int | None = None, params: Params | None = None, game_factory=None,
-            progress: Progress | None = None, min_played_visits: int | None = None) -> Analysis:
+            progress: Progress | None = None, min_played_visits: int | None = None, jobs: int = 1) -> Analysis:
     """Analyse every decision of `seat` in `record` (see the module docstring).
 
     Args:
         limit: the budget of each decision's main search; default `DEFAULT_SUGGEST_ITERATIONS` iterations.
         seed: every search's seed derives from it and the step's ply.
-        threads: search threads; default 1 with an iteration-only budget (reproducible), else the
-            engine's default (every usable core).
+        threads: search threads; default 1 with an iteration-only budget (reproducible) or several
+            `jobs`, else the engine's default (every usable core).
         progress: called as ``progress(decisions done, decisions in all)``.
         min_played_visits: trust the main search's row of the played move from this many visits
             (default: `MIN_PLAYED_VISITS` or `MIN_PLAYED_SHARE` of the iterations, whichever is more).
+        jobs: decisions analysed at once, in that many worker processes (spawned; `game_factory` and
+            `params` must then be picklable). Each decision's searches are the same whichever process
+            runs them, so the analysis is too.
 
     Raises:
         RecordError: a bad record (the message names the step). OptionError: a bad seat or option.
@@ -274,27 +280,52 @@ def analyse(record: GameRecord, seat: int | str | None = None, limit: Limit | No
         raise OptionError(f"limit must be a burano_ai.search.Limit, not {limit!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
         raise OptionError(f"seed must be a whole number from 0 to 2^63-1, not {seed!r}")
-    if threads is None and limit.seconds is None:
-        threads = 1
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= MAX_JOBS:
+        raise OptionError(f"jobs must be a whole number from 1 to {MAX_JOBS}, not {jobs!r}")
+    if threads is None and (limit.seconds is None or jobs != 1):
+        threads = 1     # reproducible; with several jobs the processes share the cores instead
     if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
         raise OptionError(f"threads must be a whole number >= 1, not {threads!r}")
     params = params or Params()
     points, forced = decision_points(record, p, game_factory)
     analysis = Analysis(seat=p, players=record.players, names=[s.name for s in record.seats], limit=limit,
-                        seed=seed, threads=threads, forced=forced)
+                        seed=seed, threads=threads, jobs=jobs, forced=forced)
     if forced:
         analysis.notes.append(f"{len(forced)} forced move{'s' if len(forced) != 1 else ''} (one legal option) "
                               f"skipped")
     if not points:
         analysis.notes.append(f"seat {SEAT_LETTERS[p]} has no decision in this record")
     restricted = _supports_allow_moves()
-    for k, (ply, view, phase, move) in enumerate(points):
-        analysis.decisions.append(_decision(ply, view, phase, move, p, limit, seed, threads, params, game_factory,
-                                            restricted, min_played_visits))
-        if progress is not None:
-            progress(k + 1, len(points))
+    tasks = [(ply, view, phase, move, p, limit, seed, threads, params, game_factory, restricted, min_played_visits)
+             for ply, view, phase, move in points]
+    if jobs == 1 or len(tasks) <= 1:
+        for k, task in enumerate(tasks):
+            analysis.decisions.append(_decision(*task))
+            if progress is not None:
+                progress(k + 1, len(tasks))
+    else:
+        analysis.decisions = _in_processes(tasks, jobs, progress)
     analysis.elapsed = time.perf_counter() - start
     return analysis
+
+
+def _in_processes(tasks: list[tuple], jobs: int, progress: Progress | None) -> list[Decision]:
+    """`_decision` of every task in `jobs` spawned processes; the decisions in task order."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    # "spawn": the caller may run threads (a progress bar), which makes "fork" unsafe.
+    ctx = multiprocessing.get_context("spawn")
+    out: list[Decision | None] = [None] * len(tasks)
+    pool = ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), mp_context=ctx)
+    try:
+        futures = {pool.submit(_decision, *task): k for k, task in enumerate(tasks)}
+        for done, future in enumerate(as_completed(futures), start=1):
+            out[futures[future]] = future.result()
+            if progress is not None:
+                progress(done, len(tasks))
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+    return [d for d in out if d is not None]
 
 
 def _decision(ply: int, view: str, phase: str, move: str, seat: int, limit: Limit, seed: int,

@@ -35,6 +35,7 @@ def stable(data: dict) -> dict:
     data = json.loads(json.dumps(data))
     data.pop("elapsed")
     data["summary"].pop("time_per_decision")
+    data.pop("jobs")
     for d in data["decisions"]:
         d.pop("time")
     return data
@@ -90,6 +91,11 @@ def test_deterministic_for_a_seed_and_an_iteration_budget(blunder_analysis):
     assert blunder_analysis.deterministic and blunder_analysis.threads == 1
     other = analyse(GameRecord.load(BLUNDER), "A", BUDGET, seed=1)
     assert stable(other.to_dict()) != stable(blunder_analysis.to_dict())
+
+
+def test_worker_processes_give_the_same_analysis(blunder_analysis):
+    two = analyse(GameRecord.load(BLUNDER), "A", BUDGET, seed=0, jobs=2)
+    assert stable(two.to_dict()) == stable(blunder_analysis.to_dict())
 
 
 def test_one_seat_export_analyses_the_same(blunder_analysis):
@@ -197,6 +203,8 @@ def _bad_records(tmp: Path) -> dict[str, Path]:
     (lambda b: ["analyse", str(BLUNDER), "--seat", "A", "--iterations", "0"], "iterations must be at least 1"),
     (lambda b: ["analyse", str(BLUNDER), "--seat", "A", "--time", "-1"], "seconds must be a positive number"),
     (lambda b: ["analyse", str(BLUNDER), "--seat", "A", "--threads", "0"], "--threads must be at least 1"),
+    (lambda b: ["analyse", str(BLUNDER), "--seat", "A", "--jobs", "0"], "--jobs must be at least 1"),
+    (lambda b: ["analyse", str(BLUNDER), "--seat", "A", "--jobs", "65"], "jobs must be a whole number from 1 to 64"),
     (lambda b: ["analyse", str(BLUNDER), "--seat", "A", "--annotate", "/nonexistent/x.json"],
      "--annotate /nonexistent/x.json: no such directory"),
 ])
