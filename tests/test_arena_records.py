@@ -163,3 +163,15 @@ def test_records_with_an_sprt(tmp_path):
     result = run_arena(config, game_factory=Game, records=tmp_path)
     assert result.sprt["pairs"] == 2
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(g["record"] for g in result.games)
+
+
+def test_records_of_an_arena_on_the_reference_rules_replay_in_the_compiled_core(tmp_path):
+    result = run_arena(ArenaConfig(bots=("random", "greedy:samples=1"), players=2, games=2, seed=9, bootstrap=0),
+                       game_factory=ReferenceGame, records=tmp_path)
+    compiled = run_arena(ArenaConfig(bots=("random", "greedy:samples=1"), players=2, games=2, seed=9, bootstrap=0),
+                         game_factory=Game)
+    assert [g["scores"] for g in result.games] == [g["scores"] for g in compiled.games]
+    for game in result.games:
+        record = GameRecord.load(tmp_path / game["record"])
+        for factory in (Game, ReferenceGame):
+            assert [int(v) for v in record.replay(game_factory=factory).scores()] == game["scores"]
