@@ -23,8 +23,9 @@ The played move's value (`played_win`), in order of preference (`Decision.method
 - ``few-visits``: otherwise the main search's row even with few visits (noisy; the annotations say so).
 
 The loss is ``max(0, win - played_win)`` (a played move estimated better than the engine's choice costs
-nothing), the VP-margin loss likewise. Flags: `THRESHOLDS`. The method and the thresholds are
-documented in docs/analysis.md.
+nothing), the VP-margin loss likewise. Flags: `THRESHOLDS`, for a loss of at least `NOISE_Z` standard
+errors (`standard_error`); with `allow_moves`, a ``search`` row whose flag is within the noise is settled
+by the restricted second search. The method and the thresholds are documented in docs/analysis.md.
 
 Deterministic: the search of decision at ply ``p`` is seeded ``derive(seed, p)`` (its second search
 ``derive(seed, p, 1)``); with an iteration budget and one thread (the default with iterations) the same
@@ -34,6 +35,7 @@ seed gives the same analysis, bit for bit. A time budget or several threads do n
 from __future__ import annotations
 
 import inspect
+import math
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
@@ -61,6 +63,12 @@ MIN_PLAYED_VISITS = 50
 MIN_PLAYED_SHARE = 0.02
 #: The second search (of the played move alone) gets this share of the budget.
 SECOND_SEARCH_SHARE = 0.25
+#: A loss is flagged only when it is at least this many standard errors (`Decision.noise`): a drop the
+#: estimates cannot tell from Monte Carlo noise is no mistake.
+NOISE_Z = 2.0
+#: Floor of the variance of a win-probability estimate (`standard_error`): a standard error of at least
+#: 0.1 / sqrt(visits).
+MIN_VARIANCE = 0.01
 #: Most worker processes (`analyse(jobs=...)`, `burano analyse --jobs`).
 MAX_JOBS = 64
 
@@ -99,7 +107,9 @@ class Decision:
         played: the move played; best: the engine's move.
         win / played_win: win probability after the best / the played move.
         loss: max(0, win - played_win); margin_loss likewise for the expected VP margin.
-        flag: "inaccuracy", "mistake", "blunder" or None (`THRESHOLDS`).
+        flag: "inaccuracy", "mistake", "blunder" or None (`THRESHOLDS`; only a loss of at least
+            `NOISE_Z` x `noise`).
+        noise: standard error of the loss (from the visits behind `win` and `played_win`).
         visits: iterations of the main search; played_visits: its visits of the played move.
         method: where `played_win` comes from (module docstring).
         time: seconds spent on this decision (both searches).
@@ -116,6 +126,7 @@ class Decision:
     played_margin: float
     margin_loss: float
     flag: str | None
+    noise: float
     visits: int
     played_visits: int
     method: str
@@ -134,7 +145,7 @@ class Decision:
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
-        for key in ("win", "played_win", "loss"):
+        for key in ("win", "played_win", "loss", "noise"):
             out[key] = round(out[key], 6)
         for key in ("margin", "played_margin", "margin_loss"):
             out[key] = round(out[key], 4)
@@ -345,23 +356,46 @@ def _decision(ply: int, view: str, phase: str, move: str, seat: int, limit: Limi
     floor = min_played_visits if min_played_visits is not None else max(
         MIN_PLAYED_VISITS, int(MIN_PLAYED_SHARE * result.iterations))
     second = _share(limit, SECOND_SEARCH_SHARE)
-    if played == best.action:
-        method, win, margin = "best", best.win_prob, best.expected_margin
-    elif row is not None and row.visits >= floor:
-        method, win, margin = "search", row.win_prob, row.expected_margin
-    elif restricted:
+
+    def restricted_search() -> tuple[str, float, float, int | None]:
         other = suggest(root, seat=seat, view=seat, limit=second, params=params, seed=derive(seed, ply, 1),
                         threads=threads, game_factory=game_factory, allow_moves=[played])
-        method, win, margin = "restricted", other.candidates[0].win_prob, other.candidates[0].expected_margin
+        c = other.candidates[0]
+        return "restricted", c.win_prob, c.expected_margin, c.visits
+
+    if played == best.action:
+        method, win, margin, n = "best", best.win_prob, best.expected_margin, best.visits
+    elif row is not None and row.visits >= floor:
+        method, win, margin, n = "search", row.win_prob, row.expected_margin, row.visits
+    elif restricted:
+        method, win, margin, n = restricted_search()
     else:
-        method, win, margin = _after_move(root, played, seat, second, params, derive(seed, ply, 1), threads,
-                                          game_factory, row)
+        method, win, margin, n = _after_move(root, played, seat, second, params, derive(seed, ply, 1), threads,
+                                             game_factory, row)
     loss = max(0.0, best.win_prob - win)
+    noise = 0.0 if method == "best" else math.hypot(standard_error(best.win_prob, best.visits),
+                                                     standard_error(win, n))
+    if method == "search" and restricted and flag_for(loss) is not None and loss < NOISE_Z * noise:
+        # A flag the row cannot tell from noise: search the move played on its own to settle it.
+        method, win, margin, n = restricted_search()
+        loss = max(0.0, best.win_prob - win)
+        noise = math.hypot(standard_error(best.win_prob, best.visits), standard_error(win, n))
+    flag = flag_for(loss) if loss >= NOISE_Z * noise else None
     return Decision(ply=ply, phase=phase, played=move, best=best.move, win=best.win_prob, played_win=win,
                     loss=loss, margin=best.expected_margin, played_margin=margin,
-                    margin_loss=max(0.0, best.expected_margin - margin), flag=flag_for(loss),
+                    margin_loss=max(0.0, best.expected_margin - margin), flag=flag, noise=noise,
                     visits=result.iterations, played_visits=played_visits, method=method,
                     legal=len(root.legal_actions()), time=time.perf_counter() - t0)
+
+
+def standard_error(p: float, n: int | None) -> float:
+    """Standard error of a mean win probability `p` over `n` iterations (0 when exact: n None).
+
+    Rewards lie in [0, 1], so p(1-p) bounds their variance; it is floored at `MIN_VARIANCE` so that a mean
+    of exactly 0 or 1 over few iterations is not taken for certainty."""
+    if n is None:
+        return 0.0
+    return math.sqrt(max(p * (1.0 - p), MIN_VARIANCE) / max(n, 1))
 
 
 def _root(view: str, game_factory):
@@ -371,7 +405,7 @@ def _root(view: str, game_factory):
 
 
 def _after_move(root, played: int, seat: int, limit: Limit, params: Params, seed: int, threads: int | None,
-                game_factory, row) -> tuple[str, float, float]:
+                game_factory, row) -> tuple[str, float, float, int | None]:
     """The played move's value without `allow_moves`: the seat's view after the move, searched or scored."""
     after = root.clone()
     after.apply_action(played)
@@ -381,15 +415,16 @@ def _after_move(root, played: int, seat: int, limit: Limit, params: Params, seed
     if after.is_terminal():
         scores = list(after.scores())
         best_other = max(s for q, s in enumerate(scores) if q != seat)
-        return "terminal", float(after.returns()[seat]), float(scores[seat] - best_other)
+        return "terminal", float(after.returns()[seat]), float(scores[seat] - best_other), None
     if not after.is_chance_node() and after.current_player() == seat:
         result = suggest(after.to_json(seat), seat=seat, limit=limit, params=params, seed=seed, threads=threads,
                          game_factory=game_factory)
-        return "after", result.candidates[0].win_prob, result.candidates[0].expected_margin
+        c = result.candidates[0]
+        return "after", c.win_prob, c.expected_margin, c.visits
     if row is None:
         raise OptionError(f"the search did not try the move played ({root.action_to_string(played)!r}): "
                           f"the budget is too small for this position; give more iterations or time")
-    return "few-visits", row.win_prob, row.expected_margin
+    return "few-visits", row.win_prob, row.expected_margin, row.visits
 
 
 def plot_win_probability(analysis: Analysis, path: str) -> None:
