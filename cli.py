@@ -693,6 +693,43 @@ def arena(
 
 @app.command()
 @user_errors
+def play(
+    players: Optional[int] = typer.Option(None, "--players", "-n",
+                                          help="Number of players: 2, 3 or 4 (default: your seats plus the bots)."),
+    you: Optional[str] = typer.Option(None, "--you", metavar="SEATS",
+                                      help="Your seat, A-D (default A); several, comma-separated, for hot-seat play: "
+                                           "A,C."),
+    bots: Optional[str] = typer.Option(None, "--bots", metavar="SPECS",
+                                       help="Bots for the other seats, in seat order, separated by ';': "
+                                            "'ismcts:time=2;greedy' (one spec plays every other seat; default "
+                                            "ismcts:time=2)."),
+    seed: Optional[int] = typer.Option(None, "--seed", "-s", help="Seed of the deal, the chance events and the "
+                                                                 "bots (default: a random one, shown)."),
+    record: Optional[Path] = typer.Option(None, "--record", metavar="FILE",
+                                          help="Save the game record here (default ./burano-game-<seed>.json, or "
+                                               "the --resume file)."),
+    resume: Optional[Path] = typer.Option(None, "--resume", metavar="FILE", help="Continue a saved game."),
+    names: Optional[str] = typer.Option(None, "--names", metavar="NAMES",
+                                        help="Comma-separated names: one per seat, or one per person."),
+) -> None:
+    """Play Burano against bots in the terminal (one seat, or several hot-seat).
+
+    At your turn: the board as your seat sees it and the numbered legal moves. Type a number, a move
+    (Tab completes; any unambiguous beginning will do), a pyramid in one line (pyramid W W G B ...), or
+    legal, board, hint [seconds], undo, save [path], quit, help. The game record is always saved.
+    """
+    from burano_ai.play import run_play, setup_game
+
+    _check_output(record, "--record")
+    if resume is not None and not resume.is_file():
+        raise PositionError(f"--resume {resume}: no such file")
+    setup = setup_game(players=players, you=you, bots=bots, seed=seed, names=names, record=record, resume=resume,
+                       game_factory=_game_class())
+    raise typer.Exit(run_play(setup))
+
+
+@app.command()
+@user_errors
 def analyse(
     file: Path = typer.Argument(..., metavar="RECORD", help="Game record (burano-game/1 JSON), full or one seat's "
                                                            "export."),

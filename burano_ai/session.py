@@ -202,6 +202,36 @@ class GameSession:
                                    f"(legal: {', '.join(self.legal_moves(p))})")
         return self._step(action)
 
+    def play_many(self, seat: int | str, moves: list[str]) -> list[Step]:
+        """Several moves of `seat` in a row (a pyramid in one line), all or nothing.
+
+        Every move is tried on a copy first; if one cannot be played, nothing is applied.
+
+        Raises:
+            OptionError: the seat is a bot's, or not to move. IllegalMoveError: naming the first move that
+            cannot be played (`move 3 of 5 'pyramid white': ...`).
+        """
+        p = self.seat(seat)
+        if not moves:
+            raise IllegalMoveError("no moves given")
+        if self.state.is_terminal():
+            raise IllegalMoveError("the game is over")
+        if p in self._bots:
+            raise OptionError(f"seat {SEAT_LETTERS[p]} is played by {self.record.seats[p].player}")
+        trial = self.state.clone()
+        for i, text in enumerate(moves):
+            where = f"move {i + 1} of {len(moves)} {text!r}"
+            if trial.is_terminal() or trial.current_player() != p:
+                raise IllegalMoveError(f"{where}: seat {SEAT_LETTERS[p]} is no longer to move")
+            try:
+                action = trial.string_to_action(text)
+            except IllegalMoveError as exc:
+                raise IllegalMoveError(f"{where}: {exc}") from None
+            if action not in trial.legal_actions():
+                raise IllegalMoveError(f"{where}: not legal here")
+            trial.apply_action(action)
+        return [self.play(p, text) for text in moves]
+
     def undo(self, seat: int | str) -> bool:
         """Go back to the seat's previous decision: the one it is at now if it is to move, else its last one.
 

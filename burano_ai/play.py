@@ -1,0 +1,700 @@
+"""`burano play`: people play Burano against bots in the terminal (one seat, or several hot-seat).
+
+The game itself is a `GameSession` (burano_ai.session): it holds the full position and the record, plays
+the bots and the chance events, takes the people's moves back (`undo`) and hints from a seat's view. This
+module is only the table around it: it shows each person the board *as that seat sees it*
+(`render_position(session.view(seat))`, never the full state), narrates the other seats' moves and the
+chance events as they happen (`session.narrate`, hiding what the reader's seat cannot see), shows a
+spinner while a bot thinks, and turns what a person types into moves (`resolve_entry`): a number from the
+list of choices, the move text or an unambiguous prefix of it, a pyramid in one line, or a command
+(`legal`, `hint`, `undo`, `save`, `quit`, `help`, `board`), with "did you mean" for typos.
+
+Why these libraries: prompt_toolkit reads the input -- Tab completion of the legal move texts and the
+commands, a history (up arrow), line editing -- without taking over the screen, so the board and the
+narration stay in the terminal's scrollback; rich writes the output (colours, the bots' spinner and
+clock, the score table) and drops the colours by itself when the output is not a terminal. textual was
+not chosen: a full-screen application hides the scrollback and cannot be driven by a plain pipe. When
+stdin is not a terminal, input is read line by line without prompt_toolkit, so scripts can drive a game
+(`printf '1\\n1\\nquit\\n' | burano play --bots random`).
+
+The record is always saved: before each decision (so a crash loses nothing), on `quit`, at the end of
+input and at the end of the game, to `--record`, else the `--resume` file, else
+``./burano-game-<seed>.json`` (a free name: an existing file is never overwritten unasked).
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import random
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from .arena.plan import split_bot_list
+from .bots.spec import parse_bot_spec
+from .data.colours import COLOUR_LETTERS, COLOURS, SEAT_LETTERS
+from .enums import TERMINAL, parse_seat
+from .errors import BuranoError, OptionError
+from .record import HUMAN, GameRecord, Step
+from .render import render_position
+from .search.result import PLAN_ARROW
+from .session import GameSession
+
+#: Bots when --bots is not given.
+DEFAULT_BOTS = "ismcts:time=2"
+#: Seconds a `hint` searches when no time is given.
+DEFAULT_HINT_SECONDS = 1.0
+#: Commands people can type at the prompt (moves never use these words).
+COMMANDS = ("legal", "hint", "undo", "save", "quit", "help", "board")
+#: Typed answers that accept the last "did you mean" suggestion.
+YES = ("y", "yes")
+#: Candidates a hint lists.
+HINT_TOP = 3
+
+HELP = """\
+Type a move in one of these ways:
+  3                      the move numbered 3 in the list of choices
+  pick flat              the move's text (Tab completes it; any unambiguous beginning will do: pick fl)
+  pyramid W W G B ...    several pyramid cubes in one line (colour letters P B Y G O W or names),
+                         played in order, all or nothing
+Commands:
+  legal                  list the legal moves again
+  board                  show the board again
+  hint [seconds]         the engine's suggestion for your seat (it searches your view only; default 1 s)
+  undo                   take back your last move (the bots and the dice replay the same)
+  save [path]            save the game record (also saved automatically before each of your moves)
+  quit                   save the game and leave (continue later with: burano play --resume FILE)
+  help                   this text
+"""
+
+
+# ------------------------------------------------------------------------------------------------
+# Setting up a game from the command-line options
+
+
+@dataclass
+class PlaySetup:
+    """What `burano play` was asked for, checked: a new game or a resumed one, and where to save it."""
+
+    session: GameSession
+    record_path: Path
+    resumed: bool = False
+
+
+def _split_names(text: str | None) -> list[str] | None:
+    if text is None:
+        return None
+    names = [n.strip() for n in text.split(",")]
+    if any(not n for n in names):
+        raise OptionError(f"--names {text!r}: an empty name")
+    return names
+
+
+def new_game(players: int | None = None, you: str | None = None, bots: str | None = None, seed: int | None = None,
+             names: str | None = None, game_factory: Callable[[int], Any] | None = None) -> GameSession:
+    """The session of a new game from the `burano play` options (bots fill the other seats in order).
+
+    Args:
+        players: 2-4; by default the people's seats plus the bots listed.
+        you: the people's seats, comma-separated letters (`B` or `A,C` for hot-seat); default A.
+        bots: bot specs separated by ';' (or ','): one per other seat, or one for all of them.
+        seed: the deal's seed (and the chance events' and bots'); default a random one.
+        names: comma-separated names, one per seat or one per person.
+    """
+    specs = split_bot_list(DEFAULT_BOTS if bots is None else bots)
+    for spec in specs:
+        parse_bot_spec(spec)   # names the bad part
+    you_letters = [t.strip() for t in (you or "A").split(",")]
+    if players is None:   # the people and the bots listed (by default one bot, unless four people play)
+        players = len(you_letters) + (len(specs) if bots is not None else int(len(you_letters) < 4))
+        if players not in (2, 3, 4):
+            raise OptionError(f"--you and --bots make {players} players; a game has 2, 3 or 4 (or give --players)")
+    if isinstance(players, bool) or players not in (2, 3, 4):
+        raise OptionError(f"--players must be 2, 3 or 4, not {players}")
+    humans = [parse_seat(t, players, what="--you") for t in you_letters]
+    if len(set(humans)) != len(humans):
+        raise OptionError(f"--you {you!r}: a seat is named twice")
+    others = [p for p in range(players) if p not in humans]
+    if not others:
+        if bots is not None:
+            raise OptionError(f"--you {you!r} takes every seat: there is no seat for --bots")
+    elif len(specs) == 1:
+        specs = specs * len(others)
+    elif len(specs) != len(others):
+        raise OptionError(f"--bots lists {len(specs)} bots for {len(others)} other seats "
+                          f"({', '.join(SEAT_LETTERS[p] for p in others)}): give one per seat, or one for all")
+    seats = [HUMAN] * players
+    for p, spec in zip(others, specs):
+        seats[p] = spec
+    name_list = _split_names(names)
+    if name_list is not None:
+        if len(name_list) == len(humans) and len(humans) != players:
+            full = [None] * players
+            for p, n in zip(humans, name_list):
+                full[p] = n
+            name_list = [n if n is not None else parse_bot_spec(seats[p]).canonical() for p, n in enumerate(full)]
+        elif len(name_list) != players:
+            raise OptionError(f"--names: give {players} names (one per seat) or {len(humans)} (one per person), "
+                              f"not {len(name_list)}")
+    if seed is None:
+        seed = random.SystemRandom().randrange(1_000_000)
+    if isinstance(seed, bool) or not 0 <= seed < 2**63:
+        raise OptionError(f"--seed must be a whole number from 0 to 2^63-1, not {seed}")
+    return GameSession(players, seed, seats, game_factory=game_factory, names=name_list, event="burano play")
+
+
+def default_record_path(seed: int | None, folder: Path | None = None) -> Path:
+    """``burano-game-<seed>.json`` in `folder` (the working directory), or the first free ``-2``, ``-3`` name."""
+    folder = Path.cwd() if folder is None else folder
+    stem = f"burano-game-{seed if seed is not None else 'start'}"
+    path = folder / f"{stem}.json"
+    n = 2
+    while path.exists():
+        path = folder / f"{stem}-{n}.json"
+        n += 1
+    return path
+
+
+def setup_game(players: int | None = None, you: str | None = None, bots: str | None = None,
+               seed: int | None = None, names: str | None = None, record: Path | None = None,
+               resume: Path | None = None, game_factory: Callable[[int], Any] | None = None) -> PlaySetup:
+    """Check the `burano play` options and make the session (new or resumed) and the record's path."""
+    if resume is not None:
+        given = [opt for opt, value in (("--players", players), ("--you", you), ("--bots", bots), ("--seed", seed),
+                                        ("--names", names)) if value is not None]
+        if given:
+            raise OptionError(f"--resume continues the saved game with its own seats and bots: drop {given[0]}")
+        session = GameSession.resume(GameRecord.load(resume), game_factory=game_factory)
+        if not session.humans():
+            raise OptionError(f"--resume {resume}: no seat of this game is played by a person")
+        return PlaySetup(session, record if record is not None else resume, resumed=True)
+    session = new_game(players, you, bots, seed, names, game_factory=game_factory)
+    if record is None:
+        folder = Path.cwd()
+        if not os.access(folder, os.W_OK):
+            raise OptionError(f"cannot write the game record in {folder}: give --record FILE")
+        record = default_record_path(session.seed, folder)
+    return PlaySetup(session, record)
+
+
+# ------------------------------------------------------------------------------------------------
+# What a person typed
+
+
+@dataclass
+class Entry:
+    """One line typed at the prompt, understood.
+
+    kind: "moves" (`moves` to play, in order), "command" (`command`, its `arg`), "error" (`message`, and
+    `suggestion`: the move "did you mean" offers, if any), or "empty".
+    """
+
+    kind: str
+    moves: list[str] = field(default_factory=list)
+    command: str | None = None
+    arg: str | None = None
+    message: str = ""
+    suggestion: str | None = None
+    how: str = ""
+
+
+def _normal(text: str) -> str:
+    return " ".join(text.strip().lower().split())
+
+
+def _colour(token: str) -> str | None:
+    """A cube colour from a letter (`W`) or a name or its unambiguous beginning (`white`, `wh`)."""
+    t = token.lower()
+    if len(t) == 1 and t.upper() in COLOUR_LETTERS:
+        return COLOURS[COLOUR_LETTERS.index(t.upper())]
+    matches = [c for c in COLOURS if c.startswith(t)]
+    return matches[0] if len(matches) == 1 else None
+
+
+def _pyramid_moves(tokens: list[str]) -> tuple[list[str], str | None]:
+    """(`pyramid <colour>` moves, None) for `pyramid W W G ...`, or ([], the error)."""
+    if not tokens:
+        return [], "pyramid: name the colours, e.g. pyramid W W G B (letters P B Y G O W or colour names)"
+    moves = []
+    for i, token in enumerate(tokens):
+        colour = _colour(token)
+        if colour is None:
+            return [], (f"pyramid: {token!r} (colour {i + 1}) is not a colour: use the letters "
+                        f"{' '.join(COLOUR_LETTERS)} or {', '.join(COLOURS)}")
+        moves.append(f"pyramid {colour}")
+    return moves, None
+
+
+def _token_prefix(typed: list[str], move: str) -> bool:
+    words = move.split()
+    return len(typed) <= len(words) and all(w.startswith(t) for t, w in zip(typed, words))
+
+
+def resolve_entry(text: str, legal: list[str]) -> Entry:
+    """What `text` asks for, given the legal moves (in the order they are numbered, from 1).
+
+    Order: a command word; a number; `pyramid` with colours; the exact move text; a unique beginning of a
+    move text (the whole text, or word by word: `dr de` for `draw deck`); else an error with the closest
+    move or command ("did you mean").
+    """
+    t = _normal(text)
+    if not t:
+        return Entry("empty")
+    words = t.split()
+    if t == "?":
+        return Entry("command", command="help")
+    if words[0] in COMMANDS:
+        return Entry("command", command=words[0], arg=" ".join(words[1:]) or None)
+    if t.isdigit():
+        n = int(t)
+        if not legal:
+            return Entry("error", message="there is no move to choose now")
+        if not 1 <= n <= len(legal):
+            return Entry("error", message=f"there is no choice {n}: choose 1 to {len(legal)}")
+        return Entry("moves", moves=[legal[n - 1]], how=f"{n} = {legal[n - 1]}")
+    if words[0] == "pyramid" and (len(words) != 2 or _normal(text) not in legal):
+        moves, error = _pyramid_moves(words[1:])
+        if error is not None:
+            return Entry("error", message=error)
+        return Entry("moves", moves=moves)
+    lowered = {m.lower(): m for m in legal}
+    if t in lowered:
+        return Entry("moves", moves=[lowered[t]])
+    starts = [m for m in legal if m.lower().startswith(t)] or [m for m in legal if _token_prefix(words, m.lower())]
+    if len(starts) == 1:
+        return Entry("moves", moves=starts, how=f"{text.strip()} = {starts[0]}")
+    if len(starts) > 1:
+        shown = ", ".join(starts[:8]) + (f", ... ({len(starts)} in all)" if len(starts) > 8 else "")
+        return Entry("error", message=f"{text.strip()!r} could be {shown}: type more of it")
+    close = difflib.get_close_matches(t, list(lowered) + list(COMMANDS), n=1, cutoff=0.6)
+    if close:
+        guess = lowered.get(close[0], close[0])
+        return Entry("error", message=f"{text.strip()!r} is not a legal move here; did you mean {guess!r}?",
+                     suggestion=guess if guess in legal else None)
+    return Entry("error", message=f"{text.strip()!r} is not a legal move here (type legal for the list, help for "
+                                  "help)")
+
+
+# ------------------------------------------------------------------------------------------------
+# The terminal
+
+
+class Terminal:
+    """Input and output: prompt_toolkit and rich on a terminal, plain lines otherwise.
+
+    Args:
+        interactive: read with prompt_toolkit (completion, history); default: stdin and stdout are terminals.
+        console: the rich Console to print to (default: stdout).
+    """
+
+    def __init__(self, interactive: bool | None = None, console=None) -> None:
+        from rich.console import Console
+        self.interactive = (sys.stdin.isatty() and sys.stdout.isatty()) if interactive is None else interactive
+        self.console = console if console is not None else Console(highlight=False)
+        self._prompt_sessions: dict[Any, Any] = {}
+        self._words: list[str] = []
+
+    # output
+
+    def print(self, text: str = "", style: str | None = None) -> None:
+        from rich.text import Text
+        self.console.print(Text(text, style=style or ""), soft_wrap=True)
+
+    def board(self, rendering: str, viewer: str) -> None:
+        """A board rendering (plain text), the viewer's own seat in bold."""
+        from rich.text import Text
+        text = Text()
+        mine = False
+        for line in rendering.rstrip("\n").split("\n"):
+            if line[:1] != " " and line[1:3] == " (":   # a seat's first line: `B (red)  VP ...`
+                mine = line[0] == viewer
+            elif line[:1] != " ":
+                mine = False
+            text.append(line + "\n", style="bold" if mine else "")
+        text.rstrip()
+        self.console.print(text, soft_wrap=True)
+
+    def rule(self, title: str) -> None:
+        from rich.text import Text
+        self.console.rule(Text(title), style="cyan")
+
+    def clear(self) -> None:
+        """Clear the screen and the scrollback (ESC[3J), so the previous person's board cannot be scrolled to."""
+        if self.console.is_terminal:
+            self.console.clear()
+            self.console.file.write("\x1b[3J")
+            self.console.file.flush()
+
+    def thinking(self, text: str):
+        """A spinner with a clock while a bot or a hint searches (nothing when the output is not a terminal)."""
+        from contextlib import nullcontext
+        if not self.console.is_terminal:
+            return nullcontext()
+        from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+        progress = Progress(SpinnerColumn(), TextColumn(text), TimeElapsedColumn(), console=self.console,
+                            transient=True)
+        progress.add_task(text, total=None)
+        return progress
+
+    # input
+
+    def read(self, prompt: str, words: list[str], who: Any = None) -> str:
+        """A line typed by the person (EOFError at the end of input, KeyboardInterrupt on Ctrl-C).
+
+        `words` are the completions offered; `who` keeps a history of its own (hot-seat: the up arrow must
+        not show the previous person's pyramid)."""
+        self._words = words
+        if not self.interactive:
+            self.console.print(prompt, end="", markup=False)
+            self.console.file.flush()
+            line = sys.stdin.readline()
+            if not line:
+                self.console.print()
+                raise EOFError
+            self.console.print(line.rstrip("\n"), highlight=False, markup=False)
+            return line.rstrip("\n")
+        if who not in self._prompt_sessions:
+            self._prompt_sessions[who] = self._make_prompt_session()
+        return self._prompt_sessions[who].prompt(prompt)
+
+    def _make_prompt_session(self):
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.completion import Completer, Completion
+        from prompt_toolkit.history import InMemoryHistory
+
+        terminal = self
+
+        class MoveCompleter(Completer):
+            """Completes the whole line: legal move texts and commands; after `pyramid`, colour names."""
+
+            def get_completions(self, document, complete_event):
+                line = document.text_before_cursor
+                low = line.lower().lstrip()
+                if low.startswith("pyramid "):
+                    last = "" if line.endswith(" ") else low.split()[-1]
+                    for c in COLOURS:
+                        if c.startswith(last):
+                            yield Completion(c, start_position=-len(last))
+                for w in terminal._words:
+                    if w.lower().startswith(low) and w.lower() != low:
+                        yield Completion(w, start_position=-len(line))
+
+        return PromptSession(history=InMemoryHistory(), completer=MoveCompleter(), complete_while_typing=False)
+
+
+# ------------------------------------------------------------------------------------------------
+# The game at the table
+
+
+class Table:
+    """Plays one game at the terminal: the loop of bots, narration, boards and the people's entries."""
+
+    def __init__(self, setup: PlaySetup, terminal: Terminal | None = None) -> None:
+        self.session = setup.session
+        self.record_path = setup.record_path
+        self.resumed = setup.resumed
+        self.term = terminal or Terminal()
+        humans = self.session.humans()
+        self.hot_seat = len(humans) > 1
+        #: per person's seat: how many steps it has been shown (its private steps are told at its turn).
+        self.shown = {p: self.session.ply for p in humans}
+        self.last_seat: int | None = None
+        self.suggestion: str | None = None
+        self._repeat: list | None = None   # [text, count] of the last narration line
+
+    # -- names and narration
+
+    def who(self, p: int) -> str:
+        seat = self.session.record.seats[p]
+        return f"{SEAT_LETTERS[p]} ({seat.name})" if seat.is_human or seat.name == seat.player else \
+            f"{SEAT_LETTERS[p]} ({seat.name}, {seat.player})"
+
+    def shared_reader(self, step: Step) -> int:
+        """The seat whose view narrates a step on the shared screen: a person's seat that did not see it,
+        if any (hot-seat: what every person at the table may see), else the (first) person's."""
+        humans = self.session.humans()
+        for p in humans:
+            if not step.visible_to(SEAT_LETTERS[p]):
+                return p
+        return humans[0]
+
+    def narrate(self, step: Step) -> None:
+        """Tell the step now; a run of the same text (a bot's hidden pyramid) is counted, told once."""
+        text = self.session.narrate(step, self.shared_reader(step))
+        if self._repeat is not None and self._repeat[0] == text:
+            self._repeat[1] += 1
+            return
+        self.flush_narration()
+        style = "yellow" if step.is_chance else ("bold" if not self.session.is_bot(_actor(step)) else None)
+        self.term.print(f"  {text}", style=style)
+        self._repeat = [text, 1]
+
+    def flush_narration(self) -> None:
+        if self._repeat is not None and self._repeat[1] > 1:
+            self.term.print(f"  {self._repeat[0]}: {self._repeat[1]} times in all", style="dim")
+        self._repeat = None
+
+    # -- the loop
+
+    def run(self) -> int:
+        """Play until the game ends or the person quits; return the exit code (0, or 130 after Ctrl-C)."""
+        self.intro()
+        try:
+            while True:
+                self.advance()
+                if self.session.is_over():
+                    self.finish()
+                    return 0
+                if not self.decide(self.session.to_move()):
+                    return 0
+        except EOFError:
+            self.save_quietly("end of input")
+            return 0
+        except KeyboardInterrupt:
+            self.term.print()
+            self.save_quietly("interrupted")
+            return 130
+
+    def intro(self) -> None:
+        s = self.session
+        seats = ", ".join(self.who(p) for p in range(s.players))
+        verb = "resumed" if self.resumed else "new game"
+        self.term.rule(f"Burano: {verb}, {s.players} players, seed {s.seed}")
+        self.term.print(f"seats: {seats}")
+        self.term.print(f"the game record is saved to {self.record_path} (type help for the commands)")
+        if self.resumed:
+            self.term.print(f"{s.ply} steps already played")
+
+    def advance(self) -> None:
+        """Bots and chance until a person is to move, each step narrated as it happens."""
+        s = self.session
+        while not s.is_over():
+            p = s.to_move()
+            if p >= 0 and not s.is_bot(p):
+                return
+            if p >= 0:
+                with self.term.thinking(f"{self.who(p)} is thinking{_budget_text(s.record.seats[p].player)}"):
+                    step = s.bot_move()
+            else:
+                step = s.bot_move()
+            self.narrate(step)
+
+    def show(self, p: int) -> None:
+        """The board as seat `p` sees it, what happened since its last look that the shared screen did not
+        tell it, and its choices."""
+        s = self.session
+        self.flush_narration()
+        handed_over = self.hot_seat and self.last_seat is not None and self.last_seat != p
+        if handed_over:
+            self.handover(p)
+        self.last_seat = p
+        self.term.print()
+        self.term.board(render_position(s.view(p)), SEAT_LETTERS[p])
+        since = [st for st in s.record.steps[self.shown[p]:] if st.actor != SEAT_LETTERS[p]]
+        if handed_over:   # the screen was cleared: everything since this seat's last look, as it may see it
+            lines = [s.narrate(st, p) for st in since]
+            title = "since your last turn:"
+        else:             # told already, except what only this seat may see
+            lines = [s.narrate(st, p) for st in since if s.narrate(st, p) != s.narrate(st, self.shared_reader(st))]
+            title = "only you saw:"
+        if lines:
+            self.term.print(title, style="magenta")
+            for text, count in _runs(lines):
+                self.term.print(f"  {text}" + (f": {count} times" if count > 1 else ""), style="magenta")
+        self.shown[p] = s.ply
+        self.show_choices(p)
+
+    def handover(self, p: int) -> None:
+        """Hot-seat: clear the screen (and the scrollback) before the next person looks."""
+        self.term.clear()
+        self.term.rule(f"pass the terminal to {self.who(p)}")
+        if self.term.interactive:
+            self.term.read(f"{SEAT_LETTERS[p]}: press Enter when only you can see the screen ", [])
+            self.term.clear()
+
+    def show_choices(self, p: int) -> None:
+        legal = self.session.legal_moves(p)
+        d = self.session.view(p)
+        where = d["season"] if d["stage"] != "rounds" else f"{d['season']} round {d['round']}"
+        self.term.rule(f"{self.who(p)} to move: {where}, {d['stage']} ({d['phase']})")
+        self.term.print(_columns([f"{i + 1:>2} {m}" for i, m in enumerate(legal)], self.term.console.width))
+
+    def decide(self, p: int) -> bool:
+        """Read entries until seat `p` has moved (True) or the person quits (False)."""
+        self.autosave()
+        self.show(p)
+        while True:
+            legal = self.session.legal_moves(p)
+            try:
+                line = self.term.read(f"{SEAT_LETTERS[p]} to move> ", legal + list(COMMANDS), who=p)
+            except EOFError:
+                self.save_quietly("end of input")
+                return False
+            entry = resolve_entry(line, legal)
+            if entry.kind == "error" and _normal(line) in YES and self.suggestion:
+                entry = Entry("moves", moves=[self.suggestion], how=f"playing {self.suggestion}")
+            self.suggestion = entry.suggestion
+            if entry.kind == "empty":
+                continue
+            if entry.kind == "error":
+                note = " (y plays it)" if entry.suggestion else ""
+                self.term.print(entry.message + note, style="red")
+                continue
+            if entry.kind == "command":
+                outcome = self.command(p, entry.command, entry.arg)
+                if outcome == "quit":
+                    return False
+                if outcome == "moved":
+                    return True
+                continue
+            try:
+                steps = self.session.play_many(p, entry.moves) if len(entry.moves) > 1 else \
+                    [self.session.play(p, entry.moves[0])]
+            except BuranoError as exc:
+                self.term.print(f"nothing played: {exc}", style="red")
+                continue
+            letter = SEAT_LETTERS[p]
+            if len(steps) > 1 and all(st.actor == letter and self.shared_reader(st) == p for st in steps):
+                letters = " ".join(COLOUR_LETTERS[COLOURS.index(m.split()[1])] for m in entry.moves)
+                self.flush_narration()   # a pyramid in one line, told in one line
+                self.term.print(f"  {letter}: pyramid {letters} ({len(steps)} cubes)", style="bold")
+            else:
+                for st in steps:
+                    self.narrate(st)
+            return True
+
+    def command(self, p: int, name: str, arg: str | None) -> str:
+        """Run a command; "quit", "moved" (the position changed: show it again) or "" (keep reading)."""
+        s = self.session
+        if name == "help":
+            self.term.print(HELP.rstrip("\n"))
+        elif name == "legal":
+            self.show_choices(p)
+        elif name == "board":
+            self.show(p)
+        elif name == "hint":
+            self.hint(p, arg)
+        elif name == "undo":
+            if arg is not None:
+                self.term.print("undo takes nothing after it", style="red")
+            elif s.undo(p):
+                for q in self.shown:
+                    self.shown[q] = min(self.shown[q], s.ply)
+                self.term.print(f"  taken back to {SEAT_LETTERS[p]}'s previous decision (step {s.ply})", style="dim")
+                self.autosave()
+                return "moved"
+            else:
+                self.term.print("nothing to undo: this is your first decision", style="red")
+        elif name == "save":
+            path = Path(arg) if arg else self.record_path
+            try:
+                s.save(path)
+            except BuranoError as exc:
+                self.term.print(str(exc), style="red")
+            else:
+                self.term.print(f"saved the game to {path}")
+        elif name == "quit":
+            self.save_quietly("quit")
+            return "quit"
+        return ""
+
+    def hint(self, p: int, arg: str | None) -> None:
+        try:
+            seconds = DEFAULT_HINT_SECONDS if arg is None else float(arg)
+            if not 0 < seconds <= 600:
+                raise ValueError
+        except ValueError:
+            self.term.print(f"hint takes seconds (more than 0, at most 600), not {arg!r}", style="red")
+            return
+        with self.term.thinking(f"searching your view for {seconds:g} s"):
+            result = self.session.hint(p, seconds=seconds)
+        self.term.print(f"hint: {result.move}  (searched {SEAT_LETTERS[p]}'s view only: {result.iterations} "
+                        f"iterations in {result.elapsed:.2f} s)", style="green")
+        if len(result.pv) > 1:
+            self.term.print(f"  plan for this turn: {PLAN_ARROW.join(step.text() for step in result.pv)}  "
+                            "([n] iterations through a step, ? barely compared)")
+            moves = [step.move for step in result.pv]
+            if all(m.startswith("pyramid ") for m in moves):
+                letters = " ".join(COLOUR_LETTERS[COLOURS.index(m.split()[1])] for m in moves)
+                self.term.print(f"  the plan's cubes in one line: pyramid {letters}")
+        for c in result.candidates[:HINT_TOP]:
+            self.term.print(f"  {c.move:<24} win {c.win_prob:6.1%}  VP {c.expected_vp:5.1f}  visits {c.visits}")
+
+    # -- saving and the end
+
+    def autosave(self) -> None:
+        self.session.save(self.record_path)
+
+    def save_quietly(self, why: str) -> None:
+        self.flush_narration()
+        try:
+            self.session.save(self.record_path)
+        except BuranoError as exc:
+            self.term.print(f"{why}: the game could NOT be saved: {exc}", style="red")
+            return
+        self.term.print(f"{why}: the game is saved to {self.record_path}; continue it with: "
+                        f"burano play --resume {self.record_path}")
+
+    def finish(self) -> None:
+        s = self.session
+        self.flush_narration()
+        self.autosave()
+        p = self.last_seat if self.last_seat is not None else s.humans()[0]
+        self.term.print()
+        self.term.board(render_position(s.view(p)), SEAT_LETTERS[p])
+        result = s.record.result or {}
+        from rich.table import Table as RichTable
+        table = RichTable("place", "seat", "VP", title="game over: final scores")
+        scores = result.get("scores", [])
+        for place, letter in enumerate(result.get("order", []), start=1):
+            q = SEAT_LETTERS.index(letter)
+            table.add_row(str(place), self.who(q), str(scores[q]))
+        self.term.console.print(table)
+        winners = result.get("winners", [])
+        self.term.print(f"winner{'s' if len(winners) > 1 else ''}: "
+                        f"{', '.join(self.who(SEAT_LETTERS.index(w)) for w in winners)}", style="bold")
+        self.term.print(f"the game record is saved to {self.record_path}")
+
+
+def _runs(lines: list[str]) -> list[tuple[str, int]]:
+    """Consecutive equal lines as (line, count)."""
+    out: list[tuple[str, int]] = []
+    for line in lines:
+        if out and out[-1][0] == line:
+            out[-1] = (line, out[-1][1] + 1)
+        else:
+            out.append((line, 1))
+    return out
+
+
+def _actor(step: Step) -> int:
+    return SEAT_LETTERS.index(step.actor) if not step.is_chance else TERMINAL
+
+
+def _budget_text(spec: str) -> str:
+    budget = parse_bot_spec(spec).budget()
+    if budget is None:
+        return ""
+    kind, amount = budget
+    return f" (up to {amount:g} s)" if kind == "time" else f" ({amount:,.0f} iterations)"
+
+
+def _columns(items: list[str], width: int) -> str:
+    """`items` in as many columns as fit in `width`, numbered down the columns."""
+    if not items:
+        return "  (no moves)"
+    cell = max(len(i) for i in items) + 3
+    per_row = max(1, min(len(items), (max(width, 40) - 2) // cell))
+    rows = -(-len(items) // per_row)
+    lines = []
+    for r in range(rows):
+        lines.append("  " + "".join(items[c * rows + r].ljust(cell) for c in range(per_row)
+                                    if c * rows + r < len(items)).rstrip())
+    return "\n".join(lines)
+
+
+def run_play(setup: PlaySetup, interactive: bool | None = None) -> int:
+    """Play the game of `setup` at this terminal; the exit code."""
+    return Table(setup, Terminal(interactive)).run()
