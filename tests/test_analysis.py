@@ -108,6 +108,20 @@ def test_one_seat_export_analyses_the_same(blunder_analysis):
         analyse(export, "B", BUDGET)
 
 
+def test_export_with_hidden_steps_analyses_the_same(tmp_path):
+    """A whole arena game: the export hides B's blind fish draws from A, yet A's analysis is the
+    same as on the full record (what the seat saw is all the analysis ever reads)."""
+    from burano_ai.arena import ArenaConfig, run_arena
+    result = run_arena(ArenaConfig(bots=("greedy:samples=1", "random"), games=1, seed=3, bootstrap=0),
+                       records=tmp_path)
+    full = GameRecord.load(tmp_path / result.games[0]["record"])
+    export = full.for_seat("A")
+    assert any(s.hidden for s in export.steps)       # B's blind draw from the fish deck
+    limit = Limit(iterations=60)
+    a, b = analyse(full, "A", limit, seed=2), analyse(export, "A", limit, seed=2)
+    assert len(a.decisions) > 50 and stable(a.to_dict()) == stable(b.to_dict())
+
+
 def test_annotations_round_trip(blunder_analysis, tmp_path):
     record = GameRecord.load(BLUNDER)
     record.steps[0].annotations = {"comment": "first cube"}
