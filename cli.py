@@ -3,19 +3,21 @@
 Commands: `suggest` (the best move and turn plan for a position), `new` (start position JSON), `show`
 (render a position, as one seat sees it), `apply` (play moves on a position file), `replay` (a game
 record's steps and positions), `random-game` (a complete game with random decisions), `arena` (bot
-tournaments). Every user mistake -- a bad option, a missing or unreadable
+tournaments), `engine` (the JSON-lines analysis engine: docs/engine-protocol.md). Every user mistake -- a bad option, a missing or unreadable
 file, malformed JSON, an impossible position -- prints one line `error: <message>` on stderr and exits
 with code 2, never a traceback.
 
 Other endings, as Unix tools do: a bug prints `error: internal error: <type>: <message> (please
 report)` and exits with 70 (EX_SOFTWARE) -- set `BURANO_DEBUG_TRACEBACK=1` to get the traceback as
-well; Ctrl-C exits with 130, SIGTERM and SIGHUP during a search with 143 and 129 (the search workers
+well; Ctrl-C exits with 130 (in `burano suggest`'s search it stops the search, which prints the best move
+so far and exits with 0), SIGTERM and SIGHUP during a search with 143 and 129 (the search workers
 are stopped first); a reader that closes the pipe early (`burano show F | head -1`) ends the command
 quietly with 141 (128 + SIGPIPE).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import functools
 import json
@@ -170,6 +172,19 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from burano_ai import __version__
+        typer.echo(f"burano {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(version: bool = typer.Option(False, "--version", is_eager=True, callback=_print_version,
+                                       help="Print the version and exit.")) -> None:
+    pass
 
 
 # ------------------------------------------------------------------------------------------------
@@ -533,18 +548,30 @@ def suggest(
     playout: Optional[str] = typer.Option(None, "--playout", metavar="POLICY",
                                           help="Playout policy: heuristic (default) or random."),
     plans: bool = typer.Option(False, "--plans", help="Show each candidate's plan (the JSON always has them)."),
+    allow: Optional[list[str]] = typer.Option(None, "--allow", metavar="MOVE",
+                                              help="Search only this move (repeat for several; quote moves "
+                                                   "with spaces: --allow 'take m2')."),
+    avoid: Optional[list[str]] = typer.Option(None, "--avoid", metavar="MOVE",
+                                              help="Do not search this move (repeat for several)."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
 ) -> None:
     """Suggest the best move for the seat to move, with the plan for the rest of its turn.
 
     Columns: win = chance to win; VP = expected final VP; margin = expected final VP minus the best
-    other seat's (how far ahead or behind the move leaves you). Plan steps show their iterations in
-    brackets; a "?" marks a step the search barely compared with its alternatives.
+    other seat's (how far ahead or behind the move leaves you: +5 is a 5-point lead, -5 five points
+    behind the leader). Plan steps show their iterations in brackets; a "?" marks a step the search
+    barely compared with its alternatives.
 
     The search reads only what the seat can know: given a full position it works from the seat's view.
     By default one search tree is shared by a thread per usable core. Deterministic mode: --threads 1
-    (or --workers W, root-parallel processes).
+    (or --workers W, root-parallel processes). On a terminal a live line shows the best move so far;
+    Ctrl-C stops the search and prints the best move so far (a second Ctrl-C, or Ctrl-C with
+    --workers, aborts with exit code 130).
     """
+    import signal
+    import threading
+
+    from burano_ai.engine import root_moves
     from burano_ai.engine import suggest as engine_suggest
     from burano_ai.search import Limit, Params
 
@@ -556,20 +583,47 @@ def suggest(
         iterations = DEFAULT_SUGGEST_ITERATIONS
     limit = Limit(iterations=iterations, seconds=seconds)
     params = Params() if playout is None else Params(playout_policy=playout)
-    total = iterations
-    show_progress = not as_json and sys.stderr.isatty()
-    if show_progress:
-        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+    allow_moves, avoid_moves = _cli_moves(allow, "--allow"), _cli_moves(avoid, "--avoid")
+    try:
+        root_moves(state, allow_moves, avoid_moves)     # checked here to name the options as typed
+    except OptionError as exc:
+        raise OptionError(str(exc).replace("allow_moves", "--allow").replace("avoid_moves", "--avoid")) from None
+    options = dict(seat=searcher, limit=limit, params=params, seed=seed, workers=workers, threads=threads,
+                   view=view, allow_moves=allow_moves, avoid_moves=avoid_moves)
+    live = not as_json and sys.stderr.isatty()
+    if workers > 1:     # worker processes cannot be stopped early or report: a progress bar, Ctrl-C aborts
+        if live:
+            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-        with Progress(TextColumn("searching"), BarColumn(), TextColumn("{task.completed} it"),
-                      TimeElapsedColumn(), transient=True) as bar:
-            task = bar.add_task("search", total=total)
-            result = engine_suggest(state, seat=searcher, limit=limit, params=params, seed=seed, workers=workers,
-                                    threads=threads, view=view,
-                                    progress=lambda done, _t: bar.update(task, completed=done))
+            with Progress(TextColumn("searching"), BarColumn(), TextColumn("{task.completed} it"),
+                          TimeElapsedColumn(), transient=True) as bar:
+                task = bar.add_task("search", total=iterations)
+                result = engine_suggest(state, progress=lambda done, _t: bar.update(task, completed=done),
+                                        **options)
+        else:
+            result = engine_suggest(state, **options)
     else:
-        result = engine_suggest(state, seat=searcher, limit=limit, params=params, seed=seed, workers=workers,
-                                threads=threads, view=view)
+        stop = threading.Event()
+        previous = signal.getsignal(signal.SIGINT)
+
+        def on_interrupt(signum, frame) -> None:
+            stop.set()
+            signal.signal(signal.SIGINT, signal.default_int_handler)    # a second Ctrl-C aborts
+
+        in_main = threading.current_thread() is threading.main_thread()
+        if in_main and previous is signal.default_int_handler:
+            signal.signal(signal.SIGINT, on_interrupt)
+        try:
+            if live:
+                result = _suggest_live(engine_suggest, state, stop, iterations, options)
+            else:
+                result = engine_suggest(state, stop=stop, **options)
+        finally:
+            if in_main and previous is signal.default_int_handler:
+                signal.signal(signal.SIGINT, previous)
+        if result.stopped and stop.is_set():
+            result = dataclasses.replace(result, notes=result.notes + (
+                "interrupted (Ctrl-C): this is the best move found so far",))
     if as_json:
         data = result.to_dict()
         data["candidates"] = data["candidates"][:top]
@@ -578,8 +632,47 @@ def suggest(
     _print_suggestion(result, top, plans)
 
 
+#: Seconds between updates of `burano suggest`'s live line.
+LIVE_EVERY = 0.25
+
+
+def _cli_moves(moves: Optional[list[str]], option: str) -> Optional[list[str]]:
+    if not moves:
+        return None
+    out = [" ".join(m.split()) for m in moves]
+    if not all(out):
+        raise OptionError(f"{option} needs a move text, not an empty string")
+    return out
+
+
+def _suggest_live(engine_suggest, state, stop, total: Optional[int], options: dict):
+    """Run the search with a live line on stderr: the best move so far, its win chance, iterations/s."""
+    from rich.live import Live
+    from rich.text import Text
+
+    console = _console(stderr=True, highlight=False)
+
+    def line(done: int, rate: float, best: Optional[str], win: Optional[float], elapsed: float) -> Text:
+        budget = f"{done:,}" + (f"/{total:,}" if total else "") + " it"
+        text = Text(f"searching  {budget}  {rate:,.0f} it/s  {elapsed:.1f} s", style="dim")
+        if best is not None:
+            text.append("   best so far: ")
+            text.append(best, style="bold")
+            text.append(f"  win {win:.1%}")
+        text.append("   (Ctrl-C: stop and show it)", style="dim")
+        return text
+
+    with Live(line(0, 0.0, None, None, 0.0), console=console, transient=True, auto_refresh=False) as view:
+        def on_report(partial) -> None:
+            best = partial.best
+            view.update(line(partial.iterations, partial.iterations_per_second, partial.move or None,
+                             best.win_prob if best else None, partial.elapsed), refresh=True)
+
+        return engine_suggest(state, stop=stop, on_report=on_report, report_every=LIVE_EVERY, **options)
+
+
 SUGGEST_LEGEND = (f"win: chance to win; VP: expected final VP; margin: expected final VP minus the best other "
-                  f"seat's; [n]: iterations through a plan step; ?: fewer than {PLAN_MIN_VISITS} (a guess); "
+                  f"seat's (+ ahead of, - behind the leader); [n]: iterations through a plan step; ?: fewer than {PLAN_MIN_VISITS} (a guess); "
                   f"⟨…⟩: a chance event follows, the rest of the plan is averaged over its outcomes")
 
 
@@ -726,6 +819,27 @@ def play(
     setup = setup_game(players=players, you=you, bots=bots, seed=seed, names=names, record=record, resume=resume,
                        game_factory=_game_class())
     raise typer.Exit(run_play(setup))
+
+
+@app.command()
+@user_errors
+def engine(
+    threads: Optional[int] = typer.Option(None, "--threads", metavar="T",
+                                          help="Search threads of a query that does not say (default: every "
+                                               "usable core)."),
+) -> None:
+    """Serve the JSON-lines analysis protocol on stdin/stdout (docs/engine-protocol.md).
+
+    One JSON query per line in, one JSON object per line out: partial reports while a search runs
+    ("isDuringSearch": true), exactly one final report or error line per query. Control lines:
+    {"id": ..., "action": "terminate", "terminateId": ...}, "terminate_all", "query_version", "quit".
+    Logs go to stderr.
+    """
+    from burano_ai.engine import MAX_THREADS
+    from burano_ai.protocol import serve_stdio
+    if threads is not None and not 1 <= threads <= MAX_THREADS:
+        raise OptionError(f"--threads must be from 1 to {MAX_THREADS}, not {threads}")
+    serve_stdio(threads=threads, game_factory=_game_class())
 
 
 @app.command()

@@ -17,15 +17,11 @@ The played move's value (`played_win`), in order of preference (`Decision.method
 - ``search``: the main search tried the played move at least `min_played_visits` times: its row.
 - ``restricted``: otherwise a second search of the same position with the root kept to the played move
   (`engine.suggest(..., allow_moves=[move])`), a quarter of the budget: every iteration starts with it.
-- ``after``: where `engine.suggest` has no `allow_moves` yet, the position after the played move, seen
-  from the seat's view, searched for the seat (a quarter of the budget) when the seat is still to move
-  (Burano's turns are several moves long), or scored when the game is over (``terminal``).
-- ``few-visits``: otherwise the main search's row even with few visits (noisy; the annotations say so).
 
 The loss is ``max(0, win - played_win)`` (a played move estimated better than the engine's choice costs
 nothing), the VP-margin loss likewise. Flags: `THRESHOLDS`, for a loss of at least `NOISE_Z` standard
-errors (`standard_error`); with `allow_moves`, a ``search`` row whose flag is within the noise is settled
-by the restricted second search. The method and the thresholds are documented in docs/analysis.md.
+errors (`standard_error`); a ``search`` row whose flag is within the noise is settled by the restricted
+second search. The method and the thresholds are documented in docs/analysis.md.
 
 Deterministic: the search of decision at ply ``p`` is seeded ``derive(seed, p)`` (its second search
 ``derive(seed, p, 1)``); with an iteration budget and one thread (the default with iterations) the same
@@ -34,7 +30,6 @@ seed gives the same analysis, bit for bit. A time budget or several threads do n
 
 from __future__ import annotations
 
-import inspect
 import math
 import time
 from dataclasses import asdict, dataclass, field
@@ -214,13 +209,6 @@ class Analysis:
         plot_win_probability(self, path)
 
 
-def _supports_allow_moves() -> bool:
-    try:
-        return "allow_moves" in inspect.signature(suggest).parameters
-    except (TypeError, ValueError):
-        return False
-
-
 def _share(limit: Limit, share: float) -> Limit:
     return Limit(iterations=None if limit.iterations is None else max(1, int(limit.iterations * share)),
                  seconds=None if limit.seconds is None else limit.seconds * share)
@@ -306,8 +294,7 @@ def analyse(record: GameRecord, seat: int | str | None = None, limit: Limit | No
                               f"skipped")
     if not points:
         analysis.notes.append(f"seat {SEAT_LETTERS[p]} has no decision in this record")
-    restricted = _supports_allow_moves()
-    tasks = [(ply, view, phase, move, p, limit, seed, threads, params, game_factory, restricted, min_played_visits)
+    tasks = [(ply, view, phase, move, p, limit, seed, threads, params, game_factory, min_played_visits)
              for ply, view, phase, move in points]
     if jobs == 1 or len(tasks) <= 1:
         for k, task in enumerate(tasks):
@@ -340,8 +327,7 @@ def _in_processes(tasks: list[tuple], jobs: int, progress: Progress | None) -> l
 
 
 def _decision(ply: int, view: str, phase: str, move: str, seat: int, limit: Limit, seed: int,
-              threads: int | None, params: Params, game_factory, restricted: bool,
-              min_played_visits: int | None) -> Decision:
+              threads: int | None, params: Params, game_factory, min_played_visits: int | None) -> Decision:
     t0 = time.perf_counter()
     root = _root(view, game_factory)     # the seat's view: the search's own root (never modified by it)
     result = suggest(root, seat=seat, view=seat, limit=limit, params=params, seed=derive(seed, ply),
@@ -357,7 +343,7 @@ def _decision(ply: int, view: str, phase: str, move: str, seat: int, limit: Limi
         MIN_PLAYED_VISITS, int(MIN_PLAYED_SHARE * result.iterations))
     second = _share(limit, SECOND_SEARCH_SHARE)
 
-    def restricted_search() -> tuple[str, float, float, int | None]:
+    def restricted_search() -> tuple[str, float, float, int]:
         other = suggest(root, seat=seat, view=seat, limit=second, params=params, seed=derive(seed, ply, 1),
                         threads=threads, game_factory=game_factory, allow_moves=[played])
         c = other.candidates[0]
@@ -367,15 +353,12 @@ def _decision(ply: int, view: str, phase: str, move: str, seat: int, limit: Limi
         method, win, margin, n = "best", best.win_prob, best.expected_margin, best.visits
     elif row is not None and row.visits >= floor:
         method, win, margin, n = "search", row.win_prob, row.expected_margin, row.visits
-    elif restricted:
-        method, win, margin, n = restricted_search()
     else:
-        method, win, margin, n = _after_move(root, played, seat, second, params, derive(seed, ply, 1), threads,
-                                             game_factory, row)
+        method, win, margin, n = restricted_search()
     loss = max(0.0, best.win_prob - win)
     noise = 0.0 if method == "best" else math.hypot(standard_error(best.win_prob, best.visits),
                                                      standard_error(win, n))
-    if method == "search" and restricted and flag_for(loss) is not None and loss < NOISE_Z * noise:
+    if method == "search" and flag_for(loss) is not None and loss < NOISE_Z * noise:
         # A flag the row cannot tell from noise: search the move played on its own to settle it.
         method, win, margin, n = restricted_search()
         loss = max(0.0, best.win_prob - win)
@@ -388,13 +371,11 @@ def _decision(ply: int, view: str, phase: str, move: str, seat: int, limit: Limi
                     legal=len(root.legal_actions()), time=time.perf_counter() - t0)
 
 
-def standard_error(p: float, n: int | None) -> float:
-    """Standard error of a mean win probability `p` over `n` iterations (0 when exact: n None).
+def standard_error(p: float, n: int) -> float:
+    """Standard error of a mean win probability `p` over `n` iterations.
 
     Rewards lie in [0, 1], so p(1-p) bounds their variance; it is floored at `MIN_VARIANCE` so that a mean
     of exactly 0 or 1 over few iterations is not taken for certainty."""
-    if n is None:
-        return 0.0
     return math.sqrt(max(p * (1.0 - p), MIN_VARIANCE) / max(n, 1))
 
 
@@ -402,29 +383,6 @@ def _root(view: str, game_factory):
     from .engine import load_position
     state, _ = load_position(view, game_factory)
     return state
-
-
-def _after_move(root, played: int, seat: int, limit: Limit, params: Params, seed: int, threads: int | None,
-                game_factory, row) -> tuple[str, float, float, int | None]:
-    """The played move's value without `allow_moves`: the seat's view after the move, searched or scored."""
-    after = root.clone()
-    after.apply_action(played)
-    while (not after.is_terminal() and not after.is_chance_node() and after.current_player() == seat
-           and len(after.legal_actions()) == 1):
-        after.apply_action(after.legal_actions()[0])   # a forced reply of the seat: suggest would not search
-    if after.is_terminal():
-        scores = list(after.scores())
-        best_other = max(s for q, s in enumerate(scores) if q != seat)
-        return "terminal", float(after.returns()[seat]), float(scores[seat] - best_other), None
-    if not after.is_chance_node() and after.current_player() == seat:
-        result = suggest(after.to_json(seat), seat=seat, limit=limit, params=params, seed=seed, threads=threads,
-                         game_factory=game_factory)
-        c = result.candidates[0]
-        return "after", c.win_prob, c.expected_margin, c.visits
-    if row is None:
-        raise OptionError(f"the search did not try the move played ({root.action_to_string(played)!r}): "
-                          f"the budget is too small for this position; give more iterations or time")
-    return "few-visits", row.win_prob, row.expected_margin, row.visits
 
 
 def plot_win_probability(analysis: Analysis, path: str) -> None:

@@ -22,7 +22,7 @@ from typing import Any, Callable
 
 from .data.colours import SEAT_LETTERS
 from .enums import CHANCE, TERMINAL, parse_seat
-from .errors import OptionError, PositionError
+from .errors import BuranoError, OptionError, PositionError
 from .notation import MAX_POSITION_BYTES, parse_position_text, position_from_dict, read_text_file
 from .search.limits import DEFAULT_SUGGEST_ITERATIONS, Limit
 from .search.params import Params
@@ -34,6 +34,10 @@ from .validate import check_playable
 MAX_WORKERS = 64
 #: Most search threads `suggest` accepts.
 MAX_THREADS = 64
+#: Seconds between partial reports when `suggest` is given `on_report` but no `report_every`.
+DEFAULT_REPORT_EVERY = 0.5
+#: Shortest interval between partial reports (each one pauses the threads and copies the plan tree).
+MIN_REPORT_EVERY = 0.01
 
 
 def read_position_text(path: str | os.PathLike) -> str:
@@ -103,10 +107,77 @@ def _check_options(limit: Any, params: Any, seed: Any, workers: Any, threads: An
     return limit, params
 
 
+def _check_streaming(on_report: Any, report_every: Any, stop: Any, workers: int) -> float | None:
+    """Check the streaming options of `suggest`; return the report interval (None without reports)."""
+    if on_report is not None and not callable(on_report):
+        raise OptionError(f"on_report must be callable(SearchResult), not {on_report!r}")
+    if stop is not None and not callable(getattr(stop, "is_set", None)):
+        raise OptionError(f"stop must be a threading.Event (something with is_set()), not {stop!r}")
+    if report_every is not None:
+        if (isinstance(report_every, bool) or not isinstance(report_every, (int, float))
+                or not MIN_REPORT_EVERY <= report_every <= 86_400):
+            raise OptionError(f"report_every must be a number of seconds from {MIN_REPORT_EVERY} to 86400, "
+                              f"not {report_every!r}")
+    if workers > 1 and (on_report is not None or stop is not None):
+        raise OptionError(f"workers={workers}: searches in worker processes cannot report while they run or be "
+                          "stopped early; use threads")
+    if on_report is None:
+        return None
+    return float(report_every) if report_every is not None else DEFAULT_REPORT_EVERY
+
+
+def _move_ids(moves: Any, what: str, state, legal: list[int], texts: dict[str, int]) -> set[int]:
+    """The legal action ids named by `moves` (move texts or action ids); OptionError naming any other."""
+    if isinstance(moves, (str, bytes)) or not hasattr(moves, "__iter__"):
+        raise OptionError(f"{what} must be a list of moves (texts or action ids), not {moves!r}")
+    out = set()
+    for move in moves:
+        if isinstance(move, bool) or not isinstance(move, (int, str)):
+            raise OptionError(f"{what}: a move is a text or an action id, not {move!r}")
+        if isinstance(move, int):
+            if move not in legal:
+                raise OptionError(f"{what}: action {move} is not a legal move here")
+            out.add(move)
+            continue
+        action = texts.get(" ".join(move.split()))
+        if action is None:      # another spelling the rules' parser knows (letter case, order of a pair, ...)
+            try:
+                parsed = state.string_to_action(move)
+            except (BuranoError, ValueError):
+                parsed = None
+            action = parsed if parsed in legal else None
+        if action is None:
+            shown = ", ".join(sorted(texts)[:12]) + (", ..." if len(texts) > 12 else "")
+            raise OptionError(f"{what}: {move!r} is not a legal move here (legal: {shown})")
+        out.add(action)
+    return out
+
+
+def root_moves(state, allow_moves: Any = None, avoid_moves: Any = None) -> list[int] | None:
+    """The root moves a search may choose: the legal moves of `state`, kept to `allow_moves` and without
+    `avoid_moves` (move texts or action ids), in legal order; None when neither is given.
+
+    Raises:
+        OptionError: a named move is not legal here, or no move is left.
+    """
+    if allow_moves is None and avoid_moves is None:
+        return None
+    legal = list(state.legal_actions())
+    texts = {state.action_to_string(a): a for a in legal}
+    allowed = set(legal) if allow_moves is None else _move_ids(allow_moves, "allow_moves", state, legal, texts)
+    avoided = set() if avoid_moves is None else _move_ids(avoid_moves, "avoid_moves", state, legal, texts)
+    kept = [a for a in legal if a in allowed and a not in avoided]
+    if not kept:
+        raise OptionError("allow_moves / avoid_moves leave no move to search")
+    return kept
+
+
 def suggest(position: Any, seat: int | str | None = None, limit: Limit | None = None, params: Params | None = None,
             seed: int = 0, workers: int = 1, progress: Callable[[int, int | None], None] | None = None,
             game_factory: GameFactory | None = None, view: int | str | None = None,
-            threads: int | None = None) -> SearchResult:
+            threads: int | None = None, on_report: Callable[[SearchResult], None] | None = None,
+            report_every: float | None = None, stop: Any = None, allow_moves: Any = None,
+            avoid_moves: Any = None) -> SearchResult:
     """Search the position for the seat to move and return the suggested move with its statistics.
 
     Args:
@@ -125,16 +196,33 @@ def suggest(position: Any, seat: int | str | None = None, limit: Limit | None = 
         threads: threads sharing one native tree (not bit-reproducible when > 1); default: every usable
             core when the native tree runs the search and `workers` is 1, else 1. Asked for more than 1
             where the Python tree runs, the search runs one thread and says so in the notes.
+        on_report: called with a partial `SearchResult` (`partial` True: the candidates so far,
+            iterations, elapsed) every `report_every` seconds while the search runs, in the calling
+            thread; the search pauses meanwhile (threads finish their iterations in flight). Not after
+            the end: the return value is the final result. An exception raised by `on_report` ends the
+            search and propagates.
+        report_every: seconds between reports (default `DEFAULT_REPORT_EVERY`, at least 0.01).
+        stop: a `threading.Event`; once set (from any thread, or a signal handler) the search ends
+            within ~10 ms plus the iterations in flight and `suggest` returns the best so far
+            (`stopped` True, with a note).
+        allow_moves / avoid_moves: move texts (as `state.action_to_string` writes them) or action ids:
+            the root moves the search may choose (only these / all but these).
+
+    A search with `on_report`, `stop` or both is the same search as without them: with one thread the
+    same seed and iteration budget give the same final result. Worker processes take neither.
 
     Every search runs at least one iteration (per worker), even when `limit.seconds` is spent first.
 
     Raises:
         PositionError: malformed position, game over, a chance event pending, or no legal move.
         OptionError: unknown seat, a seat that is not to move, a view of another seat, a bad limit,
-            params, seed, worker or thread count, or threads and workers both above 1.
+            params, seed, worker or thread count, threads and workers both above 1, a bad `on_report`,
+            `report_every` or `stop`, streaming with workers, a move in `allow_moves` / `avoid_moves`
+            that is not legal, or no move left by them.
     """
     start = time.perf_counter()
     limit, params = _check_options(limit, params, seed, workers, threads, progress)
+    report_every = _check_streaming(on_report, report_every, stop, workers)
     state, view_seat = load_position(position, game_factory)
     n = state.num_players
     if view is not None:
@@ -159,6 +247,7 @@ def suggest(position: Any, seat: int | str | None = None, limit: Limit | None = 
     if not legal:
         raise PositionError(f"seat {SEAT_LETTERS[seat]} is to move but has no legal move: "
                             "the position cannot arise in a game")
+    allowed = root_moves(state, allow_moves, avoid_moves)
     if len(legal) == 1:
         only = legal[0]
         text = state.action_to_string(only)
@@ -174,16 +263,27 @@ def suggest(position: Any, seat: int | str | None = None, limit: Limit | None = 
     root = state if view_seat == seat else canonical_root(state, seat, game_factory)
     if threads is None:
         threads = default_threads(root, params, workers)
+    def on_summary(partial: dict) -> None:
+        on_report(build_result(partial, seat, seed, workers, time.perf_counter() - start,
+                               root.action_to_string, tuple(partial["notes"]), threads=partial["threads"],
+                               selection=params.final_selection, partial=True))
     summary = run_search(root, seat, limit, params, seed=seed, workers=workers, progress=progress,
-                         game_factory=game_factory, threads=threads)
+                         game_factory=game_factory, threads=threads,
+                         root_actions=None if allowed is None else tuple(allowed), stop=stop,
+                         on_summary=None if on_report is None else on_summary, report_every=report_every)
     elapsed = time.perf_counter() - start
     if summary["iterations"] < 1:   # run_search runs at least one; an answer without search is a bug
         raise RuntimeError("the search ran no iteration")
     notes = list(summary["notes"])
-    if limit.iterations is not None and summary["iterations"] < limit.iterations:
+    stopped = bool(summary.get("stopped"))
+    if stopped:
+        notes.append(f"stopped after {summary['iterations']} iterations: the best move so far")
+    elif limit.iterations is not None and summary["iterations"] < limit.iterations:
         notes.append(f"time limit of {limit.seconds} s reached after {summary['iterations']} of "
                      f"{limit.iterations} iterations")
+    if allowed is not None and len(allowed) < len(legal):
+        notes.append(f"searched {len(allowed)} of {len(legal)} legal moves (allow / avoid)")
     if params.result_note:
         notes.append(params.result_note)
     return build_result(summary, seat, seed, workers, elapsed, root.action_to_string, tuple(notes),
-                        threads=summary["threads"], selection=params.final_selection)
+                        threads=summary["threads"], selection=params.final_selection, stopped=stopped)

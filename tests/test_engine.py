@@ -271,3 +271,110 @@ def test_bot_budgets_go_through_the_same_ranges():
     for spec in ("ismcts:iterations=2000000000", "ismcts:time=100000"):
         with pytest.raises(OptionError, match="at most"):
             make_bot(spec, 0)
+
+
+# --- streaming: on_report, stop, allow_moves / avoid_moves (the API of the engine protocol and the web board)
+
+
+
+def example():
+    from importlib import resources
+    return resources.files("burano_ai.data").joinpath("examples/midgame-4p-C.json").read_text()
+
+
+def test_reports_while_searching_do_not_change_a_one_thread_search():
+    reports = []
+    plain = suggest(example(), limit=Limit(iterations=1500), seed=4, threads=1)
+    streamed = suggest(example(), limit=Limit(iterations=1500), seed=4, threads=1, on_report=reports.append,
+                       report_every=0.01, stop=__import__("threading").Event())
+    assert comparable(plain) == comparable(streamed)
+    assert reports and all(r.partial and not r.stopped for r in reports)
+    assert [r.iterations for r in reports] == sorted(r.iterations for r in reports)
+    assert all(0 < r.iterations < 1500 for r in reports)
+    assert not streamed.partial
+
+
+def test_a_stop_event_ends_the_search_with_the_best_so_far():
+    import threading
+    stop = threading.Event()
+    seen = []
+
+    def on_report(partial):
+        seen.append(partial.iterations)
+        if len(seen) == 2:
+            stop.set()
+
+    result = suggest(example(), limit=Limit(seconds=600), threads=2, stop=stop, on_report=on_report,
+                     report_every=0.05)
+    assert result.stopped and result.to_dict()["stopped"] is True
+    assert result.iterations >= seen[-1] and result.move == result.candidates[0].move
+    assert any("stopped after" in note for note in result.notes)
+
+
+def test_a_stop_set_before_the_search_still_answers():
+    import threading
+    stop = threading.Event()
+    stop.set()
+    result = suggest(example(), limit=Limit(iterations=10_000), threads=1, stop=stop)
+    assert result.stopped and result.iterations == 1
+    assert "stopped" not in suggest(example(), limit=Limit(iterations=5), threads=1).to_dict()
+
+
+def test_allow_and_avoid_moves_restrict_the_root():
+    state, view = load_position(example())
+    moves = [state.action_to_string(a) for a in state.legal_actions()]
+    allowed = suggest(state, view=view, limit=Limit(iterations=300), threads=1, allow_moves=moves[5:8])
+    assert {c.move for c in allowed.candidates} == set(moves[5:8])
+    by_id = suggest(state, view=view, limit=Limit(iterations=300), threads=1,
+                    allow_moves=state.legal_actions()[5:8])
+    assert comparable(by_id) == comparable(allowed)
+    avoided = suggest(state, view=view, limit=Limit(iterations=300), threads=2, avoid_moves=moves[1:])
+    assert [c.move for c in avoided.candidates] == moves[:1] and avoided.candidates[0].visits == 300
+
+
+def test_allowed_moves_may_be_spelled_as_the_rules_parser_reads_them():
+    result = suggest(example(), limit=Limit(iterations=50), threads=1, allow_moves=["TAKE  M2", "Done"])
+    assert {c.move for c in result.candidates} == {"take m2", "done"}
+
+
+def test_allow_and_avoid_moves_on_the_python_tree(start):
+    moves = [start.action_to_string(a) for a in start.legal_actions()]
+    result = suggest(start, limit=Limit(iterations=60), params=Params(tree="python"), allow_moves=moves[:2])
+    assert {c.move for c in result.candidates} <= set(moves[:2])
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(allow_moves=["fly"]), "allow_moves: 'fly' is not a legal move here"),
+    (dict(avoid_moves=[99999]), "avoid_moves: action 99999 is not a legal move"),
+    (dict(allow_moves="done"), "must be a list of moves"),
+    (dict(allow_moves=[1.5]), "a move is a text or an action id"),
+    (dict(allow_moves=["done"], avoid_moves=["done"]), "leave no move"),
+    (dict(on_report=3), "on_report must be callable"),
+    (dict(stop="now"), "stop must be a threading.Event"),
+    (dict(on_report=print, report_every=0), "report_every must be a number"),
+    (dict(on_report=print, workers=2, threads=1), "worker processes cannot report"),
+    (dict(stop=__import__("threading").Event(), workers=2, threads=1), "worker processes"),
+])
+def test_streaming_options_are_checked(kwargs, message):
+    with pytest.raises(OptionError, match=message):
+        suggest(example(), limit=Limit(iterations=10), **kwargs)
+
+
+def test_margin_spread_is_reported_per_candidate():
+    result = suggest(example(), limit=Limit(iterations=500), threads=1)
+    assert all(c.margin_stdev is not None and c.margin_stdev >= 0 for c in result.candidates)
+    assert "margin_stdev" not in result.candidates[0].to_dict()
+
+
+def test_the_python_tree_stops_and_reports_too(start):
+    import threading
+    stop = threading.Event()
+    seen = []
+
+    def on_report(partial):
+        seen.append(partial.iterations)
+        stop.set()
+
+    result = suggest(start, limit=Limit(seconds=600), params=Params(tree="python"), stop=stop,
+                     on_report=on_report, report_every=0.05)
+    assert result.stopped and seen and result.iterations >= seen[0] and result.elapsed > 0

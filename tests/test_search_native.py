@@ -133,7 +133,7 @@ def test_summary_has_the_python_searchers_shape(mid3):
 
     check(plan)
     assert all(plan[a][3] == (a == A.DONE) for a in plan)    # at a turn decision only `done` ends the turn
-    for action, (share, vp, _margin, squares) in stats.items():
+    for action, (share, vp, _margin, squares, _margin_squares) in stats.items():
         visits, value = plan[action][:2]
         assert 0.0 <= share <= visits and vp >= 0
         assert value * value / visits <= squares + 1e-9 <= visits + 1e-9   # Cauchy-Schwarz; rewards lie in 0..1

@@ -30,7 +30,8 @@ class NativeSearcher:
     elapsed: float
     dead_ends: int    # iterations stopped at a decision with no legal action / chance with no outcome
 
-    def __init__(self, root: State, seat: int | str, params: Params | None = None, seed: int = 0) -> None:
+    def __init__(self, root: State, seat: int | str, params: Params | None = None, seed: int = 0,
+                 root_actions: Iterable[int] | None = None) -> None:
         """PositionError for a terminal root, a chance-node root or a root where `seat` has no legal action;
         ValueError if `seat` is not to move; OptionError if the native tree cannot run `params`."""
     def run(self, iterations: int | None = None, deadline: float | None = None,
@@ -51,5 +52,5 @@ class NativeSearcher:
         """The tree in the `tree.export_plan` format."""
     def edges(self) -> list[tuple[int, int, int, float, int]]:
         """Every edge as (chooser, action, visits, value, avail)."""
-    def summary(self) -> dict[str, Any]:
+    def summary(self, max_nodes: int = 20000) -> dict[str, Any]:
         """Results in the form of `ismcts.Searcher.summary()`."""

@@ -103,6 +103,9 @@ class Searcher:
         seat: the searching seat.
         params: tunables.
         seed: this search's seed; iteration seeds derive from it (`iteration_seed`).
+        root_actions: the root moves the search may choose (action ids; allowMoves / avoidMoves), or
+            None for every legal move. (The root's legal moves are the seat's to know, so the same in
+            every world; were none of them legal in one, the root would offer all of them.)
 
     Raises:
         PositionError: the root is terminal, a chance node, or `seat` has no legal action there
@@ -110,17 +113,22 @@ class Searcher:
         ValueError: `seat` is not to move at the root.
     """
 
-    def __init__(self, root, seat: int, params: Params | None = None, seed: int = 0) -> None:
+    def __init__(self, root, seat: int, params: Params | None = None, seed: int = 0,
+                 root_actions=None) -> None:
         seat = check_root(root, seat)
+        self.root_actions = None if root_actions is None else frozenset(root_actions)
         self.root_state = root
         self.seat = seat
         self.num_players = root.num_players
         self.params = params or Params()
         self.seed = seed
         self.root = Node()
-        #: Root action -> [win share sum, final VP sum, VP margin sum, reward square sum] for the searching
-        #: seat (the reward sum is the child's `value`; with the squares it gives the value's spread).
+        #: Root action -> [win share sum, final VP sum, VP margin sum, reward square sum, margin square sum]
+        #: for the searching seat (the reward sum is the child's `value`; with the squares it gives the
+        #: value's spread; the margin squares give the margin's).
         self.root_stats: dict[int, list[float]] = {}
+        #: Root action -> every seat's win share sum (who is likely to win after the move).
+        self.seat_shares: dict[int, list[float]] = {}
         self.iterations = 0
         self.elapsed = 0.0
         #: Iterations that met a decision with no legal action or a chance node with no outcome (only a
@@ -139,16 +147,18 @@ class Searcher:
         start = time.perf_counter()
         done = 0
         next_report = time.time() + progress_every
-        while iterations is None or done < iterations:
-            now = time.time()
-            if deadline is not None and now >= deadline:
-                break
-            self.iterate(iteration_seed(self.seed, self.iterations))
-            done += 1
-            if progress is not None and now >= next_report:
-                progress(self.iterations, iterations)
-                next_report = now + progress_every
-        self.elapsed += time.perf_counter() - start
+        try:
+            while iterations is None or done < iterations:
+                now = time.time()
+                if deadline is not None and now >= deadline:
+                    break
+                self.iterate(iteration_seed(self.seed, self.iterations))
+                done += 1
+                if progress is not None and now >= next_report:
+                    progress(self.iterations, iterations)     # may raise to end the run early
+                    next_report = now + progress_every
+        finally:
+            self.elapsed += time.perf_counter() - start
         if progress is not None:
             progress(self.iterations, iterations)
 
@@ -192,6 +202,8 @@ class Searcher:
             if not legal:
                 dead_end = True
                 break
+            if node is root and self.root_actions is not None:
+                legal = [a for a in legal if a in self.root_actions] or legal
             if phase == PYRAMID and player != seat:   # a secret choice: sampled, not a tree edge
                 if rng is None:
                     rng = random.Random(seed)
@@ -274,22 +286,30 @@ class Searcher:
             child.value += reward[mover]
         stats = self.root_stats.get(first_action)
         if stats is None:
-            stats = self.root_stats[first_action] = [0.0, 0.0, 0.0, 0.0]
+            stats = self.root_stats[first_action] = [0.0, 0.0, 0.0, 0.0, 0.0]
         stats[0] += shares[seat]
         stats[1] += scores[seat]
         stats[2] += margin[seat]
         stats[3] += reward[seat] * reward[seat]
+        stats[4] += margin[seat] * margin[seat]
+        seat_shares = self.seat_shares.get(first_action)
+        if seat_shares is None:
+            seat_shares = self.seat_shares[first_action] = [0.0] * len(shares)
+        for p, share in enumerate(shares):
+            seat_shares[p] += share
         self.iterations += 1
 
     # --- results
 
-    def summary(self) -> dict[str, Any]:
-        """The search's results in a picklable form that root-parallel searches can sum."""
+    def summary(self, max_nodes: int = 20000) -> dict[str, Any]:
+        """The search's results in a picklable form that root-parallel searches can sum (the plan tree
+        holds at most about `max_nodes` nodes: `tree.export_plan`)."""
         return {
             "iterations": self.iterations,
             "elapsed": self.elapsed,
-            "plan": export_plan(self.root, self.seat),
+            "plan": export_plan(self.root, self.seat, max_nodes),
             "root_stats": {a: tuple(v) for a, v in self.root_stats.items()},
+            "seat_shares": {a: tuple(v) for a, v in self.seat_shares.items()},
             "nodes": self.root.count(),
         }
 
@@ -312,9 +332,10 @@ def native_tree_blocker(root, params: Params) -> str | None:
     return None
 
 
-def make_searcher(root, seat: int, params: Params | None = None, seed: int = 0):
+def make_searcher(root, seat: int, params: Params | None = None, seed: int = 0, root_actions=None):
     """The searcher for `params.tree`: the native tree when asked for or ("auto") when it can run the
     search, else the Python `Searcher`; both have the same driving interface and summary.
+    `root_actions` restricts the root moves (see `Searcher`).
 
     Raises:
         OptionError: tree="native" and the native tree cannot run this search (the message says why).
@@ -327,7 +348,7 @@ def make_searcher(root, seat: int, params: Params | None = None, seed: int = 0):
             from ._native import NativeSearcher
             # The native tree runs the core's playout with `params.native_policy`.
             return NativeSearcher(root, seat, params.with_(evaluator=None, playout_policy=params.native_policy),
-                                  seed)
+                                  seed, root_actions=root_actions)
         if params.tree == "native":
             raise OptionError(f"tree='native' cannot run this search: {blocker}")
-    return Searcher(root, seat, params, seed)
+    return Searcher(root, seat, params, seed, root_actions=root_actions)

@@ -110,43 +110,113 @@ def merge_summaries(summaries: list[dict[str, Any]]) -> dict[str, Any]:
         for action, values in s["root_stats"].items():
             old = root_stats.get(action, (0.0,) * len(values))
             root_stats[action] = tuple(a + b for a, b in zip(old, values))
+    seat_shares: dict[int, tuple[float, ...]] = {}
+    for s in summaries:
+        for action, values in s.get("seat_shares", {}).items():
+            old = seat_shares.get(action, (0.0,) * len(values))
+            seat_shares[action] = tuple(x + y for x, y in zip(old, values))
     return {
         "iterations": sum(s["iterations"] for s in summaries),
         "elapsed": max((s["elapsed"] for s in summaries), default=0.0),
         "plan": merge_plans([s["plan"] for s in summaries]),
         "root_stats": root_stats,
+        "seat_shares": seat_shares,
         "nodes": sum(s["nodes"] for s in summaries),
     }
 
 
+#: While a search can be stopped (`run_search(stop=...)`), how often the running search looks at the stop
+#: event, in seconds: between two looks the threads finish at most the iterations in flight.
+STOP_CHECK_SECONDS = 0.005
+#: Plan-tree nodes of a summary handed to `on_summary` while the search runs, and of the summary of a
+#: search that `stop` ended (a finished search exports the default 20,000): enough for the candidates'
+#: plans, and a few ms instead of tens to export, so that a stopped search answers at once.
+PARTIAL_PLAN_NODES = 2000
+
+
+class _Stopped(Exception):
+    """Raised by the progress hook to end `searcher.run` early (the tree stays consistent)."""
+
+
 def _run_at_least_once(searcher, iterations: int | None, deadline: float | None,
-                       progress: Progress | None, threads: int = 1) -> None:
+                       progress: Progress | None, threads: int = 1, stop: threading.Event | None = None,
+                       on_summary: Callable[[dict[str, Any]], None] | None = None,
+                       report_every: float | None = None) -> bool:
     """`searcher.run(iterations, deadline, progress)`, but with one iteration first whatever the deadline.
 
     Iteration seeds follow the searcher's iteration count, so one iteration then the rest is the same
     search as all at once: an iteration budget stays reproducible (with one thread). `threads` > 1
     (a native searcher only) runs the rest on that many threads.
+
+    With `stop` (a `threading.Event`) the search looks at it every `STOP_CHECK_SECONDS` and ends once it
+    is set. With `on_summary` the search pauses every `report_every` seconds (its threads finish their
+    iterations in flight), hands `searcher.summary()` to it and goes on: running in chunks is the same
+    search, since an iteration's seed is its index. Returns True when `stop` ended the search.
     """
     run = searcher.run if threads == 1 else functools.partial(searcher.run, threads=threads)
-    if deadline is None:
-        run(iterations, None, progress)
-        return
-    searcher.run(1, None)
-    rest = None if iterations is None else iterations - 1
-    if rest is None or rest > 0:
-        run(rest, deadline, progress)
-    elif progress is not None:
+    if stop is None and on_summary is None:
+        if deadline is None:
+            run(iterations, None, progress)
+            return False
+        searcher.run(1, None)
+        rest = None if iterations is None else iterations - 1
+        if rest is None or rest > 0:
+            run(rest, deadline, progress)
+        elif progress is not None:
+            progress(searcher.iterations, iterations)
+        return False
+    target = None if iterations is None else searcher.iterations + iterations
+
+    def check(done: int, _total: int | None) -> None:
+        if progress is not None:
+            progress(done, iterations)
+        if stop is not None and stop.is_set():
+            raise _Stopped
+
+    searcher.run(1, None)       # an answer always rests on some search, even when stopped at once
+    next_report = None if on_summary is None else time.time() + report_every
+    stopped = False
+    while True:
+        remaining = None if target is None else target - searcher.iterations
+        if remaining is not None and remaining <= 0:
+            break
+        if deadline is not None and time.time() >= deadline:
+            break
+        if stop is not None and stop.is_set():
+            stopped = True
+            break
+        ends = [t for t in (deadline, next_report) if t is not None]
+        try:
+            run(remaining, min(ends) if ends else None, check, progress_every=STOP_CHECK_SECONDS)
+        except _Stopped:
+            stopped = True
+            break
+        if next_report is not None and time.time() >= next_report:
+            finished = ((target is not None and searcher.iterations >= target)
+                        or (deadline is not None and time.time() >= deadline))
+            if not finished:
+                on_summary(searcher.summary(PARTIAL_PLAN_NODES))
+            next_report = time.time() + report_every
+    if progress is not None:
         progress(searcher.iterations, iterations)
+    return stopped
 
 
 def run_search(root, seat: int, limit: Limit, params: Params, seed: int = 0, workers: int = 1,
                progress: Progress | None = None, game_factory: GameFactory | None = None,
-               threads: int = 1) -> dict[str, Any]:
+               threads: int = 1, root_actions=None, stop: threading.Event | None = None,
+               on_summary: Callable[[dict[str, Any]], None] | None = None,
+               report_every: float | None = None) -> dict[str, Any]:
     """Search from `root` (already canonical: see `canonical_root`) and return the merged summary.
 
     Every search (each worker's) runs at least one iteration, even when `limit.seconds` is spent first.
     The summary also says how many `threads` shared the tree (1 when the Python tree ran: see the
-    module docstring) and holds `notes` for the user.
+    module docstring), `stopped`: True when `stop` ended it, and holds `notes` for the user.
+
+    `root_actions` restricts the root moves (action ids; see `ismcts.Searcher`). `stop` (a
+    `threading.Event`) ends the search within `STOP_CHECK_SECONDS` plus the iterations in flight;
+    `on_summary(summary)` receives the summary so far every `report_every` seconds (see
+    `_run_at_least_once`). Worker processes (`workers` > 1) take neither: an OptionError.
 
     Raises:
         PositionError: `seat` is not to move at `root`, or has no legal move there.
@@ -157,6 +227,11 @@ def run_search(root, seat: int, limit: Limit, params: Params, seed: int = 0, wor
     if threads > 1 and workers > 1:
         raise OptionError(f"threads={threads} shares one tree and workers={workers} runs separate trees: "
                           "choose one of them")
+    if workers > 1 and (stop is not None or on_summary is not None):
+        raise OptionError(f"workers={workers}: searches in worker processes cannot be stopped early or report "
+                          "while they run; use threads")
+    if on_summary is not None and not (isinstance(report_every, (int, float)) and report_every > 0):
+        raise OptionError(f"report_every must be a positive number of seconds, not {report_every!r}")
     if root.is_terminal() or root.current_player() != seat:
         raise PositionError(f"seat {SEAT_LETTERS[seat]} is not to move at the search root")
     if not root.legal_actions():
@@ -165,13 +240,18 @@ def run_search(root, seat: int, limit: Limit, params: Params, seed: int = 0, wor
     deadline = None if limit.seconds is None else time.time() + limit.seconds
     shares = limit.split(workers)
     if workers == 1:
-        searcher = make_searcher(root, seat, params, worker_seed(seed, 0))
+        searcher = make_searcher(root, seat, params, worker_seed(seed, 0), root_actions=root_actions)
         notes = []
         if threads > 1 and isinstance(searcher, Searcher):
             why = "tree='python'" if params.tree == "python" else native_tree_blocker(root, params)
             notes.append(f"ran 1 thread, not {threads}: only the native tree is shared by threads ({why})")
             threads = 1
-        _run_at_least_once(searcher, shares[0], deadline, progress, threads)
+        stopped = _run_at_least_once(searcher, shares[0], deadline, progress, threads, stop=stop,
+                                     on_summary=None if on_summary is None else (
+                                         lambda summary: on_summary({**summary, "threads": threads, "notes": notes})),
+                                     report_every=report_every)
+        if stopped:
+            return {**searcher.summary(PARTIAL_PLAN_NODES), "threads": threads, "notes": notes, "stopped": True}
         return {**searcher.summary(), "threads": threads, "notes": notes}
     if params.tree == "native":     # fail here, not in every worker
         blocker = native_tree_blocker(root, params)
@@ -190,7 +270,7 @@ def run_search(root, seat: int, limit: Limit, params: Params, seed: int = 0, wor
         with _workers_stop_on(procs, (signal.SIGTERM, getattr(signal, "SIGHUP", None))):
             for w in active:
                 args = (w, text, root.num_players, factory, seat, params, shares[w], deadline,
-                        worker_seed(seed, w), counters, results)
+                        worker_seed(seed, w), counters, results, root_actions)
                 proc = ctx.Process(target=_worker_main, args=args, name=f"burano-search-{w}", daemon=True)
                 proc.start()
                 procs.append(proc)
@@ -310,12 +390,13 @@ def watch_parent(sentinel) -> threading.Thread:
 
 
 def _worker_main(index: int, text: str, num_players: int, factory: GameFactory, seat: int, params: Params,
-                 iterations: int | None, deadline: float | None, seed: int, counters, results) -> None:
+                 iterations: int | None, deadline: float | None, seed: int, counters, results,
+                 root_actions=None) -> None:
     """Body of one worker process: follow the parent, rebuild the root, search, send the summary back."""
     try:
         _follow_parent()
         root = factory(num_players).state_from_json(text)
-        searcher = make_searcher(root, seat, params, seed)
+        searcher = make_searcher(root, seat, params, seed, root_actions=root_actions)
 
         def report(done: int, _total: int | None) -> None:
             counters[index] = done

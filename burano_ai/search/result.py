@@ -68,6 +68,10 @@ class Candidate:
         lcb: lower confidence bound of `value` (mean - LCB_Z standard errors; `value` when the spread is
             unknown), what the final-move selection ranks by.
         plan: the seat's most visited line after this move until its turn ends, the move first.
+        margin_stdev: standard deviation of the final VP margin over the move's iterations (None when
+            unknown); not in `to_dict` (the engine protocol reports it as `marginStdev`).
+        seat_win_probs: every seat's mean win share after this move, in seat order (None when unknown);
+            not in `to_dict` (the engine protocol reports it as `winrates`).
     """
 
     action: int
@@ -79,6 +83,8 @@ class Candidate:
     expected_margin: float
     lcb: float = 0.0
     plan: tuple[PlanStep, ...] = ()
+    margin_stdev: float | None = None
+    seat_win_probs: tuple[float, ...] | None = None
 
     @property
     def plan_text(self) -> str:
@@ -87,6 +93,7 @@ class Candidate:
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
+        del out["margin_stdev"], out["seat_win_probs"]
         out["plan"] = self.plan_text
         out["pv"] = [step.to_dict() for step in self.plan]
         return out
@@ -108,6 +115,9 @@ class SearchResult:
             a tree each, or `threads` sharing one tree (one of them is 1).
         nodes: tree nodes created (summed over workers).
         notes: remarks for the user (a forced move, a time limit cutting the budget, ...).
+        stopped: the search was stopped before its budget ran out (`engine.suggest(stop=...)`, Ctrl-C
+            in `burano suggest`): the result is the best so far. Only then `to_dict` has "stopped": true.
+        partial: a report while the search runs (`engine.suggest(on_report=...)`), not its final result.
     """
 
     seat: int
@@ -123,6 +133,8 @@ class SearchResult:
     nodes: int = 0
     notes: tuple[str, ...] = field(default_factory=tuple)
     threads: int = 1
+    stopped: bool = False
+    partial: bool = False
 
     @property
     def seat_letter(self) -> str:
@@ -132,7 +144,7 @@ class SearchResult:
     def deterministic(self) -> bool:
         """True when the search mode is reproducible: the same seed, iteration budget and workers give
         this same result (one thread, or root-parallel workers). Threads sharing a tree are not; nor is
-        any search stopped by its time budget."""
+        any search stopped by its time budget or by a stop request."""
         return self.threads == 1
 
     @property
@@ -171,6 +183,7 @@ class SearchResult:
             "notes": list(self.notes),
             "threads": self.threads,
             "deterministic": self.deterministic,
+            **({"stopped": True} if self.stopped else {}),
         }
 
     def __str__(self) -> str:
@@ -217,6 +230,14 @@ def lower_bound(reward_sum: float, square_sum: float | None, visits: int) -> flo
     return mean - LCB_Z * math.sqrt(variance / visits)
 
 
+def spread(total: float, square_sum: float, visits: int) -> float:
+    """Standard deviation of a quantity from its sum and its sum of squares over `visits` samples."""
+    if visits < 2:
+        return 0.0
+    mean = total / visits
+    return math.sqrt(max(square_sum / visits - mean * mean, 0.0) * visits / (visits - 1))
+
+
 def candidate_plan(plan: PlanTree, action: int, seat: int,
                    action_to_string: Callable[[int], str]) -> tuple[PlanStep, ...]:
     """The plan of one root move: its most visited line (`tree.principal_variation`), steps marked."""
@@ -227,10 +248,12 @@ def candidate_plan(plan: PlanTree, action: int, seat: int,
 
 def build_result(summary: dict[str, Any], seat: int, seed: int, workers: int, elapsed: float,
                  action_to_string: Callable[[int], str], notes: tuple[str, ...] = (),
-                 threads: int = 1, selection: str = "lcb") -> SearchResult:
+                 threads: int = 1, selection: str = "lcb", stopped: bool = False,
+                 partial: bool = False) -> SearchResult:
     """Turn a (merged) search summary into a SearchResult (`selection`: see `rank_candidates`)."""
     plan: PlanTree = summary["plan"]
     stats = summary["root_stats"]
+    seat_shares = summary.get("seat_shares", {})
     candidates = []
     for action, (visits, value, *_rest) in plan.items():
         if visits == 0:
@@ -240,7 +263,10 @@ def build_result(summary: dict[str, Any], seat: int, seed: int, workers: int, el
                                     value=value / visits, win_prob=share / visits, expected_vp=vp / visits,
                                     expected_margin=margin / visits,
                                     lcb=lower_bound(value, squares[0] if squares else None, visits),
-                                    plan=candidate_plan(plan, action, seat, action_to_string)))
+                                    plan=candidate_plan(plan, action, seat, action_to_string),
+                                    margin_stdev=spread(margin, squares[1], visits) if len(squares) > 1 else None,
+                                    seat_win_probs=(tuple(x / visits for x in seat_shares[action])
+                                                    if action in seat_shares else None)))
     candidates = rank_candidates(candidates, selection)
     iterations = summary["iterations"]
     best = candidates[0] if candidates else None
@@ -248,4 +274,4 @@ def build_result(summary: dict[str, Any], seat: int, seed: int, workers: int, el
                         candidates=tuple(candidates), pv=best.plan if best else (), iterations=iterations,
                         elapsed=elapsed, iterations_per_second=iterations / elapsed if elapsed > 0 else 0.0,
                         seed=seed, workers=workers, nodes=summary.get("nodes", 0), notes=tuple(notes),
-                        threads=threads)
+                        threads=threads, stopped=stopped, partial=partial)

@@ -56,6 +56,7 @@ from burano_ai._types cimport (CHANCE_PLAYER, GameC, MAX_ACTIONS, MAX_PLAYERS, N
                                PLAYOUT_DEAD_END, POLICY_HEURISTIC, POLICY_RANDOM, StateC, TERMINAL_PLAYER)
 from burano_ai._rng cimport Rng, rng_seed, rng_uniform
 
+import gc as _gc
 import threading
 import time
 
@@ -383,6 +384,7 @@ cdef class NativeSearcher:
         params: tunables; the leaf evaluation must be the core's playout in C (`params.native_policy`
             not None, see the module docstring).
         seed: this search's seed; iteration seeds derive from it (`ismcts.iteration_seed`).
+        root_actions: the root moves the search may choose (action ids), or None for every legal one.
 
     A position the rules cannot reach may still hold a decision with no legal action or a chance node
     with no outcome below the root; an iteration that meets one stops there, is scored as if the game
@@ -421,6 +423,8 @@ cdef class NativeSearcher:
     cdef double* root_vp
     cdef double* root_margin
     cdef double* root_square          # sum of the seat's squared rewards (the spread of a root move's value)
+    cdef double* root_margin_square   # sum of the seat's squared VP margins (the spread of the margin)
+    cdef double* root_seat_share      # [action * MAX_PLAYERS + p]: win share sums of every seat p
     # Threads. `tree_lock` guards everything above that a search changes (the tree, the root
     # statistics, `iterations`, `dead_ends`) and the run state below.
     cdef pthread_mutex_t tree_lock
@@ -428,19 +432,31 @@ cdef class NativeSearcher:
     cdef long claim_end               # this run hands out indices below this
     cdef bint stopping                # this run hands out no more indices (deadline, error, Ctrl-C)
     cdef int error                    # the first failed iteration's IT_* code in this run, or IT_OK
+    # Root moves (allowMoves / avoidMoves): when `root_restricted`, only actions with `root_allowed` set
+    # are available at the root.
+    cdef bint root_restricted
+    cdef uint8_t root_allowed[MAX_ACTIONS]
 
     def __cinit__(self):
         self.nodes = NULL
         self.slots = NULL
         self.priors = NULL
-        self.root_share = self.root_vp = self.root_margin = self.root_square = NULL
+        self.root_share = self.root_vp = self.root_margin = self.root_square = self.root_margin_square = NULL
+        self.root_seat_share = NULL
         if burano_tree_lock_init(&self.tree_lock) != 0:
             raise MemoryError("cannot create the search tree's lock")
 
-    def __init__(self, State root, seat, params=None, seed=0):
+    def __init__(self, State root, seat, params=None, seed=0, root_actions=None):
         if self.nodes != NULL:
             raise RuntimeError("a NativeSearcher is initialised once")
         seat = _check_root(root, seat)
+        memset(self.root_allowed, 0, MAX_ACTIONS)
+        self.root_restricted = root_actions is not None
+        if root_actions is not None:
+            for a in root_actions:
+                if not 0 <= a < MAX_ACTIONS:
+                    raise ValueError(f"root action {a!r} out of range")
+                self.root_allowed[<int>a] = 1
         params = params or Params()
         policy = params.native_policy
         if policy is None:
@@ -473,8 +489,11 @@ cdef class NativeSearcher:
         self.root_vp = <double*>malloc(MAX_ACTIONS * sizeof(double))
         self.root_margin = <double*>malloc(MAX_ACTIONS * sizeof(double))
         self.root_square = <double*>malloc(MAX_ACTIONS * sizeof(double))
+        self.root_margin_square = <double*>malloc(MAX_ACTIONS * sizeof(double))
+        self.root_seat_share = <double*>malloc(MAX_ACTIONS * MAX_PLAYERS * sizeof(double))
         if (self.nodes == NULL or self.slots == NULL or self.root_share == NULL or self.root_vp == NULL
-                or self.root_margin == NULL or self.root_square == NULL):
+                or self.root_margin == NULL or self.root_square == NULL or self.root_margin_square == NULL
+                or self.root_seat_share == NULL):
             raise MemoryError()
         self.node_capacity = FIRST_NODES
         self.slot_capacity = FIRST_SLOTS
@@ -486,6 +505,8 @@ cdef class NativeSearcher:
         memset(self.root_vp, 0, MAX_ACTIONS * sizeof(double))
         memset(self.root_margin, 0, MAX_ACTIONS * sizeof(double))
         memset(self.root_square, 0, MAX_ACTIONS * sizeof(double))
+        memset(self.root_margin_square, 0, MAX_ACTIONS * sizeof(double))
+        memset(self.root_seat_share, 0, MAX_ACTIONS * MAX_PLAYERS * sizeof(double))
         self.num_nodes = 0
         self.new_node(-1)
 
@@ -497,6 +518,8 @@ cdef class NativeSearcher:
         free(self.root_vp)
         free(self.root_margin)
         free(self.root_square)
+        free(self.root_margin_square)
+        free(self.root_seat_share)
         pthread_mutex_destroy(&self.tree_lock)
 
     # --- tree storage
@@ -754,6 +777,14 @@ cdef class NativeSearcher:
             if n <= 0:                          # no legal action: a malformed position; never read legal[0]
                 dead_end = True
                 break
+            if node == ROOT and self.root_restricted:      # allowMoves / avoidMoves
+                k = 0
+                for p in range(n):
+                    if self.root_allowed[legal[p]]:
+                        legal[k] = legal[p]
+                        k += 1
+                if k > 0:                       # the root's moves are the seat's to know: never 0 here
+                    n = k
             if phase == PH_PYRAMID and player != seat:     # a secret choice: sampled, not a tree edge
                 if secret_season[player] != world.season:
                     read_features(g, &world, player, &secret[player])
@@ -843,6 +874,9 @@ cdef class NativeSearcher:
             self.root_vp[first_action] += scores[seat]
             self.root_margin[first_action] += margin[seat]
             self.root_square[first_action] += reward[seat] * reward[seat]
+            self.root_margin_square[first_action] += margin[seat] * margin[seat]
+            for p in range(num_players):
+                self.root_seat_share[first_action * MAX_PLAYERS + p] += shares[p]
         if dead_end:
             self.dead_ends += 1
         self.iterations += 1
@@ -986,28 +1020,43 @@ cdef class NativeSearcher:
         return out
 
     def export_plan(self, int max_nodes=20000):
-        """The tree in the `tree.export_plan` format (same order, same node budget)."""
-        budget = [max_nodes]
-        seat = self.seat
+        """The tree in the `tree.export_plan` format (same order, same node budget).
 
-        def walk(int node):
-            cdef NodeC* ch
-            out = {}
-            kids = self.children_of(node)
-            if not kids:
-                return out
-            # Most visited first (stable), so that the node budget keeps the part that matters.
-            for child in sorted(kids, key=lambda k: -self.nodes[<int>k].visits):
-                budget[0] -= 1
-                ch = &self.nodes[<int>child]
-                follow = not (ch.flags & FLAG_ENDS_TURN) and ch.player == seat and budget[0] > 0
-                sub = walk(child) if follow else {}
-                ch = &self.nodes[<int>child]
-                out[ch.action] = (ch.visits, ch.value, ch.avail, bool(ch.flags & FLAG_ENDS_TURN), ch.player,
-                                  chance_after(ch), sub)
+        The cyclic garbage collector is paused meanwhile: the export allocates a tuple and a dict per node
+        and none of them can be garbage, so collections would only cost time (up to tens of ms)."""
+        cdef int budget = max_nodes
+        collecting = _gc.isenabled()
+        _gc.disable()
+        try:
+            return self.export_level(ROOT, &budget)
+        finally:
+            if collecting:
+                _gc.enable()
+
+    cdef dict export_level(self, int node, int* budget):
+        """The children of `node` for `export_plan`: most visited first (ties: oldest first, as a stable
+        sort of `children_of` gives, since a node's index grows with its age), each followed while it is
+        the searching seat's own decision within its turn and the budget lasts."""
+        cdef dict out = {}
+        cdef list kids = []
+        cdef int child = self.nodes[node].newest_child
+        cdef NodeC* ch
+        cdef bint follow
+        while child != NO_NODE:
+            kids.append((-self.nodes[child].visits, child))
+            child = self.nodes[child].older_sibling
+        if not kids:
             return out
-
-        return walk(ROOT)
+        kids.sort()
+        for _negative, child in kids:
+            budget[0] -= 1
+            ch = &self.nodes[child]
+            follow = not (ch.flags & FLAG_ENDS_TURN) and ch.player == self.seat and budget[0] > 0
+            sub = self.export_level(child, budget) if follow else {}
+            ch = &self.nodes[child]
+            out[ch.action] = (ch.visits, ch.value, ch.avail, bool(ch.flags & FLAG_ENDS_TURN), ch.player,
+                              chance_after(ch), sub)
+        return out
 
     def edges(self):
         """Every edge of the tree as (chooser, action, visits, value, avail), parents before children.
@@ -1027,18 +1076,23 @@ cdef class NativeSearcher:
                 stack.append(child)
         return out
 
-    def summary(self):
-        """The search's results in the form of `ismcts.Searcher.summary()` (picklable, summable)."""
+    def summary(self, int max_nodes=20000):
+        """The search's results in the form of `ismcts.Searcher.summary()` (picklable, summable); the plan
+        tree holds at most about `max_nodes` nodes (`export_plan`)."""
         cdef int a
         root_stats = {}
+        seat_shares = {}
         for child in self.children_of(ROOT):     # in the order the Python searcher adds its entries
             a = self.nodes[<int>child].action
-            root_stats[a] = (self.root_share[a], self.root_vp[a], self.root_margin[a], self.root_square[a])
+            root_stats[a] = (self.root_share[a], self.root_vp[a], self.root_margin[a], self.root_square[a],
+                             self.root_margin_square[a])
+            seat_shares[a] = tuple(self.root_seat_share[a * MAX_PLAYERS + p] for p in range(self.num_players))
         return {
             "iterations": self.iterations,
             "elapsed": self.elapsed,
-            "plan": self.export_plan(),
+            "plan": self.export_plan(max_nodes),
             "root_stats": root_stats,
+            "seat_shares": seat_shares,
             "nodes": self.num_nodes,
         }
 

@@ -1,0 +1,625 @@
+"""`burano engine`: the JSON-lines analysis protocol (docs/engine-protocol.md), in the spirit of KataGo's
+analysis engine.
+
+One JSON object per line on stdin, one per line on stdout. A *query* asks for an analysis of one position
+(`parse_query` checks it); an *action* controls the engine (`query_version`, `terminate`, `terminate_all`,
+`quit`). Every query ends with exactly one final line: its final report (``"isDuringSearch": false``) or
+an error line (``{"id": ..., "error": "...", "field": ...}``); before it, partial reports
+(``"isDuringSearch": true``) every ``reportDuringSearchEvery`` seconds when asked.
+
+Threads: `EngineServer.serve` reads the input in a thread of its own, so that a `terminate` reaches a
+running search at once; queries are checked as they are read (a bad one is answered at once, even while
+another search runs) and queued; the calling thread runs the queued searches one after another
+(`engine.suggest` with its streaming options: `on_report`, `stop`, `allow_moves`, `avoid_moves`). Output
+lines are written whole, under a lock, and flushed. Nothing but protocol lines goes to stdout:
+`serve_stdio` moves the process's file descriptor 1 to stderr before it serves, so that a stray print
+from any library cannot corrupt the stream; logs go to stderr.
+
+End of input: the queued queries are finished, then `serve` returns. `quit`: every running and queued
+query is terminated (each still sends its final report), then `serve` returns.
+"""
+
+from __future__ import annotations
+
+import collections
+import difflib
+import json
+import logging
+import math
+import os
+import sys
+import threading
+import traceback
+from dataclasses import dataclass, field
+from typing import Any, BinaryIO, TextIO
+
+from . import __version__
+from .data.colours import SEAT_LETTERS
+from .engine import MAX_THREADS, load_position, root_moves, suggest
+from .enums import CHANCE, TERMINAL, parse_seat
+from .errors import BuranoError, OptionError, PositionError
+from .record import FORMAT as RECORD_FORMAT
+from .record import GameRecord, apply_moves
+from .search.limits import DEFAULT_SUGGEST_ITERATIONS, MAX_ITERATIONS, MAX_SECONDS, Limit
+from .search.result import SearchResult
+
+log = logging.getLogger("burano_ai.protocol")
+
+#: Exit code of `burano engine` when the reader of its output went away (128 + SIGPIPE, as the CLI's).
+CLOSED_PIPE_EXIT = 141
+#: The protocol's version (`query_version` answers it); it changes when a field changes meaning.
+PROTOCOL_VERSION = 1
+#: Longest input line read, in bytes (a game record of a 4-player game is about 150 kB; a position 10 kB).
+MAX_LINE_BYTES = 4 << 20
+#: Deepest nesting of a line's JSON (a query holding a record with annotated steps is 5 deep).
+MAX_LINE_NESTING = 16
+#: Candidates listed when a query does not say `top`.
+DEFAULT_TOP = 10
+#: Most candidates a query may ask for.
+MAX_TOP = 2048
+#: Shortest `reportDuringSearchEvery`, in seconds.
+MIN_REPORT_EVERY = 0.01
+#: Longest id, in characters.
+MAX_ID_LENGTH = 256
+#: The fields of a query, and of each action.
+QUERY_FIELDS = ("id", "position", "step", "seat", "maxIterations", "maxTime", "reportDuringSearchEvery",
+                "allowMoves", "avoidMoves", "top", "seed", "includePlans", "threads")
+ACTION_FIELDS = {"query_version": ("id", "action"), "terminate": ("id", "action", "terminateId"),
+                 "terminate_all": ("id", "action"), "quit": ("id", "action")}
+#: What a field of KataGo's analysis engine is called here.
+KATAGO_NAMES = {"maxVisits": "maxIterations", "maxPlayouts": "maxIterations", "analyzeTurns": "step",
+                "moves": "position", "initialStones": "position", "includePolicy": "includePlans",
+                "includePVVisits": "includePlans", "overrideSettings": "threads"}
+#: The fields of the `{"players": N, "seed": S, "moves": [...]}` position form.
+GAME_FIELDS = ("players", "seed", "moves", "view")
+
+
+class QueryError(OptionError):
+    """A query or action line is malformed; `field` names the offending field (None: the line itself)."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+# ------------------------------------------------------------------------------------------------
+# Checking a line
+
+
+@dataclass
+class Job:
+    """A checked query, ready to search."""
+
+    id: str | int
+    state: Any
+    view: int | None                 # the position's view seat (a position object with "view")
+    seat: int
+    limit: Limit
+    report_every: float | None
+    allow_moves: list[int] | None
+    top: int
+    seed: int
+    include_plans: bool
+    threads: int | None
+    stop: threading.Event = field(default_factory=threading.Event)
+
+
+def parse_line(raw: bytes | str) -> Any:
+    """The JSON value of one input line (QueryError naming what is wrong: UTF-8, JSON, nesting)."""
+    if isinstance(raw, (bytes, bytearray)):
+        try:
+            raw = bytes(raw).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise QueryError(f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    try:
+        data = json.loads(raw, object_pairs_hook=_no_duplicate_keys)
+    except json.JSONDecodeError as exc:
+        raise QueryError(f"malformed JSON: {exc.msg} at column {exc.colno}") from None
+    except RecursionError:
+        raise QueryError(f"malformed JSON: nested deeper than {MAX_LINE_NESTING} levels") from None
+    except ValueError as exc:    # an integer literal beyond Python's digit limit, or a duplicate key
+        raise QueryError(f"malformed JSON: {str(exc).splitlines()[0][:160]}") from None
+    if _depth(data) > MAX_LINE_NESTING:
+        raise QueryError(f"malformed JSON: nested deeper than {MAX_LINE_NESTING} levels")
+    return data
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"key {key[:40]!r} appears twice in one object")
+        out[key] = value
+    return out
+
+
+def _depth(value: Any) -> int:
+    """Nesting depth of a JSON value (a scalar is 0), without recursion; stops counting past the limit."""
+    if not isinstance(value, (dict, list)):
+        return 0
+    deepest = 1
+    level = [value]
+    while level and deepest <= MAX_LINE_NESTING:
+        inner = []
+        for item in level:
+            for x in (item.values() if isinstance(item, dict) else item):
+                if isinstance(x, (dict, list)):
+                    inner.append(x)
+        if inner:
+            deepest += 1
+        level = inner
+    return deepest
+
+
+def query_id(data: Any) -> str | int | None:
+    """The line's id when it has a usable one (to label an error), else None."""
+    if isinstance(data, dict):
+        value = data.get("id")
+        if _is_id(value):
+            return value
+    return None
+
+
+def _is_id(value: Any) -> bool:
+    return ((isinstance(value, str) and 0 < len(value) <= MAX_ID_LENGTH)
+            or (isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2**63))
+
+
+def _check_fields(data: dict, allowed: tuple[str, ...], where: str = "") -> None:
+    for key in data:
+        if key not in allowed:
+            close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
+            if not close and not where and KATAGO_NAMES.get(key) in allowed:
+                close = [KATAGO_NAMES[key]]
+            hint = f" - did you mean {close[0]!r}?" if close else f" (known: {', '.join(allowed)})"
+            raise QueryError(f"unknown field {where + key[:60]!r}{hint}", f"{where}{key[:60]}")
+
+
+def check_id(data: Any) -> str | int:
+    """The id of a line (a JSON object)."""
+    if not isinstance(data, dict):
+        raise QueryError(f"a line must be a JSON object, not {_json_type(data)}")
+    if "id" not in data:
+        raise QueryError("missing field 'id'", "id")
+    value = data["id"]
+    if not _is_id(value):
+        raise QueryError(f"id must be a string of 1-{MAX_ID_LENGTH} characters or an integer, not "
+                         f"{_shown(value)}", "id")
+    return value
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    return "an object"
+
+
+def _shown(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False) if not isinstance(value, (dict, list)) else _json_type(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+_MISSING = object()
+
+
+def _whole(data: dict, key: str, low: int, high: int, default: Any = None, where: str = "") -> Any:
+    value = data.get(key, _MISSING)
+    if value is _MISSING:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise QueryError(f"{where}{key} must be a whole number from {low} to {high}, not {_shown(value)}",
+                         f"{where}{key}")
+    return value
+
+
+def _seconds(data: dict, key: str, low: float, high: float) -> float | None:
+    value = data.get(key, _MISSING)
+    if value is _MISSING:
+        return None
+    if (isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value)
+            or not low <= value <= high):
+        raise QueryError(f"{key} must be a number of seconds from {low} to {high}, not {_shown(value)}", key)
+    return float(value)
+
+
+def _moves(data: dict, key: str) -> list | None:
+    if key not in data:
+        return None
+    value = data[key]
+    if not isinstance(value, list) or not all(isinstance(m, str) or (isinstance(m, int) and not isinstance(m, bool))
+                                              for m in value):
+        raise QueryError(f"{key} must be an array of move texts, not {_shown(value)}", key)
+    return value
+
+
+def load_query_position(data: dict, game_factory=None) -> tuple[Any, int | None, bool]:
+    """(State, view seat or None, whether the State is already the view's root) of a query's position.
+
+    The forms: a position object (`"format": "burano-position/1"`, full or one-seat view); a game record
+    (`"format": "burano-game/1"`) with the query's `step` (default: after every step); a deal and moves,
+    `{"players": N, "seed": S, "moves": [...], "view": "B"?}` (moves are move and chance-outcome texts;
+    with `view`, `?` stands for a step that seat cannot see).
+    """
+    if "position" not in data:
+        raise QueryError("missing field 'position' (a position object, a game record, or "
+                         "{\"players\": N, \"seed\": S, \"moves\": [...]})", "position")
+    position = data["position"]
+    if not isinstance(position, dict):
+        raise QueryError(f"position must be an object, not {_json_type(position)}", "position")
+    kind = position.get("format")
+    if "step" in data and kind != RECORD_FORMAT:
+        raise QueryError("step is only for a game record (a position with \"format\": "
+                         f"\"{RECORD_FORMAT}\")", "step")
+    try:
+        if kind == RECORD_FORMAT:
+            record = GameRecord.from_dict(position)
+            step = _whole(data, "step", 0, len(record.steps), None)
+            state = record.replay(step, game_factory=game_factory)
+            view = None if record.view is None else parse_seat(record.view, record.players, what="record.view",
+                                                               error=PositionError)
+            return state, view, False
+        if kind is None and "moves" in position:
+            _check_fields(position, GAME_FIELDS, "position.")
+            players = _whole(position, "players", 2, 4, None, "position.")
+            if players is None:
+                raise QueryError("position.players (2, 3 or 4) is missing", "position.players")
+            seed = position.get("seed", 0)
+            if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+                raise QueryError(f"position.seed must be a whole number from 0 to 2**63-1, not {_shown(seed)}",
+                                 "position.seed")
+            moves = position["moves"]
+            if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+                raise QueryError(f"position.moves must be an array of move texts, not {_shown(moves)}",
+                                 "position.moves")
+            view = None
+            if position.get("view") is not None:
+                if not isinstance(position["view"], str):
+                    raise QueryError(f"position.view must be a seat letter, not {_shown(position['view'])}",
+                                     "position.view")
+                view = parse_seat(position["view"], players, what="position.view", error=PositionError)
+            start = GameRecord.new(players, seed).initial_state(game_factory)
+            state, _steps = apply_moves(start, moves, view)
+            return state, view, False
+        state, view = load_position(position, game_factory)
+        return state, view, True
+    except QueryError:
+        raise
+    except BuranoError as exc:
+        raise QueryError(str(exc), "position") from None
+
+
+def parse_query(data: dict, default_threads: int | None = None, game_factory=None) -> Job:
+    """Check a query object (its id already checked) and load its position; QueryError naming the field."""
+    _check_fields(data, QUERY_FIELDS)
+    state, view, is_view_root = load_query_position(data, game_factory)
+    n = state.num_players
+    to_move = state.current_player()
+    if to_move == TERMINAL or state.is_terminal():
+        raise QueryError("the game is over: there is no move to analyse", "position")
+    if to_move == CHANCE:
+        raise QueryError("a chance event is pending (a draw, a roof tile or a marker shuffle): add its outcome "
+                         "to the moves, or analyse the position after it", "position")
+    seat = to_move
+    if "seat" in data:
+        if not isinstance(data["seat"], str):
+            raise QueryError(f"seat must be a seat letter, not {_shown(data['seat'])}", "seat")
+        try:
+            seat = parse_seat(data["seat"], n, what="seat")
+        except OptionError as exc:
+            raise QueryError(str(exc), "seat") from None
+        if seat != to_move:
+            raise QueryError(f"seat {SEAT_LETTERS[seat]} is not to move: seat {SEAT_LETTERS[to_move]} is", "seat")
+    if view is not None and view != seat:
+        raise QueryError(f"the position is seat {SEAT_LETTERS[view]}'s view; it cannot be analysed for seat "
+                         f"{SEAT_LETTERS[seat]}", "position")
+    iterations = _whole(data, "maxIterations", 1, MAX_ITERATIONS, None)
+    seconds = _seconds(data, "maxTime", 0.001, MAX_SECONDS)
+    if iterations is None and seconds is None:
+        iterations = DEFAULT_SUGGEST_ITERATIONS
+    report_every = _seconds(data, "reportDuringSearchEvery", MIN_REPORT_EVERY, MAX_SECONDS)
+    allow, avoid = _moves(data, "allowMoves"), _moves(data, "avoidMoves")
+    try:
+        allowed = root_moves(state, allow, avoid)
+    except OptionError as exc:
+        raise QueryError(str(exc).replace("allow_moves", "allowMoves").replace("avoid_moves", "avoidMoves"),
+                         "allowMoves" if "allow" in str(exc) else "avoidMoves") from None
+    top = _whole(data, "top", 1, MAX_TOP, DEFAULT_TOP)
+    seed = data.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise QueryError(f"seed must be a whole number from 0 to 2**63-1, not {_shown(seed)}", "seed")
+    include_plans = data.get("includePlans", False)
+    if not isinstance(include_plans, bool):
+        raise QueryError(f"includePlans must be true or false, not {_shown(include_plans)}", "includePlans")
+    threads = _whole(data, "threads", 1, MAX_THREADS, default_threads)
+    return Job(id=data["id"], state=state, view=view if is_view_root else None, seat=seat,
+               limit=Limit(iterations=iterations, seconds=seconds), report_every=report_every,
+               allow_moves=allowed, top=top, seed=seed, include_plans=include_plans, threads=threads)
+
+
+# ------------------------------------------------------------------------------------------------
+# Reports
+
+
+def _number(x: float, digits: int = 6) -> float:
+    return round(float(x), digits)
+
+
+def report(job: Job, result: SearchResult, during: bool) -> dict[str, Any]:
+    """The protocol's report of a (partial or final) search result."""
+    infos = []
+    for order, c in enumerate(result.candidates[:job.top]):
+        info = {"move": c.move, "action": c.action, "order": order, "visits": c.visits,
+                "winrate": _number(c.win_prob), "value": _number(c.value), "lcb": _number(c.lcb),
+                "expectedVp": _number(c.expected_vp, 3), "margin": _number(c.expected_margin, 3),
+                "marginStdev": None if c.margin_stdev is None else _number(c.margin_stdev, 3),
+                "winrates": None if c.seat_win_probs is None else {
+                    SEAT_LETTERS[p]: _number(x) for p, x in enumerate(c.seat_win_probs)}}
+        if job.include_plans:
+            info["plan"] = [_plan_step(s) for s in c.plan]
+        infos.append(info)
+    seat = result.seat
+    best = result.best
+    root = {"seat": SEAT_LETTERS[seat], "positionKey": f"{job.state.information_state_key(seat):016x}",
+            "visits": result.iterations, "iterations": result.iterations, "time": _number(result.elapsed, 4),
+            "iterationsPerSecond": _number(result.iterations_per_second, 1), "nodes": result.nodes,
+            "threads": result.threads, "seed": result.seed, "deterministic": result.deterministic,
+            "winrate": None if best is None else _number(best.win_prob),
+            "margin": None if best is None else _number(best.expected_margin, 3),
+            "plan": [_plan_step(s) for s in result.pv]}
+    out = {"id": job.id, "isDuringSearch": during, "move": result.move, "moveInfos": infos, "rootInfo": root}
+    if not during:
+        out["terminated"] = job.stop.is_set()
+        out["notes"] = list(result.notes)
+    return out
+
+
+def _plan_step(step) -> dict[str, Any]:
+    return {"move": step.move, "visits": step.visits, "uncertain": step.uncertain, "chance": step.chance}
+
+
+def error_line(qid: Any, message: str, field_name: str | None = None) -> dict[str, Any]:
+    out = {"id": qid, "error": " ".join(str(message).split())}
+    if field_name is not None:
+        out["field"] = field_name
+    return out
+
+
+# ------------------------------------------------------------------------------------------------
+# The server
+
+
+def read_lines(stream: BinaryIO, limit: int = MAX_LINE_BYTES):
+    """Yield the lines of `stream` (bytes, newline stripped); a line longer than `limit` yields None."""
+    while True:
+        line = stream.readline(limit + 1)
+        if not line:
+            return
+        if len(line) > limit and not line.endswith(b"\n"):
+            while True:      # skip the rest of the long line
+                more = stream.readline(limit)
+                if not more or more.endswith(b"\n"):
+                    break
+            yield None
+            continue
+        yield line.rstrip(b"\r\n")
+
+
+class EngineServer:
+    """The engine: read lines from `input`, write protocol lines to `output` (see the module docstring).
+
+    Args:
+        output: a text stream; every line is written whole and flushed.
+        threads: search threads of a query that does not say (default: `engine.suggest`'s, every core).
+        game_factory: `num_players -> Game` (default: the compiled `burano_ai.Game`).
+    """
+
+    def __init__(self, output: TextIO, threads: int | None = None, game_factory=None) -> None:
+        self.output = output
+        self.threads = threads
+        self.game_factory = game_factory
+        self._write_lock = threading.Lock()
+        self._cond = threading.Condition()
+        self._queue: collections.deque[Job] = collections.deque()
+        self._active: dict[Any, Job] = {}        # queued and running jobs by id
+        self._eof = False
+        self._quitting = False
+        self.closed = False                      # the reader of our output went away
+        self.reader: threading.Thread | None = None
+
+    # --- output
+
+    def write(self, obj: dict[str, Any]) -> None:
+        line = json.dumps(obj, separators=(",", ":"), allow_nan=False) + "\n"   # ASCII: any id survives
+        with self._write_lock:
+            if self.closed:
+                return
+            try:
+                self.output.write(line)
+                self.output.flush()
+            except (BrokenPipeError, OSError, ValueError):
+                self.closed = True
+                self._quit()
+
+    # --- input
+
+    def handle_line(self, raw: bytes | str | None) -> None:
+        """Answer or queue one input line (called by the reader thread; never raises on bad input)."""
+        if raw is None:
+            self.write(error_line(None, f"line longer than {MAX_LINE_BYTES} bytes; skipped"))
+            return
+        if not raw.strip():
+            return
+        data = None
+        try:
+            data = parse_line(raw)
+            qid = check_id(data)
+            action = data.get("action")
+            if action is not None:
+                self._action(qid, action, data)
+                return
+            if self._quitting:
+                raise QueryError("the engine is quitting")
+            with self._cond:
+                if qid in self._active:
+                    raise QueryError(f"id {qid!r} is already in use by a query that has not finished", "id")
+            job = parse_query(data, self.threads, self.game_factory)
+            with self._cond:
+                if qid in self._active:
+                    raise QueryError(f"id {qid!r} is already in use by a query that has not finished", "id")
+                self._active[qid] = job
+                self._queue.append(job)
+                self._cond.notify_all()
+        except QueryError as exc:
+            self.write(error_line(query_id(data), str(exc), exc.field))
+        except BuranoError as exc:
+            self.write(error_line(query_id(data), str(exc)))
+        except Exception as exc:     # a bug: answer, log, keep serving
+            log.error("internal error on an input line:\n%s", traceback.format_exc())
+            self.write(error_line(query_id(data), f"internal error: {type(exc).__name__}: {exc}"))
+
+    def _action(self, qid: Any, action: Any, data: dict) -> None:
+        if not isinstance(action, str) or action not in ACTION_FIELDS:
+            raise QueryError(f"unknown action {_shown(action)} (known: {', '.join(ACTION_FIELDS)})", "action")
+        _check_fields(data, ACTION_FIELDS[action])
+        if action == "query_version":
+            self.write({"id": qid, "action": action, "name": "burano", "version": __version__,
+                        "protocolVersion": PROTOCOL_VERSION})
+        elif action == "terminate":
+            if "terminateId" not in data:
+                raise QueryError("missing field 'terminateId'", "terminateId")
+            target = data["terminateId"]
+            if not _is_id(target):
+                raise QueryError(f"terminateId must be a query id, not {_shown(target)}", "terminateId")
+            with self._cond:
+                job = self._active.get(target)
+                if job is not None:
+                    job.stop.set()
+            self.write({"id": qid, "action": action, "terminateId": target, "found": job is not None})
+        elif action == "terminate_all":
+            with self._cond:
+                for job in self._active.values():
+                    job.stop.set()
+            self.write({"id": qid, "action": action})
+        else:   # quit
+            self.write({"id": qid, "action": action})
+            self._quit()
+
+    def _quit(self) -> None:
+        with self._cond:
+            self._quitting = True
+            for job in self._active.values():
+                job.stop.set()
+            self._cond.notify_all()
+
+    def _read(self, stream: BinaryIO) -> None:
+        try:
+            for line in read_lines(stream):
+                self.handle_line(line)
+                if self._quitting:
+                    break
+        except Exception:
+            log.error("reading the input failed:\n%s", traceback.format_exc())
+        finally:
+            with self._cond:
+                self._eof = True
+                self._cond.notify_all()
+
+    # --- searching
+
+    def run_job(self, job: Job) -> None:
+        """Search one job; write its partial reports and exactly one final line."""
+        def on_report(partial: SearchResult) -> None:
+            self.write(report(job, partial, during=True))
+
+        try:
+            result = suggest(job.state, seat=job.seat, limit=job.limit, seed=job.seed, threads=job.threads,
+                             view=job.view, game_factory=self.game_factory,
+                             on_report=on_report if job.report_every is not None else None,
+                             report_every=job.report_every, stop=job.stop, allow_moves=job.allow_moves)
+        except BuranoError as exc:
+            self.write(error_line(job.id, str(exc)))
+        except Exception as exc:
+            log.error("internal error in query %r:\n%s", job.id, traceback.format_exc())
+            self.write(error_line(job.id, f"internal error: {type(exc).__name__}: {exc}"))
+        else:
+            self.write(report(job, result, during=False))
+
+    def serve(self, stream: BinaryIO) -> None:
+        """Read `stream` in a thread and search the queued queries until the input ends or `quit`."""
+        reader = self.reader = threading.Thread(target=self._read, args=(stream,), name="burano-engine-input",
+                                                daemon=True)
+        reader.start()
+        while True:
+            with self._cond:
+                while not self._queue and not (self._eof or self._quitting):
+                    self._cond.wait()
+                if not self._queue:
+                    return
+                job = self._queue.popleft()
+            try:
+                self.run_job(job)
+            finally:
+                with self._cond:
+                    self._active.pop(job.id, None)
+
+
+def serve_stdio(threads: int | None = None, game_factory=None) -> None:
+    """Serve the protocol on this process's stdin and stdout (`burano engine`).
+
+    File descriptor 1 is moved to a private descriptor first and fd 1 then points at stderr, so that only
+    protocol lines can reach the real stdout.
+    """
+    sys.stdout.flush()
+    private = os.dup(1)
+    os.dup2(2, 1)
+    output = os.fdopen(private, "w", encoding="utf-8", newline="\n", buffering=1)
+    sys.stdout = sys.stderr
+    if not logging.getLogger().handlers:
+        logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="burano engine: %(message)s")
+    server = EngineServer(output, threads=threads, game_factory=game_factory)
+    log.info("ready (protocol %d, burano_ai %s); one JSON query per line", PROTOCOL_VERSION, __version__)
+    # The input thread reads its own file object on a copy of fd 0: were it sys.stdin, interpreter
+    # shutdown would wait for the lock that a pending read holds, and abort.
+    stream = open(os.dup(sys.stdin.fileno()), "rb")
+    code = 0
+    try:
+        server.serve(stream)
+    except KeyboardInterrupt:        # Ctrl-C: end at once, as the CLI does (130)
+        code = 130
+    try:
+        output.flush()
+    except OSError:
+        pass
+    if server.closed:
+        code = CLOSED_PIPE_EXIT
+    if code or (server.reader is not None and server.reader.is_alive()):
+        sys.stderr.flush()
+        os._exit(code)     # the input thread may still wait in a read: leave without waiting for it
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m burano_ai.protocol [--threads N]`: the server of `burano engine`, without the CLI."""
+    import argparse
+    parser = argparse.ArgumentParser(prog="python -m burano_ai.protocol", description=__doc__.splitlines()[0])
+    parser.add_argument("--threads", type=int, default=None, metavar="T",
+                        help="search threads of a query that does not say (default: every usable core)")
+    args = parser.parse_args(argv)
+    if args.threads is not None and not 1 <= args.threads <= MAX_THREADS:
+        parser.error(f"--threads must be from 1 to {MAX_THREADS}, not {args.threads}")
+    try:
+        serve_stdio(threads=args.threads)
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
