@@ -709,7 +709,8 @@ def arena(
     bots: list[str] = typer.Option(..., "--bots", metavar="SPECS",
                                    help="Bot specs, one per seat, comma-separated (repeat --bots or use ';' too): "
                                         "random, greedy, ismcts:iterations=2000, ismcts:time=1.0,workers=2, "
-                                        "mcts-pkg, openspiel-ismcts, openspiel-mcts."),
+                                        "mcts-pkg, openspiel-ismcts, openspiel-mcts. More bots than seats: a "
+                                        "round robin over every combination of --players of them."),
     players: int = typer.Option(2, "--players", "-n", help="Number of players: 2, 3 or 4."),
     games: Optional[int] = typer.Option(None, "--games", "-g",
                                         help="Games to play (rounded up to whole deals); default 2, with --sprt "
@@ -728,8 +729,17 @@ def arena(
     out: Optional[Path] = typer.Option(None, "--out", metavar="FILE", help="Write the results JSON here."),
     csv_out: Optional[Path] = typer.Option(None, "--csv", metavar="FILE", help="Write one CSV row per seat per game."),
     plot: Optional[Path] = typer.Option(None, "--plot", metavar="FILE", help="Write the win-rate ladder PNG."),
+    records: Optional[Path] = typer.Option(None, "--records", metavar="DIR",
+                                           help="Write every game's record (burano-game/1) into DIR (created if "
+                                                "missing): game-00000.json, ..."),
+    gauntlet: bool = typer.Option(False, "--gauntlet", help="The first bot plays every combination of the others "
+                                                            "(the field) instead of a round robin."),
 ) -> None:
-    """Play a bot tournament: duplicate deals over every seating; win rates, VP, ranks and ratings."""
+    """Play a bot tournament: duplicate deals over every seating; win rates, VP, ranks and ratings.
+
+    More bots than seats play a round robin (every combination of --players bots, each over its seatings),
+    or with --gauntlet the first bot against the field. Every game of a deal starts from the same deal.
+    """
     from burano_ai.arena import ArenaConfig, parse_sprt, run_arena, split_bot_list
 
     specs = [spec for text in bots for spec in split_bot_list(text)]
@@ -738,11 +748,14 @@ def arena(
         games = 2 if sprt_config is None else SPRT_MAX_GAMES
     config = ArenaConfig(bots=tuple(specs), players=_check_players(players), games=games, seed=seed,
                          time_per_move=time_per_move, workers=workers, backend=backend.lower(),
-                         seating=seating.lower(), bootstrap=bootstrap, sprt=sprt_config)
+                         seating=seating.lower(), bootstrap=bootstrap, sprt=sprt_config, gauntlet=gauntlet)
     config.validate()
     _check_output(out, "--out")
     _check_output(csv_out, "--csv")
     _check_plot_output(plot)
+    if records is not None:
+        from burano_ai.arena.tournament import check_records_dir
+        check_records_dir(records)
     if sys.stderr.isatty():
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -752,15 +765,17 @@ def arena(
             task = bar.add_task("arena", total=None, sprt="")
             result = run_arena(config, game_factory=_game_class(),
                                progress=lambda done, total: bar.update(task, completed=done, total=total),
-                               on_sprt=lambda test: bar.update(task, sprt=test.status()))
+                               on_sprt=lambda test: bar.update(task, sprt=test.status()), records=records)
     else:
         # No live display: an SPRT reports a status line every SPRT_LOG_EVERY pairs, fastchess-style.
         def log_sprt(test) -> None:
             if test.pairs % SPRT_LOG_EVERY == 0:
                 typer.echo(f"sprt: {test.status()}", err=True)
 
-        result = run_arena(config, game_factory=_game_class(), on_sprt=log_sprt)
+        result = run_arena(config, game_factory=_game_class(), on_sprt=log_sprt, records=records)
     typer.echo(result.table())
+    if records is not None:
+        typer.echo(f"{len(result.games)} game records written to {records}")
     if out is not None:
         result.write_json(str(out))
     if csv_out is not None:
@@ -825,6 +840,126 @@ def engine(
     if threads is not None and not 1 <= threads <= MAX_THREADS:
         raise OptionError(f"--threads must be from 1 to {MAX_THREADS}, not {threads}")
     serve_stdio(threads=threads, game_factory=_game_class())
+
+
+@app.command()
+@user_errors
+def analyse(
+    file: Path = typer.Argument(..., metavar="RECORD", help="Game record (burano-game/1 JSON), full or one seat's "
+                                                           "export."),
+    seat: Optional[str] = typer.Option(None, "--seat", metavar="SEAT",
+                                       help="The seat whose decisions are analysed: A-D (default: the seat a "
+                                            "one-seat export was made for)."),
+    seconds: Optional[float] = typer.Option(None, "--time", metavar="S", help="Search time per decision in seconds."),
+    iterations: Optional[int] = typer.Option(None, "--iterations", metavar="N",
+                                             help=f"Search iterations per decision (default {DEFAULT_SUGGEST_ITERATIONS} "
+                                                  "when --time is not given)."),
+    seed: int = typer.Option(0, "--seed", help="Seed: the same seed and iteration budget give the same analysis."),
+    threads: Optional[int] = typer.Option(None, "--threads", metavar="T",
+                                          help="Search threads (default 1 with an iteration budget or --jobs: "
+                                               "reproducible; every usable core with --time)."),
+    jobs: int = typer.Option(1, "--jobs", "-j", metavar="J",
+                             help="Decisions analysed at once in J worker processes (as reproducible as one)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the analysis as JSON."),
+    annotate: Optional[Path] = typer.Option(None, "--annotate", metavar="OUT.json",
+                                            help="Write the record with each analysed step annotated here."),
+    plot: Optional[Path] = typer.Option(None, "--plot", metavar="FILE",
+                                        help="Write a PNG of the seat's win probability over the game."),
+) -> None:
+    """Analyse one seat's decisions in a game record: the engine's best move and its win probability vs
+    the move played, the loss, and flags (inaccuracy, mistake, blunder; docs/analysis.md).
+
+    Each position is searched from the seat's own view only (what it knew when it moved). Forced moves
+    (one legal option) are skipped. Reproducible with an iteration budget (one thread by default).
+    """
+    from burano_ai.analysis import analyse as run_analysis, check_seat
+    from burano_ai.record import GameRecord, RecordError
+    from burano_ai.search import Limit
+
+    _check_output(annotate, "--annotate")
+    _check_plot_output(plot)
+    if file.is_dir():
+        raise RecordError(f"{file} is a directory, not a game record")
+    record = GameRecord.load(file)
+    analysed = check_seat(record, seat)
+    if seconds is None and iterations is None:
+        iterations = DEFAULT_SUGGEST_ITERATIONS
+    limit = Limit(iterations=iterations, seconds=seconds)
+    if threads is not None and threads < 1:
+        raise OptionError(f"--threads must be at least 1, not {threads}")
+    if jobs < 1:
+        raise OptionError(f"--jobs must be at least 1, not {jobs}")
+    if sys.stderr.isatty():
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        with Progress(TextColumn(f"analysing seat {SEAT_LETTERS[analysed]}"), BarColumn(), MofNCompleteColumn(),
+                      TimeElapsedColumn(), console=Console(stderr=True), transient=True) as bar:
+            task = bar.add_task("analyse", total=None)
+            result = run_analysis(record, analysed, limit, seed=seed, threads=threads, jobs=jobs,
+                                  progress=lambda done, total: bar.update(task, completed=done, total=total))
+    else:
+        result = run_analysis(record, analysed, limit, seed=seed, threads=threads, jobs=jobs)
+    if as_json:
+        typer.echo(json.dumps(result.to_dict(), indent=1, ensure_ascii=False))
+    else:
+        _print_analysis(result)
+    if annotate is not None:
+        result.annotate(record)
+        record.save(annotate)
+        if not as_json:
+            typer.echo(f"annotated record written to {annotate}")
+    if plot is not None:
+        result.plot(str(plot))
+        if not as_json:
+            typer.echo(f"win probability plot written to {plot}")
+
+
+def _count(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def _print_analysis(result) -> None:
+    from rich.table import Table
+
+    from burano_ai.analysis import THRESHOLDS
+
+    # Piped output is not cut at 80 columns: one row per decision.
+    console = _console(highlight=False, width=None if sys.stdout.isatty() else 150)
+    name = result.names[result.seat]
+    console.print(f"seat {result.seat_letter} ({name}): {len(result.decisions)} decisions analysed")
+    table = Table(show_header=True, header_style="bold", box=None)
+    for col, justify in (("step", "right"), ("phase", "left"), ("played", "left"), ("best", "left"),
+                         ("win", "right"), ("played", "right"), ("loss", "right"), ("VP margin", "right"),
+                         ("", "left")):
+        table.add_column(col, justify=justify, no_wrap=True)
+    styles = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
+    for d in result.decisions:
+        flag = d.flag or ""
+        table.add_row(str(d.ply), d.phase, d.played, "=" if d.best == d.played else d.best, f"{d.win:.1%}",
+                      f"{d.played_win:.1%}", f"{100 * d.loss:.1f}" if d.loss >= 0.0005 else "",
+                      f"-{d.margin_loss:.1f}" if d.margin_loss >= 0.05 else "",
+                      f"[{styles[flag]}]{flag}[/]" if flag else "")
+    console.print(table)
+    s = result.summary()
+    console.print(f"mean loss {100 * s['mean_loss']:.1f} points of win probability, mean VP-margin loss "
+                  f"{s['mean_margin_loss']:.1f}; engine's move played {s['agreement']:.0%}; "
+                  f"{_count(s['inaccuracy'], 'inaccuracy', 'inaccuracies')}, {_count(s['mistake'], 'mistake')}, "
+                  f"{_count(s['blunder'], 'blunder')}")
+    limits = ", ".join(f"{name} >= {100 * t:g}" for name, t in reversed(THRESHOLDS))
+    console.print("win: after the engine's best move (= : the move played); played: after the move played",
+                  style="dim")
+    console.print(f"loss: in points of win probability ({limits}); VP margin: expected VP margin lost",
+                  style="dim")
+    budget = (f"{result.limit.iterations} iterations" if result.limit.iterations is not None else "") + \
+        (" / " if result.limit.iterations is not None and result.limit.seconds is not None else "") + \
+        (f"{result.limit.seconds:g} s" if result.limit.seconds is not None else "")
+    console.print(f"{budget} per decision, seed {result.seed}, "
+                  f"{result.threads or 'all'} thread{'s' if result.threads != 1 else ''}"
+                  f"{f' x {result.jobs} jobs' if result.jobs > 1 else ''}"
+                  f"{'' if result.deterministic else ' (not reproducible)'}; {result.elapsed:.1f} s")
+    for note in result.notes:
+        console.print(f"note: {note}")
 
 
 @app.command()

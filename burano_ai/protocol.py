@@ -498,16 +498,18 @@ class EngineServer:
             target = data["terminateId"]
             if not _is_id(target):
                 raise QueryError(f"terminateId must be a query id, not {_shown(target)}", "terminateId")
+            # The acknowledgement goes out before the stop, so it always precedes the query's final report.
             with self._cond:
                 job = self._active.get(target)
-                if job is not None:
-                    job.stop.set()
             self.write({"id": qid, "action": action, "terminateId": target, "found": job is not None})
+            if job is not None:
+                job.stop.set()
         elif action == "terminate_all":
             with self._cond:
-                for job in self._active.values():
-                    job.stop.set()
+                jobs = list(self._active.values())
             self.write({"id": qid, "action": action})
+            for job in jobs:
+                job.stop.set()
         else:   # quit
             self.write({"id": qid, "action": action})
             self._quit()

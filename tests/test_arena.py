@@ -84,7 +84,8 @@ def test_plan_entries_lineup_and_rounding():
 @pytest.mark.parametrize("kwargs, fragment", [
     (dict(bots=("random",), players=5), "players must be 2, 3 or 4"),
     (dict(bots=()), "no bots"),
-    (dict(bots=("random",) * 3, players=2), "3 bots listed for 2 seats"),
+    (dict(bots=("random", "greedy", "random"), players=2), "bot 'random' is listed twice"),
+    (dict(bots=("random", "greedy"), players=3, gauntlet=True), "a gauntlet at 3 players needs"),
     (dict(bots=("random",), games=0), "games must be"),
     (dict(bots=("random",), workers=0), "workers must be"),
     (dict(bots=("random",), backend="spark"), "backend must be one of local, ray"),
@@ -230,7 +231,8 @@ def test_cli_arena_writes_results(runner, tmp_path):
     (["--bots", "ismcts:time=0"], "time must be > 0"),
     (["--bots", "random", "--players", "5"], "--players must be 2, 3 or 4"),
     (["--bots", "random", "--backend", "spark"], "backend must be one of"),
-    (["--bots", "random,random,random"], "3 bots listed for 2 seats"),
+    (["--bots", "random,random,greedy"], "bot 'random' is listed twice: a round-robin needs distinct bots"),
+    (["--bots", "random", "--gauntlet"], "a gauntlet at 2 players needs at least 2 bots"),
 ])
 def test_cli_arena_bad_options_one_line_exit_2(runner, args, fragment):
     result = runner.invoke(cli.app, ["arena", *args])

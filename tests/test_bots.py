@@ -193,3 +193,22 @@ def test_mcts_pkg_reward_is_our_reward_from_the_margin():
     assert search.reward(state) == pytest.approx(expected)
     # The margin matters: a reward built from raw scores would saturate the margin term at ~1.
     assert abs(expected - rewards(scores, list(state.returns()), Params())[0]) > 1e-3
+
+
+@needs_pyspiel
+def test_openspiel_ismcts_with_a_tiny_time_budget_still_moves():
+    """Regression: with a budget shorter than one simulation OpenSpiel's final policy met an unvisited root
+    (AssertionError `node.total_visits > 0`, seen on a loaded machine in test_time_odds_smoke)."""
+    bot = make_bot("openspiel-ismcts:time=0.0000001", 1)
+    state = Game(2).new_initial_state(3)
+    rng = random.Random(0)
+    decisions = 0
+    while not state.is_terminal() and decisions < 120:
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+            continue
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+        decisions += 1
+    assert bot.iterations >= decisions

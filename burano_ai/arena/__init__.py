@@ -14,6 +14,20 @@ Design
     most 6, else the rotations (four distinct bots at 4 players: 4 rotations instead of 24 permutations).
     ``games`` is rounded up to whole deals.
 
+    **Round robin and gauntlet.** More bots than seats play a round robin: every combination of
+    ``players`` of them is a lineup (in the order listed), and each lineup is played over its seatings as
+    above (three bots at 2 players: A-B, B-A, A-C, C-A, B-C, C-B). With ``gauntlet`` the first bot plays
+    every combination of ``players - 1`` of the others (the field) instead. Every game of a deal, whatever
+    its lineup, starts from the same deal and chance stream. The bots of a round robin or gauntlet must be
+    distinct; the statistics and the Plackett–Luce rating are per bot as always (a game's finishing order
+    rates the bots that sat in it).
+
+    **Records.** ``run_arena(..., records=DIR)`` (``burano arena --records DIR``) writes each game's record
+    (`burano_ai.record.GameRecord`, burano-game/1: the bot specs as the seats' players, the deal's seed,
+    every move and chance outcome, the result) as ``DIR/game-00000.json``, ... as the game ends; the game
+    is played in whichever process the backend runs it and returns its steps. The results name each
+    game's file under ``record``. A record replays to the same scores in both rules implementations.
+
     **Duplicate deals.** Every game of a deal uses the same setup seed and the same chance RNG stream (a
     fresh ``random.Random(chance_seed)``, drawn from in the order chance events occur), so every bot
     meets the same setup and, while play coincides, the same draws from every seat. The arena samples

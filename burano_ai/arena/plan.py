@@ -1,7 +1,7 @@
 """What a tournament plays: its configuration (`ArenaConfig`), the ``--bots`` list syntax
-(`split_bot_list`) and the resolved plan (`Plan`: entries, lineup, seatings, deals; `make_plan`).
+(`split_bot_list`) and the resolved plan (`Plan`: entries, lineups, seatings, deals; `make_plan`).
 
-Lineups and seatings are described in `burano_ai.arena`.
+Lineups, round robins, gauntlets and seatings are described in `burano_ai.arena`.
 """
 
 from __future__ import annotations
@@ -17,6 +17,10 @@ from .sprt import SprtConfig
 
 BACKENDS = ("local", "ray")
 SEATINGS = ("auto", "all", "rotate")
+#: How the bots meet: one lineup (at most one bot per seat), a round robin over every combination of
+#: `players` bots (more bots than seats), or a gauntlet (the first bot against every combination of
+#: `players - 1` bots of the rest).
+PAIRINGS = ("lineup", "round-robin", "gauntlet")
 #: Most distinct permutations `seating="auto"` plays per deal before it falls back to rotations.
 AUTO_MAX_PERMUTATIONS = 6
 
@@ -26,7 +30,8 @@ class ArenaConfig:
     """What to play. See the module docstring for lineups, seatings and seeds.
 
     Attributes:
-        bots: bot spec strings, one per seat (repeated to fill the seats if shorter).
+        bots: bot spec strings, one per seat (repeated to fill the seats if shorter); more bots than seats
+            play a round robin over every combination of `players` of them.
         players: 2, 3 or 4.
         games: games to play (rounded up to whole deals).
         seed: seed of every deal, chance stream and bot.
@@ -37,6 +42,7 @@ class ArenaConfig:
         bootstrap: bootstrap refits for the rating intervals.
         sprt: run a sequential test (two bots, two players; `burano_ai.arena.sprt`): play deals in
             order and stop starting new ones once the test decides; `games` is then the most to play.
+        gauntlet: the first bot plays every combination of `players - 1` of the others (the field).
     """
 
     bots: tuple[str, ...]
@@ -49,6 +55,14 @@ class ArenaConfig:
     seating: str = "auto"
     bootstrap: int = 200
     sprt: SprtConfig | None = None
+    gauntlet: bool = False
+
+    @property
+    def pairing(self) -> str:
+        """"gauntlet", "round-robin" (more bots than seats) or "lineup"."""
+        if self.gauntlet:
+            return "gauntlet"
+        return "round-robin" if len(self.bots) > self.players else "lineup"
 
     def validate(self) -> None:
         """Raise OptionError naming the first bad option (bot specs included)."""
@@ -56,8 +70,11 @@ class ArenaConfig:
             raise OptionError(f"players must be 2, 3 or 4, not {self.players!r}")
         if not self.bots:
             raise OptionError("no bots given: list one bot spec per seat, e.g. --bots ismcts,greedy")
-        if len(self.bots) > self.players:
-            raise OptionError(f"{len(self.bots)} bots listed for {self.players} seats: list at most one per seat")
+        if not isinstance(self.gauntlet, bool):
+            raise OptionError(f"gauntlet must be True or False, not {self.gauntlet!r}")
+        if self.gauntlet and len(self.bots) < self.players:
+            raise OptionError(f"a gauntlet at {self.players} players needs at least {self.players} bots (the "
+                              f"first against every combination of {self.players - 1} others), not {len(self.bots)}")
         if isinstance(self.games, bool) or not isinstance(self.games, int) or self.games < 1:
             raise OptionError(f"games must be a whole number >= 1, not {self.games!r}")
         if isinstance(self.seed, bool) or not isinstance(self.seed, int):
@@ -81,6 +98,8 @@ class ArenaConfig:
             if self.players != 2:
                 raise OptionError(f"--sprt tests two bots at 2 players (a pentanomial on seat-swapped pairs), "
                                   f"not {self.players} players")
+            if self.pairing != "lineup":
+                raise OptionError(f"--sprt compares two bots: it cannot run a {self.pairing} of {len(self.bots)}")
         for spec in self.bots:
             check_bot_spec(spec)
 
@@ -111,12 +130,17 @@ def split_bot_list(text: str) -> list[str]:
 
 @dataclass(frozen=True)
 class Plan:
-    """The resolved tournament: entries, lineup, seatings, deals."""
+    """The resolved tournament: entries, lineups, seatings, deals.
+
+    Every deal is played once per seating; `seatings` are the seatings of every lineup, lineup by lineup.
+    """
 
     entries: tuple[str, ...]        # canonical spec per entry
-    lineup: tuple[int, ...]         # entry per seat before permutation
+    lineup: tuple[int, ...]         # entry per seat before permutation (the first lineup)
     seatings: tuple[tuple[int, ...], ...]
     deals: int
+    lineups: tuple[tuple[int, ...], ...] = ()   # every lineup (a round robin or gauntlet has several)
+    pairing: str = "lineup"
 
     @property
     def games(self) -> int:
@@ -136,19 +160,35 @@ def seatings_of(lineup: Sequence[int], mode: str) -> list[tuple[int, ...]]:
     return rotations
 
 
+def lineups_of(num_entries: int, players: int, pairing: str) -> list[tuple[int, ...]]:
+    """The lineups of a round robin (every combination of `players` entries, in order) or a gauntlet
+    (entry 0 with every combination of `players - 1` of the others)."""
+    if pairing == "gauntlet":
+        return [(0, *rest) for rest in itertools.combinations(range(1, num_entries), players - 1)]
+    return list(itertools.combinations(range(num_entries), players))
+
+
 def make_plan(config: ArenaConfig) -> Plan:
-    """Resolve specs (with the time per move), entries, lineup, seatings and the number of deals."""
+    """Resolve specs (with the time per move), entries, lineups, seatings and the number of deals."""
     config.validate()
     specs = [with_time_per_move(parse_bot_spec(s), config.time_per_move).canonical() for s in config.bots]
-    seat_specs = [specs[i % len(specs)] for i in range(config.players)]
-    entries: list[str] = []
-    for s in seat_specs:
-        if s not in entries:
-            entries.append(s)
+    pairing = config.pairing
+    if pairing != "lineup":
+        twice = next((s for i, s in enumerate(specs) if s in specs[:i]), None)
+        if twice is not None:
+            raise OptionError(f"bot {twice!r} is listed twice: a {pairing} needs distinct bots")
+        entries = list(specs)
+        lineups = lineups_of(len(entries), config.players, pairing)
+    else:
+        seat_specs = [specs[i % len(specs)] for i in range(config.players)]
+        entries = []
+        for s in seat_specs:
+            if s not in entries:
+                entries.append(s)
+        lineups = [tuple(entries.index(s) for s in seat_specs)]
     if config.sprt is not None and len(entries) != 2:
         raise OptionError(f"--sprt compares two distinct bots, not {len(entries)} ({', '.join(entries)})")
-    lineup = tuple(entries.index(s) for s in seat_specs)
-    seatings = tuple(seatings_of(lineup, config.seating))
+    seatings = tuple(s for lineup in lineups for s in seatings_of(lineup, config.seating))
     deals = -(-config.games // len(seatings))
-    return Plan(tuple(entries), lineup, seatings, deals)
+    return Plan(tuple(entries), lineups[0], seatings, deals, tuple(lineups), pairing)
 

@@ -14,6 +14,7 @@ from .. import __version__
 from ..bots import BotSpec, parse_bot_spec
 from ..errors import OptionError
 from .plan import ArenaConfig, Plan
+from .stats import head_to_head
 
 SCHEMA = "burano-arena-results"
 SCHEMA_VERSION = 1
@@ -25,8 +26,13 @@ RESULTS_SCHEMA: dict[str, str] = {
     "burano_ai_version": "[str] package version that produced the file",
     "config": "[object] bots [list of str, as given], players [int], games [int, as asked], seed [int], "
               "time_per_move [float|null], workers [int], backend [str], seating [str], bootstrap [int], "
-              "sprt [object|null: elo0, elo1, alpha, beta], engine [str: module.qualname of the Game class]",
-    "lineup": "[list of int] entry index of each seat before seating permutations",
+              "sprt [object|null: elo0, elo1, alpha, beta], gauntlet [bool], engine [str: module.qualname of the Game "
+              "class]",
+    "pairing": "[str] lineup (at most one bot per seat), round-robin (more bots than seats: every combination "
+               "of players-many bots) or gauntlet (the first bot against every combination of the others)",
+    "lineup": "[list of int] entry index of each seat before seating permutations (the first lineup)",
+    "lineups": "[list of list of int] every lineup played (one, or the combinations of a round robin or "
+               "gauntlet)",
     "seatings": "[list of list of int] entry index per seat for each game of a deal",
     "deals": "[int] deals played",
     "games_played": "[int] deals * len(seatings)",
@@ -38,12 +44,16 @@ RESULTS_SCHEMA: dict[str, str] = {
                "[float], seconds_per_decision [float], iterations [int], iterations_per_second [float], "
                "rating [float, Elo scale, mean 0], rating_ci95 [[float, float]]",
     "seat_win_rate": "[list of float] mean win share of each seat (seat order effect)",
+    "head_to_head": "[object] score [list of list of float|null: score[i][j] = share of meetings in which entry i "
+                    "finished ahead of entry j, a tie counting a half; null where they never met], meetings "
+                    "[list of list of int: seat pairs of a game holding both]",
     "rating": "[object] method [str], scale [str], prior [str], bootstrap [int], bootstrap_unit [str]",
     "games": "[list of object] index, deal [int], seating [list of int: entry per seat], deal_seed, "
              "chance_seed [int], bot_seeds [list of int], scores [list of int], ranks [list of float], "
              "returns [list of float], winners [list of int], decisions, forced [list of int], "
              "think_seconds [list of float], iterations [list of int], seconds [float], length [int], "
-             "tiebreak [list of [vp, prep cubes, coins]]",
+             "tiebreak [list of [vp, prep cubes, coins]], record [str, only with --records: the file name of "
+             "the game's record (burano-game/1) in the records directory]",
     "notes": "[list of str] remarks (games rounded up to whole deals, time budgets not reproducible, the SPRT's "
              "stop)",
     "sprt": "[object|null] with --sprt (burano_ai.arena.sprt; bot A = entry 0): params [object: elo0, elo1, "
@@ -78,9 +88,12 @@ class ArenaResult:
         cfg["engine"] = self.engine
         return {
             "schema": SCHEMA, "version": SCHEMA_VERSION, "burano_ai_version": __version__,
-            "config": cfg, "lineup": list(self.plan.lineup), "seatings": [list(s) for s in self.plan.seatings],
+            "config": cfg, "pairing": self.plan.pairing, "lineup": list(self.plan.lineup),
+            "lineups": [list(x) for x in (self.plan.lineups or (self.plan.lineup,))],
+            "seatings": [list(s) for s in self.plan.seatings],
             "deals": self.plan.deals, "games_played": len(self.games), "elapsed": round(self.elapsed, 3),
             "entries": self.entries, "seat_win_rate": self.seat_win_rate,
+            "head_to_head": dict(zip(("score", "meetings"), head_to_head(self.games, len(self.plan.entries)))),
             "rating": {"method": "plackett-luce (MM, Hunter 2004)", "scale": "elo: 400*log10(strength), mean 0",
                        "prior": "1 virtual win + 1 virtual loss vs a strength-1 reference per entry",
                        "bootstrap": self.config.bootstrap, "bootstrap_unit": "deal"},
@@ -123,13 +136,30 @@ class ArenaResult:
         widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
         lines = [f"{len(self.games)} games ({self.plan.deals} deals x {len(self.plan.seatings)} seatings), "
                  f"{self.config.players} players, seed {self.config.seed}, {self.elapsed:.1f} s"]
+        if self.plan.pairing != "lineup":
+            lines.append(f"{self.plan.pairing}: {len(self.plan.lineups)} lineups of {len(self.plan.entries)} bots")
         for row in [headers] + rows:
             lines.append("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
         lines.append("seat win rate: " + ", ".join(f"{'ABCD'[i]} {r:.3f}" for i, r in enumerate(self.seat_win_rate)))
+        if len(self.plan.entries) > 2:
+            lines += self.head_to_head_lines()
         if self.sprt is not None:
             lines += sprt_lines(self.sprt, self.plan.entries)
         lines += [f"note: {n}" for n in self.notes]
         return "\n".join(lines)
+
+    def head_to_head_lines(self) -> list[str]:
+        """The pairwise table: the row bot's score against the column bot (finished ahead = 1, a tie 1/2)."""
+        score, meetings = head_to_head(self.games, len(self.plan.entries))
+        names = [f"{i + 1}. {spec}" for i, spec in enumerate(self.plan.entries)]
+        width = max(len(n) for n in names)
+        lines = ["head to head (row's score against column: finished ahead 1, tie 1/2; meetings in brackets)",
+                 " " * width + "  " + "  ".join(f"{j + 1:>10}" for j in range(len(names)))]
+        for i, name in enumerate(names):
+            cells = ["-" if score[i][j] is None else f"{score[i][j]:.2f} ({meetings[i][j]})"
+                     for j in range(len(names))]
+            lines.append(f"{name:<{width}}  " + "  ".join(f"{c:>10}" for c in cells))
+        return lines
 
     def plot(self, path: str) -> None:
         """Win rate (95 % CI) against search budget per bot family: the skill ladder (needs matplotlib)."""

@@ -154,3 +154,23 @@ def summarise(records: Sequence[dict[str, Any]], plan: Plan, players: int, boots
     games = len(records)
     return entries, [s / games if games else 0.0 for s in seat_share]
 
+
+
+def head_to_head(records: Sequence[dict[str, Any]], num_entries: int) -> tuple[list[list[float | None]], list[list[int]]]:
+    """Pairwise results: ``score[i][j]`` = the share of meetings in which entry i finished ahead of entry j
+    (an exact tie counts a half), over every pair of seats of a game that holds them; ``meetings[i][j]``
+    counts those seat pairs. None where i and j never met (and on the diagonal)."""
+    ahead = [[0.0] * num_entries for _ in range(num_entries)]
+    meetings = [[0] * num_entries for _ in range(num_entries)]
+    for rec in records:
+        keys = [tuple(k) for k in rec["tiebreak"]]
+        seating = rec["seating"]
+        for p, ep in enumerate(seating):
+            for q, eq in enumerate(seating):
+                if ep == eq:
+                    continue
+                meetings[ep][eq] += 1
+                ahead[ep][eq] += 1.0 if keys[p] > keys[q] else 0.5 if keys[p] == keys[q] else 0.0
+    score = [[ahead[i][j] / meetings[i][j] if meetings[i][j] else None for j in range(num_entries)]
+             for i in range(num_entries)]
+    return score, meetings

@@ -1,18 +1,22 @@
 """Playing a tournament: one task per game (`GameTask`, `game_tasks`: seeds derived from the config's seed),
 one game (`play_game`: the arena samples chance, bots decide), and `run_arena` (plan, play on a backend,
-summarise, report; with ``sprt``, the sequential test `_SprtRun` decides when to stop).
+summarise, report; with ``sprt``, the sequential test `_SprtRun` decides when to stop; with ``records``,
+every game's `GameRecord` is written as it ends, `RecordWriter`).
 
 Duplicate deals and seeds are described in `burano_ai.arena`.
 """
 
 from __future__ import annotations
 
+import os
 import random
 import time
 from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 from ..bots import make_bot
+from ..errors import OptionError
+from ..record import GameRecord, RecordError, SeatInfo
 from ..scoring import finishing_key
 from ..search.evaluators import sample_chance
 from ..seeds import derive
@@ -42,10 +46,12 @@ class GameTask:
     chance_seed: int
     bot_seeds: tuple[int, ...]
     game_factory: Any
+    record: bool = False            # return the game's record (burano-game/1) under "record"
+    event: str | None = None        # the record's event line
 
 
-def game_tasks(config: ArenaConfig, plan: Plan, game_factory: Any) -> list[GameTask]:
-    """The tasks of every game of the plan, in game order."""
+def game_tasks(config: ArenaConfig, plan: Plan, game_factory: Any, record: bool = False) -> list[GameTask]:
+    """The tasks of every game of the plan, in game order (`record`: each game returns its record)."""
     tasks = []
     per_deal = len(plan.seatings)
     for g in range(plan.games):
@@ -57,15 +63,19 @@ def game_tasks(config: ArenaConfig, plan: Plan, game_factory: Any) -> list[GameT
             deal_seed=derive(config.seed, deal, _DEAL),
             chance_seed=derive(config.seed, deal, _CHANCE),
             bot_seeds=tuple(derive(config.seed, g, seat, _BOT) for seat in range(config.players)),
-            game_factory=game_factory))
+            game_factory=game_factory, record=record,
+            event=f"burano arena: seed {config.seed}, game {g}, deal {deal}" if record else None))
     return tasks
 
 
 def play_game(task: GameTask) -> dict[str, Any]:
-    """Play one game of the tournament; return its record (see `RESULTS_SCHEMA` ``games``)."""
+    """Play one game of the tournament; return its results (see `RESULTS_SCHEMA` ``games``), with
+    ``task.record`` also its game record as a dict under "record" (the deal's seed and every step)."""
     start = time.perf_counter()
     n = task.players
     state = task.game_factory(n).new_initial_state(task.deal_seed)
+    record = GameRecord.new(n, task.deal_seed, [SeatInfo(spec, spec) for spec in task.specs],
+                            event=task.event) if task.record else None
     bots = [make_bot(spec, seed) for spec, seed in zip(task.specs, task.bot_seeds)]
     for bot in bots:
         bot.restart()
@@ -75,7 +85,10 @@ def play_game(task: GameTask) -> dict[str, Any]:
     length = 0
     while not state.is_terminal():
         if state.is_chance_node():
-            state.apply_action(sample_chance(state, chance_rng))
+            action = sample_chance(state, chance_rng)
+            if record is not None:
+                record.add(state, action)
+            state.apply_action(action)
             length += 1
             continue
         seat = state.current_player()
@@ -95,12 +108,14 @@ def play_game(task: GameTask) -> dict[str, Any]:
             if action not in legal:
                 raise RuntimeError(f"game {task.index}: bot {task.specs[seat]!r} (seat {seat}) chose the "
                                    f"illegal action {action} ({state.action_to_string(action)})")
+        if record is not None:
+            record.add(state, action)
         state.apply_action(action)
         length += 1
     keys = [finishing_key(state, p) for p in range(n)]
     ranks = [1 + sum(1 for q in range(n) if keys[q] > keys[p]) + (sum(1 for q in range(n) if keys[q] == keys[p]) - 1) / 2
              for p in range(n)]
-    return {
+    out: dict[str, Any] = {
         "index": task.index, "deal": task.deal, "seating": list(task.seating),
         "deal_seed": task.deal_seed, "chance_seed": task.chance_seed, "bot_seeds": list(task.bot_seeds),
         "scores": [int(v) for v in state.scores()], "ranks": ranks,
@@ -110,6 +125,51 @@ def play_game(task: GameTask) -> dict[str, Any]:
         "iterations": [b.iterations for b in bots],
         "seconds": round(time.perf_counter() - start, 6), "length": length,
     }
+    if record is not None:
+        record.finish(state)
+        out["record"] = record.to_dict()
+    return out
+
+
+#: File name of game `index`'s record in the ``records`` directory.
+RECORD_NAME = "game-{index:05d}.json"
+
+
+def check_records_dir(path: str | os.PathLike) -> str:
+    """The records directory, created if missing (its parent must exist); OptionError if it cannot be used."""
+    path = os.fspath(path)
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise OptionError(f"--records {path}: not a directory")
+    if not os.path.isdir(path):
+        parent = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(parent):
+            raise OptionError(f"--records {path}: no such directory: {parent}")
+        try:
+            os.mkdir(path)
+        except OSError as exc:
+            raise OptionError(f"--records {path}: cannot create it: {exc.strerror or exc}") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise OptionError(f"--records {path}: permission denied")
+    return path
+
+
+class RecordWriter:
+    """Writes each game's record into the records directory as the game ends (in the parent process), and
+    replaces it in the game's results by its file name."""
+
+    def __init__(self, directory: str) -> None:
+        self.directory = directory
+
+    def __call__(self, game: dict[str, Any]) -> None:
+        data = game.pop("record", None)
+        if data is None:
+            return
+        name = RECORD_NAME.format(index=game["index"])
+        try:
+            GameRecord.from_dict(data).save(os.path.join(self.directory, name))
+        except RecordError as exc:
+            raise OptionError(f"--records: {exc}") from None
+        game["record"] = name
 
 
 # ------------------------------------------------------------------------------------------------
@@ -157,7 +217,8 @@ class _SprtRun:
 
 
 def run_arena(config: ArenaConfig, progress: Progress | None = None, game_factory: Any = None,
-              on_sprt: Callable[[SprtTest], None] | None = None) -> ArenaResult:
+              on_sprt: Callable[[SprtTest], None] | None = None,
+              records: str | os.PathLike | None = None) -> ArenaResult:
     """Play the tournament and return its results.
 
     Args:
@@ -167,16 +228,29 @@ def run_arena(config: ArenaConfig, progress: Progress | None = None, game_factor
         game_factory: ``num_players -> Game`` (a Game class; picklable); default `burano_ai.Game` (the
             compiled core); `burano_ai.reference.Game` plays the same games, slowly.
         on_sprt: with ``config.sprt``, called with the running `SprtTest` after each counted pair.
+        records: a directory (created if missing) to write every game's record into as it ends
+            (`RECORD_NAME`: game-00000.json, ...); each game's results then name its file under "record".
 
     Raises:
-        OptionError: a bad option or bot spec, or a backend/bot whose package is missing.
+        OptionError: a bad option or bot spec, a backend/bot whose package is missing, or a records
+            directory that cannot be written.
     """
     start = time.perf_counter()
     plan = make_plan(config)
     factory = game_factory or default_game_factory()
-    tasks = game_tasks(config, plan, factory)
+    writer = RecordWriter(check_records_dir(records)) if records is not None else None
+    tasks = game_tasks(config, plan, factory, record=writer is not None)
     run = _SprtRun(SprtTest(config.sprt), on_sprt) if config.sprt is not None else None
-    hooks = {"admit": run.admit, "on_record": run.on_record} if run else {}
+    hooks: dict[str, Any] = {"admit": run.admit, "on_record": run.on_record} if run else {}
+    if writer is not None:
+        sprt_hook = hooks.get("on_record")
+
+        def on_game(game: dict[str, Any]) -> None:
+            writer(game)
+            if sprt_hook is not None:
+                sprt_hook(game)
+
+        hooks["on_record"] = on_game
     if config.backend == "ray":
         records = run_ray(play_game, tasks, config.workers, progress, **hooks)
     else:

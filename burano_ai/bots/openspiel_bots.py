@@ -93,6 +93,10 @@ class TimedISMCTSBot(os_ismcts.ISMCTSBot):
         self.seconds = seconds
         self.simulations = 0
 
+    def _root_visited(self, legal_actions) -> bool:
+        children = self._root_node.child_info
+        return any(a in children and children[a].visits > 0 for a in legal_actions)
+
     def run_search(self, state):
         if self.seconds is None:
             self.simulations = self._max_simulations
@@ -105,7 +109,10 @@ class TimedISMCTSBot(os_ismcts.ISMCTSBot):
         self._root_node = self.create_new_node(state)
         deadline = time.perf_counter() + self.seconds
         done = 0
-        while done < self._max_simulations and (done == 0 or time.perf_counter() < deadline):
+        # Until a legal root move has a visit (a first simulation may only expand the root), then until the
+        # deadline: OpenSpiel's final policy asserts a visited root.
+        while done < self._max_simulations and (not self._root_visited(legal_actions)
+                                                 or time.perf_counter() < deadline):
             self.run_simulation(self.sample_root_state(state))
             done += 1
         self.simulations = done
