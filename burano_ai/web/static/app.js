@@ -269,6 +269,9 @@ async function stopAnalysis() {
 
 function showAnalysis(p) {
   if (!app.analysis || p.id !== app.analysis.id) return;
+  // The stop request's answer can arrive after the stream's last event: never go back to an older state.
+  if (p.version < (app.analysis.version || 0) || app.analysis.done) return;
+  app.analysis.version = p.version;
   if (p.error) showError(p.error);
   const r = p.result;
   app.analysis.result = r;
