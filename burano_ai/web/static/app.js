@@ -366,6 +366,7 @@ function setEditorPosition(position) {
 }
 
 function scheduleCheck(delay) {
+  app.editor.checked = null;   // the position changed: valid only once the server says so again
   clearTimeout(app.editor.timer);
   app.editor.timer = setTimeout(checkEditor, delay);
 }
@@ -378,14 +379,17 @@ async function checkEditor() {
   if (!position || typeof position !== "object" || Array.isArray(position)) return editorError("a position is a JSON object {...}", null);
   app.editor.position = position;
   syncSeatFields(position);
+  const seq = app.editor.seq = (app.editor.seq || 0) + 1;   // only the latest check may speak
   try {
     const res = await api("POST", "/api/position", {position});
+    if (seq !== app.editor.seq) return;
     app.editor.checked = res;
     $("#ed-error").hidden = true;
     $("#ed-ok").textContent = `valid · ${res.players} players · ${res.view_seat ? "seat " + res.view_seat + "'s view" : "full position"} · ` +
       (res.to_move.length === 1 ? `${res.to_move} to move, ${res.legal.length} legal moves` : res.to_move);
     if (app.tab === "editor") draw(res.position, [], res.view_seat, {editable: true});
   } catch (e) {
+    if (seq !== app.editor.seq) return;
     editorError(e.message, e.data && e.data.field);
     if (app.tab === "editor") draw(position.seats ? position : null, [], null, {editable: true});
   }
@@ -620,7 +624,12 @@ function wire() {
   $("#ed-apply").onclick = () => scheduleCheck(0);
   $("#ed-export").onclick = () => download("position.json", $("#ed-json").value);
   $("#ed-import").onchange = async (e) => { const f = e.target.files[0]; if (f) { $("#ed-json").value = await f.text(); await checkEditor(); if (app.editor.position) buildSeatFields(app.editor.position); } };
-  $("#ed-analyse").onclick = () => { if (!app.editor.checked) { showError("the position is not valid yet"); return; } app.analysisSource = "editor"; app.analysisAvoid = []; switchTab("analyse"); startAnalysis(); };
+  $("#ed-analyse").onclick = async () => {
+    clearTimeout(app.editor.timer);
+    if (!app.editor.checked) await checkEditor();   // a change still being checked: check it now
+    if (!app.editor.checked) { showError("the position is not valid yet"); return; }
+    app.analysisSource = "editor"; app.analysisAvoid = []; switchTab("analyse"); startAnalysis();
+  };
   $("#rp-file").onchange = async (e) => { const f = e.target.files[0]; if (f) $("#rp-json").value = await f.text(); };
   $("#rp-open").onclick = openReplay;
   $("#rp-analyse").onclick = () => { app.analysisSource = "replay"; app.analysisAvoid = []; switchTab("analyse"); startAnalysis(); };
