@@ -347,15 +347,7 @@ class Engine:
             EngineTerminated: the engine ended first.
         """
         options.setdefault("report_every", None)
-        q = self.query(position, limit, **options)
-        qid = f"q{next(self._ids)}"
-        lines = self._register(qid)
-        try:
-            self._send({"id": qid, **q})
-        except EngineTerminated:
-            self._forget(qid)
-            raise
-        return AnalysisIterator(self, qid, lines).wait()
+        return self.analysis(position, limit, **options).wait()
 
     def play(self, position: Any, limit: Limit | None = None, **options: Any) -> PlayResult:
         """The move the engine plays in `position` (its suggested move), with the analysis."""

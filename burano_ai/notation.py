@@ -350,7 +350,7 @@ def parse_position_text(text: str | bytes) -> Any:
     if len(text) > MAX_POSITION_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_POSITION_BYTES:
         raise PositionError(f"position: larger than {MAX_POSITION_BYTES} bytes; not a position")
     try:
-        data = json.loads(text.lstrip("\ufeff"), object_pairs_hook=_no_duplicate_keys)
+        data = json.loads(text.lstrip("\ufeff"), object_pairs_hook=no_duplicate_keys)
     except json.JSONDecodeError as exc:
         raise PositionError(f"malformed JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except RecursionError:
@@ -366,7 +366,8 @@ def _first_line(exc: Exception) -> str:
     return text if len(text) <= 120 else text[:117] + "..."
 
 
-def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+def no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """`json.loads` object hook: a key twice in one object is an error (ValueError), not a silent overwrite."""
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:

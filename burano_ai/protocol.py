@@ -38,6 +38,7 @@ from .data.colours import SEAT_LETTERS
 from .engine import MAX_THREADS, load_position, root_moves, suggest
 from .enums import CHANCE, TERMINAL, parse_seat
 from .errors import BuranoError, OptionError, PositionError
+from .notation import no_duplicate_keys
 from .record import FORMAT as RECORD_FORMAT
 from .record import GameRecord, apply_moves
 from .search.limits import DEFAULT_SUGGEST_ITERATIONS, MAX_ITERATIONS, MAX_SECONDS, Limit
@@ -112,7 +113,7 @@ def parse_line(raw: bytes | str) -> Any:
         except UnicodeDecodeError as exc:
             raise QueryError(f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     try:
-        data = json.loads(raw, object_pairs_hook=_no_duplicate_keys)
+        data = json.loads(raw, object_pairs_hook=no_duplicate_keys)
     except json.JSONDecodeError as exc:
         raise QueryError(f"malformed JSON: {exc.msg} at column {exc.colno}") from None
     except RecursionError:
@@ -122,15 +123,6 @@ def parse_line(raw: bytes | str) -> Any:
     if _depth(data) > MAX_LINE_NESTING:
         raise QueryError(f"malformed JSON: nested deeper than {MAX_LINE_NESTING} levels")
     return data
-
-
-def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise ValueError(f"key {key[:40]!r} appears twice in one object")
-        out[key] = value
-    return out
 
 
 def _depth(value: Any) -> int:
