@@ -3,9 +3,10 @@
 Commands: `suggest` (the best move and turn plan for a position), `new` (start position JSON), `show`
 (render a position, as one seat sees it), `apply` (play moves on a position file), `replay` (a game
 record's steps and positions), `random-game` (a complete game with random decisions), `arena` (bot
-tournaments), `engine` (the JSON-lines analysis engine: docs/engine-protocol.md). Every user mistake -- a bad option, a missing or unreadable
-file, malformed JSON, an impossible position -- prints one line `error: <message>` on stderr and exits
-with code 2, never a traceback.
+tournaments), `play` (play against bots in the terminal), `engine` (the JSON-lines analysis engine:
+docs/engine-protocol.md), `analyse` (a seat's decisions in a game record), `serve` (the web board).
+Every user mistake -- a bad option, a missing or unreadable file, malformed JSON, an impossible
+position -- prints one line `error: <message>` on stderr and exits with code 2, never a traceback.
 
 Other endings, as Unix tools do: a bug prints `error: internal error: <type>: <message> (please
 report)` and exits with 70 (EX_SOFTWARE) -- set `BURANO_DEBUG_TRACEBACK=1` to get the traceback as
