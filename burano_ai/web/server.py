@@ -22,9 +22,12 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False,
     """Serve the board until interrupted; with `open_browser`, open it in the default browser."""
     import socket
 
-    import uvicorn
+    try:
+        import uvicorn
 
-    from .app import create_app
+        from .app import create_app
+    except ImportError as exc:   # the web stack is an extra: say how to get it
+        raise OptionError(f"burano serve needs the web extra: pip install 'burano-ai[web]' ({exc})") from None
     check_address(host, port)
     try:   # a taken port is a user error, reported before uvicorn starts
         with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:

@@ -333,3 +333,13 @@ def test_an_analysis_can_leave_moves_out(client):
     client.post(f"/api/analysis/{analysis}/stop")
     moves = [c["move"] for c in result["candidates"]]
     assert moves and left_out not in moves
+
+
+def test_burano_serve_without_the_web_extra_says_how_to_get_it(runner, monkeypatch):
+    """Regression: `pip install .` has no uvicorn; `burano serve` ended with an internal error (exit 70)."""
+    from cli import app
+    monkeypatch.setitem(sys.modules, "uvicorn", None)   # `import uvicorn` raises ImportError
+    result = runner.invoke(app, ["serve", "--port", "0"])
+    assert result.exit_code == 2
+    assert "needs the web extra: pip install 'burano-ai[web]'" in result.stderr
+    assert result.stderr.count("\n") == 1
