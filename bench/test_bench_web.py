@@ -12,7 +12,6 @@ from __future__ import annotations
 import statistics
 import sys
 import tempfile
-import threading
 import time
 import warnings
 from pathlib import Path
@@ -52,22 +51,13 @@ def test_move_round_trip_api(benchmark, client):
 
 def browser_numbers(loads: int = 10, moves: int = 12) -> dict:
     """Page load to an interactive board and click-to-new-board times, measured in Chromium."""
-    import socket
-
-    import uvicorn
     from playwright.sync_api import sync_playwright
 
     sys.path.insert(0, str(ROOT))
-    from burano_ai.web.app import create_app
+    from burano_ai.web.server import BackgroundServer
     from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning"))
-    threading.Thread(target=server.run, daemon=True).start()
-    while not server.started:
-        time.sleep(0.02)
-    url = f"http://127.0.0.1:{port}"
+    server = BackgroundServer()
+    url = server.url
     load_ms, move_ms = [], []
     with sync_playwright() as pw:
         context = pw.chromium.launch_persistent_context(tempfile.mkdtemp(), executable_path=CHROMIUM,
@@ -94,7 +84,7 @@ def browser_numbers(loads: int = 10, moves: int = 12) -> dict:
             if page.evaluate("window.buranoPage().game.thinking"):
                 break
         context.close()
-    server.should_exit = True
+    server.stop()
     return {"load_ms": load_ms, "move_ms": move_ms}
 
 

@@ -13,33 +13,15 @@ import argparse
 import json
 import random
 import shutil
-import socket
 import sys
 import tempfile
-import threading
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
-
-
-def start_server():
-    import uvicorn
-
-    from burano_ai.web.app import create_app
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning"))
-    threading.Thread(target=server.run, daemon=True).start()
-    while not server.started:
-        time.sleep(0.02)
-    return server, f"http://127.0.0.1:{port}"
+from burano_ai.web.server import BackgroundServer  # noqa: E402
+from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402  (the browser the tests use)
 
 
 def late_game_position() -> dict:
@@ -75,7 +57,8 @@ def main() -> None:
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
     args.out.mkdir(parents=True, exist_ok=True)
-    server, url = start_server()
+    server = BackgroundServer()
+    url = server.url
     profile = tempfile.mkdtemp(prefix="burano-shots-")
     try:
         with sync_playwright() as pw:
@@ -151,7 +134,7 @@ def main() -> None:
                 shot(f"late-game-4p-{width}x{height}")
             context.close()
     finally:
-        server.should_exit = True
+        server.stop()
         shutil.rmtree(profile, ignore_errors=True)
 
 

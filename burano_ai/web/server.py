@@ -44,3 +44,37 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False,
         threading.Timer(0.5, webbrowser.open, args=(url,)).start()
     # Event streams never end by themselves: on Ctrl-C, give open pages a moment, then close them.
     uvicorn.run(create_app(), host=host, port=port, log_level=log_level, timeout_graceful_shutdown=1)
+
+
+class BackgroundServer:
+    """The board served by uvicorn in a daemon thread on a free local port (tests, benchmarks, screenshots).
+
+    Attributes:
+        app: the FastAPI app (its `state.games` holds the games). url: ``http://127.0.0.1:<port>``.
+    """
+
+    def __init__(self, app=None, start_timeout: float = 20.0) -> None:
+        import socket
+        import time
+
+        import uvicorn
+
+        from .app import create_app
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        self.app = app if app is not None else create_app()
+        self.url = f"http://127.0.0.1:{port}"
+        self._server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=port, log_level="warning",
+                                                     timeout_graceful_shutdown=1))
+        self._thread = threading.Thread(target=self._server.run, daemon=True)
+        self._thread.start()
+        deadline = time.monotonic() + start_timeout
+        while not self._server.started:
+            if time.monotonic() > deadline or not self._thread.is_alive():
+                raise RuntimeError("uvicorn did not start")
+            time.sleep(0.02)
+
+    def stop(self) -> None:
+        self._server.should_exit = True
+        self._thread.join(timeout=10)

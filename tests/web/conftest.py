@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import tempfile
-import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -36,12 +33,6 @@ def client():
         yield c
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 class LiveServer(str):
     """The base URL of a live server, with its app (`.app.state.games`: the games it holds)."""
 
@@ -51,26 +42,12 @@ class LiveServer(str):
 @pytest.fixture(scope="module")
 def live_server():
     """The board served by uvicorn in a thread; yields its base URL (a `LiveServer`)."""
-    import uvicorn
-
-    from burano_ai.web.app import create_app
-    port = _free_port()
-    app = create_app()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
-                            timeout_graceful_shutdown=1)
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("uvicorn did not start")
-        time.sleep(0.02)
-    url = LiveServer(f"http://127.0.0.1:{port}")
-    url.app = app
+    from burano_ai.web.server import BackgroundServer
+    server = BackgroundServer()
+    url = LiveServer(server.url)
+    url.app = server.app
     yield url
-    server.should_exit = True
-    thread.join(timeout=10)
+    server.stop()
 
 
 def _need_browser():
