@@ -443,11 +443,7 @@ class GameRecord:
 
 def _hidden_options(state, steps: list[Step], i: int, rng: random.Random) -> list[str]:
     """The texts a hidden step could have at `state`, the ones later public steps point to first."""
-    if state.is_chance_node():
-        actions = [a for a, _ in state.chance_outcomes()]
-    else:
-        actions = list(state.legal_actions())
-    texts = [state.action_to_string(a) for a in actions]
+    texts = [state.action_to_string(a) for a in _offered(state)]
     future = " ".join(s.move for s in steps[i + 1:] if s.move is not None)
     rng.shuffle(texts)
     return sorted(texts, key=lambda t: -future.count(t.split(":")[-1].strip().split()[-1]))
@@ -524,23 +520,10 @@ def record_from_moves(players: int, seed: int, moves: list[str], game_factory: G
                       ) -> tuple[GameRecord, Any]:
     """A record of the deal of `seed` followed by `moves` (move and outcome texts), and its final state.
 
-    Raises RecordError naming the first move that cannot be played.
+    Raises RecordError naming the first move that cannot be played (``moves[3]: ...``).
     """
     record = GameRecord.new(players, seed)
-    state = record.initial_state(game_factory)
-    for i, text in enumerate(moves):
-        if state.is_terminal():
-            raise RecordError(f"moves[{i}] {text!r}: the game is already over")
-        try:
-            action = state.string_to_action(text)
-        except BuranoError as exc:
-            raise RecordError(f"moves[{i}]: {exc}") from None
-        step = describe_step(state, action)
-        try:
-            state.apply_action(action)
-        except BuranoError as exc:
-            raise RecordError(f"moves[{i}]: {exc}") from None
-        record.steps.append(step)
+    state, record.steps = apply_moves(record.initial_state(game_factory), moves, label="moves[{index}]")
     return record, state
 
 
@@ -548,48 +531,53 @@ def record_from_moves(players: int, seed: int, moves: list[str], game_factory: G
 UNSEEN = "?"
 
 
-def apply_moves(state, moves: list[str], view: int | None = None) -> tuple[Any, list[Step]]:
+def apply_moves(state, moves: list[str], view: int | None = None,
+                label: str = "move {number} {text}") -> tuple[Any, list[Step]]:
     """Apply `moves` (move and chance-outcome texts) to a copy of `state`; return (the copy, the steps).
 
     For a one-seat view (`view`), a step that seat cannot see -- another seat's blind fish draw, another
     seat's pyramid cube while pyramids are built -- is written `?` (any legal choice: the view is the same
     whichever it was). Raises RecordError naming the first move that cannot be played (`state` is never
-    modified).
+    modified); `label` names it, from `index` (0-based), `number` (1-based) and `text` (quoted).
     """
     work = state.clone()
     steps = []
     for i, text in enumerate(moves):
-        where = f"move {i + 1} {text!r}"
+        where = label.format(index=i, number=i + 1, text=repr(text))
         if not isinstance(text, str) or not text.strip():
-            raise RecordError(f"move {i + 1}: an empty move")
+            raise RecordError(f"{where}: an empty move")
         if work.is_terminal():
             raise RecordError(f"{where}: the game is already over")
-        if text.strip() in (UNSEEN, "fish: ?", "pyramid ?"):
+        unseen = text.strip() in (UNSEEN, "fish: ?", "pyramid ?")
+        if unseen:
             action = _unseen_action(work, view, where)
         else:
             try:
                 action = work.string_to_action(text.strip())
-                work.clone().apply_action(action)
             except BuranoError as exc:
                 raise RecordError(f"{where}: {exc}{_did_you_mean(work, text)}") from None
-            if view is not None and not describe_step(work, action).visible_to(SEAT_LETTERS[view]):
-                raise RecordError(f"{where}: seat {SEAT_LETTERS[view]} cannot see this step; write it {UNSEEN!r}")
         step = describe_step(work, action)
+        if view is not None and not unseen and not step.visible_to(SEAT_LETTERS[view]):
+            raise RecordError(f"{where}: seat {SEAT_LETTERS[view]} cannot see this step; write it {UNSEEN!r}")
         try:
-            work.apply_action(action)
+            work.apply_action(action)    # checked: an illegal move leaves `work` untouched
         except BuranoError as exc:
-            raise RecordError(f"{where}: {exc}") from None
+            raise RecordError(f"{where}: {exc}{_did_you_mean(work, text)}") from None
         steps.append(step)
     return work, steps
+
+
+def _offered(state) -> list[int]:
+    """The chance outcomes at a chance node, else the legal actions."""
+    if state.is_chance_node():
+        return [a for a, _ in state.chance_outcomes()]
+    return list(state.legal_actions())
 
 
 def _did_you_mean(state, text: str) -> str:
     """`; did you mean 'pick flat'?` when a legal move or outcome is close to `text`."""
     import difflib
-    if state.is_chance_node():
-        offered = [state.action_to_string(a) for a, _ in state.chance_outcomes()]
-    else:
-        offered = [state.action_to_string(a) for a in state.legal_actions()]
+    offered = [state.action_to_string(a) for a in _offered(state)]
     close = difflib.get_close_matches(text.strip(), offered, n=1, cutoff=0.6)
     return f"; did you mean {close[0]!r}?" if close else ""
 
@@ -598,10 +586,7 @@ def _unseen_action(state, view: int | None, where: str) -> int:
     if view is None:
         raise RecordError(f"{where}: this is a full position: name the move or outcome ('?' is for a step the "
                           "position's seat cannot see)")
-    if state.is_chance_node():
-        outcomes = [a for a, _ in state.chance_outcomes()]
-    else:
-        outcomes = list(state.legal_actions())
+    outcomes = _offered(state)
     if not outcomes:
         raise RecordError(f"{where}: nothing can happen here")
     step = describe_step(state, outcomes[0])
