@@ -32,11 +32,13 @@ from typing import Any, Callable, NoReturn, Optional
 import typer
 from typer.core import TyperGroup
 
-from burano_ai.data.colours import PLAYER_COLOURS, SEAT_LETTERS
-from burano_ai.enums import parse_seat
-from burano_ai.errors import BuranoError, OptionError, PositionError
+from burano_ai.games.burano.data.colours import PLAYER_COLOURS
+
+from burano_ai.core.seats import SEAT_LETTERS
+from burano_ai.core.seats import parse_seat
+from burano_ai.core.errors import BuranoError, OptionError, PositionError
 from burano_ai.random_play import sample_chance
-from burano_ai.render import render_legal_actions, render_state
+from burano_ai.games.burano.render import render_legal_actions, render_state
 from burano_ai.search.limits import DEFAULT_SUGGEST_ITERATIONS
 from burano_ai.search.result import PLAN_ARROW, PLAN_MIN_VISITS
 
@@ -524,7 +526,7 @@ EXAMPLE_POSITION = "midgame-4p-C.json"
 
 def _example_text() -> str:
     from importlib import resources
-    return resources.files("burano_ai.data").joinpath("examples", EXAMPLE_POSITION).read_text(encoding="utf-8")
+    return resources.files("burano_ai.games.burano.data").joinpath("examples", EXAMPLE_POSITION).read_text(encoding="utf-8")
 
 
 @app.command()

@@ -11,8 +11,8 @@ import random
 from functools import lru_cache
 
 from burano_ai.random_play import random_step
-from burano_ai.reference import Game as ReferenceGame
-from burano_ai.reference.state import ST_ROUNDS, TURN
+from burano_ai.games.burano.reference import Game as ReferenceGame
+from burano_ai.games.burano.reference.state import ST_ROUNDS, TURN
 
 SEED = 2026
 #: name -> (players, season, round): the first TURN decision of that season and round.

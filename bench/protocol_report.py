@@ -28,7 +28,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 VIEW = REPO / "tests" / "golden" / "positions" / "summer-3p-view.json"
-EXAMPLE = Path(str(resources.files("burano_ai.data").joinpath("examples/midgame-4p-C.json")))
+EXAMPLE = Path(str(resources.files("burano_ai.games.burano.data").joinpath("examples/midgame-4p-C.json")))
 
 
 def query_line(qid, path: Path = VIEW, **fields) -> bytes:

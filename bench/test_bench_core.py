@@ -10,11 +10,11 @@ import random
 
 import pytest
 
-from burano_ai._core import Game as CoreGame
-from burano_ai._core import playout
-from burano_ai.errors import IllegalMoveError
+from burano_ai.games.burano._core import Game as CoreGame
+from burano_ai.games.burano._core import playout
+from burano_ai.core.errors import IllegalMoveError
 from burano_ai.random_play import play_randomly
-from burano_ai.reference import Game as ReferenceGame
+from burano_ai.games.burano.reference import Game as ReferenceGame
 
 from positions import POSITIONS, load
 

@@ -5,7 +5,7 @@ Positions: 2 and 4 players at a season start (spring round 1), mid-season (summe
 last round (winter round 3), each reached by a seeded random game (the same position on every
 implementation). Each benchmark runs on every implementation that is available — the Python tree on
 the reference model ("reference"), the Python tree on the compiled core (`burano_ai.Game`, or
-`burano_ai._core.Game` before it is exported) with its native C playout ("core"), and the native tree
+`burano_ai.games.burano._core.Game` before it is exported) with its native C playout ("core"), and the native tree
 (`burano_ai.search._native.NativeSearcher`, the whole iteration in C) on the core ("core-native") — so one
 run gives the ratios. Full iterations are measured with both playout policies (`Params.playout_policy`:
 uniform random, and the heuristic default; the reference model has only the uniform one), next to
@@ -32,7 +32,7 @@ import random
 import pytest
 
 from burano_ai.random_play import random_step
-from burano_ai.reference import Game as ReferenceGame
+from burano_ai.games.burano.reference import Game as ReferenceGame
 from burano_ai.search import Limit, Params
 from burano_ai.search.evaluators import HorizonEstimate
 from burano_ai.search.ismcts import make_searcher, worker_seed
@@ -46,7 +46,7 @@ def _core_game():
     except ImportError:
         pass
     try:
-        from burano_ai._core import Game   # type: ignore[import-not-found]
+        from burano_ai.games.burano._core import Game  # type: ignore[import-not-found]
         return Game
     except ImportError:
         return None
@@ -134,7 +134,7 @@ def test_bench_search_iterations(benchmark, impl, num_players, where, playout):
 @pytest.mark.parametrize("num_players", [2, 4])
 def test_bench_search_iterations_playouts_only(benchmark, num_players, where, playout):
     """The ceiling of any tree: the same number of C playouts from the root, without search."""
-    from burano_ai import _core
+    from burano_ai.games.burano import _core
     root, _seat = _root("core", num_players, where)
     iterations = ITERATIONS["core"]
     benchmark.pedantic(_core.playouts, args=(root, iterations, 1, playout), rounds=3, iterations=1)

@@ -1,7 +1,7 @@
 """burano_ai: AI solver and move-search engine for the board game Burano.
 
-`Game` and `State` are the compiled rules core (`burano_ai._core`, built from
-``src_cython/burano_ai/**/*.pyx`` during ``pip install``); `burano_ai.reference` holds the readable
+`Game` and `State` are the compiled rules core (`burano_ai.games.burano._core`, built from
+``src_cython/burano_ai/**/*.pyx`` during ``pip install``); `burano_ai.games.burano.reference` holds the readable
 pure-Python model of the same rules that the core is tested against. There is no silent fallback to
 the slow model: without the compiled core, importing this package fails with instructions.
 """
@@ -9,14 +9,14 @@ the slow model: without the compiled core, importing this package fails with ins
 __version__ = "0.1.0"
 
 try:
-    from ._core import Game, State, playout, playouts
+    from burano_ai.games.burano._core import Game, State, playout, playouts
 except ImportError as exc:  # pragma: no cover - exercised only on a broken install
     raise ImportError(
-        "burano_ai's compiled core (burano_ai._core) is not built: install the package with "
+        "burano_ai's compiled core (burano_ai.games.burano._core) is not built: install the package with "
         "`python -m pip install .` (or `python -m pip install -e .` for development) so that the "
         f"Cython extensions are compiled ({exc})"
     ) from exc
 
-from .enums import CHANCE, TERMINAL  # noqa: E402  (after the core check above)
+from burano_ai.core.seats import CHANCE, TERMINAL
 
 __all__ = ["CHANCE", "Game", "State", "TERMINAL", "playout", "playouts", "__version__"]

@@ -35,14 +35,14 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
-from .data.colours import SEAT_LETTERS
-from .engine import suggest
-from .enums import parse_seat
-from .errors import OptionError
-from .record import GameRecord, RecordError
-from .search.limits import DEFAULT_SUGGEST_ITERATIONS, Limit
-from .search.params import Params
-from .seeds import derive
+from burano_ai.core.seats import SEAT_LETTERS
+from burano_ai.engine import suggest
+from burano_ai.core.seats import parse_seat
+from burano_ai.core.errors import OptionError
+from burano_ai.record import GameRecord, RecordError
+from burano_ai.search.limits import DEFAULT_SUGGEST_ITERATIONS, Limit
+from burano_ai.search.params import Params
+from burano_ai.core.seeds import derive
 
 #: The format tag of `Analysis.to_dict`.
 FORMAT = "burano-analysis/1"
@@ -380,7 +380,7 @@ def standard_error(p: float, n: int) -> float:
 
 
 def _root(view: str, game_factory):
-    from .engine import load_position
+    from burano_ai.engine import load_position
     state, _ = load_position(view, game_factory)
     return state
 

@@ -38,8 +38,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
-from .errors import BuranoError
-from .search.limits import Limit
+from burano_ai.core.errors import BuranoError
+from burano_ai.search.limits import Limit
 
 log = logging.getLogger("burano_ai.client")
 

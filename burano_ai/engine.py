@@ -9,7 +9,7 @@ By default the search runs one tree shared by a thread per usable core (`threads
 search, but not bit-reproducible. Deterministic modes: ``threads=1``, or ``workers=W`` root-parallel
 processes; then the same seed and iteration budget give the same result.
 
-Every bad input raises a `ValueError` subclass from `burano_ai.errors` that names the offender:
+Every bad input raises a `ValueError` subclass from `burano_ai.core.errors` that names the offender:
 `PositionError` for a position that cannot be searched (malformed, game over, a chance event pending),
 `OptionError` for options (unknown seat, a seat that is not to move, a bad budget, worker or thread count).
 """
@@ -20,15 +20,26 @@ import os
 import time
 from typing import Any, Callable
 
-from .data.colours import SEAT_LETTERS
-from .enums import CHANCE, TERMINAL, parse_seat
-from .errors import BuranoError, OptionError, PositionError
-from .notation import MAX_POSITION_BYTES, parse_position_text, position_from_dict, read_text_file
-from .search.limits import DEFAULT_SUGGEST_ITERATIONS, Limit
-from .search.params import Params
-from .search.parallel import GameFactory, canonical_root, default_game_factory, default_threads, run_search
-from .search.result import Candidate, PlanStep, SearchResult, build_result
-from .validate import check_playable
+from burano_ai.core.seats import SEAT_LETTERS
+from burano_ai.core.seats import CHANCE, TERMINAL, parse_seat
+from burano_ai.core.errors import BuranoError, OptionError, PositionError
+from burano_ai.games.burano.notation import (
+    MAX_POSITION_BYTES,
+    parse_position_text,
+    position_from_dict,
+    read_text_file,
+)
+from burano_ai.search.limits import DEFAULT_SUGGEST_ITERATIONS, Limit
+from burano_ai.search.params import Params
+from burano_ai.search.parallel import (
+    GameFactory,
+    canonical_root,
+    default_game_factory,
+    default_threads,
+    run_search,
+)
+from burano_ai.search.result import Candidate, PlanStep, SearchResult, build_result
+from burano_ai.validate import check_playable
 
 #: Most worker processes `suggest` accepts.
 MAX_WORKERS = 64

@@ -32,15 +32,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from .arena.plan import split_bot_list
-from .bots.spec import parse_bot_spec
-from .data.colours import COLOUR_LETTERS, COLOURS, SEAT_LETTERS
-from .enums import TERMINAL, parse_seat
-from .errors import BuranoError, OptionError
-from .record import HUMAN, GameRecord, Step
-from .render import render_position
-from .search.result import PLAN_ARROW
-from .session import GameSession
+from burano_ai.arena.plan import split_bot_list
+from burano_ai.bots.spec import parse_bot_spec
+from burano_ai.games.burano.data.colours import COLOUR_LETTERS, COLOURS
+from burano_ai.core.seats import SEAT_LETTERS
+from burano_ai.core.seats import TERMINAL, parse_seat
+from burano_ai.core.errors import BuranoError, OptionError
+from burano_ai.record import HUMAN, GameRecord, Step
+from burano_ai.games.burano.render import render_position
+from burano_ai.search.result import PLAN_ARROW
+from burano_ai.session import GameSession
 
 #: Bots when --bots is not given.
 DEFAULT_BOTS = "ismcts:time=2"

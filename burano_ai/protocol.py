@@ -33,16 +33,16 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, TextIO
 
-from . import __version__
-from .data.colours import SEAT_LETTERS
-from .engine import MAX_THREADS, load_position, root_moves, suggest
-from .enums import CHANCE, TERMINAL, parse_seat
-from .errors import BuranoError, OptionError, PositionError
-from .notation import no_duplicate_keys
-from .record import FORMAT as RECORD_FORMAT
-from .record import GameRecord, apply_moves
-from .search.limits import DEFAULT_SUGGEST_ITERATIONS, MAX_ITERATIONS, MAX_SECONDS, Limit
-from .search.result import SearchResult
+from burano_ai import __version__
+from burano_ai.core.seats import SEAT_LETTERS
+from burano_ai.engine import MAX_THREADS, load_position, root_moves, suggest
+from burano_ai.core.seats import CHANCE, TERMINAL, parse_seat
+from burano_ai.core.errors import BuranoError, OptionError, PositionError
+from burano_ai.games.burano.notation import no_duplicate_keys
+from burano_ai.record import FORMAT as RECORD_FORMAT
+from burano_ai.record import GameRecord, apply_moves
+from burano_ai.search.limits import DEFAULT_SUGGEST_ITERATIONS, MAX_ITERATIONS, MAX_SECONDS, Limit
+from burano_ai.search.result import SearchResult
 
 log = logging.getLogger("burano_ai.protocol")
 

@@ -28,10 +28,10 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
-from .data.colours import SEAT_LETTERS
-from .enums import ChanceKind, Stage
-from .errors import BuranoError, PositionError
-from .notation import MAX_POSITION_BYTES, position_from_dict, read_text_file
+from burano_ai.core.seats import SEAT_LETTERS
+from burano_ai.games.burano.enums import ChanceKind, Stage
+from burano_ai.core.errors import BuranoError, PositionError
+from burano_ai.games.burano.notation import MAX_POSITION_BYTES, position_from_dict, read_text_file
 
 #: The format tag of a game record.
 FORMAT = "burano-game/1"
@@ -52,7 +52,7 @@ class RecordError(PositionError):
 
 
 def engine_version() -> str:
-    from . import __version__
+    from burano_ai import __version__
     return f"burano_ai {__version__}"
 
 
@@ -298,7 +298,7 @@ class GameRecord:
 
     def finish(self, state) -> None:
         """Fill `result` from a terminal `state`: final scores, the order of finish, the winners."""
-        from .scoring import finishing_key
+        from burano_ai.games.burano.scoring import finishing_key
         scores = list(state.scores())
         order = sorted(range(self.players), key=lambda p: (tuple(-k for k in finishing_key(state, p)), p))
         self.result = {"scores": scores,
@@ -413,7 +413,7 @@ class GameRecord:
 
         Another seat's blind fish draws are hidden; its pyramid steps are hidden only when the record ends
         while that pyramid is still being built (a finished pyramid is revealed to all)."""
-        from .enums import parse_seat
+        from burano_ai.core.seats import parse_seat
         p = parse_seat(seat, self.players, what="seat", error=RecordError)
         letter = SEAT_LETTERS[p]
         if self.view is not None and self.view != letter:
@@ -512,7 +512,7 @@ def _step(data: Any, i: int, players: int) -> Step:
 
 
 def _default_game() -> GameFactory:
-    from . import Game
+    from burano_ai import Game
     return Game
 
 

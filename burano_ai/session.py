@@ -20,16 +20,16 @@ from __future__ import annotations
 import random
 from typing import Any, Callable
 
-from .bots.registry import make_bot
-from .bots.spec import parse_bot_spec
-from .data.colours import SEAT_LETTERS
-from .engine import suggest
-from .enums import CHANCE, TERMINAL, parse_seat
-from .errors import IllegalMoveError, OptionError
-from .random_play import sample_chance
-from .record import HUMAN, GameRecord, RecordError, SeatInfo, Step, narrate_step
-from .search.limits import Limit
-from .seeds import derive
+from burano_ai.bots.registry import make_bot
+from burano_ai.bots.spec import parse_bot_spec
+from burano_ai.core.seats import SEAT_LETTERS
+from burano_ai.engine import suggest
+from burano_ai.core.seats import CHANCE, TERMINAL, parse_seat
+from burano_ai.core.errors import IllegalMoveError, OptionError
+from burano_ai.random_play import sample_chance
+from burano_ai.record import HUMAN, GameRecord, RecordError, SeatInfo, Step, narrate_step
+from burano_ai.search.limits import Limit
+from burano_ai.core.seeds import derive
 
 #: Seed-derivation tags of the session's random choices.
 _CHANCE_TAG = 0xC4A1

@@ -1,6 +1,6 @@
 """The last check on a loaded position: the seat to move has a legal move, a chance event has outcomes.
 
-`burano_ai.notation` checks everything a position says without knowing the rules (it imports no rules
+`burano_ai.games.burano.notation` checks everything a position says without knowing the rules (it imports no rules
 implementation), so it cannot ask whether a decision has a legal move. This module asks a State built
 from the position, through the State API every rules implementation shares (`is_terminal`,
 `is_chance_node`, `legal_actions`, `chance_outcomes`), so one function serves the compiled core and the
@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .data.colours import SEAT_LETTERS
-from .enums import PHASE_NAMES
-from .errors import PositionError
+from burano_ai.core.seats import SEAT_LETTERS
+from burano_ai.games.burano.enums import PHASE_NAMES
+from burano_ai.core.errors import PositionError
 
 
 def check_playable(state: Any) -> None:

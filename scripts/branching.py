@@ -18,7 +18,7 @@ the script records the phase and the number of legal actions, and reports:
   at decision points (all decisions, and the fish-sail decisions where the destination is chosen), with
   the size of the largest decision that offers a swap.
 
-The script reads action families by name (`burano_ai.actions.family`), so it runs unchanged on the old
+The script reads action families by name (`burano_ai.games.burano.actions.family`), so it runs unchanged on the old
 move structure (one ``SWAP`` family) and the new one (``SWAP_PICK`` then ``SWAP_WITH``, after
 ``sail <island>``); docs/strength.md has both tables.
 """
@@ -37,11 +37,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import burano_ai                                    # noqa: E402
-from burano_ai import actions as A                 # noqa: E402
+from burano_ai.games.burano import actions as A  # noqa: E402
 from burano_ai.bots.registry import make_bot       # noqa: E402
-from burano_ai.enums import PHASE_NAMES            # noqa: E402
+from burano_ai.games.burano.enums import PHASE_NAMES  # noqa: E402
 from burano_ai.random_play import sample_chance    # noqa: E402
-from burano_ai.seeds import derive                 # noqa: E402
+from burano_ai.core.seeds import derive  # noqa: E402
 
 #: The fishing phases before the boat moves (by label: the old code has no fish-swap phase).
 FISHING_CHOICE = ("fish-sail", "fish-swap")

@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from burano_ai.arena import ArenaConfig, run_arena   # noqa: E402
 from burano_ai.bots import parse_bot_spec   # noqa: E402
-from burano_ai.errors import OptionError   # noqa: E402
+from burano_ai.core.errors import OptionError  # noqa: E402
 
 TARGET = 0.55
 

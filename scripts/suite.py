@@ -54,15 +54,15 @@ sys.path.insert(0, str(ROOT))
 
 from burano_ai import Game, __version__   # noqa: E402
 from burano_ai.bots import make_bot, parse_bot_spec, with_time_per_move   # noqa: E402
-from burano_ai.data.colours import SEAT_LETTERS   # noqa: E402
-from burano_ai.data.turn import SEASON_ROUNDS, SEASONS   # noqa: E402
+from burano_ai.core.seats import SEAT_LETTERS
+from burano_ai.games.burano.data.turn import SEASON_ROUNDS, SEASONS  # noqa: E402
 from burano_ai.engine import load_position, suggest   # noqa: E402
-from burano_ai.enums import Phase, Stage   # noqa: E402
-from burano_ai.errors import OptionError   # noqa: E402
+from burano_ai.games.burano.enums import Phase, Stage  # noqa: E402
+from burano_ai.core.errors import OptionError  # noqa: E402
 from burano_ai.search.evaluators import sample_chance   # noqa: E402
 from burano_ai.search.limits import Limit   # noqa: E402
 from burano_ai.search.params import Params   # noqa: E402
-from burano_ai.seeds import derive   # noqa: E402
+from burano_ai.core.seeds import derive  # noqa: E402
 
 SUITE_DIR = ROOT / "bench" / "suite"
 MANIFEST = "manifest.json"

@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 from burano_ai.arena import ArenaConfig, run_arena   # noqa: E402
 from burano_ai.bots import parse_bot_spec   # noqa: E402
-from burano_ai.errors import OptionError   # noqa: E402
+from burano_ai.core.errors import OptionError  # noqa: E402
 
 DEFAULT_FRACTIONS = "1/2,1/4,1/8,1/16,1/32"
 

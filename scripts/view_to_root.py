@@ -32,7 +32,7 @@ def main() -> None:
     import cli
     import burano_ai
     from burano_ai import engine
-    path = Path(args.file) if args.file else Path(burano_ai.__file__).parent / "data" / "examples" / "midgame-4p-C.json"
+    path = Path(args.file) if args.file else Path(burano_ai.__file__).parent / "games" / "burano" / "data" / "examples" / "midgame-4p-C.json"
 
     counts = {"json.loads": 0, "json.dumps": 0, "positions built": 0}
     real_loads, real_dumps = json.loads, json.dumps
@@ -46,9 +46,9 @@ def main() -> None:
         return real_dumps(*a, **k)
 
     if hasattr(cli, "_load"):                                    # after the re-layering: every Position
-        from burano_ai.position import Position as Counted
+        from burano_ai.games.burano.position import Position as Counted
     else:                                                        # before: reference States
-        from burano_ai.reference.state import State as Counted
+        from burano_ai.games.burano.reference.state import State as Counted
     real_init = Counted.__init__
 
     def init(self, *a, **k):

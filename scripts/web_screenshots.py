@@ -113,7 +113,7 @@ def main() -> None:
 
             # Replay of the example record, seen by seat B.
             page.goto(f"{url}/?tab=replay")
-            page.set_input_files("#rp-file", str(ROOT / "burano_ai" / "data" / "examples" / "game-2p.json"))
+            page.set_input_files("#rp-file", str(ROOT / "burano_ai" / "games" / "burano" / "data" / "examples" / "game-2p.json"))
             page.wait_for_function("document.querySelector('#rp-json').value.length > 100")
             page.select_option("#rp-seat", "B")
             page.click("#rp-open")

@@ -40,13 +40,13 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from burano_ai import Game as CoreGame
-from burano_ai import _core
+from burano_ai.games.burano import _core
 from burano_ai import engine
-from burano_ai.data.colours import COLOURS
-from burano_ai.enums import CHANCE_KIND_NAMES, PHASE_NAMES, STAGE_NAMES
-from burano_ai.errors import BuranoError, PositionError
+from burano_ai.games.burano.data.colours import COLOURS
+from burano_ai.games.burano.enums import CHANCE_KIND_NAMES, PHASE_NAMES, STAGE_NAMES
+from burano_ai.core.errors import BuranoError, PositionError
 from burano_ai.random_play import random_step
-from burano_ai.reference import Game as RefGame
+from burano_ai.games.burano.reference import Game as RefGame
 from burano_ai.search import Limit
 
 #: What the loader may raise (besides returning a state).

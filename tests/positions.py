@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import random
 
-from burano_ai import actions as A
-from burano_ai.data.colours import NUM_COLOURS
-from burano_ai.data.route import NUM_ISLANDS
+from burano_ai.games.burano import actions as A
+from burano_ai.games.burano.data.colours import NUM_COLOURS
+from burano_ai.games.burano.data.route import NUM_ISLANDS
 from burano_ai.random_play import play_randomly, random_step
-from burano_ai.reference import Game
-from burano_ai.reference.state import EMPTY, NO_PLAYER, ST_ROUNDS, TURN
+from burano_ai.games.burano.reference import Game
+from burano_ai.games.burano.reference.state import EMPTY, NO_PLAYER, ST_ROUNDS, TURN
 
 
 play_random = play_randomly   # the tests' historical name

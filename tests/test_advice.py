@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from burano_ai import Game
 from burano_ai.engine import suggest
-from burano_ai.errors import OptionError
+from burano_ai.core.errors import OptionError
 from burano_ai.search import Limit, Params
 from burano_ai.search.params import root_constant
 from burano_ai.search.result import (LCB_MIN_SHARE, LCB_Z, PLAN_MIN_VISITS, Candidate, lower_bound,

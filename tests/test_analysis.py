@@ -13,7 +13,7 @@ import pytest
 
 import cli
 from burano_ai.analysis import FLAGS, THRESHOLDS, analyse, flag_for
-from burano_ai.errors import OptionError
+from burano_ai.core.errors import OptionError
 from burano_ai.record import GameRecord, Step
 from burano_ai.search import Limit
 

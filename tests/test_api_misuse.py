@@ -17,13 +17,13 @@ from pathlib import Path
 import pytest
 
 import burano_ai
-from burano_ai import actions as A
-from burano_ai.enums import ChanceKind
-from burano_ai.errors import IllegalMoveError, OptionError
-from burano_ai.reference import Game as RefGame
+from burano_ai.games.burano import actions as A
+from burano_ai.games.burano.enums import ChanceKind
+from burano_ai.core.errors import IllegalMoveError, OptionError
+from burano_ai.games.burano.reference import Game as RefGame
 from implementations import IMPLEMENTATIONS
 
-EXAMPLE = Path(burano_ai.__file__).parent / "data" / "examples" / "midgame-4p-C.json"
+EXAMPLE = Path(burano_ai.__file__).parent / "games" / "burano" / "data" / "examples" / "midgame-4p-C.json"
 CHANCE_FAMILIES = {"CH_FISH": A.CH_FISH, "CH_BUILDING": A.CH_BUILDING, "CH_ROOF": A.CH_ROOF,
                    "CH_MARKERS": A.CH_MARKERS}
 
@@ -262,8 +262,8 @@ MALFORMED = """
 import random
 import burano_ai
 from burano_ai import State
-from burano_ai.enums import Phase, Stage
-from burano_ai.errors import PositionError
+from burano_ai.games.burano.enums import Phase, Stage
+from burano_ai.core.errors import PositionError
 from burano_ai.search._native import NativeSearcher
 from burano_ai.search.ismcts import Searcher
 from burano_ai.search.params import Params
@@ -302,7 +302,7 @@ refused(lambda: stuck.clone().playout(0), "no legal action")
 refused(lambda: burano_ai.playouts(stuck, 3, 0), "no legal action")
 # The issue's repro: the example in phase pyramid with no context (`burano suggest` died with SIGSEGV).
 import json, pathlib
-data = json.loads((pathlib.Path(burano_ai.__file__).parent / "data/examples/midgame-4p-C.json").read_text())
+data = json.loads((pathlib.Path(burano_ai.__file__).parent / "games/burano/data/examples/midgame-4p-C.json").read_text())
 data.update(phase="pyramid", context={})
 def search_it():
     root = burano_ai.Game(4).state_from_json(json.dumps(data))   # a stricter loader may refuse it here

@@ -13,7 +13,7 @@ import pytest
 import burano_ai
 from burano_ai.random_play import sample_chance
 from burano_ai.record import GameRecord, RecordError, apply_moves
-from burano_ai.reference import Game as ReferenceGame
+from burano_ai.games.burano.reference import Game as ReferenceGame
 from cli import app
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -26,8 +26,9 @@ LAYERS = [[m.strip() for m in re.split(r"[|:]", layer)] for layer in CONFIG["con
 
 #: Where each compiled module sits among the layers (the layer of the Python module named).
 COMPILED_LAYER = {
-    "burano_ai._core": "burano_ai.reference",        # a rules implementation, beside the reference
-    "burano_ai._rng": "burano_ai.errors",             # a leaf
+    "burano_ai.games.burano._core": "burano_ai.games.burano.reference",        # a rules implementation, beside the reference
+    "burano_ai._rng": "burano_ai.core.errors",             # a leaf
+    "burano_ai.core._game": "burano_ai.core.errors",       # the C game interface: a leaf
     "burano_ai.search._native": "burano_ai.search",   # the search's C half
 }
 #: C headers: .pxd files without a .pyx (`_types`, `_build`), declarations below every layer, no module.
@@ -79,7 +80,7 @@ def test_compiled_modules_import_only_lower_layers():
                 imported = m.group(1) or m.group(2)
                 if imported == "burano_ai" or imported in COMPILED_LAYER or imported in C_HEADERS or imported == name:
                     continue
-                assert not imported.startswith("burano_ai.reference"), \
+                assert not imported.startswith("burano_ai.games.burano.reference"), \
                     f"{path.name}: the compiled core and search never import the reference model ({imported})"
                 target = layer_of(imported)
                 assert target is not None, f"{path.name} imports {imported}, which is in no layer"
@@ -94,15 +95,15 @@ def test_a_forbidden_import_breaks_the_contract(tmp_path):
                     ignore=shutil.ignore_patterns("*.so", "*.mode", "__pycache__"))
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
     with open(tmp_path / "burano_ai" / "search" / "limits.py", "a", encoding="utf-8") as f:
-        f.write("\nfrom burano_ai import reference  # noqa\n")
+        f.write("\nfrom burano_ai.games.burano import reference  # noqa\n")
     env = dict(os.environ, PYTHONPATH=str(tmp_path))
     result = lint_imports(tmp_path, env)
     assert result.returncode != 0
     assert "never import it BROKEN" in " ".join(result.stdout.split())
 
 
-@pytest.mark.parametrize("module", ["burano_ai.search", "burano_ai.engine", "burano_ai.notation"])
+@pytest.mark.parametrize("module", ["burano_ai.search", "burano_ai.engine", "burano_ai.games.burano.notation"])
 def test_importing_the_upper_layers_does_not_load_the_reference(module):
-    code = f"import sys, {module}; print(any(m.startswith('burano_ai.reference') for m in sys.modules))"
+    code = f"import sys, {module}; print(any(m.startswith('burano_ai.games.burano.reference') for m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"

@@ -12,7 +12,7 @@ import pytest
 import cli
 from burano_ai.arena import (RESULTS_SCHEMA, SCHEMA, SCHEMA_VERSION, ArenaConfig, elo_ratings, make_plan,
                              plackett_luce, run_arena, seatings_of, split_bot_list, wilson_interval)
-from burano_ai.errors import OptionError
+from burano_ai.core.errors import OptionError
 
 from burano_ai import Game
 

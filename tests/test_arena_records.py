@@ -14,9 +14,9 @@ import cli
 from burano_ai import Game
 from burano_ai.arena import ArenaConfig, make_plan, parse_sprt, run_arena
 from burano_ai.arena.stats import head_to_head
-from burano_ai.errors import OptionError
+from burano_ai.core.errors import OptionError
 from burano_ai.record import GameRecord
-from burano_ai.reference import Game as ReferenceGame
+from burano_ai.games.burano.reference import Game as ReferenceGame
 
 BOTS = ("random", "greedy:samples=1", "greedy:samples=2")
 

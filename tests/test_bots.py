@@ -8,7 +8,7 @@ import random
 import pytest
 
 from burano_ai.bots import (BOT_KEYS, Bot, BotSpec, greedy_value, make_bot, parse_bot_spec, with_time_per_move)
-from burano_ai.errors import OptionError
+from burano_ai.core.errors import OptionError
 from burano_ai.search.ismcts import sample_chance
 
 from burano_ai import Game

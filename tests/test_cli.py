@@ -10,10 +10,10 @@ import pytest
 from typer.testing import CliRunner
 
 import cli
-from burano_ai.notation import position_from_json, position_to_dict
-from burano_ai.reference import Game
+from burano_ai.games.burano.notation import position_from_json, position_to_dict
+from burano_ai.games.burano.reference import Game
 
-EXAMPLE = resources.files("burano_ai.data").joinpath("examples/midgame-4p-C.json")
+EXAMPLE = resources.files("burano_ai.games.burano.data").joinpath("examples/midgame-4p-C.json")
 
 
 def invoke(runner: CliRunner, *args: str):
@@ -50,7 +50,7 @@ def start_position(players: int = 4, seed: int = 1) -> dict:
 def test_commands_use_the_compiled_core():
     import burano_ai
     assert cli._game_class() is burano_ai.Game
-    assert burano_ai.Game.__module__ == "burano_ai._core"
+    assert burano_ai.Game.__module__ == "burano_ai.games.burano._core"
 
 
 def test_new_show_round_trip(runner, tmp_path):

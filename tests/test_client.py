@@ -19,7 +19,7 @@ from burano_ai.search import Limit
 from test_protocol import game_moves
 
 REPO = Path(__file__).resolve().parents[1]
-EXAMPLE = Path(str(resources.files("burano_ai.data").joinpath("examples/midgame-4p-C.json")))
+EXAMPLE = Path(str(resources.files("burano_ai.games.burano.data").joinpath("examples/midgame-4p-C.json")))
 POSITIONS = REPO / "tests" / "golden" / "positions"
 
 

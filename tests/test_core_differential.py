@@ -1,4 +1,4 @@
-"""Differential tests: the compiled core (burano_ai._core) against the reference model, move for move.
+"""Differential tests: the compiled core (burano_ai.games.burano._core) against the reference model, move for move.
 
 Each game is played in lockstep by both models: at every step the same action, sampled with
 `random.Random(seed)` from the reference's legal actions or chance outcomes, is applied to both, and
@@ -12,9 +12,9 @@ import random
 
 import pytest
 
-from burano_ai import _core
-from burano_ai.errors import IllegalMoveError
-from burano_ai.reference import Game as RefGame
+from burano_ai.games.burano import _core
+from burano_ai.core.errors import IllegalMoveError
+from burano_ai.games.burano.reference import Game as RefGame
 
 PLAYER_COUNTS = (2, 3, 4)
 FAST_SEEDS = range(60)            # 180 games, always run

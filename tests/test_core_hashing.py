@@ -8,12 +8,12 @@ import random
 
 import pytest
 
-from burano_ai import _core
-from burano_ai import actions as A
-from burano_ai.errors import OptionError
-from burano_ai.reference import Game as RefGame
+from burano_ai.games.burano import _core
+from burano_ai.games.burano import actions as A
+from burano_ai.core.errors import OptionError
+from burano_ai.games.burano.reference import Game as RefGame
 from burano_ai.random_play import random_step
-from burano_ai.reference.state import ST_PYRAMID
+from burano_ai.games.burano.reference.state import ST_PYRAMID
 
 from positions import random_game_states
 

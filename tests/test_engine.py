@@ -8,9 +8,9 @@ import random
 import pytest
 
 from burano_ai.engine import load_position, parse_seat, suggest
-from burano_ai.errors import BuranoError, OptionError, PositionError
-from burano_ai.reference import Game
-from burano_ai.reference.state import TURN
+from burano_ai.core.errors import BuranoError, OptionError, PositionError
+from burano_ai.games.burano.reference import Game
+from burano_ai.games.burano.reference.state import TURN
 from burano_ai.search import Limit, Params, SearchResult
 from burano_ai.search.evaluators import HorizonEstimate
 
@@ -279,7 +279,7 @@ def test_bot_budgets_go_through_the_same_ranges():
 
 def example():
     from importlib import resources
-    return resources.files("burano_ai.data").joinpath("examples/midgame-4p-C.json").read_text()
+    return resources.files("burano_ai.games.burano.data").joinpath("examples/midgame-4p-C.json").read_text()
 
 
 def test_reports_while_searching_do_not_change_a_one_thread_search():

@@ -15,12 +15,13 @@ import re
 
 import pytest
 
-from burano_ai import actions as A
-from burano_ai import engine, topology
-from burano_ai.data.colours import BLUE, COLOURS, GREEN, ORANGE, PINK, WHITE, YELLOW
-from burano_ai.data.turn import FISHING
-from burano_ai.enums import Phase
-from burano_ai.errors import IllegalMoveError, PositionError
+from burano_ai.games.burano import actions as A
+from burano_ai import engine
+from burano_ai.games.burano import topology
+from burano_ai.games.burano.data.colours import BLUE, COLOURS, GREEN, ORANGE, PINK, WHITE, YELLOW
+from burano_ai.games.burano.data.turn import FISHING
+from burano_ai.games.burano.enums import Phase
+from burano_ai.core.errors import IllegalMoveError, PositionError
 from burano_ai.random_play import random_step
 from implementations import IMPLEMENTATIONS
 from positions import blank_turn, give_prep, map_colour, set_ring

@@ -25,12 +25,12 @@ from hypothesis import strategies as st
 import fuzzing as F
 from burano_ai import Game as CoreGame
 from burano_ai import engine
-from burano_ai.enums import PHASE_NAMES, STAGE_NAMES
-from burano_ai.errors import BuranoError, IllegalMoveError
+from burano_ai.games.burano.enums import PHASE_NAMES, STAGE_NAMES
+from burano_ai.core.errors import BuranoError, IllegalMoveError
 from burano_ai.random_play import random_step
-from burano_ai.reference import Game as RefGame
+from burano_ai.games.burano.reference import Game as RefGame
 
-EXAMPLE = "burano_ai/data/examples/midgame-4p-C.json"
+EXAMPLE = "burano_ai/games/burano/data/examples/midgame-4p-C.json"
 
 FUZZ = settings(deadline=None, derandomize=True, database=None, print_blob=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,

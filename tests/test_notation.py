@@ -1,4 +1,4 @@
-"""Tests of burano_ai.notation (position JSON, validation, one-seat views) and burano_ai.render.
+"""Tests of burano_ai.games.burano.notation (position JSON, validation, one-seat views) and burano_ai.games.burano.render.
 
 Bad inputs must raise a narrow ValueError subclass whose message names the offending field or move; full
 positions must survive a JSON round trip exactly; a one-seat view must hide what the seat cannot know.
@@ -13,15 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from burano_ai.errors import BuranoError, IllegalMoveError, OptionError, PositionError
-from burano_ai.notation import position_from_dict, position_from_json, position_to_dict
+from burano_ai.core.errors import BuranoError, IllegalMoveError, OptionError, PositionError
+from burano_ai.games.burano.notation import position_from_dict, position_from_json, position_to_dict
 from burano_ai.random_play import random_step
-from burano_ai.reference import Game
-from burano_ai.render import render_legal_actions, render_state
+from burano_ai.games.burano.reference import Game
+from burano_ai.games.burano.render import render_legal_actions, render_state
 
 from positions import random_game_states
 
-EXAMPLE = resources.files("burano_ai.data").joinpath("examples/midgame-4p-C.json")
+EXAMPLE = resources.files("burano_ai.games.burano.data").joinpath("examples/midgame-4p-C.json")
 DOC = Path(__file__).resolve().parent.parent / "docs" / "position-format.md"
 
 
@@ -305,7 +305,7 @@ def test_render_is_stable():
 
 def test_more_checks_on_load_name_the_field():
     import json as _json
-    from burano_ai.reference import Game as _Game
+    from burano_ai.games.burano.reference import Game as _Game
     state = _Game(4).new_initial_state(1)
     d = state.to_dict()
     d["fish_display"] = ["tuna", "tuna", "eel", "eel"]

@@ -1,4 +1,4 @@
-"""Tests of burano_ai.observation: the one-seat observation tensor and its pyspiel path.
+"""Tests of burano_ai.games.burano.observation: the one-seat observation tensor and its pyspiel path.
 
 The tensor must tile its layout, stay in range, be the same for the core and the reference, hold the
 seats relative to the observer, ignore what the seat cannot see (resampled hidden parts) and change with
@@ -13,15 +13,15 @@ import numpy as np
 import pytest
 
 from burano_ai import Game
-from burano_ai import actions as A
-from burano_ai import observation as O
-from burano_ai.data.colours import CUBES_PER_COLOUR, PINK
-from burano_ai.data.fish import TOTAL_FISH_CARDS
-from burano_ai.data.roofs import NUM_ROOF_KINDS, TILES_PER_KIND
-from burano_ai.data.turn import EARNING
-from burano_ai.notation import position_to_dict
+from burano_ai.games.burano import actions as A
+from burano_ai.games.burano import observation as O
+from burano_ai.games.burano.data.colours import CUBES_PER_COLOUR, PINK
+from burano_ai.games.burano.data.fish import TOTAL_FISH_CARDS
+from burano_ai.games.burano.data.roofs import NUM_ROOF_KINDS, TILES_PER_KIND
+from burano_ai.games.burano.data.turn import EARNING
+from burano_ai.games.burano.notation import position_to_dict
 from burano_ai.random_play import random_step
-from burano_ai.reference import Game as ReferenceGame
+from burano_ai.games.burano.reference import Game as ReferenceGame
 
 from positions import blank_turn, give_prep, map_colour, play_random, random_game_states, rounds_state
 
@@ -111,7 +111,7 @@ def test_resampled_hidden_parts_leave_the_tensor_unchanged(n, seed):
 
 def test_resample_invariance_on_reference_states_in_the_pyramid_stage():
     """The reference model too, where opponents' half-built pyramids are secret."""
-    from burano_ai.reference.state import ST_PYRAMID
+    from burano_ai.games.burano.reference.state import ST_PYRAMID
     state = ReferenceGame(3).new_initial_state(4)
     rng = random.Random(4)
     play_random(state, rng, until=lambda s: s.stage == ST_PYRAMID and s.season == 1)
@@ -224,7 +224,7 @@ def test_pyspiel_tensors_equal_encode():
     pyspiel = pytest.importorskip("pyspiel")
     from open_spiel.python.observation import make_observation
 
-    import burano_ai.openspiel  # noqa: F401  (registers python_burano)
+    import burano_ai.games.burano.openspiel  # noqa: F401  (registers python_burano)
     game = pyspiel.load_game("python_burano(players=3)")
     assert game.observation_tensor_shape() == [SIZES[3]]
     assert game.information_state_tensor_shape() == [SIZES[3]]

@@ -1,4 +1,4 @@
-"""The OpenSpiel adapter (burano_ai.openspiel): OpenSpiel's own checks and bots on `python_burano`.
+"""The OpenSpiel adapter (burano_ai.games.burano.openspiel): OpenSpiel's own checks and bots on `python_burano`.
 
 Skipped only when `pyspiel` (the open_spiel package) cannot be imported.
 """
@@ -12,7 +12,7 @@ pyspiel = pytest.importorskip("pyspiel")
 
 from open_spiel.python.algorithms import ismcts, mcts   # noqa: E402
 
-from burano_ai import openspiel as adapter   # noqa: E402
+from burano_ai.games.burano import openspiel as adapter  # noqa: E402
 from burano_ai.arena import ArenaConfig, run_arena   # noqa: E402
 from burano_ai.bots.openspiel_bots import NativeRolloutEvaluator   # noqa: E402
 
@@ -42,7 +42,7 @@ def test_registered_game_type_and_parameters():
 @pytest.mark.parametrize("bad, fragment", [("python_burano(players=5)", "players must be 2, 3 or 4"),
                                            ("python_burano(engine=gpu)", "engine must be auto, core or reference")])
 def test_bad_parameters(bad, fragment):
-    from burano_ai.errors import OptionError
+    from burano_ai.core.errors import OptionError
     with pytest.raises(OptionError, match=fragment):
         pyspiel.load_game(bad)
 
@@ -129,7 +129,7 @@ def test_timed_ismcts_bot_stops_on_time():
 
 
 def test_wrap_checks_the_player_count():
-    from burano_ai.errors import OptionError
+    from burano_ai.core.errors import OptionError
     game = adapter.game_for(2)
     with pytest.raises(OptionError, match="3-player"):
         game.wrap(adapter.rules_game_class()(3).new_initial_state(0))

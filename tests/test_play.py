@@ -21,12 +21,12 @@ from pathlib import Path
 import pytest
 
 from burano_ai import Game
-from burano_ai.data.colours import COLOUR_LETTERS, COLOURS
-from burano_ai.errors import IllegalMoveError
+from burano_ai.games.burano.data.colours import COLOUR_LETTERS, COLOURS
+from burano_ai.core.errors import IllegalMoveError
 from burano_ai.play import resolve_entry
 from burano_ai.record import GameRecord, narrate_step
-from burano_ai.reference import Game as ReferenceGame
-from burano_ai.render import render_state
+from burano_ai.games.burano.reference import Game as ReferenceGame
+from burano_ai.games.burano.render import render_state
 from burano_ai.session import GameSession
 
 pexpect = pytest.importorskip("pexpect")

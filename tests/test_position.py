@@ -1,4 +1,4 @@
-"""Tests of the position record (burano_ai.position), the deal (burano_ai.deal) and views (burano_ai.views).
+"""Tests of the position record (burano_ai.games.burano.position), the deal (burano_ai.games.burano.deal) and views (burano_ai.games.burano.views).
 
 The Position is the layer both rules implementations stand on: the reference State is a Position with
 rules, and the compiled core converts to and from one without touching the reference model.
@@ -11,14 +11,14 @@ import random
 import pytest
 
 from burano_ai import Game as CoreGame
-from burano_ai.deal import deal
-from burano_ai.enums import Phase, Stage
-from burano_ai.errors import OptionError
-from burano_ai.notation import position_to_dict
-from burano_ai.position import COMPONENTS, Position, workshop_layout
+from burano_ai.games.burano.deal import deal
+from burano_ai.games.burano.enums import Phase, Stage
+from burano_ai.core.errors import OptionError
+from burano_ai.games.burano.notation import position_to_dict
+from burano_ai.games.burano.position import COMPONENTS, Position, workshop_layout
 from burano_ai.random_play import random_step
-from burano_ai.reference import Game as RefGame
-from burano_ai.views import resample_hidden
+from burano_ai.games.burano.reference import Game as RefGame
+from burano_ai.games.burano.views import resample_hidden
 
 
 @pytest.mark.parametrize("num_players", (2, 3, 4))

@@ -9,7 +9,7 @@ import pytest
 
 from burano_ai import Game
 from burano_ai.bots import PRESETS, get_preset, make_bot
-from burano_ai.errors import OptionError
+from burano_ai.core.errors import OptionError
 from burano_ai.search.ismcts import sample_chance
 from burano_ai.search.params import Params
 

@@ -1,7 +1,7 @@
 """`burano engine` (burano_ai/protocol.py) driven as a GUI drives it: a real subprocess over pipes.
 
 Every line the engine writes is checked against the protocol's JSON Schema
-(burano_ai/data/schemas/engine-protocol.schema.json), and every query must end with exactly one final
+(burano_ai/core/schemas/engine-protocol.schema.json), and every query must end with exactly one final
 line (its final report, or an error line). No timed assertions: timeouts here only keep a broken engine
 from hanging the suite (terminate latency is measured in bench/test_bench_protocol.py).
 """
@@ -29,8 +29,8 @@ from burano_ai.record import record_from_moves
 
 REPO = Path(__file__).resolve().parents[1]
 POSITIONS = REPO / "tests" / "golden" / "positions"
-EXAMPLE = resources.files("burano_ai.data").joinpath("examples/midgame-4p-C.json")
-SCHEMA = json.loads(resources.files("burano_ai.data").joinpath("schemas/engine-protocol.schema.json").read_text())
+EXAMPLE = resources.files("burano_ai.games.burano.data").joinpath("examples/midgame-4p-C.json")
+SCHEMA = json.loads(resources.files("burano_ai.core").joinpath("schemas/engine-protocol.schema.json").read_text())
 OUTPUT = Draft202012Validator({**SCHEMA, "$ref": "#/$defs/output"})
 INPUT = Draft202012Validator({**SCHEMA, "$ref": "#/$defs/input"})
 #: Longest wait for one line: only a guard against a hung engine, never a speed check.

@@ -13,8 +13,8 @@ import random
 
 import pytest
 
-from burano_ai import actions as A
-from burano_ai.data.ring import MARKER_TOKENS
+from burano_ai.games.burano import actions as A
+from burano_ai.games.burano.data.ring import MARKER_TOKENS
 from burano_ai.random_play import random_step
 from implementations import IMPLEMENTATIONS
 

@@ -10,7 +10,7 @@ import pytest
 import burano_ai
 from burano_ai.random_play import sample_chance
 from burano_ai.record import FORMAT, GameRecord, RecordError, SeatInfo, record_from_moves
-from burano_ai.reference import Game as ReferenceGame
+from burano_ai.games.burano.reference import Game as ReferenceGame
 
 
 def random_record(players: int, seed: int, plies: int | None = None) -> tuple[GameRecord, object]:
@@ -210,7 +210,7 @@ def test_records_validate_against_the_published_schema():
     registry = Registry().with_resource(position["$id"], Resource.from_contents(position))
     validator = jsonschema.Draft202012Validator(schema, registry=registry)
     from importlib import resources
-    example = json.loads(resources.files("burano_ai.data").joinpath("examples/game-2p.json").read_text("utf-8"))
+    example = json.loads(resources.files("burano_ai.games.burano.data").joinpath("examples/game-2p.json").read_text("utf-8"))
     record, _ = random_record(3, 6)
     start = GameRecord.new(3, None, start=record.replay(40).to_dict())
     for data in (example, record.to_dict(), record.for_seat("B").to_dict(), start.to_dict()):

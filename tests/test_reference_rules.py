@@ -4,16 +4,24 @@ from __future__ import annotations
 
 import random
 
-from burano_ai import actions as A
-from burano_ai import topology
-from burano_ai.data import buildings as B
-from burano_ai.data.colours import BLUE, GREEN, ORANGE, PINK, WHITE, YELLOW
-from burano_ai.data.roofs import FOUNTAINS, ISLAND_MAJORITY, ROOF_PAIRS
-from burano_ai.data.ships import IDENTICAL, PAIRS, TRIPLES, DIFFERENT
-from burano_ai.data.turn import EARNING, FISHING, LACE
+from burano_ai.games.burano import actions as A
+from burano_ai.games.burano import topology
+from burano_ai.games.burano.data import buildings as B
+from burano_ai.games.burano.data.colours import BLUE, GREEN, ORANGE, PINK, WHITE, YELLOW
+from burano_ai.games.burano.data.roofs import FOUNTAINS, ISLAND_MAJORITY, ROOF_PAIRS
+from burano_ai.games.burano.data.ships import IDENTICAL, PAIRS, TRIPLES, DIFFERENT
+from burano_ai.games.burano.data.turn import EARNING, FISHING, LACE
 from burano_ai.random_play import random_step
-from burano_ai.reference.state import (EMPTY, FISH_SEND, GAME_OVER, LACE_PAY, LACE_PLACE, RECALL,
-                                       ROOF_BONUS, TURN)
+from burano_ai.games.burano.reference.state import (
+    EMPTY,
+    FISH_SEND,
+    GAME_OVER,
+    LACE_PAY,
+    LACE_PLACE,
+    RECALL,
+    ROOF_BONUS,
+    TURN,
+)
 
 from positions import blank_turn, give_prep, map_colour, set_ring
 
@@ -391,7 +399,7 @@ def test_final_seven_coins_is_one_vp_and_ties_break_on_prep_then_coins():
 
 
 def test_a_full_game_lasts_fourteen_rounds():
-    from burano_ai.reference import Game
+    from burano_ai.games.burano.reference import Game
     s = Game(3).new_initial_state(5)
     seen = set()
     rng = random.Random(5)

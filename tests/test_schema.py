@@ -1,4 +1,4 @@
-"""docs/position.schema.json against the loader (burano_ai.notation): the published schema never rejects a
+"""docs/position.schema.json against the loader (burano_ai.games.burano.notation): the published schema never rejects a
 position the loader accepts, and the malformed inputs below are rejected by both.
 
 The schema checks structure, names and ranges; the loader checks more (conservation, each phase's
@@ -18,19 +18,19 @@ import pytest
 jsonschema = pytest.importorskip("jsonschema")
 
 from burano_ai import Game as CoreGame  # noqa: E402
-from burano_ai import topology  # noqa: E402
-from burano_ai.data.colours import COLOURS  # noqa: E402
-from burano_ai.data.fish import SPECIES  # noqa: E402
-from burano_ai.enums import CHANCE_KIND_NAMES, PHASE_NAMES, STAGE_NAMES  # noqa: E402
-from burano_ai.errors import PositionError  # noqa: E402
-from burano_ai.notation import BUILDING_NAMES, position_from_dict, position_from_json  # noqa: E402
+from burano_ai.games.burano import topology  # noqa: E402
+from burano_ai.games.burano.data.colours import COLOURS  # noqa: E402
+from burano_ai.games.burano.data.fish import SPECIES  # noqa: E402
+from burano_ai.games.burano.enums import CHANCE_KIND_NAMES, PHASE_NAMES, STAGE_NAMES  # noqa: E402
+from burano_ai.core.errors import PositionError  # noqa: E402
+from burano_ai.games.burano.notation import BUILDING_NAMES, position_from_dict, position_from_json  # noqa: E402
 
 from positions import random_game_states  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = json.loads((ROOT / "docs" / "position.schema.json").read_text(encoding="utf-8"))
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
-EXAMPLE = json.loads(resources.files("burano_ai.data").joinpath("examples/midgame-4p-C.json").read_text("utf-8"))
+EXAMPLE = json.loads(resources.files("burano_ai.games.burano.data").joinpath("examples/midgame-4p-C.json").read_text("utf-8"))
 GOLDEN = sorted((ROOT / "tests" / "golden" / "positions").glob("*.json"))
 
 

@@ -14,22 +14,22 @@ import random
 
 import pytest
 
-from burano_ai import actions as A
-from burano_ai import seeds
-from burano_ai import topology
-from burano_ai.data.colours import BLUE, GREEN, ORANGE, PINK, WHITE, YELLOW
-from burano_ai.data.roofs import FOUNTAINS, ISLAND_MAJORITY, ROOF_PAIRS
-from burano_ai.data.ships import DIFFERENT, IDENTICAL, PAIRS, TRIPLES
-from burano_ai.data.turn import EARNING, FISHING
+from burano_ai.games.burano import actions as A
+from burano_ai.core import seeds
+from burano_ai.games.burano import topology
+from burano_ai.games.burano.data.colours import BLUE, GREEN, ORANGE, PINK, WHITE, YELLOW
+from burano_ai.games.burano.data.roofs import FOUNTAINS, ISLAND_MAJORITY, ROOF_PAIRS
+from burano_ai.games.burano.data.ships import DIFFERENT, IDENTICAL, PAIRS, TRIPLES
+from burano_ai.games.burano.data.turn import EARNING, FISHING
 from burano_ai.engine import suggest
-from burano_ai.errors import OptionError
-from burano_ai.reference import Game
-from burano_ai.reference.state import EMPTY, FISH_SAIL, LACE_PLACE, PYRAMID, ST_PYRAMID, TURN
+from burano_ai.core.errors import OptionError
+from burano_ai.games.burano.reference import Game
+from burano_ai.games.burano.reference.state import EMPTY, FISH_SAIL, LACE_PLACE, PYRAMID, ST_PYRAMID, TURN
 from burano_ai.search import (CorePlayout, HorizonEstimate, LeafEstimate, Limit, Params, PythonPlayout, Searcher,
                               estimated_scores, is_turn_start, random_playout)
 from burano_ai.search import evaluators, ismcts, limits, tree
 from burano_ai.search.parallel import canonical_root, merge_summaries
-from burano_ai.search.pyramid import colour_prior
+from burano_ai.games.burano.pyramid import colour_prior
 from burano_ai.search.rewards import margins, rewards, top_shares
 
 from positions import blank_turn, give_prep, map_colour, play_random, rounds_state, set_ring
@@ -541,7 +541,7 @@ def test_puzzles_hold_for_other_seeds():
 
 @pytest.fixture(scope="module")
 def core_game():
-    core = pytest.importorskip("burano_ai._core")
+    core = pytest.importorskip("burano_ai.games.burano._core")
     return core.Game
 
 

@@ -16,26 +16,26 @@ import time
 
 import pytest
 
-from burano_ai import actions as A
-from burano_ai import seeds
-from burano_ai.data.colours import NUM_COLOURS
+from burano_ai.games.burano import actions as A
+from burano_ai.core import seeds
+from burano_ai.games.burano.data.colours import NUM_COLOURS
 from burano_ai.engine import suggest
-from burano_ai.enums import ChanceKind
-from burano_ai.errors import OptionError
-from burano_ai.reference import Game
-from burano_ai.reference.state import ST_PYRAMID, TURN
+from burano_ai.games.burano.enums import ChanceKind
+from burano_ai.core.errors import OptionError
+from burano_ai.games.burano.reference import Game
+from burano_ai.games.burano.reference.state import ST_PYRAMID, TURN
 from burano_ai.search import (CorePlayout, HorizonEstimate, LeafEstimate, Limit, Params, PythonPlayout, Searcher,
                               make_searcher, random_playout)
 from burano_ai.search import ismcts
 from burano_ai.search.parallel import canonical_root, merge_summaries, run_search
-from burano_ai.search.pyramid import colour_prior
+from burano_ai.games.burano.pyramid import colour_prior
 from burano_ai.search.tree import NO_CHANCE
 
 from positions import play_random
 from test_search import (comparable, earning_puzzle, fishing_puzzle, lace_puzzle, mid_game, pyramid_puzzle,
                          roof_puzzle, triples_puzzle)
 
-core = pytest.importorskip("burano_ai._core")
+core = pytest.importorskip("burano_ai.games.burano._core")
 native = pytest.importorskip("burano_ai.search._native")
 CoreGame = core.Game
 NATIVE = Params(tree="native")
@@ -104,7 +104,7 @@ def test_iteration_seeds_are_the_python_formula():
 
 
 def test_iteration_seeds_are_the_one_seed_scheme():
-    """The C mixer repeats `burano_ai.seeds.derive` bit for bit (the one seed-derivation scheme)."""
+    """The C mixer repeats `burano_ai.core.seeds.derive` bit for bit (the one seed-derivation scheme)."""
     for seed, i in ((12345, 7), (0, 0), (2**64 - 1, 2**63), (2**70, 3), (1, 10**6), (0xB0A0_5EED, 42)):
         assert native.iteration_seed(seed, i) == seeds.derive(seed, i)
 

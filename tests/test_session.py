@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from burano_ai.enums import CHANCE, TERMINAL
-from burano_ai.errors import IllegalMoveError, OptionError
+from burano_ai.core.seats import CHANCE, TERMINAL
+from burano_ai.core.errors import IllegalMoveError, OptionError
 from burano_ai.record import GameRecord
-from burano_ai.reference import Game as ReferenceGame
+from burano_ai.games.burano.reference import Game as ReferenceGame
 from burano_ai.session import GameSession
 
 

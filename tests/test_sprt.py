@@ -15,7 +15,7 @@ from burano_ai import Game
 from burano_ai.arena import ArenaConfig, SprtConfig, SprtTest, parse_sprt, run_arena
 from burano_ai.arena.sprt import (PAIR_SCORES, elo_estimate, llr, llr_approximation, logistic_elo, logistic_score,
                                   pair_cell)
-from burano_ai.errors import OptionError
+from burano_ai.core.errors import OptionError
 
 # Cheap bots that a few pairs tell apart: greedy wins every game against random.
 STRONG, WEAK = "greedy:samples=1", "random"

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-EXAMPLE = str(resources.files("burano_ai.data").joinpath("examples/midgame-4p-C.json"))
+EXAMPLE = str(resources.files("burano_ai.games.burano.data").joinpath("examples/midgame-4p-C.json"))
 ANSI = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]")
 pty = pytest.importorskip("pty")
 

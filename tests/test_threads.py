@@ -22,8 +22,8 @@ import pytest
 
 from burano_ai.bots import make_bot
 from burano_ai.engine import suggest
-from burano_ai.errors import OptionError
-from burano_ai.reference import Game as ReferenceGame
+from burano_ai.core.errors import OptionError
+from burano_ai.games.burano.reference import Game as ReferenceGame
 from burano_ai.search import Limit, Params
 from burano_ai.search import parallel
 from burano_ai.search.parallel import canonical_root, run_search
@@ -31,10 +31,10 @@ from burano_ai.search.parallel import canonical_root, run_search
 import fuzzing
 from test_search import mid_game
 
-core = pytest.importorskip("burano_ai._core")
+core = pytest.importorskip("burano_ai.games.burano._core")
 native = pytest.importorskip("burano_ai.search._native")
 REPO = Path(__file__).resolve().parents[1]
-EXAMPLE = str(resources.files("burano_ai.data").joinpath("examples/midgame-4p-C.json"))
+EXAMPLE = str(resources.files("burano_ai.games.burano.data").joinpath("examples/midgame-4p-C.json"))
 NATIVE = Params(tree="native")
 
 

@@ -1,7 +1,7 @@
 """Regression tests of issue 10, findings 1, 4, 5 and 8: a position is either rejected with a PositionError
 naming the field, or it is a position the rules can reach.
 
-Each test names the finding it repeats. "The example" is burano_ai/data/examples/midgame-4p-C.json (C's view
+Each test names the finding it repeats. "The example" is burano_ai/games/burano/data/examples/midgame-4p-C.json (C's view
 at the start of C's turn in summer round 2); other repros mutate one field of a position dumped from a
 seeded random game in the phase concerned. Loading goes through `burano_ai.engine.load_position` (the front
 door the CLI uses) with both rules implementations where the rules take part.
@@ -19,16 +19,16 @@ from importlib import resources
 import pytest
 
 from burano_ai import Game as CoreGame
-from burano_ai import topology
-from burano_ai.data.colours import COLOURS
+from burano_ai.games.burano import topology
+from burano_ai.games.burano.data.colours import COLOURS
 from burano_ai.engine import load_position
-from burano_ai.errors import PositionError
-from burano_ai.notation import position_from_dict, position_from_json, position_to_dict
-from burano_ai.position import workshop_layout
+from burano_ai.core.errors import PositionError
+from burano_ai.games.burano.notation import position_from_dict, position_from_json, position_to_dict
+from burano_ai.games.burano.position import workshop_layout
 from burano_ai.random_play import random_step
-from burano_ai.reference import Game as ReferenceGame
+from burano_ai.games.burano.reference import Game as ReferenceGame
 
-EXAMPLE_TEXT = resources.files("burano_ai.data").joinpath("examples/midgame-4p-C.json").read_text("utf-8")
+EXAMPLE_TEXT = resources.files("burano_ai.games.burano.data").joinpath("examples/midgame-4p-C.json").read_text("utf-8")
 FACTORIES = {"core": CoreGame, "reference": ReferenceGame}
 
 
@@ -308,7 +308,7 @@ def test_f5_huge_hidden_pyramid_counts_are_rejected_before_any_allocation(count)
 
 
 def test_f5_text_larger_than_the_limit_is_rejected_unparsed():
-    from burano_ai.notation import MAX_POSITION_BYTES
+    from burano_ai.games.burano.notation import MAX_POSITION_BYTES
     text = EXAMPLE_TEXT + " " * MAX_POSITION_BYTES   # valid JSON, too big
     with pytest.raises(PositionError, match="larger than"):
         position_from_json(text)

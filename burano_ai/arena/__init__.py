@@ -62,15 +62,31 @@ Results JSON: see `RESULTS_SCHEMA` (``schema``/``version`` fields first); CSV: o
 
 Modules: `plan` (configuration and plan), `tournament` (tasks, one game, `run_arena`), `backends`
 (local processes, Ray), `stats` (intervals, ratings, summary), `sprt` (the sequential test), `report` (`ArenaResult`: JSON, CSV,
-table, plot). The order of finish is the rules' (`burano_ai.scoring.finishing_key`).
+table, plot). The order of finish is the rules' (`burano_ai.games.burano.scoring.finishing_key`).
 """
 
-from .backends import Progress
-from .plan import AUTO_MAX_PERMUTATIONS, BACKENDS, SEATINGS, ArenaConfig, Plan, make_plan, seatings_of, split_bot_list
-from .report import RESULTS_SCHEMA, SCHEMA, SCHEMA_VERSION, ArenaResult, plot_ladder
-from .sprt import SprtConfig, SprtTest, parse_sprt
-from .stats import elo_ratings, finishing_orders, plackett_luce, rate, summarise, wilson_interval
-from .tournament import GameTask, default_game_factory, game_tasks, play_game, run_arena
+from burano_ai.arena.backends import Progress
+from burano_ai.arena.plan import (
+    AUTO_MAX_PERMUTATIONS,
+    BACKENDS,
+    SEATINGS,
+    ArenaConfig,
+    Plan,
+    make_plan,
+    seatings_of,
+    split_bot_list,
+)
+from burano_ai.arena.report import RESULTS_SCHEMA, SCHEMA, SCHEMA_VERSION, ArenaResult, plot_ladder
+from burano_ai.arena.sprt import SprtConfig, SprtTest, parse_sprt
+from burano_ai.arena.stats import (
+    elo_ratings,
+    finishing_orders,
+    plackett_luce,
+    rate,
+    summarise,
+    wilson_interval,
+)
+from burano_ai.arena.tournament import GameTask, default_game_factory, game_tasks, play_game, run_arena
 
 __all__ = ["AUTO_MAX_PERMUTATIONS", "BACKENDS", "RESULTS_SCHEMA", "SCHEMA", "SCHEMA_VERSION", "SEATINGS", "ArenaConfig",
            "ArenaResult", "GameTask", "Plan", "Progress", "SprtConfig", "SprtTest", "default_game_factory",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from ..errors import OptionError
+from burano_ai.core.errors import OptionError
 
 Progress = Callable[[int, int], None]
 #: Plays one task and returns its record (a picklable module-level function).

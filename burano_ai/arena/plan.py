@@ -11,9 +11,9 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..bots import check_bot_spec, parse_bot_spec, with_time_per_move
-from ..errors import OptionError
-from .sprt import SprtConfig
+from burano_ai.bots import check_bot_spec, parse_bot_spec, with_time_per_move
+from burano_ai.core.errors import OptionError
+from burano_ai.arena.sprt import SprtConfig
 
 BACKENDS = ("local", "ray")
 SEATINGS = ("auto", "all", "rotate")

@@ -10,11 +10,11 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .. import __version__
-from ..bots import BotSpec, parse_bot_spec
-from ..errors import OptionError
-from .plan import ArenaConfig, Plan
-from .stats import head_to_head
+from burano_ai import __version__
+from burano_ai.bots import BotSpec, parse_bot_spec
+from burano_ai.core.errors import OptionError
+from burano_ai.arena.plan import ArenaConfig, Plan
+from burano_ai.arena.stats import head_to_head
 
 SCHEMA = "burano-arena-results"
 SCHEMA_VERSION = 1

@@ -48,7 +48,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from ..errors import OptionError
+from burano_ai.core.errors import OptionError
 
 #: Per-game score of each pentanomial cell: pair score (0, 0.5, 1, 1.5, 2) / 2.
 PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)

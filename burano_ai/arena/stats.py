@@ -9,8 +9,8 @@ from __future__ import annotations
 import math
 from typing import Any, Sequence
 
-from ..seeds import derive
-from .plan import Plan
+from burano_ai.core.seeds import derive
+from burano_ai.arena.plan import Plan
 
 
 def wilson_interval(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]:

@@ -14,17 +14,17 @@ import time
 from dataclasses import dataclass, replace
 from typing import Any, Callable
 
-from ..bots import make_bot
-from ..errors import OptionError
-from ..record import GameRecord, RecordError, SeatInfo
-from ..scoring import finishing_key
-from ..search.evaluators import sample_chance
-from ..seeds import derive
-from .backends import Progress, run_local, run_ray
-from .plan import ArenaConfig, Plan, make_plan
-from .report import ArenaResult
-from .sprt import SprtTest
-from .stats import summarise
+from burano_ai.bots import make_bot
+from burano_ai.core.errors import OptionError
+from burano_ai.record import GameRecord, RecordError, SeatInfo
+from burano_ai.games.burano.scoring import finishing_key
+from burano_ai.search.evaluators import sample_chance
+from burano_ai.core.seeds import derive
+from burano_ai.arena.backends import Progress, run_local, run_ray
+from burano_ai.arena.plan import ArenaConfig, Plan, make_plan
+from burano_ai.arena.report import ArenaResult
+from burano_ai.arena.sprt import SprtTest
+from burano_ai.arena.stats import summarise
 
 _DEAL, _CHANCE, _BOT = 0xDEA1, 0xC4A5CE, 0xB07
 
@@ -178,7 +178,7 @@ class RecordWriter:
 
 def default_game_factory():
     """The compiled core's Game (`burano_ai.Game`)."""
-    from .. import Game
+    from burano_ai import Game
     return Game
 
 
@@ -226,7 +226,7 @@ def run_arena(config: ArenaConfig, progress: Progress | None = None, game_factor
         progress: called as ``progress(games done, games total)`` after each game (with ``config.sprt``
             the total is the most games the test may play).
         game_factory: ``num_players -> Game`` (a Game class; picklable); default `burano_ai.Game` (the
-            compiled core); `burano_ai.reference.Game` plays the same games, slowly.
+            compiled core); `burano_ai.games.burano.reference.Game` plays the same games, slowly.
         on_sprt: with ``config.sprt``, called with the running `SprtTest` after each counted pair.
         records: a directory (created if missing) to write every game's record into as it ends
             (`RECORD_NAME`: game-00000.json, ...); each game's results then name its file under "record".

@@ -25,7 +25,7 @@ Spec strings: ``name`` or ``name:key=value,key=value``. Bots and their keys:
 ``mcts-pkg``        the PyPI `mcts` package's UCT on one determinization (see `MctsPkgBot`). Keys:
                     ``iterations`` (500 when no budget is given) or ``time``, ``c``,
                     ``rollout`` (native | python).
-``openspiel-ismcts``  OpenSpiel's Python `ISMCTSBot` through `burano_ai.openspiel`. Keys: ``iterations``
+``openspiel-ismcts``  OpenSpiel's Python `ISMCTSBot` through `burano_ai.games.burano.openspiel`. Keys: ``iterations``
                     (500 when no budget is given), ``time``, ``c``, ``evaluator`` (native | random),
                     ``rollouts``, ``final`` (max-visit | normalized | max-value), ``worlds``,
                     ``inconsistent`` (allow inconsistent action sets: 0 | 1).
@@ -50,13 +50,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import Bot, seat_view
-from .greedy import PREP_CUBE_VALUE, WORKER_OFF_RING_VALUE, GreedyBot, greedy_value
-from .ismcts import IsmctsBot
-from .presets import PRESETS, Preset, get_preset
-from .random_bot import RandomBot
-from .registry import BOT_FACTORIES, check_bot_spec, make_bot
-from .spec import BOT_KEYS, TIMED_BOTS, BotSpec, parse_bot_spec, with_time_per_move
+from burano_ai.bots.base import Bot, seat_view
+from burano_ai.bots.greedy import PREP_CUBE_VALUE, WORKER_OFF_RING_VALUE, GreedyBot, greedy_value
+from burano_ai.bots.ismcts import IsmctsBot
+from burano_ai.bots.presets import PRESETS, Preset, get_preset
+from burano_ai.bots.random_bot import RandomBot
+from burano_ai.bots.registry import BOT_FACTORIES, check_bot_spec, make_bot
+from burano_ai.bots.spec import BOT_KEYS, TIMED_BOTS, BotSpec, parse_bot_spec, with_time_per_move
 
 # The adapters import their third-party package: loaded on first use, not by `import burano_ai.bots`.
 _ADAPTERS = {

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import random
 
-from ..errors import OptionError
-from ..search.evaluators import sample_chance
-from ..seeds import derive
-from .spec import BotSpec
+from burano_ai.core.errors import OptionError
+from burano_ai.search.evaluators import sample_chance
+from burano_ai.core.seeds import derive
+from burano_ai.bots.spec import BotSpec
 
 
 class Bot:
@@ -69,7 +69,7 @@ def seat_view(state, seat: int):
     """
     game = getattr(state, "game", None)
     if game is None or not hasattr(game, "state_from_json"):
-        from ..search.parallel import canonical_root
+        from burano_ai.search.parallel import canonical_root
         return canonical_root(state, seat)
     return game.state_from_json(state.to_json(seat))
 

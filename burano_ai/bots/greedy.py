@@ -5,10 +5,10 @@ from __future__ import annotations
 import math
 import random
 
-from ..data.turn import COINS_PER_VP
-from ..enums import ACTION_STEP_PHASES
-from .base import Bot, _resolve_chance, seat_view
-from .spec import BotSpec
+from burano_ai.games.burano.data.turn import COINS_PER_VP
+from burano_ai.games.burano.enums import ACTION_STEP_PHASES
+from burano_ai.bots.base import Bot, _resolve_chance, seat_view
+from burano_ai.bots.spec import BotSpec
 
 #: Heuristic weights of `greedy_value` (VP-equivalents).
 PREP_CUBE_VALUE = 0.3

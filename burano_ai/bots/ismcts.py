@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import OptionError
-from ..search.evaluators import HorizonEstimate
-from ..search.limits import DEFAULT_BOT_ITERATIONS, Limit
-from ..search.params import Params
-from .base import Bot
-from .presets import get_preset
-from .spec import BotSpec
+from burano_ai.core.errors import OptionError
+from burano_ai.search.evaluators import HorizonEstimate
+from burano_ai.search.limits import DEFAULT_BOT_ITERATIONS, Limit
+from burano_ai.search.params import Params
+from burano_ai.bots.base import Bot
+from burano_ai.bots.presets import get_preset
+from burano_ai.bots.spec import BotSpec
 
 
 class IsmctsBot(Bot):
@@ -57,8 +57,8 @@ class IsmctsBot(Bot):
             raise OptionError(f"bot spec {self.spec!r}: {exc}") from None
 
     def _choose(self, state, seat: int, legal: list[int], seed: int) -> int:
-        from ..engine import suggest
-        from ..search.parallel import game_factory_for
+        from burano_ai.engine import suggest
+        from burano_ai.search.parallel import game_factory_for
         result = suggest(state, seat=seat, limit=self.limit, params=self.params, seed=seed, workers=self.workers,
                          threads=self.threads, game_factory=game_factory_for(state))
         self.iterations += result.iterations

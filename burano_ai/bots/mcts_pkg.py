@@ -11,12 +11,12 @@ import random
 
 import mcts as mcts_package
 
-from ..search.evaluators import random_playout
-from ..search.params import Params
-from ..search.rewards import margins, rewards
-from ..seeds import derive
-from .base import Bot, _resolve_chance, seat_view
-from .spec import BotSpec
+from burano_ai.search.evaluators import random_playout
+from burano_ai.search.params import Params
+from burano_ai.search.rewards import margins, rewards
+from burano_ai.core.seeds import derive
+from burano_ai.bots.base import Bot, _resolve_chance, seat_view
+from burano_ai.bots.spec import BotSpec
 
 
 class _PkgState:

@@ -1,5 +1,5 @@
 """OpenSpiel's bots as our Bots: `OpenSpielISMCTSBot` and `OpenSpielMCTSBot` playing the pyspiel game of
-`burano_ai.openspiel`, with `NativeRolloutEvaluator` (playouts inside the wrapped State) and
+`burano_ai.games.burano.openspiel`, with `NativeRolloutEvaluator` (playouts inside the wrapped State) and
 `TimedISMCTSBot` (OpenSpiel's ISMCTS with a wall-clock budget).
 
 An adapter: it needs the ``[openspiel]`` extra (``import pyspiel``) at import time, so only the registry
@@ -19,11 +19,11 @@ import numpy as np
 from open_spiel.python.algorithms import ismcts as os_ismcts
 from open_spiel.python.algorithms import mcts as os_mcts
 
-from ..openspiel import BuranoState, game_for
-from ..search.evaluators import CorePlayout
-from ..seeds import SEED_MASK, derive
-from .base import Bot, seat_view
-from .spec import BotSpec
+from burano_ai.games.burano.openspiel import BuranoState, game_for
+from burano_ai.search.evaluators import CorePlayout
+from burano_ai.core.seeds import SEED_MASK, derive
+from burano_ai.bots.base import Bot, seat_view
+from burano_ai.bots.spec import BotSpec
 
 #: Playout seeds are drawn uniformly from every `SEED_BITS`-bit seed.
 _SEED_RANGE = SEED_MASK + 1
@@ -32,7 +32,7 @@ _UNIFORM_PLAYOUT = CorePlayout("random")
 
 
 def _engine_of(state) -> str:
-    return "reference" if type(state).__module__.startswith("burano_ai.reference") else "core"
+    return "reference" if type(state).__module__.startswith("burano_ai.games.burano.reference") else "core"
 
 
 # ------------------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from ..errors import OptionError
+from burano_ai.core.errors import OptionError
 
 
 @dataclass(frozen=True)

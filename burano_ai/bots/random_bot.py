@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from .base import Bot
+from burano_ai.bots.base import Bot
 
 
 class RandomBot(Bot):

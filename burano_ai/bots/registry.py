@@ -9,17 +9,17 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..errors import OptionError
-from .base import Bot
-from .greedy import GreedyBot
-from .ismcts import IsmctsBot
-from .random_bot import RandomBot
-from .spec import BotSpec, parse_bot_spec
+from burano_ai.core.errors import OptionError
+from burano_ai.bots.base import Bot
+from burano_ai.bots.greedy import GreedyBot
+from burano_ai.bots.ismcts import IsmctsBot
+from burano_ai.bots.random_bot import RandomBot
+from burano_ai.bots.spec import BotSpec, parse_bot_spec
 
 
 def _mcts_pkg_bot(spec: BotSpec, seed: int) -> Bot:
     try:
-        from .mcts_pkg import MctsPkgBot
+        from burano_ai.bots.mcts_pkg import MctsPkgBot
     except ImportError as exc:
         raise OptionError(f"bot {spec.canonical()!r} needs the PyPI package 'mcts' (pip install mcts): "
                           f"{exc}") from None
@@ -29,7 +29,7 @@ def _mcts_pkg_bot(spec: BotSpec, seed: int) -> Bot:
 def _openspiel_bot(kind: str) -> Callable[[BotSpec, int], Bot]:
     def make(spec: BotSpec, seed: int) -> Bot:
         try:
-            from . import openspiel_bots
+            from burano_ai.bots import openspiel_bots
         except ImportError as exc:
             raise OptionError(f"bot {spec.name!r} needs OpenSpiel: pip install 'burano-ai[openspiel]' "
                               f"({exc})") from None

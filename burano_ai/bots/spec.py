@@ -12,8 +12,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..errors import OptionError
-from .presets import PRESETS
+from burano_ai.core.errors import OptionError
+from burano_ai.bots.presets import PRESETS
 
 
 @dataclass(frozen=True)

@@ -7,13 +7,26 @@ why), `tree` (nodes, exported plans), `pyramid` (the pyramid prior), `ismcts` (t
 entry point.
 """
 
-from .evaluators import (CorePlayout, Evaluator, HorizonEstimate, LeafEstimate, PythonPlayout, play_to_horizon,
-                         random_playout)
-from .ismcts import Searcher, is_pyramid_decision, is_turn_decision, is_turn_start, make_searcher
-from .limits import Limit
-from .params import Params
-from .result import Candidate, PlanStep, SearchResult
-from .rewards import estimated_scores
+from burano_ai.search.evaluators import (
+    CorePlayout,
+    Evaluator,
+    HorizonEstimate,
+    LeafEstimate,
+    PythonPlayout,
+    play_to_horizon,
+    random_playout,
+)
+from burano_ai.search.ismcts import (
+    Searcher,
+    is_pyramid_decision,
+    is_turn_decision,
+    is_turn_start,
+    make_searcher,
+)
+from burano_ai.search.limits import Limit
+from burano_ai.search.params import Params
+from burano_ai.search.result import Candidate, PlanStep, SearchResult
+from burano_ai.search.rewards import estimated_scores
 
 __all__ = ["Candidate", "CorePlayout", "Evaluator", "HorizonEstimate", "LeafEstimate", "Limit", "Params", "PlanStep",
            "PythonPlayout", "SearchResult", "Searcher", "estimated_scores", "is_pyramid_decision", "is_turn_decision",

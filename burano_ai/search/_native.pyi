@@ -9,7 +9,7 @@ from typing import Any, Callable, Iterable
 
 MAX_THREADS: int    # most threads one `run` accepts
 
-from burano_ai._core import State
+from burano_ai.games.burano._core import State
 from burano_ai.search.params import Params
 
 def iteration_seed(search_seed: int, iteration: int) -> int:

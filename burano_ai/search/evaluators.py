@@ -31,11 +31,12 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol, Sequence
 
-from .. import actions as A
-from ..enums import CHANCE, TERMINAL, Phase
-from ..errors import OptionError
-from ..seeds import SEED_MASK
-from .rewards import estimated_scores
+from burano_ai.games.burano import actions as A
+from burano_ai.games.burano.enums import Phase
+from burano_ai.core.seats import CHANCE, TERMINAL
+from burano_ai.core.errors import OptionError
+from burano_ai.core.seeds import SEED_MASK
+from burano_ai.search.rewards import estimated_scores
 
 #: The policies of the State's own playout (`CorePlayout`).
 PLAYOUT_POLICIES = ("heuristic", "random")
@@ -182,7 +183,7 @@ class CorePlayout:
 
     def play(self, state, seed: int) -> None:
         """Play `state` to the end in place: natively if the State can, else `random_playout`."""
-        # The compiled State's playout method (`burano_ai._core.State.playout(seed, policy)`).
+        # The compiled State's playout method (`burano_ai.games.burano._core.State.playout(seed, policy)`).
         native = getattr(state, "playout", None)
         if callable(native):
             native(seed, self.policy)

@@ -18,7 +18,7 @@ One iteration:
    refills, marker shuffles and the seat's own blind draws it is an approximation that keeps the
    tree narrow (the seat's later choices in the turn are averaged over what it might draw).
 4. **Secret pyramids**: other seats' pyramid cubes are sampled from the pyramid prior
-   (`burano_ai.search.pyramid`) and are not edges either, so neither side conditions on a choice it
+   (`burano_ai.games.burano.pyramid`) and are not edges either, so neither side conditions on a choice it
    cannot see. The searching seat's own cubes are tree decisions with progressive bias.
 5. **Leaf evaluation** by the `Params` evaluator (`burano_ai.search.evaluators`): by default a playout
    from the leaf to the end of the game with the State's own playout and the `Params.playout_policy`
@@ -46,15 +46,16 @@ import random
 import time
 from typing import Any, Callable
 
-from .. import actions as A
-from ..enums import CHANCE, TERMINAL, Phase
-from ..errors import OptionError
-from ..seeds import derive, mix64
-from .evaluators import sample_chance
-from .params import Params, root_constant
-from .pyramid import SecretPyramids, colour_prior, sample
-from .rewards import margins, rewards, top_shares
-from .tree import NO_CHANCE, Node, check_root, export_plan
+from burano_ai.games.burano import actions as A
+from burano_ai.games.burano.enums import Phase
+from burano_ai.core.seats import CHANCE, TERMINAL
+from burano_ai.core.errors import OptionError
+from burano_ai.core.seeds import derive, mix64
+from burano_ai.search.evaluators import sample_chance
+from burano_ai.search.params import Params, root_constant
+from burano_ai.games.burano.pyramid import SecretPyramids, colour_prior, sample
+from burano_ai.search.rewards import margins, rewards, top_shares
+from burano_ai.search.tree import NO_CHANCE, Node, check_root, export_plan
 
 PYRAMID = Phase.PYRAMID   # the actor places its next pyramid cube
 TURN = Phase.TURN         # the main decision of a turn (take / build / roof / privilege / done)
@@ -323,12 +324,12 @@ def native_tree_blocker(root, params: Params) -> str | None:
     if params.native_tree_blocker is not None:
         return params.native_tree_blocker
     try:
-        from .. import _core
-        from . import _native  # noqa: F401
+        from burano_ai.games.burano import _core
+        from burano_ai.search import _native  # noqa: F401
     except ImportError:
-        return "the compiled core (burano_ai._core, burano_ai.search._native) is not built"
+        return "the compiled core (burano_ai.games.burano._core, burano_ai.search._native) is not built"
     if not isinstance(root, _core.State):
-        return f"the root is a {type(root).__module__}.{type(root).__name__}, not a compiled burano_ai._core.State"
+        return f"the root is a {type(root).__module__}.{type(root).__name__}, not a compiled burano_ai.games.burano._core.State"
     return None
 
 
@@ -345,7 +346,7 @@ def make_searcher(root, seat: int, params: Params | None = None, seed: int = 0, 
     if params.tree != "python":
         blocker = native_tree_blocker(root, params)
         if blocker is None:
-            from ._native import NativeSearcher
+            from burano_ai.search._native import NativeSearcher
             # The native tree runs the core's playout with `params.native_policy`.
             return NativeSearcher(root, seat, params.with_(evaluator=None, playout_policy=params.native_policy),
                                   seed, root_actions=root_actions)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..errors import OptionError
+from burano_ai.core.errors import OptionError
 
 #: The budget of a suggestion (`burano suggest`, `burano_ai.engine.suggest`) when none is given: a few
 #: seconds on one core with the native tree, enough for the visit counts to separate.

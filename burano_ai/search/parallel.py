@@ -47,12 +47,12 @@ import time
 import traceback
 from typing import Any, Callable, Iterator
 
-from ..data.colours import SEAT_LETTERS
-from ..errors import OptionError, PositionError
-from .ismcts import Searcher, make_searcher, native_tree_blocker, worker_seed
-from .limits import Limit
-from .params import Params
-from .tree import merge_plans
+from burano_ai.core.seats import SEAT_LETTERS
+from burano_ai.core.errors import OptionError, PositionError
+from burano_ai.search.ismcts import Searcher, make_searcher, native_tree_blocker, worker_seed
+from burano_ai.search.limits import Limit
+from burano_ai.search.params import Params
+from burano_ai.search.tree import merge_plans
 
 GameFactory = Callable[[int], Any]
 Progress = Callable[[int, "int | None"], None]
@@ -60,7 +60,7 @@ Progress = Callable[[int, "int | None"], None]
 
 def default_game_factory() -> GameFactory:
     """The compiled `burano_ai.Game` (importing burano_ai fails loudly if it is not built)."""
-    from .. import Game
+    from burano_ai import Game
     return Game
 
 

@@ -27,7 +27,7 @@ Exploration
 
 Pyramid
     The searching seat's own pyramid cubes are tree decisions ordered by a prior
-    (`burano_ai.search.pyramid`) through progressive bias ``pyramid_bias * prior / (visits + 1)``.
+    (`burano_ai.games.burano.pyramid`) through progressive bias ``pyramid_bias * prior / (visits + 1)``.
     Other seats build in secret, so their cubes are never tree decisions: they are sampled from the
     same prior (as seen from their seat) like chance outcomes, which keeps the searching seat from
     conditioning on choices it cannot see and keeps them from reacting to the searcher's.
@@ -36,7 +36,7 @@ Playout
     An iteration leaving the tree plays the game to its end (a playout) with the compiled core's
     playout in C. ``playout_policy="heuristic"`` (the default) picks each decision by a cheap fixed
     preference (roofs and sales first, builds whose colour can act now, fishing trips by matches,
-    ...: `heuristic_score` in src_cython/burano_ai/_core.pyx), uniformly at random one decision in 8;
+    ...: `heuristic_score` in src_cython/burano_ai/games/burano/_core.pyx), uniformly at random one decision in 8;
     ``playout_policy="random"`` picks uniformly. The heuristic playout is ~1.2-1.5x slower per playout
     but its results say far more about a move: with 400 iterations per decision it won 0.90 of 40
     two-player games against the mcts package's UCT where the uniform playout won 0.60, and it beat
@@ -68,8 +68,8 @@ import math
 from dataclasses import dataclass, fields, is_dataclass, replace
 from typing import Any
 
-from ..errors import OptionError
-from .evaluators import PLAYOUT_POLICIES, CorePlayout, Evaluator, function_name
+from burano_ai.core.errors import OptionError
+from burano_ai.search.evaluators import PLAYOUT_POLICIES, CorePlayout, Evaluator, function_name
 
 START_METHODS = ("spawn", "fork", "forkserver")
 FINAL_SELECTIONS = ("lcb", "visits")
@@ -105,7 +105,7 @@ class Params:
             tree (C) when it can run the search, else the Python tree; "python" = always the Python
             `ismcts.Searcher`; "native" = always the native tree, and an OptionError naming the reason
             when it cannot run the search (an evaluator other than the core's playout, or a root that
-            is not a compiled `burano_ai._core.State`). Both give the same kind of result but from
+            is not a compiled `burano_ai.games.burano._core.State`). Both give the same kind of result but from
             different random streams, so the same seed gives different (equally valid) searches.
     """
 

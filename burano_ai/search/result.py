@@ -6,8 +6,10 @@ import math
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
-from ..enums import ChanceKind, seat_letter
-from .tree import NO_CHANCE, PlanTree, principal_variation
+from burano_ai.games.burano.enums import ChanceKind
+
+from burano_ai.core.seats import seat_letter
+from burano_ai.search.tree import NO_CHANCE, PlanTree, principal_variation
 
 #: Separator of the readable plan.
 PLAN_ARROW = " → "

@@ -14,10 +14,10 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Sequence
 
-from ..data.turn import COINS_PER_VP
+from burano_ai.games.burano.data.turn import COINS_PER_VP
 
 if TYPE_CHECKING:
-    from .params import Params
+    from burano_ai.search.params import Params
 
 
 def top_shares(scores: Sequence[float]) -> list[float]:

@@ -13,8 +13,10 @@ from root-parallel workers are merged in that form (`merge_plans`).
 
 from __future__ import annotations
 
-from ..enums import PHASE_NAMES, parse_seat
-from ..errors import PositionError
+from burano_ai.games.burano.enums import PHASE_NAMES
+
+from burano_ai.core.seats import parse_seat
+from burano_ai.core.errors import PositionError
 
 UNKNOWN = -9   # `Node.player` before the node was reached at a decision
 NO_CHANCE = -1  # `Node.chance` of an edge that no chance event followed

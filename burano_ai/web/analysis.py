@@ -14,9 +14,9 @@ import time
 from collections import OrderedDict
 from typing import Any, Callable
 
-from .. import engine
-from ..errors import OptionError, PositionError
-from ..search.limits import Limit
+from burano_ai import engine
+from burano_ai.core.errors import OptionError, PositionError
+from burano_ai.search.limits import Limit
 
 #: Seconds between two partial results.
 REPORT_EVERY = 0.25

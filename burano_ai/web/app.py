@@ -19,10 +19,10 @@ from fastapi.responses import FileResponse, JSONResponse, Response, StreamingRes
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from .analysis import AnalysisHub
-from .editor import FieldError, check_position, deal_position
-from .games import GameHub, NotNow
-from .replay import ReplayHub
+from burano_ai.web.analysis import AnalysisHub
+from burano_ai.web.editor import FieldError, check_position, deal_position
+from burano_ai.web.games import GameHub, NotNow
+from burano_ai.web.replay import ReplayHub
 
 #: Largest request body accepted (a position is at most 1 MiB; a game record a few hundred KB).
 MAX_BODY = 4 * 1024 * 1024

@@ -9,12 +9,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .. import engine
-from ..data.colours import MAX_PLAYERS, MIN_PLAYERS, SEAT_LETTERS
-from ..deal import deal
-from ..enums import CHANCE, TERMINAL
-from ..errors import OptionError, PositionError
-from ..notation import position_to_dict
+from burano_ai import engine
+from burano_ai.games.burano.data.colours import MAX_PLAYERS, MIN_PLAYERS
+from burano_ai.core.seats import SEAT_LETTERS
+from burano_ai.games.burano.deal import deal
+from burano_ai.core.seats import CHANCE, TERMINAL
+from burano_ai.core.errors import OptionError, PositionError
+from burano_ai.games.burano.notation import position_to_dict
 
 
 class FieldError(PositionError):

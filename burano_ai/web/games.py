@@ -14,11 +14,13 @@ import time
 from collections import OrderedDict
 from typing import Any
 
-from ..data.colours import MAX_PLAYERS, MIN_PLAYERS, SEAT_LETTERS
-from ..enums import CHANCE, parse_seat
-from ..errors import IllegalMoveError, OptionError
+from burano_ai.games.burano.data.colours import MAX_PLAYERS, MIN_PLAYERS
 
-from ..session import GameSession
+from burano_ai.core.seats import SEAT_LETTERS
+from burano_ai.core.seats import CHANCE, parse_seat
+from burano_ai.core.errors import IllegalMoveError, OptionError
+
+from burano_ai.session import GameSession
 
 class NotNow(IllegalMoveError):
     """A request that is fine but cannot be done now: another seat is to move, a bot is thinking, nothing to undo."""
@@ -32,7 +34,7 @@ MAX_SEED = 2**63 - 1
 
 def check_setup(players: Any, seed: Any, seats: Any) -> tuple[int, int, list[str]]:
     """Validate a game setup from the page (players, seed, one spec per seat: "human" or a bot spec)."""
-    from ..bots.registry import check_bot_spec
+    from burano_ai.bots.registry import check_bot_spec
     if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise OptionError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {players!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:

@@ -12,10 +12,10 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from ..data.colours import SEAT_LETTERS
-from ..enums import parse_seat
-from ..errors import OptionError
-from ..record import GameRecord, narrate_step
+from burano_ai.core.seats import SEAT_LETTERS
+from burano_ai.core.seats import parse_seat
+from burano_ai.core.errors import OptionError
+from burano_ai.record import GameRecord, narrate_step
 
 #: Replays kept in memory.
 MAX_REPLAYS = 8

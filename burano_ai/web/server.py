@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import webbrowser
 
-from ..errors import OptionError
+from burano_ai.core.errors import OptionError
 
 #: Hosts that are this machine; anything else exposes the board (and its games) to the network.
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
@@ -25,7 +25,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False,
     try:
         import uvicorn
 
-        from .app import create_app
+        from burano_ai.web.app import create_app
     except ImportError as exc:   # the web stack is an extra: say how to get it
         raise OptionError(f"burano serve needs the web extra: pip install 'burano-ai[web]' ({exc})") from None
     check_address(host, port)
@@ -59,7 +59,7 @@ class BackgroundServer:
 
         import uvicorn
 
-        from .app import create_app
+        from burano_ai.web.app import create_app
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]

@@ -93,7 +93,7 @@ def random_game_record(game_class, num_players: int, seed: int) -> dict:
 def position_text(num_players: int, seed: int, share: float, view: bool) -> str:
     """A position `share` of the way through a seeded random game, moved on to the next decision."""
     from burano_ai.random_play import random_step
-    from burano_ai.reference import Game
+    from burano_ai.games.burano.reference import Game
     plies = int(share * len(play_random_game(Game, num_players, seed)[0]))
     state = Game(num_players).new_initial_state(seed)
     rng = random.Random(seed)
@@ -106,7 +106,7 @@ def position_text(num_players: int, seed: int, share: float, view: bool) -> str:
 
 def position_path(name: str) -> Path:
     if name == "example":
-        return ROOT / "burano_ai" / "data" / "examples" / "midgame-4p-C.json"
+        return ROOT / "burano_ai" / "games" / "burano" / "data" / "examples" / "midgame-4p-C.json"
     return HERE / "positions" / f"{name}.json"
 
 
@@ -134,7 +134,7 @@ def arena_output(tmp: Path) -> dict:
 
 def main() -> None:
     import tempfile
-    from burano_ai.reference import Game
+    from burano_ai.games.burano.reference import Game
     games = []
     for n, seed in RANDOM_GAMES:
         record = random_game_record(Game, n, seed)

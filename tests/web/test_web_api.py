@@ -142,8 +142,8 @@ def test_analysis_routes(client):
     _assert_error(client.post("/api/analysis", json={}), 400, "missing field 'position'")
     _assert_error(client.post("/api/analysis", json={"position": 5}), 400, "position")
     _assert_error(client.post("/api/analysis", json={"position": "{"}), 400, "malformed JSON")
-    from burano_ai.deal import deal
-    from burano_ai.notation import position_to_dict
+    from burano_ai.games.burano.deal import deal
+    from burano_ai.games.burano.notation import position_to_dict
     start = position_to_dict(deal(2, 1))
     started = client.post("/api/analysis", json={"position": start})
     assert started.status_code == 200, started.text
@@ -159,8 +159,8 @@ def test_analysis_routes(client):
 
 
 def test_the_editor_validates_with_the_loader_and_names_the_field(client):
-    from burano_ai.deal import deal
-    from burano_ai.notation import position_to_dict
+    from burano_ai.games.burano.deal import deal
+    from burano_ai.games.burano.notation import position_to_dict
     start = position_to_dict(deal(3, 2))
     ok = client.post("/api/position", json={"position": start}).json()
     assert ok["ok"] and ok["players"] == 3 and ok["to_move"] == "A" and ok["legal"]

@@ -183,8 +183,8 @@ def test_the_analysis_panel_streams_candidates_and_stops_on_request(live_server,
 
 
 def _expected_editor_position():
-    from burano_ai.deal import deal
-    from burano_ai.notation import position_to_dict
+    from burano_ai.games.burano.deal import deal
+    from burano_ai.games.burano.notation import position_to_dict
     expected = position_to_dict(deal(2, 4))
     fountain = expected["island"]["cubes"]["e5"]
     expected["island"]["cubes"] = {"e5": fountain, "d4": ["pink"], "f6": ["green"], "c3": ["orange"]}
@@ -245,7 +245,7 @@ def test_the_editor_builds_a_position_equal_to_a_given_json(live_server, page):
 
 def test_a_replay_steps_through_a_record(live_server, page):
     from burano_ai.record import GameRecord
-    path = __import__("pathlib").Path(__file__).resolve().parents[2] / "burano_ai" / "data" / "examples" / "game-2p.json"
+    path = __import__("pathlib").Path(__file__).resolve().parents[2] / "burano_ai" / "games" / "burano" / "data" / "examples" / "game-2p.json"
     record = GameRecord.load(path)
     page.goto(f"{live_server}/?tab=replay")
     page.set_input_files("#rp-file", str(path))
@@ -406,8 +406,8 @@ def test_a_thinking_bot_shows_and_a_reload_finds_the_game_again(live_server, pag
 
 
 def test_the_editor_lays_a_roof_and_turns_a_ring(live_server, page):
-    from burano_ai.deal import deal
-    from burano_ai.notation import position_to_dict
+    from burano_ai.games.burano.deal import deal
+    from burano_ai.games.burano.notation import position_to_dict
     expected = position_to_dict(deal(2, 4))
     expected["island"]["cubes"].update({"d4": ["blue"], "f4": ["pink"]})
     expected["island"]["roofs"] = [{"level": 1, "cells": ["d4", "f4"], "fields": ["blue", "pink"], "kind": "island"}]
@@ -487,7 +487,7 @@ def test_every_move_family_has_its_element_on_the_board(live_server, page):
 
 def test_a_replay_draws_the_annotated_win_graph(live_server, page, tmp_path):
     from burano_ai.record import GameRecord
-    path = __import__("pathlib").Path(__file__).resolve().parents[2] / "burano_ai" / "data" / "examples" / "game-2p.json"
+    path = __import__("pathlib").Path(__file__).resolve().parents[2] / "burano_ai" / "games" / "burano" / "data" / "examples" / "game-2p.json"
     record = GameRecord.load(path)
     annotated = [i for i, s in enumerate(record.steps) if s.actor in ("A", "B") and s.visible_to("A")][::10]
     secret = next(i for i, s in enumerate(record.steps) if not s.visible_to("A"))

@@ -49,9 +49,9 @@ from libc.string cimport memset
 from posix.time cimport CLOCK_REALTIME, clock_gettime, timespec
 from cpython.exc cimport PyErr_CheckSignals
 
-from burano_ai._core cimport (State, apply_action_c, current_player_c, legal_actions_c, playout_c, resample_c,
+from burano_ai.games.burano._core cimport (State, apply_action_c, current_player_c, legal_actions_c, playout_c, resample_c,
                               sample_chance_c)
-from burano_ai._types cimport (CHANCE_PLAYER, GameC, MAX_ACTIONS, MAX_PLAYERS, NUM_COLOURS, NUM_ROOF_PAIRS,
+from burano_ai.games.burano._types cimport (CHANCE_PLAYER, GameC, MAX_ACTIONS, MAX_PLAYERS, NUM_COLOURS, NUM_ROOF_PAIRS,
                                NUM_ROOF_SLOTS, NUM_SQUARES, PH_PYRAMID, PH_TURN, PlayerC, PLAYOUT_CAPPED,
                                PLAYOUT_DEAD_END, POLICY_HEURISTIC, POLICY_RANDOM, StateC, TERMINAL_PLAYER)
 from burano_ai._rng cimport Rng, rng_seed, rng_uniform
@@ -60,11 +60,11 @@ import gc as _gc
 import threading
 import time
 
-from burano_ai import actions as _A
-from burano_ai.data.roofs import ROOF_PAIRS as _ROOF_PAIRS
-from burano_ai.enums import ChanceKind as _ChanceKind
-from burano_ai.errors import OptionError
-import burano_ai.search.pyramid as _pyramid
+import burano_ai.games.burano.actions as _A
+from burano_ai.games.burano.data.roofs import ROOF_PAIRS as _ROOF_PAIRS
+from burano_ai.games.burano.enums import ChanceKind as _ChanceKind
+from burano_ai.core.errors import OptionError
+import burano_ai.games.burano.pyramid as _pyramid
 from burano_ai.search.params import Params
 from burano_ai.search.tree import NO_CHANCE as _NO_CHANCE
 from burano_ai.search.tree import UNKNOWN as _UNKNOWN
@@ -125,7 +125,7 @@ cdef enum:
     BATCH_ERROR = 3              # an iteration failed (see `error`)
     BATCH_STOPPED = 4            # the run is stopping (another thread failed, Ctrl-C, a deadline)
 
-cdef uint64_t MASK_SEED = (1 << 31) - 1    # burano_ai.seeds.SEED_MASK
+cdef uint64_t MASK_SEED = (1 << 31) - 1    # burano_ai.core.seeds.SEED_MASK
 cdef uint64_t GOLDEN = 0x9E3779B97F4A7C15ULL
 
 # Game numbers copied once from the Python modules that own them.
@@ -162,7 +162,7 @@ _init_tables()
 
 
 # ------------------------------------------------------------------------------------------------
-# Seeds (burano_ai.seeds.mix64 / derive, bit for bit: iteration_seed(s, i) == seeds.derive(s, i))
+# Seeds (burano_ai.core.seeds.mix64 / derive, bit for bit: iteration_seed(s, i) == seeds.derive(s, i))
 
 
 cdef inline uint64_t mix_step(uint64_t h, uint64_t v) noexcept nogil:
@@ -179,7 +179,7 @@ cdef inline uint64_t iteration_seed_c(uint64_t search_seed, uint64_t iteration) 
 
 
 def iteration_seed(search_seed, iteration):
-    """`burano_ai.seeds.derive(search_seed, iteration)` (= `ismcts.iteration_seed`) computed in C (for tests)."""
+    """`burano_ai.core.seeds.derive(search_seed, iteration)` (= `ismcts.iteration_seed`) computed in C (for tests)."""
     return iteration_seed_c(<uint64_t>(int(search_seed) & 0xFFFFFFFFFFFFFFFF),
                             <uint64_t>(int(iteration) & 0xFFFFFFFFFFFFFFFF))
 
@@ -379,7 +379,7 @@ cdef class NativeSearcher:
     takes `threads` (several threads on this one tree: see the module docstring).
 
     Args:
-        root: a compiled `burano_ai._core.State` where `seat` is to move (never modified).
+        root: a compiled `burano_ai.games.burano._core.State` where `seat` is to move (never modified).
         seat: the searching seat.
         params: tunables; the leaf evaluation must be the core's playout in C (`params.native_policy`
             not None, see the module docstring).

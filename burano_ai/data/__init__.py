@@ -1,5 +1,0 @@
-"""Rules data for Burano: every number of the rules spec lives in this package and nowhere else.
-
-One module per component family. The rules code (reference model and compiled core) reads these
-constants; `burano_ai.topology` validates the geometric ones and freezes them into tables.
-"""

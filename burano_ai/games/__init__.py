@@ -1,0 +1,47 @@
+"""The registry of games: game key -> `GameSpec`, imported lazily (python-chess's variant list).
+
+Adding a game is one entry here plus its package under `burano_ai/games/<name>/`: every service
+finds it through `get_spec`, never by importing the game's modules itself (the import contracts in
+pyproject.toml check that).
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from burano_ai.core.errors import OptionError
+
+#: Game key -> "module:attribute" of its spec. The first is the default game.
+REGISTRY: dict[str, str] = {
+    "burano": "burano_ai.games.burano.spec:SPEC",
+}
+#: The game a command plays when none is named.
+DEFAULT_GAME = "burano"
+
+_loaded: dict[str, object] = {}
+
+
+def game_keys() -> list[str]:
+    """Every registered game key, the default first."""
+    return list(REGISTRY)
+
+
+def get_spec(key: str):
+    """The `GameSpec` of game `key`.
+
+    Raises:
+        OptionError: no game of that name (the message lists the known ones).
+    """
+    if not isinstance(key, str) or key not in REGISTRY:
+        raise OptionError(f"unknown game {key!r} (known games: {', '.join(REGISTRY)})")
+    spec = _loaded.get(key)
+    if spec is None:
+        module, _, attribute = REGISTRY[key].partition(":")
+        spec = getattr(importlib.import_module(module), attribute)
+        _loaded[key] = spec
+    return spec
+
+
+def all_specs() -> list:
+    """The specs of every registered game, in registry order."""
+    return [get_spec(key) for key in REGISTRY]
