@@ -277,7 +277,8 @@ def suggest(position: Any, seat: int | str | None = None, limit: Limit | None = 
     def on_summary(partial: dict) -> None:
         on_report(build_result(partial, seat, seed, workers, time.perf_counter() - start,
                                root.action_to_string, tuple(partial["notes"]), threads=partial["threads"],
-                               selection=params.final_selection, partial=True))
+                               selection=params.final_selection, partial=True,
+                               chance_kind_name=root.chance_kind_name))
     summary = run_search(root, seat, limit, params, seed=seed, workers=workers, progress=progress,
                          game_factory=game_factory, threads=threads,
                          root_actions=None if allowed is None else tuple(allowed), stop=stop,
@@ -297,4 +298,5 @@ def suggest(position: Any, seat: int | str | None = None, limit: Limit | None = 
     if params.result_note:
         notes.append(params.result_note)
     return build_result(summary, seat, seed, workers, elapsed, root.action_to_string, tuple(notes),
-                        threads=summary["threads"], selection=params.final_selection, stopped=stopped)
+                        threads=summary["threads"], selection=params.final_selection, stopped=stopped,
+                        chance_kind_name=root.chance_kind_name)

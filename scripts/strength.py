@@ -108,7 +108,7 @@ def sample_positions(players: int, count: int, seed: int):
     """Turn decisions with several legal moves from one greedy self-play game (deterministic)."""
     from burano_ai import Game
     from burano_ai.bots import make_bot
-    from burano_ai.search.ismcts import sample_chance
+    from burano_ai.search.evaluators import sample_chance_cumulative
     state = Game(players).new_initial_state(seed)
     bots = [make_bot("greedy", seed + p) for p in range(players)]
     rng = random.Random(seed)
@@ -116,7 +116,7 @@ def sample_positions(players: int, count: int, seed: int):
     step = 0
     while not state.is_terminal() and len(found) < count * 6:
         if state.is_chance_node():
-            state.apply_action(sample_chance(state, rng))
+            state.apply_action(sample_chance_cumulative(state, rng))
             continue
         legal = state.legal_actions()
         if state.phase == 2 and state.stage == 2 and len(legal) > 3 and state.moves == 0:

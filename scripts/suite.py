@@ -59,7 +59,7 @@ from burano_ai.games.burano.data.turn import SEASON_ROUNDS, SEASONS  # noqa: E40
 from burano_ai.engine import load_position, suggest   # noqa: E402
 from burano_ai.games.burano.enums import Phase, Stage  # noqa: E402
 from burano_ai.core.errors import OptionError  # noqa: E402
-from burano_ai.search.evaluators import sample_chance   # noqa: E402
+from burano_ai.search.evaluators import sample_chance_cumulative   # noqa: E402
 from burano_ai.search.limits import Limit   # noqa: E402
 from burano_ai.search.params import Params   # noqa: E402
 from burano_ai.core.seeds import derive  # noqa: E402
@@ -149,7 +149,7 @@ def play_and_collect(players: int, seed: int, bot_spec: str) -> list[dict[str, A
     found = []
     while not state.is_terminal():
         if state.is_chance_node():
-            state.apply_action(sample_chance(state, rng))
+            state.apply_action(sample_chance_cumulative(state, rng))
             continue
         legal = state.legal_actions()
         if len(legal) >= 2:

@@ -9,7 +9,7 @@ import pytest
 
 from burano_ai.bots import (BOT_KEYS, Bot, BotSpec, greedy_value, make_bot, parse_bot_spec, with_time_per_move)
 from burano_ai.core.errors import OptionError
-from burano_ai.search.ismcts import sample_chance
+from burano_ai.search.evaluators import sample_chance_cumulative
 
 from burano_ai import Game
 
@@ -23,7 +23,7 @@ OPENSPIEL_SPECS = ["openspiel-ismcts:iterations=20", "openspiel-mcts:iterations=
 def play_until(state, rng: random.Random, until) -> None:
     while not state.is_terminal() and not until(state):
         if state.is_chance_node():
-            state.apply_action(sample_chance(state, rng))
+            state.apply_action(sample_chance_cumulative(state, rng))
         else:
             state.apply_action(rng.choice(state.legal_actions()))
 
@@ -205,7 +205,7 @@ def test_openspiel_ismcts_with_a_tiny_time_budget_still_moves():
     decisions = 0
     while not state.is_terminal() and decisions < 120:
         if state.is_chance_node():
-            state.apply_action(sample_chance(state, rng))
+            state.apply_action(sample_chance_cumulative(state, rng))
             continue
         action = bot.step(state)
         assert action in state.legal_actions()

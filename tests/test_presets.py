@@ -10,7 +10,7 @@ import pytest
 from burano_ai import Game
 from burano_ai.bots import PRESETS, get_preset, make_bot
 from burano_ai.core.errors import OptionError
-from burano_ai.search.ismcts import sample_chance
+from burano_ai.search.evaluators import sample_chance_cumulative
 from burano_ai.search.params import Params
 
 #: The v0.1 search spelled out in spec keys (what `ismcts` meant when v0.1 was frozen).
@@ -24,7 +24,7 @@ def decisions(players: int, seed: int, count: int) -> list:
     found = []
     while not state.is_terminal() and len(found) < count:
         if state.is_chance_node():
-            state.apply_action(sample_chance(state, rng))
+            state.apply_action(sample_chance_cumulative(state, rng))
             continue
         legal = state.legal_actions()
         if len(legal) > 2 and rng.random() < 0.1:

@@ -26,7 +26,8 @@ from burano_ai.core.errors import OptionError
 from burano_ai.games.burano.reference import Game
 from burano_ai.games.burano.reference.state import EMPTY, FISH_SAIL, LACE_PLACE, PYRAMID, ST_PYRAMID, TURN
 from burano_ai.search import (CorePlayout, HorizonEstimate, LeafEstimate, Limit, Params, PythonPlayout, Searcher,
-                              estimated_scores, is_turn_start, random_playout)
+                              estimated_scores, random_playout)
+from burano_ai.games.burano.heuristics import is_turn_decision, is_turn_start
 from burano_ai.search import evaluators, ismcts, limits, tree
 from burano_ai.search.parallel import canonical_root, merge_summaries
 from burano_ai.games.burano.pyramid import colour_prior
@@ -140,7 +141,7 @@ def test_turn_helpers():
     s = rounds_state(2, 1)
     assert is_turn_start(s)
     s.play("take top")
-    assert not is_turn_start(s) and ismcts.is_turn_decision(s)
+    assert not is_turn_start(s) and is_turn_decision(s)
 
 
 def test_limits_and_params_reject_bad_values():

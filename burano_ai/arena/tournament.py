@@ -18,7 +18,7 @@ from burano_ai.bots import make_bot
 from burano_ai.core.errors import OptionError
 from burano_ai.record import GameRecord, RecordError, SeatInfo
 from burano_ai.games.burano.scoring import finishing_key
-from burano_ai.search.evaluators import sample_chance
+from burano_ai.search.evaluators import sample_chance_cumulative
 from burano_ai.core.seeds import derive
 from burano_ai.arena.backends import Progress, run_local, run_ray
 from burano_ai.arena.plan import ArenaConfig, Plan, make_plan
@@ -85,7 +85,7 @@ def play_game(task: GameTask) -> dict[str, Any]:
     length = 0
     while not state.is_terminal():
         if state.is_chance_node():
-            action = sample_chance(state, chance_rng)
+            action = sample_chance_cumulative(state, chance_rng)
             if record is not None:
                 record.add(state, action)
             state.apply_action(action)

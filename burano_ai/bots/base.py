@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 from burano_ai.core.errors import OptionError
-from burano_ai.search.evaluators import sample_chance
+from burano_ai.search.evaluators import sample_chance_cumulative
 from burano_ai.core.seeds import derive
 from burano_ai.bots.spec import BotSpec
 
@@ -76,4 +76,4 @@ def seat_view(state, seat: int):
 
 def _resolve_chance(state, rng: random.Random) -> None:
     while state.is_chance_node():
-        state.apply_action(sample_chance(state, rng))
+        state.apply_action(sample_chance_cumulative(state, rng))

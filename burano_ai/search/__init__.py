@@ -2,9 +2,10 @@
 
 Modules, in dependency order: `limits` (budgets), `rewards` (win shares, margins, the reward, the VP
 estimate), `evaluators` (how a leaf is scored: playouts, horizon, estimate), `params` (tunables, and
-why), `tree` (nodes, exported plans), `pyramid` (the pyramid prior), `ismcts` (the searcher), `result`
-(SearchResult), `parallel` (the honest root, root-parallel workers). `burano_ai.engine.suggest` is the
-entry point.
+why), `tree` (nodes, exported plans), `ismcts` (the searcher), `result` (SearchResult), `parallel`
+(the honest root, root-parallel workers); `_native` is the tree in C. `burano_ai.engine.suggest` is the
+entry point. The search reaches a game only through the State Protocol (`burano_ai.core.game`) and,
+in C, the C game interface (`burano_ai.core._game`): it imports no game.
 """
 
 from burano_ai.search.evaluators import (
@@ -18,9 +19,7 @@ from burano_ai.search.evaluators import (
 )
 from burano_ai.search.ismcts import (
     Searcher,
-    is_pyramid_decision,
-    is_turn_decision,
-    is_turn_start,
+    is_secret_decision,
     make_searcher,
 )
 from burano_ai.search.limits import Limit
@@ -29,5 +28,4 @@ from burano_ai.search.result import Candidate, PlanStep, SearchResult
 from burano_ai.search.rewards import estimated_scores
 
 __all__ = ["Candidate", "CorePlayout", "Evaluator", "HorizonEstimate", "LeafEstimate", "Limit", "Params", "PlanStep",
-           "PythonPlayout", "SearchResult", "Searcher", "estimated_scores", "is_pyramid_decision", "is_turn_decision",
-           "is_turn_start", "make_searcher", "play_to_horizon", "random_playout"]
+           "PythonPlayout", "SearchResult", "Searcher", "estimated_scores", "is_secret_decision", "make_searcher", "play_to_horizon", "random_playout"]

@@ -21,8 +21,9 @@ use `playout_seed(iteration seed)` (the native tree seeds its C playout the same
 horizon continues the iteration's own `random.Random(iteration seed)`, which in-tree chance sampling may
 already have advanced.
 
-The samplers here (`sample_chance`, `random_playout`) are the search's own, not
-`burano_ai.random_play`'s: see `sample_chance` for why.
+The samplers here (`sample_chance_cumulative`, `sample_weighted`, `random_playout`) are the search's
+own, not `burano_ai.random_play`'s: see `sample_chance_cumulative` for why. Like the whole search they
+read a game through the State Protocol only (`burano_ai.core.game`).
 """
 
 from __future__ import annotations
@@ -31,8 +32,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol, Sequence
 
-from burano_ai.games.burano import actions as A
-from burano_ai.games.burano.enums import Phase
+from burano_ai.core.game import NO_TURN, DecisionMode
 from burano_ai.core.seats import CHANCE, TERMINAL
 from burano_ai.core.errors import OptionError
 from burano_ai.core.seeds import SEED_MASK
@@ -86,8 +86,8 @@ def playout_seed(seed: int) -> int:
 # Random play over the State API
 
 
-def sample_chance(state, rng: random.Random) -> int:
-    """Draw a chance outcome of `state` with its probability.
+def sample_chance_cumulative(state, rng: random.Random) -> int:
+    """Draw a chance outcome of `state` with its probability by a cumulative scan.
 
     One ``rng.random()`` against the cumulative probabilities (``r < acc``). It is not
     `burano_ai.random_play.sample_chance` (``rng.choices``, which compares ``random() * total``): the
@@ -114,10 +114,36 @@ def random_playout(state, seed: int) -> None:
         if player == TERMINAL:
             return
         if player == CHANCE:
-            state.apply_action(sample_chance(state, rng))
+            state.apply_action(sample_chance_cumulative(state, rng))
         else:
             legal = state.legal_actions()
             state.apply_action(legal[int(rng.random() * len(legal))])
+
+
+def sample_weighted(weights: dict[int, float], rng: random.Random) -> int:
+    """Draw a key with probability proportional to its weight (one ``rng.random()``, a cumulative scan
+    in the dict's order; the native tree's `sample_index` in C)."""
+    total = sum(weights.values())
+    r = rng.random() * total
+    acc = 0.0
+    last = None
+    for action, w in weights.items():
+        acc += w
+        last = action
+        if r < acc:
+            return action
+    return last
+
+
+def ends_own_turn(state, action: int, seat: int) -> bool:
+    """Apply `action` (of the seat to move) to `state`; True when it ended a turn of `seat` chosen in
+    the open (the turn id changed across it: `State.turn_id`, `DecisionMode.OPEN`)."""
+    if state.current_player() != seat or state.decision_mode() != DecisionMode.OPEN:
+        state.apply_action(action)
+        return False
+    turn = state.turn_id()
+    state.apply_action(action)
+    return turn != NO_TURN and state.turn_id() != turn
 
 
 def play_to_horizon(state, rng: random.Random, seat: int, turns_left: int) -> None:
@@ -127,13 +153,11 @@ def play_to_horizon(state, rng: random.Random, seat: int, turns_left: int) -> No
         if player == TERMINAL:
             return
         if player == CHANCE:
-            state.apply_action(sample_chance(state, rng))
+            state.apply_action(sample_chance_cumulative(state, rng))
             continue
         legal = state.legal_actions()
         action = legal[int(rng.random() * len(legal))]
-        ends = action == A.DONE and player == seat and state.phase == Phase.TURN
-        state.apply_action(action)
-        if ends:
+        if ends_own_turn(state, action, seat):
             turns_left -= 1
             if turns_left <= 0:
                 return
@@ -183,7 +207,7 @@ class CorePlayout:
 
     def play(self, state, seed: int) -> None:
         """Play `state` to the end in place: natively if the State can, else `random_playout`."""
-        # The compiled State's playout method (`burano_ai.games.burano._core.State.playout(seed, policy)`).
+        # The compiled State's playout method (`State.playout(seed, policy)`, in the game's C core).
         native = getattr(state, "playout", None)
         if callable(native):
             native(seed, self.policy)

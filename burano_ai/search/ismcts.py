@@ -9,7 +9,7 @@ One iteration:
    this world are available; each available child's availability count goes up by one, and UCB uses
    it in place of the parent's visits: ``mean + c * sqrt(ln(avail) / visits)``. While a node has
    untried legal actions, one of them is expanded (picked by the iteration seed, or drawn from the
-   pyramid prior) and the iteration leaves the tree. Forced moves (a single legal action) get nodes
+   game's prior, `State.prior`) and the iteration leaves the tree. Forced moves (a single legal action) get nodes
    too, so that plans read in full, but do not end the descent. Every seat's public decisions are
    nodes of the same tree, each edge scored for the seat that chose it.
 3. **Chance** outcomes are sampled with their probabilities from the iteration's RNG and are *not*
@@ -17,15 +17,17 @@ One iteration:
    opponents' blind draws this is exactly the searching seat's information-set view; for public
    refills, marker shuffles and the seat's own blind draws it is an approximation that keeps the
    tree narrow (the seat's later choices in the turn are averaged over what it might draw).
-4. **Secret pyramids**: other seats' pyramid cubes are sampled from the pyramid prior
-   (`burano_ai.games.burano.pyramid`) and are not edges either, so neither side conditions on a choice it
-   cannot see. The searching seat's own cubes are tree decisions with progressive bias.
+4. **Secret choices** (`State.decision_mode()` is `DecisionMode.SECRET`: Burano's pyramid cubes):
+   other seats' choices are sampled from the game's prior (`State.prior`, uniform where it has none)
+   and are not edges either, so neither side conditions on a choice it cannot see. The searching
+   seat's own choices are tree decisions, with progressive bias where the game has a prior.
 5. **Leaf evaluation** by the `Params` evaluator (`burano_ai.search.evaluators`): by default a playout
    from the leaf to the end of the game with the State's own playout and the `Params.playout_policy`
    (the compiled core's, in C; "heuristic" by default) — uniform random in Python on a State without
    one; or a custom Python playout; or — with a horizon — random play until the seat has finished
    that many turns (the tree descent stops there too), then an estimate of the final VP; or an
-   estimate at the leaf.
+   estimate at the leaf. A turn ends across an edge chosen in the open (`DecisionMode.OPEN`) whose
+   `State.turn_id()` changes (plans stop there too).
 6. **Backpropagate** the reward vector (`burano_ai.search.rewards`; why: `burano_ai.search.params`).
 
 Randomness: iteration `i` of a search seeded `s` uses ``iteration_seed(s, i)`` for its resample, its
@@ -33,7 +35,8 @@ in-tree sampling and its leaf evaluation, so a search is a pure function of (roo
 iterations) — on one thread; threads sharing the native tree keep the iteration seeds but not the
 order in which iterations see each other's statistics (`burano_ai.search._native`).
 
-Implementations: `Searcher` below is the readable reference of this algorithm;
+The search reads a game through the State Protocol only (`burano_ai.core.game`), never a game's
+module. Implementations: `Searcher` below is the readable reference of this algorithm;
 `burano_ai.search._native.NativeSearcher` runs the same iterations in C (whole iterations without the GIL, its
 own random streams from the same iteration seeds) for searches it supports. `make_searcher` picks one
 (`Params.tree`).
@@ -46,40 +49,22 @@ import random
 import time
 from typing import Any, Callable
 
-from burano_ai.games.burano import actions as A
-from burano_ai.games.burano.enums import Phase
+from burano_ai.core.game import NO_TURN, DecisionMode
 from burano_ai.core.seats import CHANCE, TERMINAL
 from burano_ai.core.errors import OptionError
 from burano_ai.core.seeds import derive, mix64
-from burano_ai.search.evaluators import sample_chance
+from burano_ai.search.evaluators import sample_chance_cumulative, sample_weighted
 from burano_ai.search.params import Params, root_constant
-from burano_ai.games.burano.pyramid import SecretPyramids, colour_prior, sample
 from burano_ai.search.rewards import margins, rewards, top_shares
 from burano_ai.search.tree import NO_CHANCE, Node, check_root, export_plan
 
-PYRAMID = Phase.PYRAMID   # the actor places its next pyramid cube
-TURN = Phase.TURN         # the main decision of a turn (take / build / roof / privilege / done)
-DONE = A.DONE
+SECRET = DecisionMode.SECRET
+OPEN = DecisionMode.OPEN
 
 
-def is_turn_start(state) -> bool:
-    """True at a turn's main decision before the turn's first move (a "position to analyse")."""
-    if state.current_player() < 0 or state.phase != TURN:
-        return False
-    moves = getattr(state, "moves", None)
-    if moves is None:
-        moves = state.to_dict()["context"]["moves"]
-    return moves == 0
-
-
-def is_turn_decision(state) -> bool:
-    """True at a turn's main decision (take / build / roof / privilege / done)."""
-    return state.current_player() >= 0 and state.phase == TURN
-
-
-def is_pyramid_decision(state) -> bool:
-    """True when the seat to move is placing a pyramid cube (a secret choice)."""
-    return state.current_player() >= 0 and state.phase == PYRAMID
+def is_secret_decision(state) -> bool:
+    """True when the seat to move makes a secret simultaneous choice (Burano: a pyramid cube)."""
+    return state.current_player() >= 0 and state.decision_mode() == SECRET
 
 
 def worker_seed(seed: int, worker: int) -> int:
@@ -172,7 +157,7 @@ class Searcher:
         c = params.exploration
         root_c = params.root_c
         ramp = params.root_ramp
-        bias = params.pyramid_bias
+        bias = params.prior_bias
         evaluator = self.evaluator
         horizon = evaluator.horizon_turns
         log, sqrt = math.log, math.sqrt
@@ -182,7 +167,6 @@ class Searcher:
         path: list[tuple[Node, int]] = []
         turns = 0
         first_action = -1
-        secret = None
         dead_end = False
         while True:
             player = world.current_player()
@@ -195,29 +179,29 @@ class Searcher:
                         path[-1][0].chance = world.chance_kind
                     if rng is None:
                         rng = random.Random(seed)
-                    world.apply_action(sample_chance(world, rng))
+                    world.apply_action(sample_chance_cumulative(world, rng))
                     continue
                 break   # terminal
-            phase = world.phase
+            mode = world.decision_mode()
             legal = world.legal_actions()
             if not legal:
                 dead_end = True
                 break
             if node is root and self.root_actions is not None:
                 legal = [a for a in legal if a in self.root_actions] or legal
-            if phase == PYRAMID and player != seat:   # a secret choice: sampled, not a tree edge
+            if mode == SECRET and player != seat:   # a secret choice: sampled from the prior, not a tree edge
                 if rng is None:
                     rng = random.Random(seed)
-                if secret is None:
-                    secret = SecretPyramids()
-                world.apply_action(secret.sample(world, player, legal, rng))
+                weights = world.prior(player, legal)
+                world.apply_action(sample_weighted(weights if weights is not None else dict.fromkeys(legal, 1.0),
+                                                   rng))
                 continue
             children = node.children
             if children is None:
                 children = node.children = {}
                 node.player = player
-                if phase == PYRAMID and bias > 0:
-                    node.prior = colour_prior(world, player, legal)
+                if bias > 0 and player == seat:
+                    node.prior = world.prior(player, legal)
             prior = node.prior
             untried = [a for a in legal if a not in children]
             if untried:
@@ -230,7 +214,7 @@ class Searcher:
                 elif prior is not None:
                     if rng is None:
                         rng = random.Random(seed)
-                    action = sample({a: prior.get(a, 0.0) + 1e-9 for a in untried}, rng)
+                    action = sample_weighted({a: prior.get(a, 0.0) + 1e-9 for a in untried}, rng)
                 else:
                     action = untried[seed % len(untried)]   # one expansion per iteration: the seed will do
                 child = children[action] = Node()
@@ -254,16 +238,13 @@ class Searcher:
                 expanded = False
             if node is root:
                 first_action = action
+            turn = world.turn_id()
             world.apply_action(action)
-            ends = False
-            if phase == TURN:
-                ends = action == DONE
-            elif phase == PYRAMID:
-                ends = world.phase != PYRAMID or world.current_player() != player
+            ends = turn != NO_TURN and world.turn_id() != turn
             child.ends_turn = ends
             path.append((child, player))
             node = child
-            if ends and phase == TURN and player == seat:
+            if ends and mode == OPEN and player == seat:
                 turns += 1
                 if horizon is not None and turns >= horizon:
                     break
@@ -324,12 +305,13 @@ def native_tree_blocker(root, params: Params) -> str | None:
     if params.native_tree_blocker is not None:
         return params.native_tree_blocker
     try:
-        from burano_ai.games.burano import _core
+        from burano_ai.core._game import NativeState
         from burano_ai.search import _native  # noqa: F401
     except ImportError:
-        return "the compiled core (burano_ai.games.burano._core, burano_ai.search._native) is not built"
-    if not isinstance(root, _core.State):
-        return f"the root is a {type(root).__module__}.{type(root).__name__}, not a compiled burano_ai.games.burano._core.State"
+        return "the native search (burano_ai.core._game, burano_ai.search._native) is not built"
+    if not isinstance(root, NativeState):
+        return (f"the root is a {type(root).__module__}.{type(root).__name__}, not a compiled State with the C "
+                f"game interface (burano_ai.core._game.NativeState)")
     return None
 
 

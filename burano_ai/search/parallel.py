@@ -59,9 +59,9 @@ Progress = Callable[[int, "int | None"], None]
 
 
 def default_game_factory() -> GameFactory:
-    """The compiled `burano_ai.Game` (importing burano_ai fails loudly if it is not built)."""
-    from burano_ai import Game
-    return Game
+    """The default game's compiled Game class, from the registry (`burano_ai.games`)."""
+    from burano_ai.games import DEFAULT_GAME, get_spec
+    return get_spec(DEFAULT_GAME).game_class()
 
 
 def game_factory_for(state, game_factory: GameFactory | None = None) -> GameFactory:

@@ -25,18 +25,20 @@ Exploration
     too few iterations for the plans; a constant of 1.4 everywhere also found the best last-round line
     later.
 
-Pyramid
-    The searching seat's own pyramid cubes are tree decisions ordered by a prior
-    (`burano_ai.games.burano.pyramid`) through progressive bias ``pyramid_bias * prior / (visits + 1)``.
-    Other seats build in secret, so their cubes are never tree decisions: they are sampled from the
-    same prior (as seen from their seat) like chance outcomes, which keeps the searching seat from
-    conditioning on choices it cannot see and keeps them from reacting to the searcher's.
+Prior and secret choices
+    The searching seat's own decisions where the game has a prior (`State.prior`: Burano's pyramid
+    prior) are ordered by it through progressive bias
+    ``prior_bias * prior / (visits + 1)`` (the name was ``pyramid_bias``, still accepted). Other seats'
+    secret choices (`DecisionMode.SECRET`: Burano's pyramid cubes) are never tree decisions: they are
+    sampled from the same prior (as seen from their seat; uniform where the game has none) like chance
+    outcomes, which keeps the searching seat from conditioning on choices it cannot see and keeps them
+    from reacting to the searcher's.
 
 Playout
     An iteration leaving the tree plays the game to its end (a playout) with the compiled core's
     playout in C. ``playout_policy="heuristic"`` (the default) picks each decision by a cheap fixed
     preference (roofs and sales first, builds whose colour can act now, fishing trips by matches,
-    ...: `heuristic_score` in src_cython/burano_ai/games/burano/_core.pyx), uniformly at random one decision in 8;
+    ...: Burano's `heuristic_score` in its compiled core), uniformly at random one decision in 8;
     ``playout_policy="random"`` picks uniformly. The heuristic playout is ~1.2-1.5x slower per playout
     but its results say far more about a move: with 400 iterations per decision it won 0.90 of 40
     two-player games against the mcts package's UCT where the uniform playout won 0.60, and it beat
@@ -88,7 +90,9 @@ class Params:
             `exploration` to `root_exploration` (0: `root_exploration` from the start).
         win_weight: weight of the win share in the reward; the rest is the VP-margin term.
         margin_scale: VP margin that moves the margin term from 0.5 to sigmoid(1) = 0.73.
-        pyramid_bias: progressive-bias weight of the pyramid prior for the searching seat's cubes.
+        prior_bias: progressive-bias weight of the game's prior (`State.prior`) for the searching seat's
+            decisions (Burano: its pyramid cubes). `pyramid_bias`, its old name, is accepted by the
+            constructor and `with_` and readable as an alias.
         playout_policy: policy of the built-in playout (the evaluator when `evaluator` is None):
             "heuristic" or "random" (see the module docstring). It needs a State with a native playout
             (the compiled core); on a State without one (the pure-Python reference model) every
@@ -105,7 +109,7 @@ class Params:
             tree (C) when it can run the search, else the Python tree; "python" = always the Python
             `ismcts.Searcher`; "native" = always the native tree, and an OptionError naming the reason
             when it cannot run the search (an evaluator other than the core's playout, or a root that
-            is not a compiled `burano_ai.games.burano._core.State`). Both give the same kind of result but from
+            is not a compiled State with the C game interface, `burano_ai.core._game.NativeState`). Both give the same kind of result but from
             different random streams, so the same seed gives different (equally valid) searches.
     """
 
@@ -114,7 +118,7 @@ class Params:
     root_ramp: int
     win_weight: float
     margin_scale: float
-    pyramid_bias: float
+    prior_bias: float
     playout_policy: str
     evaluator: Evaluator | None
     start_method: str | None
@@ -122,13 +126,16 @@ class Params:
     final_selection: str
 
     def __init__(self, exploration: float = 0.7, win_weight: float = 0.7, margin_scale: float = 10.0,
-                 pyramid_bias: float = 1.0, playout_policy: str = "heuristic", evaluator: Evaluator | None = None,
+                 prior_bias: float = 1.0, playout_policy: str = "heuristic", evaluator: Evaluator | None = None,
                  start_method: str | None = None, tree: str = "auto", final_selection: str = "lcb",
-                 root_exploration: float | None = 1.4, root_ramp: int = 20_000) -> None:
+                 root_exploration: float | None = 1.4, root_ramp: int = 20_000, *,
+                 pyramid_bias: float | None = None) -> None:
+        if pyramid_bias is not None:     # the old name of prior_bias (bot specs, presets, scripts)
+            prior_bias = pyramid_bias
         for name, value in (("exploration", exploration), ("root_exploration", root_exploration),
                             ("root_ramp", root_ramp),
                             ("win_weight", win_weight),
-                            ("margin_scale", margin_scale), ("pyramid_bias", pyramid_bias),
+                            ("margin_scale", margin_scale), ("prior_bias", prior_bias),
                             ("playout_policy", playout_policy), ("evaluator", evaluator),
                             ("start_method", start_method), ("tree", tree), ("final_selection", final_selection)):
             object.__setattr__(self, name, value)
@@ -136,7 +143,7 @@ class Params:
 
     def validate(self) -> None:
         """Raise OptionError naming the first out-of-range tunable."""
-        for name in ("exploration", "win_weight", "margin_scale", "pyramid_bias"):
+        for name in ("exploration", "win_weight", "margin_scale", "prior_bias"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
                 raise OptionError(f"search parameter {name} must be a number, not {value!r}")
@@ -152,8 +159,8 @@ class Params:
             raise OptionError(f"win_weight must lie in 0..1, not {self.win_weight}")
         if self.margin_scale <= 0:
             raise OptionError(f"margin_scale must be > 0, not {self.margin_scale}")
-        if self.pyramid_bias < 0:
-            raise OptionError(f"pyramid_bias must be >= 0, not {self.pyramid_bias}")
+        if self.prior_bias < 0:
+            raise OptionError(f"prior_bias must be >= 0, not {self.prior_bias}")
         if self.evaluator is not None and not callable(getattr(self.evaluator, "evaluate", None)):
             raise OptionError(f"evaluator must be a burano_ai.search.evaluators.Evaluator (an estimate function "
                               f"goes in LeafEstimate(fn) or HorizonEstimate(turns, fn)), not {self.evaluator!r}")
@@ -169,6 +176,11 @@ class Params:
         if self.tree == "native" and self.native_policy is None:
             raise OptionError(f"tree='native' plays to the end of the game with the core's C playout: "
                               f"{self.evaluator} needs tree='python'")
+
+    @property
+    def pyramid_bias(self) -> float:
+        """The old name of `prior_bias`."""
+        return self.prior_bias
 
     @property
     def root_c(self) -> float:

@@ -6,7 +6,6 @@ import math
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
-from burano_ai.games.burano.enums import ChanceKind
 
 from burano_ai.core.seats import seat_letter
 from burano_ai.search.tree import NO_CHANCE, PlanTree, principal_variation
@@ -35,7 +34,7 @@ class PlanStep:
     Attributes:
         uncertain: fewer than `PLAN_MIN_VISITS` visits: the search has barely compared this step with
             its alternatives; read it as a guess.
-        chance: label of the chance event (`ChanceKind.label`: "fish-draw", "building-draw", ...) the
+        chance: the game's label of the chance event (`State.chance_kind_name`; Burano: "fish-draw", ...) the
             search met right after this step, or None. The steps after it are the plan averaged over
             its outcomes.
     """
@@ -240,19 +239,21 @@ def spread(total: float, square_sum: float, visits: int) -> float:
     return math.sqrt(max(square_sum / visits - mean * mean, 0.0) * visits / (visits - 1))
 
 
-def candidate_plan(plan: PlanTree, action: int, seat: int,
-                   action_to_string: Callable[[int], str]) -> tuple[PlanStep, ...]:
-    """The plan of one root move: its most visited line (`tree.principal_variation`), steps marked."""
+def candidate_plan(plan: PlanTree, action: int, seat: int, action_to_string: Callable[[int], str],
+                   chance_kind_name: Callable[[int], str]) -> tuple[PlanStep, ...]:
+    """The plan of one root move: its most visited line (`tree.principal_variation`), steps marked
+    (chance kinds named by the game: `State.chance_kind_name`)."""
     return tuple(PlanStep(a, action_to_string(a), v, uncertain=v < PLAN_MIN_VISITS,
-                          chance=ChanceKind(k).label if k != NO_CHANCE else None)
+                          chance=chance_kind_name(k) if k != NO_CHANCE else None)
                  for a, v, k in principal_variation({action: plan[action]}, seat))
 
 
 def build_result(summary: dict[str, Any], seat: int, seed: int, workers: int, elapsed: float,
                  action_to_string: Callable[[int], str], notes: tuple[str, ...] = (),
                  threads: int = 1, selection: str = "lcb", stopped: bool = False,
-                 partial: bool = False) -> SearchResult:
-    """Turn a (merged) search summary into a SearchResult (`selection`: see `rank_candidates`)."""
+                 partial: bool = False, *, chance_kind_name: Callable[[int], str]) -> SearchResult:
+    """Turn a (merged) search summary into a SearchResult (`selection`: see `rank_candidates`;
+    `action_to_string` and `chance_kind_name` are the root State's, which name its moves and chance kinds)."""
     plan: PlanTree = summary["plan"]
     stats = summary["root_stats"]
     seat_shares = summary.get("seat_shares", {})
@@ -265,7 +266,7 @@ def build_result(summary: dict[str, Any], seat: int, seed: int, workers: int, el
                                     value=value / visits, win_prob=share / visits, expected_vp=vp / visits,
                                     expected_margin=margin / visits,
                                     lcb=lower_bound(value, squares[0] if squares else None, visits),
-                                    plan=candidate_plan(plan, action, seat, action_to_string),
+                                    plan=candidate_plan(plan, action, seat, action_to_string, chance_kind_name),
                                     margin_stdev=spread(margin, squares[1], visits) if len(squares) > 1 else None,
                                     seat_win_probs=(tuple(x / visits for x in seat_shares[action])
                                                     if action in seat_shares else None)))

@@ -6,15 +6,14 @@ The reward of a seat is ``win_weight * win_share + (1 - win_weight) * sigmoid(ma
 win shares are the game's `returns()`; at a cut-off they go to the seat(s) with the highest estimate
 (`top_shares`). The native tree (`burano_ai.search._native`) computes the same margins and rewards in C.
 
-Everything here but `estimated_scores` reads plain numbers; `estimated_scores` reads a Burano State.
+Everything here but `estimated_scores` reads plain numbers; `estimated_scores` asks the State (the
+game owns its cut-off evaluation).
 """
 
 from __future__ import annotations
 
 import math
 from typing import TYPE_CHECKING, Sequence
-
-from burano_ai.games.burano.data.turn import COINS_PER_VP
 
 if TYPE_CHECKING:
     from burano_ai.search.params import Params
@@ -48,22 +47,6 @@ def rewards(margin: Sequence[float], shares: Sequence[float], params: Params) ->
 
 
 def estimated_scores(state) -> list[float]:
-    """Cut-off estimate of each seat's final VP: VP + (coins + privilege) / 5 + fish cards in hand.
-
-    It counts what final scoring would add now (§10; coins fractionally, so that every coin matters)
-    and nothing of the future. It reads the reference State's fields, or `to_dict()` where a State
-    keeps them out of Python (slower).
-    """
-    # True division by the int COINS_PER_VP: the same float as dividing by 5.0.
-    try:
-        return [pl.vp + (pl.coins + pl.privilege) / COINS_PER_VP + sum(pl.hand_known) + sum(pl.hand_blind)
-                for pl in state.players]
-    except AttributeError:
-        pass
-    out = []
-    for seat in state.to_dict()["seats"]:
-        hand = seat["hand"]
-        blind = hand["blind"]
-        cards = sum(hand["known"].values()) + (blind if isinstance(blind, int) else sum(blind.values()))
-        out.append(seat["vp"] + (seat["coins"] + seat["privilege"]) / COINS_PER_VP + cards)
-    return out
+    """Cut-off estimate of each seat's final score: the game's own (`State.estimated_scores`; Burano's
+    counts what final scoring would add now)."""
+    return state.estimated_scores()

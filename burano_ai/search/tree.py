@@ -1,7 +1,7 @@
 """The search tree: plain Python nodes keyed by global action ids, and its compact exported form.
 
 One tree serves the searching seat's information sets (SO-ISMCTS). A node is reached by the sequence
-of *decisions* from the root; chance outcomes and other seats' secret pyramid cubes are not edges (they
+of *decisions* from the root; chance outcomes and other seats' secret choices are not edges (they
 are sampled in each iteration and "pass through" the node), so a node merges every world that the same
 decisions lead to. Each child holds the statistics of the edge into it, from the point of view of the
 seat that chose that edge.
@@ -12,8 +12,6 @@ from root-parallel workers are merged in that form (`merge_plans`).
 """
 
 from __future__ import annotations
-
-from burano_ai.games.burano.enums import PHASE_NAMES
 
 from burano_ai.core.seats import parse_seat
 from burano_ai.core.errors import PositionError
@@ -43,8 +41,8 @@ def check_root(root, seat: int) -> int:
     if root.current_player() != seat:
         raise ValueError(f"seat {seat} is not to move at the root (current player {root.current_player()})")
     if not root.legal_actions():
-        raise PositionError(f"seat {seat} is to move at the root but has no legal action (phase "
-                            f"{PHASE_NAMES[root.phase]}): the position is malformed")
+        raise PositionError(f"seat {seat} is to move at the root but has no legal action: the position is "
+                            f"malformed")
     return seat
 
 
@@ -59,9 +57,9 @@ class Node:
         value: summed reward, for the seat that chose the edge, of the iterations through it.
         ends_turn: the edge ended its chooser's turn (`done` in the turn phase, or the last cube of the
             chooser's pyramid): a plan stops here.
-        chance: the `ChanceKind` of a chance event seen between this edge and the next decision (the first
+        chance: the game's chance kind (`State.chance_kind`) of a chance event seen between this edge and the next decision (the first
             one seen, in any iteration), or NO_CHANCE: a plan marks the step after it as depending on luck.
-        prior: action id -> prior probability for the choices at this node (pyramid only), or None.
+        prior: action id -> prior probability for the choices at this node (`State.prior`), or None.
     """
 
     __slots__ = ("children", "player", "visits", "avail", "value", "ends_turn", "chance", "prior")

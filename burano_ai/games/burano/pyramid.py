@@ -11,15 +11,15 @@ base holds the ones it takes last (or keeps). The prior is a simple template, on
 * base position: + `LACE_KEEP_BONUS` if one of the seat's lace workers stands on a square of that
   colour (lace scoring pays with a pyramid cube of the square's colour, covered or not, §8.2).
 
-It is the progressive bias of the searching seat's own pyramid decisions and the model of how the
-other seats build theirs in secret. The weights read public things only (markers, roof tiles, lace
+It is Burano's `State.prior` (`heuristics.prior`; in C for the native search, `_ops.pxi`): the
+progressive bias of the searching seat's own pyramid decisions and the model of how the other seats
+build theirs in secret. The features are public and constant through a pyramid stage except the
+position, which moves on by one with every cube. The weights read public things only (markers, roof tiles, lace
 workers, the number of cubes placed): from the reference State's fields when present, else from
 `to_dict()` (slower: the compiled State keeps these in C), else the prior is uniform.
 """
 
 from __future__ import annotations
-
-import random
 
 from burano_ai.games.burano import actions as A
 from burano_ai.games.burano.data.colours import COLOURS, NUM_COLOURS
@@ -114,42 +114,3 @@ def colour_prior(state, player: int, legal: list[int], features: Features | None
         weights[action] = w
     total = sum(weights.values())
     return {a: w / total for a, w in weights.items()}
-
-
-class SecretPyramids:
-    """The model of other seats' secret pyramid cubes within one iteration (features cached per season).
-
-    The features are public and constant through a pyramid stage except the position, which moves on
-    by one with every cube, so they are read once per seat and season and then advanced here.
-    """
-
-    __slots__ = ("_cache",)
-
-    def __init__(self) -> None:
-        self._cache: dict[tuple[int, int], Features | None] = {}
-
-    def sample(self, state, player: int, legal: list[int], rng: random.Random) -> int:
-        """Draw `player`'s next cube from the prior."""
-        key = (player, state.season)
-        if key in self._cache:
-            features = self._cache[key]
-        else:
-            features = self._cache[key] = public_features(state, player)
-        action = sample(colour_prior(state, player, legal, features), rng)
-        if features is not None:
-            features.position += 1
-        return action
-
-
-def sample(weights: dict[int, float], rng: random.Random) -> int:
-    """Draw a key with probability proportional to its weight (deterministic for a given rng state)."""
-    total = sum(weights.values())
-    r = rng.random() * total
-    acc = 0.0
-    last = None
-    for action, w in weights.items():
-        acc += w
-        last = action
-        if r < acc:
-            return action
-    return last

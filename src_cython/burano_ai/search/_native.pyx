@@ -1,15 +1,20 @@
 """The SO-ISMCTS iteration loop in C: `NativeSearcher`, the native tree of `burano_ai.search`.
 
 Installed as `burano_ai.search._native`. It imports only the leaf modules of the search (`params`,
-`tree`, `pyramid`), never `ismcts`, which imports it (`ismcts.make_searcher` chooses this tree).
+`tree`), never `ismcts`, which imports it (`ismcts.make_searcher` chooses this tree), and no game: it
+reaches a game only through the C game interface (`burano_ai.core._game`: the root is a `NativeState`,
+whose `ops` table of function pointers answers every rules question), so it runs any game that
+implements it. Every buffer is sized from the ops (`state_size`, `num_actions`, `max_legal`, up to
+MAX_SEATS players).
 
 It runs the algorithm that `burano_ai.search.ismcts` specifies (its module docstring) and that
 `ismcts.Searcher` implements in readable Python, with the whole iteration in C and without the GIL:
-resample, selection with availability counts, one expansion, chance and other seats' secret pyramid
-cubes sampled (not edges), playout with the core's `playout_c`, reward and backpropagation. It
-supports the playouts to the end of the game that the core has in C (`Params.native_policy`: the
-built-in playout or a `CorePlayout` evaluator); other evaluators (horizons, estimates, custom Python
-playouts) are Python code and stay with `ismcts.Searcher` (`ismcts.make_searcher` chooses).
+resample, selection with availability counts, one expansion, chance and other seats' secret choices
+(`DECISION_SECRET`) sampled from the game's prior (not edges), playout with the game's C playout,
+the game's outcome (scores and the order of finish), reward and backpropagation. It supports the
+playouts to the end of the game that the game has in C (`Params.native_policy`: the built-in playout
+or a `CorePlayout` evaluator); other evaluators (horizons, estimates, custom Python playouts) are
+Python code and stay with `ismcts.Searcher` (`ismcts.make_searcher` chooses).
 
 The tree is two flat arrays: `NodeC` records (the statistics of the edge into a node, and its child
 list as newest-first sibling links) and an open-addressing hash from (node, action) to child. No
@@ -43,28 +48,22 @@ which tree statistics an iteration sees depends on the threads' timing: not bit-
 """
 
 from libc.math cimport exp, log, sqrt
-from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 from posix.time cimport CLOCK_REALTIME, clock_gettime, timespec
 from cpython.exc cimport PyErr_CheckSignals
 
-from burano_ai.games.burano._core cimport (State, apply_action_c, current_player_c, legal_actions_c, playout_c, resample_c,
-                              sample_chance_c)
-from burano_ai.games.burano._types cimport (CHANCE_PLAYER, GameC, MAX_ACTIONS, MAX_PLAYERS, NUM_COLOURS, NUM_ROOF_PAIRS,
-                               NUM_ROOF_SLOTS, NUM_SQUARES, PH_PYRAMID, PH_TURN, PlayerC, PLAYOUT_CAPPED,
-                               PLAYOUT_DEAD_END, POLICY_HEURISTIC, POLICY_RANDOM, StateC, TERMINAL_PLAYER)
+from burano_ai.core._game cimport (DECISION_SECRET, GAME_ABI_VERSION, GameOpsC, MAX_SEATS, NO_TURN, NativeState,
+                                   OPS_CHANCE_PLAYER, OPS_PLAYOUT_CAPPED, OPS_PLAYOUT_DEAD_END,
+                                   OPS_POLICY_HEURISTIC, OPS_POLICY_RANDOM, OPS_TERMINAL_PLAYER)
 from burano_ai._rng cimport Rng, rng_seed, rng_uniform
 
 import gc as _gc
 import threading
 import time
 
-import burano_ai.games.burano.actions as _A
-from burano_ai.games.burano.data.roofs import ROOF_PAIRS as _ROOF_PAIRS
-from burano_ai.games.burano.enums import ChanceKind as _ChanceKind
 from burano_ai.core.errors import OptionError
-import burano_ai.games.burano.pyramid as _pyramid
 from burano_ai.search.params import Params
 from burano_ai.search.tree import NO_CHANCE as _NO_CHANCE
 from burano_ai.search.tree import UNKNOWN as _UNKNOWN
@@ -102,11 +101,12 @@ cdef extern from *:
 cdef enum:
     NO_NODE = -1
     NO_CHANCE = -1               # tree.NO_CHANCE
+    MAX_CHANCE_KIND = 6          # NodeC.flags keeps a chance kind + 1 in 3 bits
     ROOT = 0
-    MAX_MARKER_ACTIONS = 8       # > every marker action id (data.turn.ACTIONS)
     FIRST_NODES = 1024           # initial node capacity
     FIRST_SLOTS = 2048           # initial hash capacity (a power of two)
     FIRST_PATH = 256             # initial path capacity
+    FIRST_PRIORS = 64            # initial prior entry capacity
 
 #: Most threads one `run` accepts.
 MAX_THREADS = 256
@@ -114,7 +114,7 @@ MAX_THREADS = 256
 # Iteration outcomes (nothing under nogil raises: `run` turns these into exceptions).
 cdef enum:
     IT_OK = 0
-    IT_PLAYOUT_CAP = -1          # playout_c hit its step limit
+    IT_PLAYOUT_CAP = -1          # the game's playout hit its step limit
     IT_NO_MEMORY = -2
 
 # Batch outcomes of `run_batch`.
@@ -127,38 +127,10 @@ cdef enum:
 
 cdef uint64_t MASK_SEED = (1 << 31) - 1    # burano_ai.core.seeds.SEED_MASK
 cdef uint64_t GOLDEN = 0x9E3779B97F4A7C15ULL
-
-# Game numbers copied once from the Python modules that own them.
-cdef int A_DONE = _A.DONE
-cdef int A_PYRAMID = _A.PYRAMID
 cdef int8_t UNKNOWN_PLAYER = _UNKNOWN
-cdef int8_t ROOF_PAIR_COLOURS[NUM_ROOF_PAIRS][2]
-cdef double ACTION_BONUS[MAX_MARKER_ACTIONS]
-cdef double ROOF_BONUS = _pyramid.ROOF_BONUS
-cdef double LACE_KEEP_BONUS = _pyramid.LACE_KEEP_BONUS
-cdef int FIRST_UPPER = _pyramid.FIRST_UPPER
 
-
-def _init_tables():
-    cdef int i
-    if max(_ChanceKind) + 1 >= 8:
-        raise ImportError("NodeC.flags keeps a chance kind + 1 in 3 bits")
-    if _NO_CHANCE != NO_CHANCE:
-        raise ImportError("burano_ai.search._native disagrees with burano_ai.search.tree about NO_CHANCE")
-    if len(_ROOF_PAIRS) != NUM_ROOF_PAIRS:
-        raise ImportError("burano_ai.search._native was built for another roof tile set")
-    for i in range(NUM_ROOF_PAIRS):
-        ROOF_PAIR_COLOURS[i][0] = _ROOF_PAIRS[i][0]
-        ROOF_PAIR_COLOURS[i][1] = _ROOF_PAIRS[i][1]
-    for i in range(MAX_MARKER_ACTIONS):
-        ACTION_BONUS[i] = 0.0
-    for action, bonus in _pyramid.ACTION_BONUS.items():
-        if not 0 <= action < MAX_MARKER_ACTIONS:
-            raise ImportError(f"marker action {action} out of range")
-        ACTION_BONUS[action] = bonus
-
-
-_init_tables()
+if _NO_CHANCE != NO_CHANCE:
+    raise ImportError("burano_ai.search._native disagrees with burano_ai.search.tree about NO_CHANCE")
 
 
 # ------------------------------------------------------------------------------------------------
@@ -185,57 +157,11 @@ def iteration_seed(search_seed, iteration):
 
 
 # ------------------------------------------------------------------------------------------------
-# The pyramid prior (pyramid.colour_prior and pyramid.SecretPyramids, in C)
-
-
-cdef struct FeaturesC:
-    int position                      # next pyramid position of the seat (cubes placed)
-    int8_t markers[NUM_COLOURS]       # action each colour's marker shows
-    int roof[NUM_COLOURS]             # the seat's roof tiles showing each colour
-    int lace[NUM_COLOURS]             # the seat's lace workers on squares of each colour
-
-
-cdef void read_features(const GameC* g, const StateC* s, int player, FeaturesC* f) noexcept nogil:
-    """The public facts the prior reads for `player` (pyramid._features_from_fields)."""
-    cdef const PlayerC* pl = &s.players[player]
-    cdef int c, j, tile, a, b, sq
-    f.position = pl.pyramid_count
-    for c in range(NUM_COLOURS):
-        f.markers[c] = s.markers[c]
-        f.roof[c] = 0
-        f.lace[c] = 0
-    for j in range(NUM_ROOF_SLOTS):
-        tile = pl.roof_slots[j]
-        if tile >= 0:
-            a = ROOF_PAIR_COLOURS[tile % NUM_ROOF_PAIRS][0]
-            b = ROOF_PAIR_COLOURS[tile % NUM_ROOF_PAIRS][1]
-            f.roof[a] += 1
-            if b != a:                # a tile counts once per colour it shows
-                f.roof[b] += 1
-    for sq in range(NUM_SQUARES):
-        if s.workshop[sq] == player and g.sq_colour[sq] >= 0:
-            f.lace[g.sq_colour[sq]] += 1
-
-
-cdef void prior_of(const FeaturesC* f, const int* legal, int n, double* out) noexcept nogil:
-    """Prior probability of each legal pyramid action, in `legal` order (pyramid.colour_prior)."""
-    cdef int i, c
-    cdef double w, total = 0.0
-    for i in range(n):
-        w = 1.0
-        c = legal[i] - A_PYRAMID
-        if f.position >= FIRST_UPPER:
-            w += ACTION_BONUS[f.markers[c]] + ROOF_BONUS * f.roof[c]
-        elif f.lace[c]:
-            w += LACE_KEEP_BONUS
-        out[i] = w
-        total += w
-    for i in range(n):
-        out[i] = out[i] / total
+# The game's prior (GameOpsC.prior)
 
 
 cdef int sample_index(const double* weights, int n, Rng* rng) noexcept nogil:
-    """Index drawn with probability proportional to its weight (pyramid.sample)."""
+    """Index drawn with probability proportional to its weight (`tree.sample_weighted`)."""
     cdef double total = 0.0, acc = 0.0, r
     cdef int i
     for i in range(n):
@@ -248,22 +174,51 @@ cdef int sample_index(const double* weights, int n, Rng* rng) noexcept nogil:
     return n - 1
 
 
-def colour_prior(State state, int player, legal):
-    """`pyramid.colour_prior(state, player, legal)` computed in C: {action: probability}."""
-    cdef FeaturesC f
-    cdef int buf[NUM_COLOURS]
-    cdef double probs[NUM_COLOURS]
-    cdef int n = 0, i
-    if not 0 <= player < state.s.num_players:
-        raise ValueError(f"seat {player} does not exist in a {state.s.num_players}-player game")
-    for a in legal:
-        if not A_PYRAMID <= a < A_PYRAMID + NUM_COLOURS or n >= NUM_COLOURS:
-            raise ValueError(f"{a!r} is not a distinct pyramid action")
-        buf[n] = a
-        n += 1
-    read_features(&state.game.g, &state.s, player, &f)
-    prior_of(&f, buf, n, probs)
-    return {buf[i]: probs[i] for i in range(n)}
+cdef NativeState native_state(state, what):
+    """`state` as a NativeState of a game built for this C game interface, else TypeError/ValueError."""
+    if not isinstance(state, NativeState):
+        raise TypeError(f"{what} must be a compiled State of a game with the C game interface "
+                        f"(burano_ai.core._game.NativeState), not {type(state).__module__}.{type(state).__name__}")
+    cdef NativeState st = <NativeState>state
+    if st.ops == NULL or st.game_ptr == NULL or st.state_ptr == NULL:
+        raise TypeError(f"{what} is a NativeState without its C game interface (ops, game or state unset)")
+    if st.ops.abi_version != GAME_ABI_VERSION:
+        raise ValueError(f"{what} was built for C game interface version {st.ops.abi_version}, this search "
+                         f"for version {GAME_ABI_VERSION}: rebuild the game")
+    return st
+
+
+def prior(state, int player, legal):
+    """The game's prior of `player` over `legal` through the C game interface (`GameOpsC.prior`):
+    {action: probability}, or None where the game has none. For tests: it must equal `state.prior`.
+
+    Raises:
+        TypeError: `state` is no NativeState. ValueError: `player` is not a seat, or `legal` is not a
+            list of distinct action ids of the game.
+    """
+    cdef NativeState st = native_state(state, "the state")
+    cdef const GameOpsC* ops = st.ops
+    cdef int num_players = ops.num_players(st.game_ptr), n = len(legal), i, found
+    cdef int* buf
+    cdef double* probs
+    if not 0 <= player < num_players:
+        raise ValueError(f"seat {player} does not exist in a {num_players}-player game")
+    if ops.prior == NULL:
+        return None
+    if len(set(legal)) != n or any(not 0 <= a < ops.num_actions for a in legal):
+        raise ValueError(f"{legal!r} is not a list of distinct action ids")
+    buf = <int*>malloc((n + 1) * sizeof(int))
+    probs = <double*>malloc((n + 1) * sizeof(double))
+    try:
+        if buf == NULL or probs == NULL:
+            raise MemoryError()
+        for i in range(n):
+            buf[i] = legal[i]
+        found = ops.prior(st.game_ptr, st.state_ptr, player, buf, n, probs)
+        return {buf[i]: probs[i] for i in range(n)} if found else None
+    finally:
+        free(buf)
+        free(probs)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -276,21 +231,22 @@ cdef struct NodeC:
     int32_t avail                     # iterations in which that edge was legal at its parent
     int32_t newest_child              # last child added, or NO_NODE (children: newest first)
     int32_t older_sibling             # the sibling added before this node, or NO_NODE
-    int32_t prior                     # this node's block in `priors` (own pyramid decisions), or NO_NODE
-    int16_t action                    # action of the edge into this node (-1 at the root)
+    int32_t action                    # action of the edge into this node (-1 at the root)
     int8_t player                     # seat deciding here, UNKNOWN before the first visit as a decision
     uint8_t flags                     # bit 0: the edge ended its chooser's turn (tree.Node.ends_turn);
-                                      # bits 1-3: 1 + the first chance kind seen after it (tree.Node.chance)
+                                      # bits 1-3: 1 + the first chance kind seen after it (tree.Node.chance);
+                                      # bit 4: the node has a prior block (`node_prior[node]`)
 
 
 cdef enum:
     FLAG_ENDS_TURN = 1
     CHANCE_BITS = 7 << 1
+    FLAG_PRIOR = 1 << 4
 
 
 cdef inline int chance_after(const NodeC* nd) noexcept nogil:
     """The first chance kind seen after the edge into `nd`, or NO_CHANCE (`NodeC.flags` bits 1-3)."""
-    return (nd.flags >> 1) - 1
+    return ((nd.flags & CHANCE_BITS) >> 1) - 1
 
 
 cdef inline double root_constant(double c, double root_c, double ramp, double avail) noexcept nogil:
@@ -306,8 +262,9 @@ cdef struct SlotC:
     int32_t child                     # the child node
 
 
-cdef struct PriorC:
-    double p[NUM_COLOURS]             # prior per colour; 0 for colours not legal at the first visit
+cdef struct PriorEntryC:
+    int32_t action                    # a legal action at the node's first visit (the block's header: their count)
+    double p                          # its prior probability (unused in the header)
 
 
 cdef struct WorkerC:
@@ -315,24 +272,52 @@ cdef struct WorkerC:
     int8_t* path_mover                # seat that chose each edge
     uint8_t* path_flags               # that edge's NodeC.flags as this iteration saw them (stored at backpropagation)
     int path_capacity                 # length of the three path arrays
+    void* world                       # the iteration's world (`ops.state_size` bytes)
+    # Scratch of one tree step, `ops.max_legal` entries each.
+    int* legal                        # the legal actions (or chance outcomes) at the current node
+    int* kids                         # the child along each legal action, or NO_NODE
+    int* untried                      # legal actions without a child
+    double* values                    # snapshot of each child's value, visits and availability
+    int32_t* visits
+    int32_t* avails
+    double* weights                   # prior probability per legal (or untried) action
 
 
-cdef int worker_init(WorkerC* w) noexcept nogil:
-    """Allocate a thread's path arrays; 0, or -1 when memory runs out (`worker_free` either way)."""
+cdef int worker_init(WorkerC* w, const GameOpsC* ops) noexcept nogil:
+    """Allocate a thread's path, world and scratch; 0, or -1 when memory runs out (`worker_free` either way)."""
+    cdef size_t m = <size_t>(ops.max_legal if ops.max_legal > 0 else 1)
     w.path_capacity = FIRST_PATH
     w.path_node = <int32_t*>malloc(FIRST_PATH * sizeof(int32_t))
     w.path_mover = <int8_t*>malloc(FIRST_PATH * sizeof(int8_t))
     w.path_flags = <uint8_t*>malloc(FIRST_PATH * sizeof(uint8_t))
-    return 0 if w.path_node != NULL and w.path_mover != NULL and w.path_flags != NULL else -1
+    w.world = malloc(ops.state_size)
+    w.legal = <int*>malloc(m * sizeof(int))
+    w.kids = <int*>malloc(m * sizeof(int))
+    w.untried = <int*>malloc(m * sizeof(int))
+    w.values = <double*>malloc(m * sizeof(double))
+    w.visits = <int32_t*>malloc(m * sizeof(int32_t))
+    w.avails = <int32_t*>malloc(m * sizeof(int32_t))
+    w.weights = <double*>malloc(m * sizeof(double))
+    if (w.path_node == NULL or w.path_mover == NULL or w.path_flags == NULL or w.world == NULL or w.legal == NULL
+            or w.kids == NULL or w.untried == NULL or w.values == NULL or w.visits == NULL or w.avails == NULL
+            or w.weights == NULL):
+        return -1
+    return 0
 
 
 cdef void worker_free(WorkerC* w) noexcept nogil:
     free(w.path_node)
     free(w.path_mover)
     free(w.path_flags)
-    w.path_node = NULL
-    w.path_mover = NULL
-    w.path_flags = NULL
+    free(w.world)
+    free(w.legal)
+    free(w.kids)
+    free(w.untried)
+    free(w.values)
+    free(w.visits)
+    free(w.avails)
+    free(w.weights)
+    memset(w, 0, sizeof(WorkerC))
 
 
 cdef int worker_reserve(WorkerC* w, int depth) noexcept nogil:
@@ -361,8 +346,8 @@ cdef int worker_reserve(WorkerC* w, int depth) noexcept nogil:
 
 
 cdef inline uint64_t slot_hash(int parent, int action, int shift) noexcept nogil:
-    # Fibonacci hashing of (parent, action): actions are < MAX_ACTIONS (2,048 = 2**11).
-    return ((<uint64_t>parent << 11) + <uint64_t>action) * GOLDEN >> shift
+    # Fibonacci hashing of (parent, action): both are int32, so the pair fits 64 bits without collision.
+    return (((<uint64_t><uint32_t>parent) << 32) | <uint64_t><uint32_t>action) * GOLDEN >> shift
 
 
 cdef inline double now_seconds() noexcept nogil:
@@ -379,9 +364,10 @@ cdef class NativeSearcher:
     takes `threads` (several threads on this one tree: see the module docstring).
 
     Args:
-        root: a compiled `burano_ai.games.burano._core.State` where `seat` is to move (never modified).
+        root: a compiled State of any game with the C game interface (a `burano_ai.core._game.NativeState`)
+            where `seat` is to move (never modified: the search copies it).
         seat: the searching seat.
-        params: tunables; the leaf evaluation must be the core's playout in C (`params.native_policy`
+        params: tunables; the leaf evaluation must be the game's playout in C (`params.native_policy`
             not None, see the module docstring).
         seed: this search's seed; iteration seeds derive from it (`ismcts.iteration_seed`).
         root_actions: the root moves the search may choose (action ids), or None for every legal one.
@@ -391,15 +377,18 @@ cdef class NativeSearcher:
     had ended, and is counted in `dead_ends` (it never reads an empty action list).
 
     Raises:
+        TypeError: `root` is not a NativeState (a reference State: use `ismcts.Searcher`).
+        ValueError: the game was built for another C game interface version, or `seat` is not to move
+            at the root.
         PositionError: the root is terminal, a chance node, or `seat` has no legal action there
             (`tree.check_root`).
-        ValueError: `seat` is not to move at the root.
         OptionError: `params` ask for something only the Python searcher does.
     """
 
-    cdef StateC root_c
-    cdef GameC game_c
-    cdef readonly State root_state
+    cdef void* root_c                 # the root's C state (a copy: `ops.state_size` bytes)
+    cdef const void* game_c           # the game's constant tables (kept alive by `root_state.game`)
+    cdef const GameOpsC* ops          # the game's C interface
+    cdef readonly object root_state
     cdef readonly int seat
     cdef readonly int num_players
     cdef readonly object params
@@ -409,13 +398,17 @@ cdef class NativeSearcher:
     cdef readonly long dead_ends      # iterations that stopped at a dead end (a malformed position)
     cdef uint64_t seed_c
     cdef int policy
+    cdef int num_actions
     cdef double exploration, root_exploration, root_ramp, bias, win_weight, margin_scale
     # Tree.
     cdef NodeC* nodes
     cdef int num_nodes, node_capacity
     cdef SlotC* slots
     cdef int slot_capacity, slot_shift, slots_used
-    cdef PriorC* priors
+    # Priors (progressive bias, `bias` > 0 only): a node with FLAG_PRIOR has its block at
+    # `priors[node_prior[node]]`: a header whose `action` is the count k, then k (action, p) in action order.
+    cdef int32_t* node_prior          # per node (`node_capacity` entries), allocated when `bias` > 0
+    cdef PriorEntryC* priors
     cdef int num_priors, prior_capacity
     # Root statistics per root action: win share, VP and margin sums of the searching seat. Every
     # root child was first chosen by the iteration that created it, so the keys are the root's children.
@@ -424,7 +417,7 @@ cdef class NativeSearcher:
     cdef double* root_margin
     cdef double* root_square          # sum of the seat's squared rewards (the spread of a root move's value)
     cdef double* root_margin_square   # sum of the seat's squared VP margins (the spread of the margin)
-    cdef double* root_seat_share      # [action * MAX_PLAYERS + p]: win share sums of every seat p
+    cdef double* root_seat_share      # [action * num_players + p]: win share sums of every seat p
     # Threads. `tree_lock` guards everything above that a search changes (the tree, the root
     # statistics, `iterations`, `dead_ends`) and the run state below.
     cdef pthread_mutex_t tree_lock
@@ -435,47 +428,66 @@ cdef class NativeSearcher:
     # Root moves (allowMoves / avoidMoves): when `root_restricted`, only actions with `root_allowed` set
     # are available at the root.
     cdef bint root_restricted
-    cdef uint8_t root_allowed[MAX_ACTIONS]
+    cdef uint8_t* root_allowed        # `num_actions` flags
 
     def __cinit__(self):
+        self.root_c = NULL
         self.nodes = NULL
         self.slots = NULL
+        self.node_prior = NULL
         self.priors = NULL
         self.root_share = self.root_vp = self.root_margin = self.root_square = self.root_margin_square = NULL
         self.root_seat_share = NULL
+        self.root_allowed = NULL
         if burano_tree_lock_init(&self.tree_lock) != 0:
             raise MemoryError("cannot create the search tree's lock")
 
-    def __init__(self, State root, seat, params=None, seed=0, root_actions=None):
+    def __init__(self, root, seat, params=None, seed=0, root_actions=None):
+        cdef NativeState st
+        cdef const GameOpsC* ops
+        cdef size_t na
         if self.nodes != NULL:
             raise RuntimeError("a NativeSearcher is initialised once")
+        st = native_state(root, "the root")
+        ops = st.ops
+        if not 1 <= ops.num_players(st.game_ptr) <= MAX_SEATS or ops.num_actions <= 0 or ops.max_legal <= 0:
+            raise ValueError("the root's game declares an impossible C game interface (players, actions)")
         seat = _check_root(root, seat)
-        memset(self.root_allowed, 0, MAX_ACTIONS)
-        self.root_restricted = root_actions is not None
-        if root_actions is not None:
-            for a in root_actions:
-                if not 0 <= a < MAX_ACTIONS:
-                    raise ValueError(f"root action {a!r} out of range")
-                self.root_allowed[<int>a] = 1
         params = params or Params()
         policy = params.native_policy
         if policy is None:
             raise OptionError(f"the native tree cannot run this search: {params.native_tree_blocker}")
         if policy not in ("random", "heuristic"):
             raise OptionError(f"unknown playout policy {policy!r} (expected random or heuristic)")
-        self.policy = POLICY_HEURISTIC if policy == "heuristic" else POLICY_RANDOM
+        self.ops = ops
+        self.num_actions = ops.num_actions
+        na = <size_t>ops.num_actions
+        self.root_allowed = <uint8_t*>malloc(na)
+        if self.root_allowed == NULL:
+            raise MemoryError()
+        memset(self.root_allowed, 0, na)
+        self.root_restricted = root_actions is not None
+        if root_actions is not None:
+            for a in root_actions:
+                if not 0 <= a < self.num_actions:
+                    raise ValueError(f"root action {a!r} out of range")
+                self.root_allowed[<int>a] = 1
+        self.policy = OPS_POLICY_HEURISTIC if policy == "heuristic" else OPS_POLICY_RANDOM
         self.root_state = root
-        self.root_c = root.s
-        self.game_c = root.game.g
+        self.root_c = malloc(ops.state_size)
+        if self.root_c == NULL:
+            raise MemoryError()
+        memcpy(self.root_c, st.state_ptr, ops.state_size)
+        self.game_c = st.game_ptr
         self.seat = seat
-        self.num_players = root.num_players
+        self.num_players = ops.num_players(st.game_ptr)
         self.params = params
         self.seed = seed
         self.seed_c = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
         self.exploration = params.exploration
         self.root_exploration = params.root_c
         self.root_ramp = params.root_ramp
-        self.bias = params.pyramid_bias
+        self.bias = params.prior_bias if ops.prior != NULL else 0.0
         self.win_weight = params.win_weight
         self.margin_scale = params.margin_scale
         self.iterations = 0
@@ -485,34 +497,40 @@ cdef class NativeSearcher:
         self.error = IT_OK
         self.nodes = <NodeC*>malloc(FIRST_NODES * sizeof(NodeC))
         self.slots = <SlotC*>malloc(FIRST_SLOTS * sizeof(SlotC))
-        self.root_share = <double*>malloc(MAX_ACTIONS * sizeof(double))
-        self.root_vp = <double*>malloc(MAX_ACTIONS * sizeof(double))
-        self.root_margin = <double*>malloc(MAX_ACTIONS * sizeof(double))
-        self.root_square = <double*>malloc(MAX_ACTIONS * sizeof(double))
-        self.root_margin_square = <double*>malloc(MAX_ACTIONS * sizeof(double))
-        self.root_seat_share = <double*>malloc(MAX_ACTIONS * MAX_PLAYERS * sizeof(double))
+        self.root_share = <double*>malloc(na * sizeof(double))
+        self.root_vp = <double*>malloc(na * sizeof(double))
+        self.root_margin = <double*>malloc(na * sizeof(double))
+        self.root_square = <double*>malloc(na * sizeof(double))
+        self.root_margin_square = <double*>malloc(na * sizeof(double))
+        self.root_seat_share = <double*>malloc(na * self.num_players * sizeof(double))
         if (self.nodes == NULL or self.slots == NULL or self.root_share == NULL or self.root_vp == NULL
                 or self.root_margin == NULL or self.root_square == NULL or self.root_margin_square == NULL
                 or self.root_seat_share == NULL):
             raise MemoryError()
+        if self.bias > 0:
+            self.node_prior = <int32_t*>malloc(FIRST_NODES * sizeof(int32_t))
+            if self.node_prior == NULL:
+                raise MemoryError()
         self.node_capacity = FIRST_NODES
         self.slot_capacity = FIRST_SLOTS
         self.slot_shift = 64 - 11      # log2(FIRST_SLOTS) = 11
         self.slots_used = 0
         self.num_priors = self.prior_capacity = 0
         memset(self.slots, 0xFF, FIRST_SLOTS * sizeof(SlotC))      # parent = NO_NODE everywhere
-        memset(self.root_share, 0, MAX_ACTIONS * sizeof(double))
-        memset(self.root_vp, 0, MAX_ACTIONS * sizeof(double))
-        memset(self.root_margin, 0, MAX_ACTIONS * sizeof(double))
-        memset(self.root_square, 0, MAX_ACTIONS * sizeof(double))
-        memset(self.root_margin_square, 0, MAX_ACTIONS * sizeof(double))
-        memset(self.root_seat_share, 0, MAX_ACTIONS * MAX_PLAYERS * sizeof(double))
+        memset(self.root_share, 0, na * sizeof(double))
+        memset(self.root_vp, 0, na * sizeof(double))
+        memset(self.root_margin, 0, na * sizeof(double))
+        memset(self.root_square, 0, na * sizeof(double))
+        memset(self.root_margin_square, 0, na * sizeof(double))
+        memset(self.root_seat_share, 0, na * self.num_players * sizeof(double))
         self.num_nodes = 0
         self.new_node(-1)
 
     def __dealloc__(self):
+        free(self.root_c)
         free(self.nodes)
         free(self.slots)
+        free(self.node_prior)
         free(self.priors)
         free(self.root_share)
         free(self.root_vp)
@@ -520,6 +538,7 @@ cdef class NativeSearcher:
         free(self.root_square)
         free(self.root_margin_square)
         free(self.root_seat_share)
+        free(self.root_allowed)
         pthread_mutex_destroy(&self.tree_lock)
 
     # --- tree storage
@@ -527,12 +546,18 @@ cdef class NativeSearcher:
     cdef int new_node(self, int action) noexcept nogil:
         """Append a fresh node; return its index, or NO_NODE when memory runs out."""
         cdef NodeC* grown
+        cdef int32_t* grown_prior
         cdef NodeC* nd
         if self.num_nodes == self.node_capacity:
             grown = <NodeC*>realloc(self.nodes, 2 * <size_t>self.node_capacity * sizeof(NodeC))
             if grown == NULL:
                 return NO_NODE
             self.nodes = grown
+            if self.node_prior != NULL:
+                grown_prior = <int32_t*>realloc(self.node_prior, 2 * <size_t>self.node_capacity * sizeof(int32_t))
+                if grown_prior == NULL:
+                    return NO_NODE
+                self.node_prior = grown_prior
             self.node_capacity *= 2
         nd = &self.nodes[self.num_nodes]
         nd.value = 0.0
@@ -540,7 +565,6 @@ cdef class NativeSearcher:
         nd.avail = 0
         nd.newest_child = NO_NODE
         nd.older_sibling = NO_NODE
-        nd.prior = NO_NODE
         nd.action = action
         nd.player = UNKNOWN_PLAYER
         nd.flags = 0
@@ -602,33 +626,44 @@ cdef class NativeSearcher:
         self.nodes[parent].newest_child = child
         return child
 
-    cdef int new_prior(self, const GameC* g, const StateC* s, int player, const int* legal, int n) noexcept nogil:
-        """Store the prior of an own pyramid decision; its block index, or NO_NODE."""
-        cdef PriorC* grown
-        cdef FeaturesC f
-        cdef double probs[NUM_COLOURS]
-        cdef int i, capacity
-        if self.num_priors == self.prior_capacity:
-            capacity = 2 * self.prior_capacity if self.prior_capacity else 16
-            grown = <PriorC*>realloc(self.priors, <size_t>capacity * sizeof(PriorC))
+    cdef int new_prior(self, int node, const int* legal, int n, const double* probs) noexcept nogil:
+        """Store `probs` (the prior over `legal`, in order) as `node`'s prior block; 0, or -1 (no memory)."""
+        cdef PriorEntryC* grown
+        cdef int i, capacity = self.prior_capacity
+        while self.num_priors + n + 1 > capacity:
+            capacity = 2 * capacity if capacity else FIRST_PRIORS
+        if capacity != self.prior_capacity:
+            grown = <PriorEntryC*>realloc(self.priors, <size_t>capacity * sizeof(PriorEntryC))
             if grown == NULL:
-                return NO_NODE
+                return -1
             self.priors = grown
             self.prior_capacity = capacity
-        read_features(g, s, player, &f)
-        prior_of(&f, legal, n, probs)
-        for i in range(NUM_COLOURS):
-            self.priors[self.num_priors].p[i] = 0.0
+        self.priors[self.num_priors].action = n
+        self.priors[self.num_priors].p = 0.0
         for i in range(n):
-            self.priors[self.num_priors].p[legal[i] - A_PYRAMID] = probs[i]
-        self.num_priors += 1
-        return self.num_priors - 1
+            self.priors[self.num_priors + 1 + i].action = legal[i]
+            self.priors[self.num_priors + 1 + i].p = probs[i]
+        self.node_prior[node] = self.num_priors
+        self.nodes[node].flags |= FLAG_PRIOR
+        self.num_priors += n + 1
+        return 0
+
+    cdef void prior_lookup(self, int node, const int* actions, int n, double* out) noexcept nogil:
+        """The prior probability of each of `actions` (increasing) at `node`: 0 for an action that was
+        not legal at the node's first visit. A merge of two increasing lists."""
+        cdef const PriorEntryC* block = &self.priors[self.node_prior[node]]
+        cdef int k = block[0].action, i, j = 1
+        for i in range(n):
+            while j <= k and block[j].action < actions[i]:
+                j += 1
+            out[i] = block[j].p if j <= k and block[j].action == actions[i] else 0.0
 
     # --- one iteration
 
-    cdef int tree_step(self, int node, const StateC* world, int player, int phase, const int* legal, int n,
-                       Rng* rng, uint64_t seed, int* pending, int* action_out, bint* expanded_out) noexcept nogil:
-        """Choose the edge out of `node` for this iteration and take it; the child, or NO_NODE (no memory).
+    cdef int tree_step(self, WorkerC* w, int node, int player, int n, Rng* rng, uint64_t seed, int* pending,
+                       int* action_out, bint* expanded_out) noexcept nogil:
+        """Choose the edge out of `node` for this iteration among the `n` actions of `w.legal` and take
+        it; the child, or NO_NODE (no memory).
 
         At a node with untried legal actions one of them is expanded (`expanded_out` says whether the
         iteration leaves the tree there: not at a forced move); else UCB with availability counts
@@ -643,14 +678,12 @@ cdef class NativeSearcher:
         step suffices. With one thread nothing changes in between, so the choice is the one a single
         critical section would make.
         """
-        cdef int kids[MAX_ACTIONS]
-        cdef int untried[MAX_ACTIONS]
-        cdef double values[MAX_ACTIONS]
-        cdef int32_t visits[MAX_ACTIONS]
-        cdef int32_t avails[MAX_ACTIONS]
-        cdef double weights[NUM_COLOURS]
-        cdef PriorC prior_p
-        cdef int child, action, prior, i, best_i, num_untried
+        cdef const int* legal = w.legal
+        cdef int* kids = w.kids
+        cdef int* untried = w.untried
+        cdef double* weights = w.weights
+        cdef int child, action, i, best_i, num_untried
+        cdef bint has_prior
         cdef double c = self.exploration
         cdef double bias = self.bias, best_score, score
         cdef NodeC* ch
@@ -660,15 +693,12 @@ cdef class NativeSearcher:
             pending[0] = NO_NODE
         if self.nodes[node].player == UNKNOWN_PLAYER:  # first visit as a decision
             self.nodes[node].player = player
-            if phase == PH_PYRAMID and bias > 0:
-                prior = self.new_prior(&self.game_c, world, player, legal, n)
-                if prior == NO_NODE:
+            # The progressive bias's prior: the searching seat's decisions, where the game has one.
+            if bias > 0 and player == self.seat and self.ops.prior(self.game_c, w.world, player, legal, n, weights):
+                if self.new_prior(node, legal, n, weights) < 0:
                     pthread_mutex_unlock(&self.tree_lock)
                     return NO_NODE
-                self.nodes[node].prior = prior
-        prior = self.nodes[node].prior
-        if prior != NO_NODE:
-            prior_p = self.priors[prior]
+        has_prior = self.nodes[node].flags & FLAG_PRIOR
         num_untried = 0
         for i in range(n):
             kids[i] = self.find_child(node, legal[i])
@@ -681,9 +711,10 @@ cdef class NativeSearcher:
                     self.nodes[kids[i]].avail += 1
             if num_untried == 1:
                 action = untried[0]
-            elif prior != NO_NODE:
+            elif has_prior:
+                self.prior_lookup(node, untried, num_untried, weights)
                 for i in range(num_untried):
-                    weights[i] = prior_p.p[untried[i] - A_PYRAMID] + 1e-9
+                    weights[i] = weights[i] + 1e-9
                 action = untried[sample_index(weights, num_untried, rng)]
             else:
                 action = untried[seed % <uint64_t>num_untried]   # one expansion per iteration: the seed will do
@@ -697,9 +728,11 @@ cdef class NativeSearcher:
         for i in range(n):
             ch = &self.nodes[kids[i]]
             ch.avail += 1
-            values[i] = ch.value
-            visits[i] = ch.visits
-            avails[i] = ch.avail
+            w.values[i] = ch.value
+            w.visits[i] = ch.visits
+            w.avails[i] = ch.avail
+        if has_prior:
+            self.prior_lookup(node, legal, n, weights)
         pthread_mutex_unlock(&self.tree_lock)
         # UCB with availability counts (+ progressive bias where the node has a prior). Every child
         # has at least one visit: a completed iteration, or the virtual one of its creator.
@@ -707,10 +740,10 @@ cdef class NativeSearcher:
         best_i = 0
         for i in range(n):
             if node == ROOT:
-                c = root_constant(self.exploration, self.root_exploration, self.root_ramp, avails[i])
-            score = values[i] / visits[i] + c * sqrt(log(<double>avails[i]) / visits[i])
-            if prior != NO_NODE:
-                score += bias * prior_p.p[legal[i] - A_PYRAMID] / (visits[i] + 1)
+                c = root_constant(self.exploration, self.root_exploration, self.root_ramp, w.avails[i])
+            score = w.values[i] / w.visits[i] + c * sqrt(log(<double>w.avails[i]) / w.visits[i])
+            if has_prior:
+                score += bias * weights[i] / (w.visits[i] + 1)
             if score > best_score:
                 best_score = score
                 best_i = i
@@ -735,45 +768,43 @@ cdef class NativeSearcher:
 
         Holds `tree_lock` only inside `tree_step` and for the backpropagation.
         """
-        cdef const GameC* g = &self.game_c
-        cdef StateC world = self.root_c
+        cdef const GameOpsC* ops = self.ops
+        cdef const void* g = self.game_c
+        cdef void* world = w.world
+        cdef int* legal = w.legal
         cdef Rng rng, playout_rng
-        cdef int legal[MAX_ACTIONS]
-        cdef double weights[NUM_COLOURS]
-        cdef FeaturesC secret[MAX_PLAYERS]
-        cdef int secret_season[MAX_PLAYERS]
-        cdef double scores[MAX_PLAYERS]
-        cdef double shares[MAX_PLAYERS]
-        cdef double margin[MAX_PLAYERS]
-        cdef double reward[MAX_PLAYERS]
+        cdef double scores[MAX_SEATS]
+        cdef double shares[MAX_SEATS]
+        cdef double margin[MAX_SEATS]
+        cdef double reward[MAX_SEATS]
         cdef int seat = self.seat, num_players = self.num_players
-        cdef int node = ROOT, child, action, player, phase, n, depth = 0, first_action = -1
+        cdef int node = ROOT, child, action, player, n, depth = 0, first_action = -1, kind
         cdef int pending = NO_NODE          # the chosen child whose visit is not counted yet (tree_step)
-        cdef int p, nwin, first, k, status
+        cdef int p, first, k, status
+        cdef int64_t turn
         cdef bint expanded, ends, dead_end = False
         cdef double best, second, x, squashed
         cdef NodeC* ch
-        cdef const PlayerC* pl
-        cdef int best_vp, best_prep, best_coins
-        for p in range(MAX_PLAYERS):
-            secret_season[p] = -1
+        memcpy(world, self.root_c, ops.state_size)
         rng_seed(&rng, seed)
-        resample_c(g, &world, seat, &rng)
+        if ops.resample != NULL:
+            ops.resample(g, world, seat, &rng)
         while True:
-            player = current_player_c(&world)
+            player = ops.current_player(g, world)
             if player < 0:
-                if player == CHANCE_PLAYER:
+                if player == OPS_CHANCE_PLAYER:
                     if depth > 0 and not w.path_flags[depth - 1] & CHANCE_BITS:    # the first chance after it
-                        w.path_flags[depth - 1] |= (world.chance_kind + 1) << 1
-                    action = sample_chance_c(g, &world, &rng)
+                        kind = ops.chance_kind(g, world)
+                        if 0 <= kind <= MAX_CHANCE_KIND:
+                            w.path_flags[depth - 1] |= (kind + 1) << 1
+                    action = ops.sample_chance(g, world, &rng)
                     if action < 0:              # no outcome: a malformed position
                         dead_end = True
                         break
-                    apply_action_c(g, &world, action)
+                    ops.apply_action(g, world, action)
                     continue
                 break   # terminal
-            phase = world.phase
-            n = legal_actions_c(g, &world, legal)
+            n = ops.legal_actions(g, world, legal)
             if n <= 0:                          # no legal action: a malformed position; never read legal[0]
                 dead_end = True
                 break
@@ -785,30 +816,26 @@ cdef class NativeSearcher:
                         k += 1
                 if k > 0:                       # the root's moves are the seat's to know: never 0 here
                     n = k
-            if phase == PH_PYRAMID and player != seat:     # a secret choice: sampled, not a tree edge
-                if secret_season[player] != world.season:
-                    read_features(g, &world, player, &secret[player])
-                    secret_season[player] = world.season
-                prior_of(&secret[player], legal, n, weights)
-                action = legal[sample_index(weights, n, &rng)]
-                secret[player].position += 1
-                apply_action_c(g, &world, action)
+            if player != seat and ops.decision_mode(g, world) == DECISION_SECRET:
+                # Another seat's secret choice: sampled from the game's prior (uniform without one), not an edge.
+                if ops.prior == NULL or not ops.prior(g, world, player, legal, n, w.weights):
+                    for p in range(n):
+                        w.weights[p] = 1.0
+                action = legal[sample_index(w.weights, n, &rng)]
+                ops.apply_action(g, world, action)
                 continue
             if worker_reserve(w, depth) < 0:
                 self.abandon(w, depth, pending)
                 return IT_NO_MEMORY
-            child = self.tree_step(node, &world, player, phase, legal, n, &rng, seed, &pending, &action, &expanded)
+            turn = ops.turn_id(g, world)
+            child = self.tree_step(w, node, player, n, &rng, seed, &pending, &action, &expanded)
             if child == NO_NODE:
                 self.abandon(w, depth, pending)
                 return IT_NO_MEMORY
             if node == ROOT:
                 first_action = action
-            apply_action_c(g, &world, action)
-            ends = False
-            if phase == PH_TURN:
-                ends = action == A_DONE
-            elif phase == PH_PYRAMID:
-                ends = world.phase != PH_PYRAMID or current_player_c(&world) != player
+            ops.apply_action(g, world, action)
+            ends = turn != NO_TURN and ops.turn_id(g, world) != turn
             w.path_node[depth] = child
             w.path_mover[depth] = player
             w.path_flags[depth] = ends
@@ -817,33 +844,15 @@ cdef class NativeSearcher:
             if expanded:
                 break
         # Playout (seeded as ismcts.Searcher seeds its playout).
-        if not dead_end and current_player_c(&world) != TERMINAL_PLAYER:
+        if not dead_end and ops.current_player(g, world) != OPS_TERMINAL_PLAYER:
             rng_seed(&playout_rng, (seed * 0x2545F491ULL + 0x9E3779B9ULL) & MASK_SEED)
-            status = playout_c(g, &world, &playout_rng, self.policy)
-            if status == PLAYOUT_CAPPED:
+            status = ops.playout(g, world, &playout_rng, self.policy)
+            if status == OPS_PLAYOUT_CAPPED:
                 self.abandon(w, depth, pending)
                 return IT_PLAYOUT_CAP
-            dead_end = status == PLAYOUT_DEAD_END
-        # Evaluation: final VP, and returns() (winners: most VP, then prep-area cubes, then coins).
-        # A dead end is scored where it stopped, as if the game had ended.
-        best_vp = best_prep = best_coins = -1
-        for p in range(num_players):
-            pl = &world.players[p]
-            scores[p] = pl.vp
-            if pl.vp > best_vp or (pl.vp == best_vp and (pl.prep_total > best_prep or (
-                    pl.prep_total == best_prep and pl.coins > best_coins))):
-                best_vp = pl.vp
-                best_prep = pl.prep_total
-                best_coins = pl.coins
-        nwin = 0
-        for p in range(num_players):
-            pl = &world.players[p]
-            if pl.vp == best_vp and pl.prep_total == best_prep and pl.coins == best_coins:
-                nwin += 1
-        for p in range(num_players):
-            pl = &world.players[p]
-            shares[p] = 1.0 / nwin if (pl.vp == best_vp and pl.prep_total == best_prep
-                                       and pl.coins == best_coins) else 0.0
+            dead_end = status == OPS_PLAYOUT_DEAD_END
+        # Evaluation: the game's scores and order of finish (a dead end is scored where it stopped).
+        ops.outcome(g, world, scores, shares)
         # ismcts.margins and ismcts.rewards.
         first = 0
         for p in range(1, num_players):
@@ -876,7 +885,7 @@ cdef class NativeSearcher:
             self.root_square[first_action] += reward[seat] * reward[seat]
             self.root_margin_square[first_action] += margin[seat] * margin[seat]
             for p in range(num_players):
-                self.root_seat_share[first_action * MAX_PLAYERS + p] += shares[p]
+                self.root_seat_share[first_action * num_players + p] += shares[p]
         if dead_end:
             self.dead_ends += 1
         self.iterations += 1
@@ -954,7 +963,7 @@ cdef class NativeSearcher:
         budget = (1 << 62) if iterations is None else iterations
         stop_time = 1e300 if deadline is None else deadline
         step = progress_every if progress is not None else 0.1
-        if worker_init(&w) < 0:
+        if worker_init(&w, self.ops) < 0:
             worker_free(&w)
             raise MemoryError("no memory for the search path")
         self.claim_end = self.claimed + budget
@@ -1002,7 +1011,8 @@ cdef class NativeSearcher:
     def memory_bytes(self):
         """Bytes allocated for the tree: node records, the child hash and the priors."""
         return (self.node_capacity * sizeof(NodeC) + self.slot_capacity * sizeof(SlotC)
-                + self.prior_capacity * sizeof(PriorC))
+                + (self.node_capacity * sizeof(int32_t) if self.node_prior != NULL else 0)
+                + self.prior_capacity * sizeof(PriorEntryC))
 
     @staticmethod
     def node_bytes():
@@ -1086,7 +1096,7 @@ cdef class NativeSearcher:
             a = self.nodes[<int>child].action
             root_stats[a] = (self.root_share[a], self.root_vp[a], self.root_margin[a], self.root_square[a],
                              self.root_margin_square[a])
-            seat_shares[a] = tuple(self.root_seat_share[a * MAX_PLAYERS + p] for p in range(self.num_players))
+            seat_shares[a] = tuple(self.root_seat_share[a * self.num_players + p] for p in range(self.num_players))
         return {
             "iterations": self.iterations,
             "elapsed": self.elapsed,
@@ -1100,7 +1110,7 @@ cdef class NativeSearcher:
 def _help(NativeSearcher searcher, double deadline):
     """Body of a helper thread of `NativeSearcher.run`: iterate on the shared tree until the run ends."""
     cdef WorkerC w
-    if worker_init(&w) < 0:
+    if worker_init(&w, searcher.ops) < 0:
         searcher.stop(IT_NO_MEMORY)
     else:
         with nogil:

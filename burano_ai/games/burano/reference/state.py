@@ -69,6 +69,7 @@ from burano_ai.games.burano.enums import (
     parse_seat,
 )
 from burano_ai.core.errors import IllegalMoveError, PositionError
+from burano_ai.games.burano import heuristics
 from burano_ai.games.burano.notation import position_to_dict
 from burano_ai.games.burano.position import Position
 from burano_ai.games.burano.render import render_state
@@ -235,6 +236,34 @@ class State(Position):
             return [0.0] * self.num_players
         win = self.winners()
         return [1.0 / len(win) if p in win else 0.0 for p in range(self.num_players)]
+
+    def finishing_key(self, player: int) -> tuple[int, int, int]:
+        """The order of finish's key of `player` (`scoring.finishing_key`: VP, prep-area cubes, coins)."""
+        return finishing_key(self, player)
+
+    def estimated_scores(self) -> list[float]:
+        """Cut-off estimate of each seat's final VP (`heuristics.estimated_scores`)."""
+        return heuristics.estimated_scores(self)
+
+    def decision_mode(self) -> int:
+        """DecisionMode.SECRET while a seat places pyramid cubes, else DecisionMode.OPEN."""
+        return heuristics.decision_mode(self)
+
+    def prior(self, player: int, legal) -> dict[int, float] | None:
+        """The pyramid prior of `player` over `legal` (`pyramid.colour_prior`), or None outside the pyramids."""
+        return heuristics.prior(self, player, legal)
+
+    def turn_id(self) -> int:
+        """The turn the pending decision belongs to, or NO_TURN (`heuristics.turn_id`)."""
+        return heuristics.turn_id(self)
+
+    def chance_kind_name(self, kind: int | None = None) -> str:
+        """The label of a chance kind (`ChanceKind.label`; default: the pending one)."""
+        return CHANCE_KIND_NAMES[self.chance_kind if kind is None else kind]
+
+    def phase_name(self) -> str:
+        """The label of the pending phase (`Phase.label`)."""
+        return PHASE_NAMES[self.phase]
 
     def action_to_string(self, action: int) -> str:
         """The text of an action id (TypeError if `action` is not an int)."""

@@ -5,6 +5,7 @@
 
 from libc.stdint cimport uint64_t
 from burano_ai._rng cimport Rng
+from burano_ai.core._game cimport NativeState
 from burano_ai.games.burano._types cimport GameC, StateC
 
 
@@ -28,7 +29,9 @@ cdef class Game:
     cdef readonly object layout         # topology.WorkshopLayout
 
 
-cdef class State:
+cdef class State(NativeState):
+    # NativeState's fields: `ops` = &BURANO_OPS, `state_ptr` = &s, `game_ptr` = &game.g (set wherever a
+    # State is made or gets its Game, so the native search can run it through the C game interface).
     cdef StateC s                       # code that writes `s` in place must clear `legal_known`
     cdef readonly Game game
     # The last `legal_actions()` of this very position as a bit set, so that the checked

@@ -22,11 +22,13 @@ builds (BURANO_DEBUG=1) check the two after every `apply_action`.
 Source layout, in dependency order: `_types.pxd` (the C vocabulary), then the files this module
 includes, `_tables.pxi` (rules tables), `_zobrist.pxi` (keys and setters), `_derived.pxi` (derived
 values), `_legal.pxi` (legal actions), `_apply.pxi` (apply and chance), `_playout.pxi` (resample,
-heuristic policy, playout, debug checks), then the Python API below. They are `include`d rather than
+heuristic policy, playout, debug checks), `_ops.pxi` (the pyramid prior, the order of finish, the turn
+id and `BURANO_OPS`, Burano's table of the C game interface), then the Python API below. They are `include`d rather than
 built as modules of their own because the hot path must stay one C compilation unit: Cython cannot
 share module-level C variables (the tables `T`, `ZOBRIST`) between extension modules, and calls across
 modules go through function pointers that gcc cannot inline. `_core.pxd` declares the narrow C
-interface that other compiled modules (`burano_ai.search._native`) cimport.
+interface that other compiled modules may cimport; the native search reaches the core only through
+`BURANO_OPS`, which every `State` carries as a `burano_ai.core._game.NativeState`.
 """
 
 cimport cython
@@ -37,6 +39,9 @@ from cpython.long cimport PyLong_AsLongAndOverflow
 from burano_ai._build cimport BURANO_DEBUG_BUILD
 from burano_ai.games.burano._types cimport *     # the C vocabulary: sizes, enums, StateC, GameC (a header)
 from burano_ai._rng cimport Rng, rng_seed, rng_next, rng_below
+from burano_ai.core._game cimport (DECISION_OPEN, DECISION_SECRET, GAME_ABI_VERSION, GameOpsC, MAX_SEATS, NO_TURN,
+                                   NativeState, OPS_CHANCE_PLAYER, OPS_PLAYOUT_CAPPED, OPS_PLAYOUT_DEAD_END,
+                                   OPS_PLAYOUT_OK, OPS_POLICY_HEURISTIC, OPS_TERMINAL_PLAYER)
 
 import json
 
@@ -53,6 +58,8 @@ from burano_ai.games.burano.data import ships as _ships
 from burano_ai.games.burano.data import turn as _turn
 from burano_ai.games.burano.data import workshops as _workshops
 import burano_ai.games.burano.enums as _enums
+import burano_ai.games.burano.pyramid as _pyramid
+import burano_ai.games.burano.heuristics as _heuristics
 from burano_ai.games.burano.deal import deal as _deal
 from burano_ai.core.errors import IllegalMoveError, OptionError, PositionError
 from burano_ai.games.burano.notation import position_from_json as _position_from_json
@@ -76,6 +83,10 @@ include "_derived.pxi"
 include "_legal.pxi"
 include "_apply.pxi"
 include "_playout.pxi"
+include "_ops.pxi"
+
+_init_prior_tables()
+_init_ops()
 
 
 # ================================================================================================
@@ -366,9 +377,14 @@ cdef class State:
     and the converters `from_position`/`to_position`.
     """
 
+    def __cinit__(self):
+        self.ops = &BURANO_OPS
+        self.state_ptr = &self.s
+
     def __init__(self, Game game):
         """An empty position of `game`, like the reference `State(game)` (use `new_initial_state`)."""
         self.game = game
+        self.game_ptr = &game.g
         load_position(&self.s, _Position(game.num_players, game.layout))
         recompute_derived(&game.g, &self.s)
         self.s.key = full_key_c(&game.g, &self.s)
@@ -377,6 +393,7 @@ cdef class State:
     cdef State wrap(Game game, const StateC* s):
         cdef State st = State.__new__(State)
         st.game = game
+        st.game_ptr = &game.g
         st.s = s[0]
         return st
 
@@ -395,6 +412,7 @@ cdef class State:
             raise PositionError("the position does not belong to this game (player count or workshop layout)")
         st = State.__new__(State)
         st.game = game
+        st.game_ptr = &game.g
         load_position(&st.s, ref)
         recompute_derived(&game.g, &st.s)
         st.s.key = full_key_c(&game.g, &st.s)
@@ -667,11 +685,43 @@ cdef class State:
         return [self.s.players[p].vp for p in range(self.s.num_players)]
 
     def winners(self):
-        """Seats sharing the win: most VP, then most prep-area cubes, then most coins (§10)."""
-        keys = [(self.s.players[p].vp, self.s.players[p].prep_total, self.s.players[p].coins)
-                for p in range(self.s.num_players)]
-        best = max(keys)
-        return [p for p in range(self.s.num_players) if keys[p] == best]
+        """Seats sharing the win: most VP, then most prep-area cubes, then most coins (§10, `outcome_c`)."""
+        cdef double scores[MAX_PLAYERS]
+        cdef double shares[MAX_PLAYERS]
+        outcome_c(&self.s, scores, shares)
+        return [p for p in range(self.s.num_players) if shares[p] > 0.0]
+
+    def finishing_key(self, player):
+        """The order of finish's key of `player` (`scoring.finishing_key`: VP, prep-area cubes, coins)."""
+        cdef int p = _parse_seat(player, self.s.num_players, "player")
+        return (self.s.players[p].vp, self.s.players[p].prep_total, self.s.players[p].coins)
+
+    def estimated_scores(self):
+        """Cut-off estimate of each seat's final VP (`heuristics.estimated_scores`)."""
+        return _heuristics.estimated_scores(self)
+
+    # --- how the search treats the pending decision (the C game interface's answers, for Python)
+
+    def decision_mode(self):
+        """DecisionMode.SECRET (1) while a seat places pyramid cubes, else DecisionMode.OPEN (0)."""
+        return DECISION_SECRET if self.s.phase == PH_PYRAMID else DECISION_OPEN
+
+    def prior(self, player, legal):
+        """The pyramid prior {action: probability} of `player` over `legal` (`pyramid.colour_prior`), or
+        None outside the pyramid phase (Burano has no prior there)."""
+        return _heuristics.prior(self, player, legal)
+
+    def turn_id(self):
+        """The turn the pending decision belongs to, or NO_TURN (-1): see `turn_id_c`."""
+        return turn_id_c(&self.s)
+
+    def chance_kind_name(self, kind=None):
+        """The label of a chance kind (`ChanceKind.label`; default: the pending one)."""
+        return CHANCE_KIND_NAMES[self.s.chance_kind if kind is None else kind]
+
+    def phase_name(self):
+        """The label of the pending phase (`Phase.label`)."""
+        return PHASE_NAMES[self.s.phase]
 
     def returns(self):
         """1/k for each of the k winners and 0 for everyone else at the end; zeros before."""
@@ -787,6 +837,7 @@ def _state_from_bytes(Game game, bytes data):
     if len(data) != sizeof(StateC):
         raise PositionError("pickled state from another build of burano_ai.games.burano._core")
     st.game = game
+    st.game_ptr = &game.g
     memcpy(&st.s, <const char*>data, sizeof(StateC))
     return st
 
@@ -797,25 +848,13 @@ def playout(State state, seed=0, policy="random"):
 
 
 cdef void add_wins(const StateC* s, double* wins) noexcept nogil:
-    """Add each seat's return of a finished game (winners as in State.winners) to `wins`."""
-    cdef int p, nwin = 0
-    cdef int32_t best_vp = -1, best_prep = -1, best_coins = -1
-    cdef const PlayerC* pl
+    """Add each seat's return of a finished game (the order of finish, `outcome_c`) to `wins`."""
+    cdef double scores[MAX_PLAYERS]
+    cdef double shares[MAX_PLAYERS]
+    cdef int p
+    outcome_c(s, scores, shares)
     for p in range(s.num_players):
-        pl = &s.players[p]
-        if pl.vp > best_vp or (pl.vp == best_vp and (pl.prep_total > best_prep or (
-                pl.prep_total == best_prep and pl.coins > best_coins))):
-            best_vp = pl.vp
-            best_prep = pl.prep_total
-            best_coins = pl.coins
-    for p in range(s.num_players):
-        pl = &s.players[p]
-        if pl.vp == best_vp and pl.prep_total == best_prep and pl.coins == best_coins:
-            nwin += 1
-    for p in range(s.num_players):
-        pl = &s.players[p]
-        if pl.vp == best_vp and pl.prep_total == best_prep and pl.coins == best_coins:
-            wins[p] += 1.0 / nwin
+        wins[p] += shares[p]
 
 
 def playouts(State state, count, seed=0, policy="random"):
