@@ -11,8 +11,8 @@ is faster).
 
 The work: `burano_ai.playouts` of whole random games in C, whole random games through the Python API
 (`random_play.play_randomly`: `legal_actions` + `apply_action` per step, the path that the checked
-`apply_action` slows), clone, key, full key, legal actions, clone + apply, and native search iterations,
-on fixed seeded positions. It uses only API that both
+`apply_action` slows), clone, key, full key, legal actions, clone + apply, and native search iterations
+(mid-game, and in the pyramid phase), on fixed seeded positions. It uses only API that both
 sides have, so it can compare any two commits since the native tree exists.
 """
 
@@ -97,6 +97,16 @@ def measure() -> dict[str, float]:
         make_searcher(root, seat, Params(tree="native"), 1).run(iterations=3000)
 
     out["native search (us/iteration)"] = _per_call(search, 1) / 3000 * 1e6
+    # The pyramid phase: the searching seat's secret cubes are tree decisions with the prior's bias,
+    # the other seats' are sampled from the prior (the C game interface's `prior` and `turn_id`).
+    pyramid = _position(4, 7, 24)
+    pyramid_seat = pyramid.current_player()
+    pyramid_root = pyramid.resample(pyramid_seat, 5)
+
+    def pyramid_search() -> None:
+        make_searcher(pyramid_root, pyramid_seat, Params(tree="native"), 1).run(iterations=2000)
+
+    out["native search, pyramids (us/iteration)"] = _per_call(pyramid_search, 1) / 2000 * 1e6
     return out
 
 

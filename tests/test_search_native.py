@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import math
 import random
+import re
 import statistics
 import time
+from pathlib import Path
 
 import pytest
 
@@ -29,6 +31,9 @@ from burano_ai.search import (CorePlayout, HorizonEstimate, LeafEstimate, Limit,
 from burano_ai.search import ismcts
 from burano_ai.search.parallel import canonical_root, merge_summaries, run_search
 from burano_ai.games.burano.pyramid import colour_prior
+from burano_ai.games.burano import heuristics
+from burano_ai.games.burano.enums import Phase
+from burano_ai.core.game import NO_TURN
 from burano_ai.search.tree import NO_CHANCE
 
 from positions import play_random
@@ -37,6 +42,7 @@ from test_search import (comparable, earning_puzzle, fishing_puzzle, lace_puzzle
 
 core = pytest.importorskip("burano_ai.games.burano._core")
 native = pytest.importorskip("burano_ai.search._native")
+from burano_ai.core._game import NativeState  # noqa: E402 (after the skip: compiled)
 CoreGame = core.Game
 NATIVE = Params(tree="native")
 
@@ -156,32 +162,113 @@ def test_run_by_deadline_reports_progress_and_keeps_the_root(mid3):
 
 
 # ------------------------------------------------------------------------------------------------
-# The pyramid prior in C
+# The C game interface: the tree knows no game
 
 
 def test_c_prior_equals_the_python_prior_on_random_games():
+    """Burano's `GameOpsC.prior` (in C) is `State.prior` (Python): the pyramid prior in the pyramid
+    phase, for every seat whatever it has built, and none elsewhere."""
     positions_seen = set()
     compared = 0
+    every = [A.PYRAMID + c for c in range(NUM_COLOURS)]
     for num_players, seed in ((2, 1), (3, 2), (4, 3)):
         state = CoreGame(num_players).new_initial_state(seed)
         rng = random.Random(seed)
         while not state.is_terminal():
-            if state.current_player() >= 0 and state.phase == ismcts.PYRAMID:
+            if state.current_player() >= 0 and state.phase == Phase.PYRAMID:
                 legal = state.legal_actions()
                 actor = state.current_player()
-                assert native.colour_prior(state, actor, legal) == colour_prior(state, actor, legal)
+                assert native.prior(state, actor, legal) == colour_prior(state, actor, legal) \
+                    == state.prior(actor, legal)
                 compared += 1
-            every = [A.PYRAMID + c for c in range(NUM_COLOURS)]    # every seat, whatever it has built
-            for p in range(num_players):
-                assert native.colour_prior(state, p, every) == colour_prior(state, p, every)
-                positions_seen.add(state.pyramid_count(p))
-                compared += 1
+                for p in range(num_players):
+                    assert native.prior(state, p, every) == colour_prior(state, p, every)
+                    positions_seen.add(state.pyramid_count(p))
+                    compared += 1
+            elif state.current_player() >= 0:
+                assert native.prior(state, state.current_player(), every) is None
+                assert state.prior(state.current_player(), every) is None
             if state.is_chance_node():
                 outcomes = state.chance_outcomes()
                 state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
             else:
                 state.apply_action(rng.choice(state.legal_actions()))
     assert set(range(14)) <= positions_seen and compared > 500
+
+
+def old_turn_rule(phase: int, player: int, action: int, after) -> bool:
+    """Did `action`, chosen by `player` in `phase`, end its chooser's turn (`after`: the state it led
+    to)? The rule the search hard-coded before the C game interface: `done` in the turn phase; in the
+    pyramid phase, a change of phase or of the seat to move; never elsewhere."""
+    if phase == Phase.TURN:
+        return action == A.DONE
+    if phase == Phase.PYRAMID:
+        return after.phase != Phase.PYRAMID or after.current_player() != player
+    return False
+
+
+@pytest.mark.parametrize("implementation", ["compiled", "reference"])
+def test_turn_ids_reproduce_the_old_turn_rule(implementation):
+    """At every decision of seeded random games: `turn_id` before != after (and before != NO_TURN)
+    exactly when the old rule says the edge ended its chooser's turn; a compiled twin played in
+    lockstep has the same ids (the compiled `turn_id` is `turn_id_c`, the C interface's)."""
+    game_class = CoreGame if implementation == "compiled" else Game
+    ends_seen = {True: 0, False: 0}
+    for num_players, seed in ((2, 11), (3, 12), (4, 13), (2, 14), (3, 15), (4, 16)):
+        state = game_class(num_players).new_initial_state(seed)
+        twin = CoreGame(num_players).state_from_json(state.to_json())
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            assert state.turn_id() == twin.turn_id() == heuristics.turn_id(state)
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+            else:
+                action = rng.choice(state.legal_actions())
+                before, phase, player = state.turn_id(), state.phase, state.current_player()
+                assert state.decision_mode() == (1 if phase == Phase.PYRAMID else 0)
+                state.apply_action(action)
+                twin.apply_action(action)
+                old = old_turn_rule(phase, player, action, state)
+                assert (before != NO_TURN and state.turn_id() != before) == old, (phase, action)
+                ends_seen[old] += 1
+                continue
+            state.apply_action(action)
+            twin.apply_action(action)
+    assert ends_seen[True] > 300 and ends_seen[False] > 1000
+
+
+def test_the_tree_needs_a_native_state(mid3):
+    root, seat = mid3
+    reference_root = Game(3).state_from_json(root.to_json())
+    with pytest.raises(TypeError, match="NativeState"):
+        native.NativeSearcher(reference_root, seat, NATIVE, 1)
+    with pytest.raises(TypeError, match="NativeState"):
+        native.prior(reference_root, seat, reference_root.legal_actions())
+    assert isinstance(root, NativeState) and root.abi_version == native.ABI_VERSION == 1
+    assert root.native_num_actions == A.NUM_ACTIONS
+    # make_searcher says why it keeps a reference root off the native tree
+    assert "NativeState" in ismcts.native_tree_blocker(reference_root, Params())
+    with pytest.raises(OptionError, match="NativeState"):
+        make_searcher(reference_root, seat, NATIVE, 1)
+
+
+def test_the_native_tree_cimports_no_game():
+    """`_native.pyx` reaches a game only through `burano_ai.core._game`: no cimport or import of a
+    game module (`burano_ai.games...`), nor of a game's C vocabulary."""
+    source = (Path(__file__).resolve().parent.parent / "src_cython" / "burano_ai" / "search" / "_native.pyx").read_text(
+        encoding="utf-8")
+    imports = re.findall(r"^\s*(?:from\s+(\S+)\s+c?import|c?import\s+(\S+))", source, re.M)
+    modules = {a or b for a, b in imports}
+    assert "burano_ai.core._game" in modules
+    assert not [m for m in modules if m.startswith("burano_ai.games")], modules
+    assert not re.search(r"\b(StateC|GameC|PH_PYRAMID|MAX_ACTIONS|MAX_PLAYERS|NUM_COLOURS|A_PYRAMID|A_DONE)\b",
+                         source)
+
+
+def test_node_and_slot_sizes():
+    """A node record stays 32 bytes with int32 action ids (the prior lives outside it), a slot 12."""
+    assert native.NativeSearcher.node_bytes() == (32, 12)
 
 
 # ------------------------------------------------------------------------------------------------

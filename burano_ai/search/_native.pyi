@@ -1,27 +1,28 @@
 """Type stub for the compiled module burano_ai.search._native (src_cython/burano_ai/search/_native.pyx).
 
 The SO-ISMCTS iteration loop and tree in C: `NativeSearcher`, the native tree of `burano_ai.search`
-(`burano_ai.search.ismcts.make_searcher` chooses it when it can run the search), and the pyramid
-prior computed in C.
+(`burano_ai.search.ismcts.make_searcher` chooses it when it can run the search). It runs any game
+whose compiled State extends `burano_ai.core._game.NativeState` (the C game interface).
 """
 
 from typing import Any, Callable, Iterable
 
 MAX_THREADS: int    # most threads one `run` accepts
+ABI_VERSION: int    # the C game interface version the tree was built for (GAME_ABI_VERSION)
 
-from burano_ai.games.burano._core import State
+from burano_ai.core._game import NativeState
 from burano_ai.search.params import Params
 
 def iteration_seed(search_seed: int, iteration: int) -> int:
     """`ismcts.iteration_seed` computed in C."""
 
-def colour_prior(state: State, player: int, legal: Iterable[int]) -> dict[int, float]:
-    """`pyramid.colour_prior(state, player, legal)` computed in C."""
+def prior(state: NativeState, player: int, legal: list[int]) -> dict[int, float] | None:
+    """The game's prior through the C game interface (`GameOpsC.prior`); None where it has none."""
 
 class NativeSearcher:
     """An SO-ISMCTS search with the iteration loop and the tree in C (`ismcts.Searcher`'s interface)."""
 
-    root_state: State
+    root_state: NativeState
     seat: int
     num_players: int
     params: Params
@@ -30,10 +31,11 @@ class NativeSearcher:
     elapsed: float
     dead_ends: int    # iterations stopped at a decision with no legal action / chance with no outcome
 
-    def __init__(self, root: State, seat: int | str, params: Params | None = None, seed: int = 0,
+    def __init__(self, root: NativeState, seat: int | str, params: Params | None = None, seed: int = 0,
                  root_actions: Iterable[int] | None = None) -> None:
-        """PositionError for a terminal root, a chance-node root or a root where `seat` has no legal action;
-        ValueError if `seat` is not to move; OptionError if the native tree cannot run `params`."""
+        """TypeError for a root that is no NativeState; PositionError for a terminal root, a chance-node
+        root or a root where `seat` has no legal action; ValueError if `seat` is not to move or the game
+        was built for another interface version; OptionError if the native tree cannot run `params`."""
     def run(self, iterations: int | None = None, deadline: float | None = None,
             progress: Callable[[int, int | None], None] | None = None, progress_every: float = 0.1,
             threads: int = 1) -> None:

@@ -5,8 +5,9 @@ positions stored in a fixed-size C struct, plus 64-bit Zobrist keys, integer inf
 fast resampling and playouts in C.
 """
 
-from typing import Any, SupportsIndex
+from typing import Any, Sequence, SupportsIndex
 
+from burano_ai.core._game import NativeState
 from burano_ai.games.burano.position import Position
 from burano_ai.games.burano.topology import WorkshopLayout
 
@@ -54,8 +55,9 @@ class PlayerView:
 
 Seat = int | str     # a 0-based int or a seat letter (enums.parse_seat)
 
-class State:
-    """A position in a C struct with the reference State's API.
+class State(NativeState):
+    """A position in a C struct with the reference State's API (and Burano's C game interface,
+    `BURANO_OPS`, for the native search).
 
     `apply_action` and `play` are checked (IllegalMoveError, the state untouched); the unchecked apply
     is C-only (`_core.pxd`). Seats are 0-based ints or letters; other types raise TypeError.
@@ -120,6 +122,13 @@ class State:
     def __deepcopy__(self, memo: dict[int, Any]) -> State: ...
     def scores(self) -> list[int]: ...
     def winners(self) -> list[int]: ...
+    def finishing_key(self, player: Seat) -> tuple[int, int, int]: ...
+    def estimated_scores(self) -> list[float]: ...
+    def decision_mode(self) -> int: ...     # DecisionMode: SECRET in the pyramid phase, else OPEN
+    def prior(self, player: int, legal: Sequence[int]) -> dict[int, float] | None: ...
+    def turn_id(self) -> int: ...           # NO_TURN (-1) outside turns
+    def chance_kind_name(self, kind: int | None = None) -> str: ...
+    def phase_name(self) -> str: ...
     def returns(self) -> list[float]: ...
     def action_to_string(self, action: SupportsIndex) -> str: ...
     def string_to_action(self, text: str) -> int:

@@ -98,6 +98,8 @@ cdef extern from *:
     int burano_tree_lock_init(pthread_mutex_t* mutex) nogil
 
 
+cdef int _GAME_ABI_VERSION_C = GAME_ABI_VERSION
+
 cdef enum:
     NO_NODE = -1
     NO_CHANCE = -1               # tree.NO_CHANCE
@@ -110,6 +112,9 @@ cdef enum:
 
 #: Most threads one `run` accepts.
 MAX_THREADS = 256
+#: The C game interface version this tree was built for (GAME_ABI_VERSION; `NativeState.abi_version`
+#: must equal it).
+ABI_VERSION = _GAME_ABI_VERSION_C
 
 # Iteration outcomes (nothing under nogil raises: `run` turns these into exceptions).
 cdef enum:
