@@ -109,6 +109,10 @@ cdef enum:
     FIRST_SLOTS = 2048           # initial hash capacity (a power of two)
     FIRST_PATH = 256             # initial path capacity
     FIRST_PRIORS = 64            # initial prior entry capacity
+    # An iteration keeps its world and legal actions on the stack when they fit (they do for Burano:
+    # a 1.6 kB state, 1,407 action ids), else in the thread's heap scratch (`WorkerC`).
+    STACK_WORLD_WORDS = 1024     # 8 kB of 8-byte words
+    STACK_LEGAL = 2048
 
 #: Most threads one `run` accepts.
 MAX_THREADS = 256
@@ -129,6 +133,13 @@ cdef enum:
     BATCH_PAUSE = 2              # time to report progress / look at signals
     BATCH_ERROR = 3              # an iteration failed (see `error`)
     BATCH_STOPPED = 4            # the run is stopping (another thread failed, Ctrl-C, a deadline)
+
+# The GameOpsC members the iteration loop calls most, as types of local variables.
+ctypedef int (*CurrentPlayerFn)(const void* game, const void* state) noexcept nogil
+ctypedef int (*LegalActionsFn)(const void* game, const void* state, int* out) noexcept nogil
+ctypedef void (*ApplyActionFn)(const void* game, void* state, int action) noexcept nogil
+ctypedef int (*SampleChanceFn)(const void* game, const void* state, Rng* rng) noexcept nogil
+ctypedef int64_t (*TurnIdFn)(const void* game, const void* state) noexcept nogil
 
 cdef uint64_t MASK_SEED = (1 << 31) - 1    # burano_ai.core.seeds.SEED_MASK
 cdef uint64_t GOLDEN = 0x9E3779B97F4A7C15ULL
@@ -277,9 +288,9 @@ cdef struct WorkerC:
     int8_t* path_mover                # seat that chose each edge
     uint8_t* path_flags               # that edge's NodeC.flags as this iteration saw them (stored at backpropagation)
     int path_capacity                 # length of the three path arrays
-    void* world                       # the iteration's world (`ops.state_size` bytes)
+    void* world                       # the iteration's world (`ops.state_size` bytes) if the stack's is too small
     # Scratch of one tree step, `ops.max_legal` entries each.
-    int* legal                        # the legal actions (or chance outcomes) at the current node
+    int* legal                        # the legal actions at the current node if the stack's buffer is too small
     int* kids                         # the child along each legal action, or NO_NODE
     int* untried                      # legal actions without a child
     double* values                    # snapshot of each child's value, visits and availability
@@ -351,8 +362,10 @@ cdef int worker_reserve(WorkerC* w, int depth) noexcept nogil:
 
 
 cdef inline uint64_t slot_hash(int parent, int action, int shift) noexcept nogil:
-    # Fibonacci hashing of (parent, action): both are int32, so the pair fits 64 bits without collision.
-    return (((<uint64_t><uint32_t>parent) << 32) | <uint64_t><uint32_t>action) * GOLDEN >> shift
+    # Fibonacci hashing of (parent, action). Valid for any int32 action id: a slot holds its parent and
+    # action and lookups compare both, so the hash only spreads the keys; it spreads them best when the
+    # actions of a node differ in their low 11 bits (Burano's ids are all below 2**11).
+    return ((<uint64_t><uint32_t>parent << 11) + <uint64_t><uint32_t>action) * GOLDEN >> shift
 
 
 cdef inline double now_seconds() noexcept nogil:
@@ -665,10 +678,10 @@ cdef class NativeSearcher:
 
     # --- one iteration
 
-    cdef int tree_step(self, WorkerC* w, int node, int player, int n, Rng* rng, uint64_t seed, int* pending,
-                       int* action_out, bint* expanded_out) noexcept nogil:
-        """Choose the edge out of `node` for this iteration among the `n` actions of `w.legal` and take
-        it; the child, or NO_NODE (no memory).
+    cdef int tree_step(self, WorkerC* w, const void* world, int node, int player, const int* legal, int n,
+                       Rng* rng, uint64_t seed, int* pending, int* action_out, bint* expanded_out) noexcept nogil:
+        """Choose the edge out of `node` for this iteration among the `n` actions `legal` (in `world`) and
+        take it; the child, or NO_NODE (no memory).
 
         At a node with untried legal actions one of them is expanded (`expanded_out` says whether the
         iteration leaves the tree there: not at a forced move); else UCB with availability counts
@@ -683,7 +696,6 @@ cdef class NativeSearcher:
         step suffices. With one thread nothing changes in between, so the choice is the one a single
         critical section would make.
         """
-        cdef const int* legal = w.legal
         cdef int* kids = w.kids
         cdef int* untried = w.untried
         cdef double* weights = w.weights
@@ -699,7 +711,7 @@ cdef class NativeSearcher:
         if self.nodes[node].player == UNKNOWN_PLAYER:  # first visit as a decision
             self.nodes[node].player = player
             # The progressive bias's prior: the searching seat's decisions, where the game has one.
-            if bias > 0 and player == self.seat and self.ops.prior(self.game_c, w.world, player, legal, n, weights):
+            if bias > 0 and player == self.seat and self.ops.prior(self.game_c, world, player, legal, n, weights):
                 if self.new_prior(node, legal, n, weights) < 0:
                     pthread_mutex_unlock(&self.tree_lock)
                     return NO_NODE
@@ -775,8 +787,18 @@ cdef class NativeSearcher:
         """
         cdef const GameOpsC* ops = self.ops
         cdef const void* g = self.game_c
-        cdef void* world = w.world
-        cdef int* legal = w.legal
+        # The hot rules calls, read once from the table (a call through `ops` may not let the compiler
+        # keep them in registers).
+        cdef CurrentPlayerFn current_player = ops.current_player
+        cdef LegalActionsFn legal_actions = ops.legal_actions
+        cdef ApplyActionFn apply_action = ops.apply_action
+        cdef SampleChanceFn sample_chance = ops.sample_chance
+        cdef TurnIdFn turn_id = ops.turn_id
+        cdef size_t state_size = ops.state_size
+        cdef uint64_t stack_world[STACK_WORLD_WORDS]
+        cdef int stack_legal[STACK_LEGAL]
+        cdef void* world = <void*>stack_world if state_size <= sizeof(stack_world) else w.world
+        cdef int* legal = <int*>stack_legal if ops.max_legal <= STACK_LEGAL else w.legal
         cdef Rng rng, playout_rng
         cdef double scores[MAX_SEATS]
         cdef double shares[MAX_SEATS]
@@ -790,26 +812,26 @@ cdef class NativeSearcher:
         cdef bint expanded, ends, dead_end = False
         cdef double best, second, x, squashed
         cdef NodeC* ch
-        memcpy(world, self.root_c, ops.state_size)
+        memcpy(world, self.root_c, state_size)
         rng_seed(&rng, seed)
         if ops.resample != NULL:
             ops.resample(g, world, seat, &rng)
         while True:
-            player = ops.current_player(g, world)
+            player = current_player(g, world)
             if player < 0:
                 if player == OPS_CHANCE_PLAYER:
                     if depth > 0 and not w.path_flags[depth - 1] & CHANCE_BITS:    # the first chance after it
                         kind = ops.chance_kind(g, world)
                         if 0 <= kind <= MAX_CHANCE_KIND:
                             w.path_flags[depth - 1] |= (kind + 1) << 1
-                    action = ops.sample_chance(g, world, &rng)
+                    action = sample_chance(g, world, &rng)
                     if action < 0:              # no outcome: a malformed position
                         dead_end = True
                         break
-                    ops.apply_action(g, world, action)
+                    apply_action(g, world, action)
                     continue
                 break   # terminal
-            n = ops.legal_actions(g, world, legal)
+            n = legal_actions(g, world, legal)
             if n <= 0:                          # no legal action: a malformed position; never read legal[0]
                 dead_end = True
                 break
@@ -827,20 +849,20 @@ cdef class NativeSearcher:
                     for p in range(n):
                         w.weights[p] = 1.0
                 action = legal[sample_index(w.weights, n, &rng)]
-                ops.apply_action(g, world, action)
+                apply_action(g, world, action)
                 continue
             if worker_reserve(w, depth) < 0:
                 self.abandon(w, depth, pending)
                 return IT_NO_MEMORY
-            turn = ops.turn_id(g, world)
-            child = self.tree_step(w, node, player, n, &rng, seed, &pending, &action, &expanded)
+            turn = turn_id(g, world)
+            child = self.tree_step(w, world, node, player, legal, n, &rng, seed, &pending, &action, &expanded)
             if child == NO_NODE:
                 self.abandon(w, depth, pending)
                 return IT_NO_MEMORY
             if node == ROOT:
                 first_action = action
-            ops.apply_action(g, world, action)
-            ends = turn != NO_TURN and ops.turn_id(g, world) != turn
+            apply_action(g, world, action)
+            ends = turn != NO_TURN and turn_id(g, world) != turn
             w.path_node[depth] = child
             w.path_mover[depth] = player
             w.path_flags[depth] = ends
@@ -849,7 +871,7 @@ cdef class NativeSearcher:
             if expanded:
                 break
         # Playout (seeded as ismcts.Searcher seeds its playout).
-        if not dead_end and ops.current_player(g, world) != OPS_TERMINAL_PLAYER:
+        if not dead_end and current_player(g, world) != OPS_TERMINAL_PLAYER:
             rng_seed(&playout_rng, (seed * 0x2545F491ULL + 0x9E3779B9ULL) & MASK_SEED)
             status = ops.playout(g, world, &playout_rng, self.policy)
             if status == OPS_PLAYOUT_CAPPED:
@@ -955,7 +977,7 @@ cdef class NativeSearcher:
         Raises:
             ValueError: neither `iterations` nor `deadline`, or `threads` not in 1..MAX_THREADS.
             MemoryError: the tree (or a thread's path) does not fit in memory.
-            RuntimeError: a playout did not end within the core's step limit.
+            RuntimeError: a playout did not end within the game's step limit.
         """
         cdef long budget
         cdef double stop_time, pause, step

@@ -365,9 +365,54 @@ cdef bint is_offered_c(const GameC* g, const StateC* s, long action) noexcept no
     return False
 
 
-@cython.freelist(64)
+cdef extern from *:
+    """
+    /* A freelist for burano_ai.games.burano._core.State (Cython keeps freelists for base classes only,
+       and State extends burano_ai.core._game.NativeState). States are not GC objects (no GC header in
+       front), so a recycled block is the object itself. Called with the GIL held. */
+    #define BURANO_STATE_FREELIST 64
+    static PyObject *burano_state_free_objs[BURANO_STATE_FREELIST];
+    static int burano_state_free_count = 0;
+    static PyTypeObject *burano_state_type = NULL;
+
+    static PyObject *burano_state_alloc(PyTypeObject *t, Py_ssize_t nitems) {
+        if (t == burano_state_type && burano_state_free_count > 0) {
+            PyObject *o = burano_state_free_objs[--burano_state_free_count];
+            memset(o, 0, (size_t)t->tp_basicsize);
+            return PyObject_Init(o, t);
+        }
+        return PyType_GenericAlloc(t, nitems);
+    }
+
+    static void burano_state_free(void *p) {
+        PyObject *o = (PyObject *)p;
+        if (Py_TYPE(o) == burano_state_type && burano_state_free_count < BURANO_STATE_FREELIST) {
+            burano_state_free_objs[burano_state_free_count++] = o;
+            return;
+        }
+        PyObject_Free(p);
+    }
+
+    static int burano_state_install_freelist(PyObject *type) {
+        PyTypeObject *t = (PyTypeObject *)type;
+        if (PyType_IS_GC(t) || t->tp_alloc != PyType_GenericAlloc || t->tp_free != PyObject_Free) return -1;
+        burano_state_type = t;
+        t->tp_alloc = burano_state_alloc;
+        t->tp_free = burano_state_free;
+        return 0;
+    }
+    """
+    int burano_state_install_freelist(object state_type)
+
+
+@cython.no_gc       # its only object field is its Game, which never refers back to a State
 cdef class State:
     """A Burano position in a C struct, with the reference `State`'s API.
+
+    A `burano_ai.core._game.NativeState`: `set_game` points its C game interface at `BURANO_OPS`, its
+    Game's tables and its own struct wherever a State is made. Cython keeps freelists for base classes
+    only, so States are recycled by `state_alloc`/`state_free` (at most 64 kept, as `cython.freelist`
+    did): a State is larger than what pymalloc and glibc's per-thread cache serve fast.
 
     `apply_action` is checked (like the reference's): an id that is not legal here raises
     `IllegalMoveError` and leaves the state as it was; `play(text)` parses, checks and applies. The
@@ -377,14 +422,9 @@ cdef class State:
     and the converters `from_position`/`to_position`.
     """
 
-    def __cinit__(self):
-        self.ops = &BURANO_OPS
-        self.state_ptr = &self.s
-
     def __init__(self, Game game):
         """An empty position of `game`, like the reference `State(game)` (use `new_initial_state`)."""
-        self.game = game
-        self.game_ptr = &game.g
+        set_game(self, game)
         load_position(&self.s, _Position(game.num_players, game.layout))
         recompute_derived(&game.g, &self.s)
         self.s.key = full_key_c(&game.g, &self.s)
@@ -392,8 +432,7 @@ cdef class State:
     @staticmethod
     cdef State wrap(Game game, const StateC* s):
         cdef State st = State.__new__(State)
-        st.game = game
-        st.game_ptr = &game.g
+        set_game(st, game)
         st.s = s[0]
         return st
 
@@ -411,8 +450,7 @@ cdef class State:
         elif game.num_players != ref.num_players or game.layout != ref.layout:
             raise PositionError("the position does not belong to this game (player count or workshop layout)")
         st = State.__new__(State)
-        st.game = game
-        st.game_ptr = &game.g
+        set_game(st, game)
         load_position(&st.s, ref)
         recompute_derived(&game.g, &st.s)
         st.s.key = full_key_c(&game.g, &st.s)
@@ -831,13 +869,24 @@ cdef object playout_error(int status):
     return RuntimeError("playout did not end within the step limit")
 
 
+cdef inline void set_game(State st, Game game):
+    """Give `st` its Game, and its C game interface (`NativeState`): Burano's ops, the Game's tables, its struct."""
+    st.game = game
+    st.ops = &BURANO_OPS
+    st.game_ptr = &game.g
+    st.state_ptr = &st.s
+
+
+if burano_state_install_freelist(State) != 0:
+    raise ImportError("burano_ai.games.burano._core.State: unexpected allocator slots (a GC type?)")
+
+
 def _state_from_bytes(Game game, bytes data):
     """Unpickle a State (its raw struct, see State.__reduce__)."""
     cdef State st = State.__new__(State)
     if len(data) != sizeof(StateC):
         raise PositionError("pickled state from another build of burano_ai.games.burano._core")
-    st.game = game
-    st.game_ptr = &game.g
+    set_game(st, game)
     memcpy(&st.s, <const char*>data, sizeof(StateC))
     return st
 

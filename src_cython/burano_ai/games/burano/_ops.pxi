@@ -31,61 +31,52 @@ def _init_prior_tables():
     PRIOR_FIRST_UPPER = _pyramid.FIRST_UPPER
 
 
-cdef struct PriorFeaturesC:
-    int position                      # next pyramid position of the seat (cubes placed)
-    int8_t markers[NUM_COLOURS]       # action each colour's marker shows
-    int roof[NUM_COLOURS]             # the seat's roof tiles showing each colour
-    int lace[NUM_COLOURS]             # the seat's lace workers on squares of each colour
-
-
-cdef void prior_features(const GameC* g, const StateC* s, int player, PriorFeaturesC* f) noexcept nogil:
-    """The public facts the prior reads for `player` (pyramid._features_from_fields)."""
+cdef int pyramid_prior_c(const GameC* g, const StateC* s, int player, const int* legal, int n,
+                         double* out) noexcept nogil:
+    """The pyramid prior of `player` over `legal` (PYRAMID actions) into `out`; 1, or 0 outside the
+    pyramid phase (the game has no prior there). `pyramid.colour_prior` in C, the same arithmetic in
+    the same order: on the upper positions the colour's marker action and the seat's roof tiles
+    showing it count, on the base its lace workers on squares of that colour (only the features the
+    position needs are read: the search samples other seats' cubes with this in its hot loop)."""
     cdef const PlayerC* pl = &s.players[player]
-    cdef int c, j, tile, a, b, sq
-    f.position = pl.pyramid_count
-    for c in range(NUM_COLOURS):
-        f.markers[c] = s.markers[c]
-        f.roof[c] = 0
-        f.lace[c] = 0
-    for j in range(NUM_ROOF_SLOTS):
-        tile = pl.roof_slots[j]
-        if tile >= 0:
-            a = T.roof_pair[tile % NUM_ROOF_PAIRS][0]
-            b = T.roof_pair[tile % NUM_ROOF_PAIRS][1]
-            f.roof[a] += 1
-            if b != a:                # a tile counts once per colour it shows
-                f.roof[b] += 1
-    for sq in range(NUM_SQUARES):
-        if s.workshop[sq] == player and g.sq_colour[sq] >= 0:
-            f.lace[g.sq_colour[sq]] += 1
-
-
-cdef void prior_of_features(const PriorFeaturesC* f, const int* legal, int n, double* out) noexcept nogil:
-    """Prior probability of each legal pyramid action, in `legal` order (pyramid.colour_prior)."""
-    cdef int i, c
+    cdef int roof[NUM_COLOURS]
+    cdef int lace[NUM_COLOURS]
+    cdef int i, c, j, tile, a, b
+    cdef bint upper = pl.pyramid_count >= PRIOR_FIRST_UPPER
+    cdef uint32_t squares
     cdef double w, total = 0.0
+    if s.phase != PH_PYRAMID:
+        return 0
+    for c in range(NUM_COLOURS):
+        roof[c] = 0
+        lace[c] = 0
+    if upper:
+        for j in range(NUM_ROOF_SLOTS):
+            tile = pl.roof_slots[j]
+            if tile >= 0:
+                a = T.roof_pair[tile % NUM_ROOF_PAIRS][0]
+                b = T.roof_pair[tile % NUM_ROOF_PAIRS][1]
+                roof[a] += 1
+                if b != a:                # a tile counts once per colour it shows
+                    roof[b] += 1
+    else:
+        squares = pl.workshop_mask
+        while squares:
+            c = g.sq_colour[BURANO_CTZ(squares)]
+            if c >= 0:
+                lace[c] += 1
+            squares &= squares - 1
     for i in range(n):
         w = 1.0
         c = legal[i] - A_PYRAMID
-        if f.position >= PRIOR_FIRST_UPPER:
-            w += PRIOR_ACTION_BONUS[f.markers[c]] + PRIOR_ROOF_BONUS * f.roof[c]
-        elif f.lace[c]:
+        if upper:
+            w += PRIOR_ACTION_BONUS[s.markers[c]] + PRIOR_ROOF_BONUS * roof[c]
+        elif lace[c]:
             w += PRIOR_LACE_KEEP_BONUS
         out[i] = w
         total += w
     for i in range(n):
         out[i] = out[i] / total
-
-
-cdef int pyramid_prior_c(const GameC* g, const StateC* s, int player, const int* legal, int n,
-                         double* out) noexcept nogil:
-    """The pyramid prior of `player` over `legal` (PYRAMID actions) into `out`; 1, or 0 outside the
-    pyramid phase (the game has no prior there)."""
-    cdef PriorFeaturesC f
-    if s.phase != PH_PYRAMID:
-        return 0
-    prior_features(g, s, player, &f)
-    prior_of_features(&f, legal, n, out)
     return 1
 
 
