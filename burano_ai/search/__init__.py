@@ -28,4 +28,5 @@ from burano_ai.search.result import Candidate, PlanStep, SearchResult
 from burano_ai.search.rewards import estimated_scores
 
 __all__ = ["Candidate", "CorePlayout", "Evaluator", "HorizonEstimate", "LeafEstimate", "Limit", "Params", "PlanStep",
-           "PythonPlayout", "SearchResult", "Searcher", "estimated_scores", "is_secret_decision", "make_searcher", "play_to_horizon", "random_playout"]
+           "PythonPlayout", "SearchResult", "Searcher", "estimated_scores", "is_secret_decision", "make_searcher",
+           "play_to_horizon", "random_playout"]

@@ -109,8 +109,9 @@ class Params:
             tree (C) when it can run the search, else the Python tree; "python" = always the Python
             `ismcts.Searcher`; "native" = always the native tree, and an OptionError naming the reason
             when it cannot run the search (an evaluator other than the core's playout, or a root that
-            is not a compiled State with the C game interface, `burano_ai.core._game.NativeState`). Both give the same kind of result but from
-            different random streams, so the same seed gives different (equally valid) searches.
+            is not a compiled State with the C game interface, `burano_ai.core._game.NativeState`).
+            Both give the same kind of result but from different random streams, so the same seed
+            gives different (equally valid) searches.
     """
 
     exploration: float

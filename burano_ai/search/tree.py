@@ -55,10 +55,11 @@ class Node:
         visits: iterations that took the edge into this node.
         avail: iterations in which that edge was legal when its parent was visited (availability).
         value: summed reward, for the seat that chose the edge, of the iterations through it.
-        ends_turn: the edge ended its chooser's turn (`done` in the turn phase, or the last cube of the
-            chooser's pyramid): a plan stops here.
-        chance: the game's chance kind (`State.chance_kind`) of a chance event seen between this edge and the next decision (the first
-            one seen, in any iteration), or NO_CHANCE: a plan marks the step after it as depending on luck.
+        ends_turn: the edge ended its chooser's turn (`State.turn_id()` changed across it; Burano:
+            `done` in the turn phase, or the last cube of the chooser's pyramid): a plan stops here.
+        chance: the game's chance kind (`State.chance_kind`) of a chance event seen between this edge
+            and the next decision (the first one seen, in any iteration), or NO_CHANCE: a plan marks
+            the step after it as depending on luck.
         prior: action id -> prior probability for the choices at this node (`State.prior`), or None.
     """
 

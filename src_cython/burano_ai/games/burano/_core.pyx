@@ -22,9 +22,9 @@ builds (BURANO_DEBUG=1) check the two after every `apply_action`.
 Source layout, in dependency order: `_types.pxd` (the C vocabulary), then the files this module
 includes, `_tables.pxi` (rules tables), `_zobrist.pxi` (keys and setters), `_derived.pxi` (derived
 values), `_legal.pxi` (legal actions), `_apply.pxi` (apply and chance), `_playout.pxi` (resample,
-heuristic policy, playout, debug checks), `_ops.pxi` (the pyramid prior, the order of finish, the turn
-id and `BURANO_OPS`, Burano's table of the C game interface), then the Python API below. They are `include`d rather than
-built as modules of their own because the hot path must stay one C compilation unit: Cython cannot
+heuristic policy, playout, debug checks), `_ops.pxi` (the pyramid prior, the order of finish, the
+turn id and `BURANO_OPS`, Burano's table of the C game interface), then the Python API below. They
+are `include`d rather than built as modules of their own because the hot path must stay one C compilation unit: Cython cannot
 share module-level C variables (the tables `T`, `ZOBRIST`) between extension modules, and calls across
 modules go through function pointers that gcc cannot inline. `_core.pxd` declares the narrow C
 interface that other compiled modules may cimport; the native search reaches the core only through
@@ -411,7 +411,7 @@ cdef class State:
 
     A `burano_ai.core._game.NativeState`: `set_game` points its C game interface at `BURANO_OPS`, its
     Game's tables and its own struct wherever a State is made. Cython keeps freelists for base classes
-    only, so States are recycled by `state_alloc`/`state_free` (at most 64 kept, as `cython.freelist`
+    only, so States are recycled by `burano_state_alloc`/`burano_state_free` (at most 64 kept, as `cython.freelist`
     did): a State is larger than what pymalloc and glibc's per-thread cache serve fast.
 
     `apply_action` is checked (like the reference's): an id that is not legal here raises
