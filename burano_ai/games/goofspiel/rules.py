@@ -27,6 +27,7 @@ implementations compute the same keys. `SplitMix64` is the compiled core's gener
 
 from __future__ import annotations
 
+import functools
 import re
 
 from burano_ai.core.errors import IllegalMoveError, OptionError
@@ -148,8 +149,9 @@ ZOBRIST_SEED = 0x600F_5B1E_2026_0019
 Z_HAND, Z_WON, Z_LEFT, Z_PRIZE, Z_BID, Z_HIDDEN_BID, Z_VIEWER = range(7)
 
 
+@functools.cache
 def zobrist(cell: int, a: int, b: int = 0) -> int:
-    """The 64-bit key of one cell (`Z_*`, seat or card `a`, card `b`): fixed, the same in C."""
+    """The 64-bit key of one cell (`Z_*`, seat or card `a`, card `b`): fixed, the same in C (memoised)."""
     return mix64(ZOBRIST_SEED, cell, a, b)
 
 

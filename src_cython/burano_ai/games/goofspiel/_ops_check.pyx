@@ -27,10 +27,15 @@ cdef class _Copy:
         free(self.state)
 
 
+cdef int check_ops(NativeState st) except -1:
+    if st.ops == NULL or st.game_ptr == NULL or st.state_ptr == NULL or st.ops.abi_version != GAME_ABI_VERSION:
+        raise ValueError("not a bound NativeState of this C game interface version")
+    return 0
+
+
 cdef _Copy copy_of(NativeState st):
     cdef _Copy c = _Copy.__new__(_Copy)
-    if st.ops == NULL or st.ops.abi_version != GAME_ABI_VERSION:
-        raise ValueError("not a NativeState of this C game interface version")
+    check_ops(st)
     c.ops = st.ops
     c.game = st.game_ptr
     c.state = malloc(st.ops.state_size)
@@ -42,6 +47,7 @@ cdef _Copy copy_of(NativeState st):
 
 def describe(NativeState st):
     """The constants of the state's ops and its game's player count."""
+    check_ops(st)
     cdef const GameOpsC* ops = st.ops
     return {"abi_version": ops.abi_version, "state_size": ops.state_size, "num_actions": ops.num_actions,
             "max_legal": ops.max_legal, "min_players": ops.min_players, "max_players": ops.max_players,
