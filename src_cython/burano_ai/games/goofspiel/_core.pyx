@@ -32,7 +32,7 @@ import json
 from burano_ai.core.errors import IllegalMoveError, OptionError, PositionError
 from burano_ai.core.seats import parse_seat as _parse_seat
 from burano_ai.core.seeds import check_seed as _check_seed
-from burano_ai.games.goofspiel import rules as _rules
+import burano_ai.games.goofspiel.rules as _rules
 from burano_ai.games.goofspiel.position import Position as _Position
 from burano_ai.games.goofspiel.position import position_from_json as _position_from_json
 from burano_ai.games.goofspiel.position import position_to_dict as _position_to_dict
