@@ -238,9 +238,9 @@ class State(Position):
         """Each seat's points (final once the game is over)."""
         return self.points
 
-    def finishing_key(self, player: int) -> tuple[int]:
+    def finishing_key(self, player: int | str) -> tuple[int]:
         """The order of finish: the more points the better (equal keys share the place)."""
-        return (sum(self.won[player]),)
+        return (sum(self.won[parse_seat(player, self.num_players, "player")]),)
 
     def winners(self) -> list[int]:
         """Seats sharing the win: most points."""
