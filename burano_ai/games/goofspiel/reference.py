@@ -149,6 +149,19 @@ class State(Position):
     def chance_outcome_actions(self) -> list[int]:
         return [a for a, _ in self.chance_outcomes()]
 
+    @property
+    def chance_kind(self) -> int:
+        """The kind of the pending chance event: always 0, the prize reveal (`rules.CHANCE_KIND_NAMES`)."""
+        return 0
+
+    def chance_kind_name(self, kind: int | None = None) -> str:
+        """The label of a chance kind ("prize"; default: the pending one)."""
+        return rules.CHANCE_KIND_NAMES[0 if kind is None else kind]
+
+    def phase_name(self) -> str:
+        """The label of the pending phase: "chance", "bid" or "over"."""
+        return rules.PHASE_NAMES[self.phase]
+
     def apply_action(self, action: int) -> None:
         """Apply a legal bid or, at a chance node, an offered prize.
 

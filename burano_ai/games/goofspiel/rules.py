@@ -48,6 +48,8 @@ TURN_STRIDE = 8
 #: Phases of a position (derived from its fields, stored in the compiled core's struct).
 PHASE_CHANCE, PHASE_BID, PHASE_OVER = 0, 1, 2
 PHASE_NAMES = ("chance", "bid", "over")
+#: The kinds of chance event (`State.chance_kind`): one, the prize reveal.
+CHANCE_KIND_NAMES = ("prize",)
 
 
 def check_config(num_players: object, num_cards: object, points_order: object) -> tuple[int, int, str]:

@@ -705,6 +705,19 @@ cdef class State(NativeState):
     def chance_outcome_actions(self):
         return [a for a, _ in self.chance_outcomes()]
 
+    @property
+    def chance_kind(self):
+        """The kind of the pending chance event: always 0, the prize reveal (`rules.CHANCE_KIND_NAMES`)."""
+        return 0
+
+    def chance_kind_name(self, kind=None):
+        """The label of a chance kind ("prize"; default: the pending one)."""
+        return _rules.CHANCE_KIND_NAMES[0 if kind is None else kind]
+
+    def phase_name(self):
+        """The label of the pending phase: "chance", "bid" or "over"."""
+        return _rules.PHASE_NAMES[self.s.phase]
+
     cdef bint is_offered(self, long a):
         if a < 0 or a >= self.game.num_cards:
             return False
