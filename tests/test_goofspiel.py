@@ -180,6 +180,14 @@ def test_illegal_moves_name_the_move_and_leave_the_state_untouched(impl):
         end.apply_action(0)
 
 
+def test_numpy_integers_are_action_ids(impl):
+    np = pytest.importorskip("numpy")
+    state = impl(2, 5).new_initial_state()
+    state.apply_action(np.int64(2))
+    state.apply_action(np.int32(4))
+    assert state.prize == 3 and state.bids == [5, 0]
+
+
 def test_action_texts(impl):
     state = impl(2, 13).new_initial_state()
     assert state.action_to_string(4) == "prize 5"
