@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from burano_ai.core.errors import OptionError, PositionError
+from burano_ai.core.seats import SEAT_LETTERS, parse_seat
 from burano_ai.games.goofspiel import rules
 from burano_ai.games.goofspiel.position import FORMAT as POSITION_FORMAT
-from burano_ai.core.seats import SEAT_LETTERS, parse_seat
 from burano_ai.games.goofspiel.position import position_from_dict, position_from_json
 from burano_ai.games.goofspiel.render import render as _render
 
