@@ -30,6 +30,8 @@ COMPILED_LAYER = {
     "burano_ai._rng": "burano_ai.core.errors",             # a leaf
     "burano_ai.core._game": "burano_ai.core.errors",       # the C game interface: a leaf
     "burano_ai.search._native": "burano_ai.search",   # the search's C half
+    "burano_ai.games.goofspiel._core": "burano_ai.games.goofspiel",            # Goofspiel's rules implementation
+    "burano_ai.games.goofspiel._ops_check": "burano_ai.games.goofspiel",       # its test helper for the C interface
 }
 #: C headers: .pxd files without a .pyx (`_types`, `_build`), declarations below every layer, no module.
 C_HEADERS = {".".join(pxd.relative_to(ROOT / "src_cython").with_suffix("").parts)

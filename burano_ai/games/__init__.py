@@ -14,6 +14,7 @@ from burano_ai.core.errors import OptionError
 #: Game key -> "module:attribute" of its spec. The first is the default game.
 REGISTRY: dict[str, str] = {
     "burano": "burano_ai.games.burano.spec:SPEC",
+    "goofspiel": "burano_ai.games.goofspiel.spec:SPEC",
 }
 #: The game a command plays when none is named.
 DEFAULT_GAME = "burano"

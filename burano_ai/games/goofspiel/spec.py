@@ -1,0 +1,203 @@
+"""Goofspiel's entry in the game registry (`burano_ai.games`): what the services may know of it."""
+
+from __future__ import annotations
+
+import importlib
+import json
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+from burano_ai.core.errors import OptionError, PositionError
+from burano_ai.core.seats import SEAT_LETTERS, parse_seat
+from burano_ai.games.goofspiel import rules
+from burano_ai.games.goofspiel.position import FORMAT as POSITION_FORMAT
+from burano_ai.games.goofspiel.position import position_from_dict, position_from_json
+from burano_ai.games.goofspiel.render import render as _render
+
+
+@dataclass(frozen=True)
+class GoofspielSpec:
+    """The `core.game.GameSpec` of Goofspiel (OpenSpiel's `goofspiel`, played sequentially).
+
+    A Game takes `num_cards` (2..16, default 13) and `points_order` ("random", "descending",
+    "ascending") besides the player count; `new_game` passes them on.
+    """
+
+    key: str = "goofspiel"
+    title: str = "Goofspiel"
+    min_players: int = rules.MIN_PLAYERS
+    max_players: int = rules.MAX_PLAYERS
+    default_players: int = rules.DEFAULT_PLAYERS
+    position_format: str = POSITION_FORMAT
+    implementations: dict[str, str] = field(default_factory=lambda: {
+        "compiled": "burano_ai.games.goofspiel._core:Game",
+        "reference": "burano_ai.games.goofspiel.reference:Game",
+    })
+    capabilities: frozenset[str] = frozenset({
+        "native_search", "hidden_information", "secret_moves", "heuristic_playout",
+    })
+
+    def game_class(self, implementation: str = "compiled"):
+        """The Game class of `implementation` ("compiled" or "reference")."""
+        if implementation not in self.implementations:
+            raise OptionError(f"unknown implementation {implementation!r} of {self.title} "
+                              f"(expected {' or '.join(self.implementations)})")
+        module, _, attribute = self.implementations[implementation].partition(":")
+        return getattr(importlib.import_module(module), attribute)
+
+    def new_game(self, num_players: int, implementation: str = "compiled", *,
+                 num_cards: int = rules.DEFAULT_CARDS, points_order: str = "random"):
+        """A Game of `implementation` for `num_players` players (and `num_cards`, `points_order`)."""
+        if isinstance(num_players, bool) or not isinstance(num_players, int) or \
+                not self.min_players <= num_players <= self.max_players:
+            raise OptionError(f"{self.title} is played by {self.min_players}-{self.max_players} players, "
+                              f"not {num_players!r}")
+        return self.game_class(implementation)(num_players, num_cards, points_order)
+
+    # --- engine side: positions, records, bots, arena (engine, protocol, record, session, arena)
+    #: The score column's name (a seat's points).
+    score_name: str = "points"
+    #: The kinds of chance event a record may name: the prize reveal.
+    chance_kinds: tuple[str, ...] = rules.CHANCE_KIND_NAMES
+    #: A hidden bid is written with the generic "?" only.
+    unseen_texts: frozenset[str] = frozenset()
+
+    def load_position(self, data: Mapping[str, Any], game_factory=None):
+        """Validate a `goofspiel-position/1` object and build its State; return (State, view seat or None).
+
+        `game_factory` (default: the compiled Game) is called with the position's (players, num_cards,
+        points_order), the arguments of both Game classes.
+
+        Raises:
+            PositionError: a field is wrong (the message names it).
+        """
+        pos = position_from_dict(data)
+        factory = game_factory or self.game_class("compiled")
+        state = factory(pos.num_players, pos.num_cards, pos.points_order).state_from_position(pos)
+        view = data.get("view")
+        return state, (None if view is None else parse_seat(view, pos.num_players, "position.view", PositionError))
+
+    def load_position_text(self, text: str, implementation: str = "compiled"):
+        """A State of a `goofspiel-position/1` JSON text (its own parameters pick the Game).
+
+        Raises:
+            PositionError: not JSON, or a field is wrong (named). TypeError: `text` is not a str.
+        """
+        pos = position_from_json(text)
+        return self.game_class(implementation)(pos.num_players, pos.num_cards, pos.points_order) \
+            .state_from_position(pos)
+
+    def phase_name(self, state) -> str:
+        """"prize" at a prize reveal, "bid" while the seats bid, "over" at the end."""
+        if state.is_chance_node():
+            return rules.CHANCE_KIND_NAMES[0]
+        return rules.PHASE_NAMES[state.phase]
+
+    def decision_label(self, state, seat: int) -> str:
+        """`round 3`."""
+        return f"round {state.round + 1}"
+
+    def step_visibility(self, state, action: int):
+        """A prize reveal is public; a bid is seen by its bidder only, but the round's last bid resolves
+        the round and reveals every bid of it, so that step is public (and closes the secret ones)."""
+        from burano_ai.core.game import StepVisibility     # the record's type (the services' interface)
+        if state.is_chance_node():
+            return StepVisibility(rules.CHANCE_KIND_NAMES[0], None, None)
+        bidder = state.current_player()
+        return StepVisibility(None, None, None if bidder == state.num_players - 1 else (bidder,))
+
+    def hidden_in_export(self, steps: Sequence[Any], seat: int) -> set[int]:
+        """The other seats' bids of the round still open when the record ends (the private steps after
+        the last public one, prize reveals skipped): the bids of every finished round are public."""
+        letter = SEAT_LETTERS[seat]
+        open_round: set[int] = set()
+        for i in range(len(steps) - 1, -1, -1):
+            step = steps[i]
+            if step.is_chance:
+                continue
+            if step.seen_by is None:
+                break
+            open_round.add(i)
+        return {i for i in open_round if not steps[i].visible_to(letter)}
+
+    def narrate_step(self, step, hidden: bool) -> str:
+        """``the prize is 7``, ``B: bid 5``, ``B bids (hidden)``."""
+        if step.is_chance:
+            what = "" if step.move is None else step.move.split()[-1]
+            return f"the prize is {what}" if what else "a prize is revealed"
+        if hidden:
+            return f"{step.actor} bids (hidden)"
+        return f"{step.actor}: {step.move}"
+
+    def bots(self) -> Mapping[str, Any]:
+        """No bots of its own: the generic ones play it."""
+        return {}
+
+    # --- people side: terminal rendering, move entry, score columns (cli, play)
+
+    def render(self, position: dict[str, Any] | str) -> str:
+        """Plain text of a position dict (`State.to_dict(seat)`, or its JSON text) for the terminal."""
+        if isinstance(position, str):
+            try:
+                position = json.loads(position)
+            except json.JSONDecodeError as e:
+                raise PositionError(f"position: not valid JSON ({e})") from None
+        return _render(position) + "\n"
+
+    def render_legal_actions(self, state) -> str:
+        """`bids for B: 1 2 5 9` or `prizes left (1/4 each): 3 6 7 8`."""
+        if state.is_terminal():
+            return "no legal moves: the game is over\n"
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            cards = " ".join(str(a + 1) for a, _ in outcomes)
+            return f"prizes left (1/{len(outcomes)} each): {cards}\n"
+        cards = " ".join(str(a + 1) for a in state.legal_actions())
+        return f"bids for {SEAT_LETTERS[state.current_player()]}: {cards}\n"
+
+    def phase_label(self, position: dict[str, Any]) -> str:
+        """`round 3`, or `over`."""
+        return "over" if position["phase"] == "over" else f"round {position['round'] + 1}"
+
+    def turn_label(self, position: dict[str, Any]) -> str:
+        """`round 3, prize 7`."""
+        if position["phase"] == "over":
+            return "game over"
+        prize = position["prize"]
+        return f"round {position['round'] + 1}, " + (f"prize {prize}" if prize else "prize to reveal")
+
+    def chance_label(self, position: dict[str, Any]) -> str:
+        """`prize`."""
+        return rules.CHANCE_KIND_NAMES[0]
+
+    def seat_label(self, seat: int) -> str:
+        """The seat's letter."""
+        return SEAT_LETTERS[seat]
+
+    def score_columns(self, state) -> list[tuple[str, list[str]]]:
+        """Points, and the prizes each seat took."""
+        return [("points", [str(x) for x in state.scores()]),
+                ("prizes won", [" ".join(str(c) for c in won) or "-" for won in state.won])]
+
+    def describe_scores(self, scores: Sequence[float]) -> str:
+        """`A 34 points, B 20 points`."""
+        return ", ".join(f"{SEAT_LETTERS[p]} {x:g} points" for p, x in enumerate(scores))
+
+    def example_position(self) -> str:
+        """Seat B's view of a 2-player 13-card game in round 4, A has bid (`EXAMPLE_MOVES`)."""
+        state = self.new_game(2, "reference").new_initial_state()
+        for text in EXAMPLE_MOVES:
+            state.play(text)
+        return state.to_json(1)
+
+    def move_entry(self):
+        """None: a bid is typed as its number in the list or as `bid N`."""
+        return None
+
+
+#: The moves of `GoofspielSpec.example_position` (a prize, then A's and B's bids, each round).
+EXAMPLE_MOVES = ("prize 7", "bid 8", "bid 6", "prize 13", "bid 1", "bid 13", "prize 2", "bid 3", "bid 2",
+                 "prize 10", "bid 11")
+
+
+SPEC = GoofspielSpec()
