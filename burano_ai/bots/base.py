@@ -74,6 +74,7 @@ def seat_view(state, seat: int):
     return game.state_from_json(state.to_json(seat))
 
 
-def _resolve_chance(state, rng: random.Random) -> None:
+def resolve_chance(state, rng: random.Random) -> None:
+    """Sample chance outcomes (the search's sampler) until a decision or the end."""
     while state.is_chance_node():
         state.apply_action(sample_chance(state, rng))

@@ -15,7 +15,7 @@ from burano_ai.search.evaluators import random_playout
 from burano_ai.search.params import Params
 from burano_ai.search.rewards import margins, rewards
 from burano_ai.core.seeds import derive
-from burano_ai.bots.base import Bot, _resolve_chance, seat_view
+from burano_ai.bots.base import Bot, resolve_chance, seat_view
 from burano_ai.bots.spec import BotSpec
 
 
@@ -39,7 +39,7 @@ class _PkgState:
     def takeAction(self, action: int) -> "_PkgState":   # noqa: N802
         s = self.state.clone()
         s.apply_action(action)
-        _resolve_chance(s, self.search.rng)
+        resolve_chance(s, self.search.rng)
         return _PkgState(s, self.seat, self.search)
 
     def isTerminal(self) -> bool:   # noqa: N802
