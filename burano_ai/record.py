@@ -125,12 +125,12 @@ def describe_step(state, action: int, game: str = DEFAULT_GAME) -> Step:
     return Step(SEAT_LETTERS[state.current_player()], move, seen_by=seen_by)
 
 
-def game_spec(game: str, error: type[BuranoError] = OptionError):
-    """The `GameSpec` of `game`; `error` (naming the game and the known ones) if none is registered."""
+def game_spec(game: str, error: type[BuranoError] = OptionError, where: str = ""):
+    """The `GameSpec` of `game`; `error` (``where``, then the game and the known ones) if none is registered."""
     try:
         return get_spec(game)
     except OptionError as exc:
-        raise error(str(exc)) from None
+        raise error(f"{where}{exc}") from None
 
 
 def player_range_text(spec) -> str:
@@ -205,7 +205,7 @@ class GameRecord:
         game = data.get("game", DEFAULT_GAME)
         if not isinstance(game, str):
             raise RecordError(f"record.game: must be a game name, not {game!r}")
-        spec = game_spec(game, RecordError)
+        spec = game_spec(game, RecordError, "record.game: ")
         players = data.get("players")
         if isinstance(players, bool) or not isinstance(players, int) or \
                 not spec.min_players <= players <= spec.max_players:

@@ -65,7 +65,7 @@ def game_tasks(config: ArenaConfig, plan: Plan, game_factory: Any, record: bool 
             chance_seed=derive(config.seed, deal, _CHANCE),
             bot_seeds=tuple(derive(config.seed, g, seat, _BOT) for seat in range(config.players)),
             game_factory=game_factory, record=record,
-            event=f"burano arena: seed {config.seed}, game {g}, deal {deal}" if record else None,
+            event=f"{config.game} arena: seed {config.seed}, game {g}, deal {deal}" if record else None,
             game=config.game))
     return tasks
 

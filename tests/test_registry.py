@@ -1,0 +1,120 @@
+"""The game registry as the services see it: `get_spec`, an unknown game, a position's game from its
+format tag, records of a game (and old records without one), the protocol's `game` and `query_games`
+over real pipes. Every service reaches a game only through `burano_ai.games.get_spec`."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from burano_ai.core.errors import OptionError, PositionError
+from burano_ai.core.game import BotDeclaration, StepVisibility
+from burano_ai.engine import load_position, spec_for_position, suggest
+from burano_ai.games import DEFAULT_GAME, all_specs, game_keys, get_spec
+from burano_ai.record import FORMAT as RECORD_FORMAT
+from burano_ai.record import GameRecord, RecordError
+from burano_ai.search.limits import Limit
+from burano_ai.session import GameSession
+
+#: Engine-side hooks and attributes every spec has (core.game.GameSpec).
+ENGINE_HOOKS = ("load_position", "phase_name", "decision_label", "step_visibility", "hidden_in_export",
+                "narrate_step", "bots")
+ENGINE_ATTRIBUTES = ("score_name", "chance_kinds", "unseen_texts", "position_format", "min_players", "max_players",
+                     "default_players")
+
+
+def test_get_spec_and_an_unknown_game():
+    assert game_keys()[0] == DEFAULT_GAME == "burano"
+    assert get_spec("burano") is get_spec("burano")            # loaded once
+    with pytest.raises(OptionError, match=r"unknown game 'chess' \(known games: burano"):
+        get_spec("chess")
+    with pytest.raises(OptionError, match="unknown game"):
+        get_spec(None)
+
+
+@pytest.mark.parametrize("spec", all_specs(), ids=lambda s: s.key)
+def test_every_spec_declares_the_engine_hooks(spec):
+    for name in ENGINE_HOOKS:
+        assert callable(getattr(spec, name)), name
+    for name in ENGINE_ATTRIBUTES:
+        assert getattr(spec, name) is not None, name
+    assert 1 <= spec.min_players <= spec.default_players <= spec.max_players <= 6
+    assert spec.position_format.endswith("-position/1")
+    assert all(isinstance(bot, BotDeclaration) for bot in spec.bots().values())
+    state = spec.new_game(spec.default_players).new_initial_state(3)
+    rng = random.Random(3)
+    for _ in range(40):                         # who sees each step of a random game is the spec's
+        if state.is_terminal():
+            break
+        action = (rng.choice([a for a, _ in state.chance_outcomes()]) if state.is_chance_node()
+                  else rng.choice(state.legal_actions()))
+        seen = spec.step_visibility(state, action)
+        assert isinstance(seen, StepVisibility)
+        assert (seen.kind in spec.chance_kinds) == state.is_chance_node()
+        assert seen.seen_by is None or all(0 <= p < state.num_players for p in seen.seen_by)
+        state.apply_action(action)
+
+
+def test_a_position_names_its_game_with_its_format_tag():
+    burano = get_spec("burano")
+    state = burano.new_game(2).new_initial_state(5)
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    data = state.to_dict(state.current_player())
+    assert spec_for_position(data) is burano
+    assert spec_for_position(data, "burano") is burano
+    assert spec_for_position({"players": 2}) is burano            # no tag: the default game's checks speak
+    loaded, view = load_position(json.dumps(data))
+    assert view == state.current_player() and loaded.to_dict(view) == data
+    with pytest.raises(OptionError, match="unknown game 'chess'"):
+        load_position(data, game="chess")
+    other = next((s for s in all_specs() if s.key != "burano"), None)
+    if other is not None:                                         # a Burano position is not another game's
+        with pytest.raises(PositionError, match=f"not a {other.title} position"):
+            load_position(data, game=other.key)
+    result = suggest(data, limit=Limit(iterations=30), threads=1, seed=2, game="burano")
+    assert result.action in loaded.legal_actions()
+
+
+def test_a_record_without_a_game_field_is_a_burano_record():
+    session = GameSession(2, 9, ["random", "random"])
+    session.advance()
+    data = session.record.to_dict()
+    assert data["format"] == RECORD_FORMAT and data["game"] == "burano"
+    del data["game"]                                               # written before there were other games
+    old = GameRecord.from_dict(data)
+    assert old.game == "burano"
+    assert old.replay().to_dict() == session.state.to_dict()
+    assert old.result == session.record.result and old.result["winners"]
+    with pytest.raises(RecordError, match="record.game: unknown game 'chess'"):
+        GameRecord.from_dict({**data, "game": "chess"})
+    with pytest.raises(RecordError, match="record.players: must be 2, 3 or 4, not 5"):
+        GameRecord.from_dict({**data, "game": "burano", "players": 5})
+
+
+def test_the_session_takes_the_game_key():
+    with pytest.raises(OptionError, match="unknown game 'chess'"):
+        GameSession(2, 1, ["random", "random"], game="chess")
+    with pytest.raises(OptionError, match="players must be 2, 3 or 4, not 5"):
+        GameSession(5, 1, ["random"] * 5, game="burano")
+    session = GameSession(2, 1, ["human", "random"], game="burano")
+    assert session.game == "burano" and session.record.game == "burano"
+
+
+def test_query_games_and_game_over_real_pipes():
+    from burano_ai.client import Engine, EngineError
+    with Engine.popen(threads=1) as engine:
+        games = engine.games()
+        assert [g["game"] for g in games] == game_keys()
+        burano = games[0]
+        assert burano == {"game": "burano", "title": "Burano", "minPlayers": 2, "maxPlayers": 4, "defaultPlayers": 4,
+                          "positionFormat": "burano-position/1", "recordFormat": RECORD_FORMAT, "default": True}
+        deal = {"players": 2, "seed": 3, "moves": []}
+        named = engine.analyse(deal, Limit(iterations=40), seed=1, game="burano")
+        unnamed = engine.analyse(deal, Limit(iterations=40), seed=1)
+        assert named.move == unnamed.move and named.moves[0].visits == unnamed.moves[0].visits
+        with pytest.raises(EngineError, match="unknown game 'chess'") as info:
+            engine.analyse(deal, Limit(iterations=40), game="chess")
+        assert info.value.field == "game"
