@@ -39,6 +39,7 @@ from burano_ai.core.errors import OptionError
 from burano_ai.core.seats import SEAT_LETTERS, parse_seat
 from burano_ai.core.seeds import derive
 from burano_ai.engine import load_position, suggest
+from burano_ai.games import DEFAULT_GAME
 from burano_ai.record import GameRecord, RecordError
 from burano_ai.search.limits import DEFAULT_SUGGEST_ITERATIONS, Limit
 from burano_ai.search.params import Params
@@ -153,6 +154,7 @@ class Analysis:
     forced: list[int] = field(default_factory=list)
     elapsed: float = 0.0
     notes: list[str] = field(default_factory=list)
+    game: str = DEFAULT_GAME
 
     @property
     def seat_letter(self) -> str:
@@ -178,7 +180,7 @@ class Analysis:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: the settings, every decision, the plies of the forced moves skipped, the summary."""
         return {
-            "format": FORMAT, "seat": self.seat_letter, "players": self.players, "names": self.names,
+            "format": FORMAT, "game": self.game, "seat": self.seat_letter, "players": self.players, "names": self.names,
             "limit": self.limit.to_dict(), "seed": self.seed, "threads": self.threads, "jobs": self.jobs,
             "deterministic": self.deterministic,
             "thresholds": {name: t for name, t in THRESHOLDS},
@@ -279,7 +281,7 @@ def analyse(record: GameRecord, seat: int | str | None = None, limit: Limit | No
     params = params or Params()
     points, forced = decision_points(record, p, game_factory)
     analysis = Analysis(seat=p, players=record.players, names=[s.name for s in record.seats], limit=limit,
-                        seed=seed, threads=threads, jobs=jobs, forced=forced)
+                        seed=seed, threads=threads, jobs=jobs, forced=forced, game=record.game)
     if forced:
         analysis.notes.append(f"{len(forced)} forced move{'s' if len(forced) != 1 else ''} (one legal option) "
                               f"skipped")

@@ -67,11 +67,7 @@ def seat_view(state, seat: int):
     Loading a view fills the hidden parts with a sample that depends on the view alone (as the search's
     `canonical_root` does), so positions the seat cannot tell apart give the same view, bit for bit.
     """
-    game = getattr(state, "game", None)
-    if game is None or not hasattr(game, "state_from_json"):
-        from burano_ai.search.parallel import canonical_root
-        return canonical_root(state, seat)
-    return game.state_from_json(state.to_json(seat))
+    return state.game.state_from_json(state.to_json(seat))
 
 
 def resolve_chance(state, rng: random.Random) -> None:
