@@ -36,12 +36,13 @@ from typing import Any, BinaryIO, TextIO
 
 from burano_ai import __version__
 from burano_ai.core.errors import BuranoError, OptionError, PositionError
+from burano_ai.core.game import player_range_text
 from burano_ai.core.jsonio import no_duplicate_keys
 from burano_ai.core.seats import CHANCE, SEAT_LETTERS, TERMINAL, parse_seat
 from burano_ai.engine import MAX_THREADS, load_position, root_moves, spec_for_position, suggest
 from burano_ai.games import DEFAULT_GAME, all_specs, get_spec
 from burano_ai.record import FORMAT as RECORD_FORMAT
-from burano_ai.record import GameRecord, apply_moves, player_range_text
+from burano_ai.record import GameRecord, apply_moves
 from burano_ai.search.limits import DEFAULT_SUGGEST_ITERATIONS, MAX_ITERATIONS, MAX_SECONDS, Limit
 from burano_ai.search.result import SearchResult
 

@@ -30,9 +30,10 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
 from burano_ai.core.errors import BuranoError, OptionError, PositionError
+from burano_ai.core.game import player_range_text
+from burano_ai.core.jsonio import MAX_POSITION_BYTES, read_text_file
 from burano_ai.core.seats import SEAT_LETTERS, parse_seat
 from burano_ai.games import DEFAULT_GAME, get_spec
-from burano_ai.core.jsonio import MAX_POSITION_BYTES, read_text_file
 
 #: The format tag of a game record.
 FORMAT = "burano-game/1"
@@ -131,12 +132,6 @@ def game_spec(game: str, error: type[BuranoError] = OptionError, where: str = ""
         return get_spec(game)
     except OptionError as exc:
         raise error(f"{where}{exc}") from None
-
-
-def player_range_text(spec) -> str:
-    """The spec's player counts as people read them: "2, 3 or 4"."""
-    counts = [str(n) for n in range(spec.min_players, spec.max_players + 1)]
-    return counts[0] if len(counts) == 1 else f"{', '.join(counts[:-1])} or {counts[-1]}"
 
 
 @dataclass

@@ -23,12 +23,13 @@ from typing import Any, Callable
 from burano_ai.bots.registry import make_bot
 from burano_ai.bots.spec import parse_bot_spec
 from burano_ai.core.errors import IllegalMoveError, OptionError
+from burano_ai.core.game import player_range_text
 from burano_ai.core.seats import CHANCE, SEAT_LETTERS, TERMINAL, parse_seat
 from burano_ai.core.seeds import derive
 from burano_ai.engine import suggest
 from burano_ai.games import DEFAULT_GAME, get_spec
 from burano_ai.random_play import sample_chance
-from burano_ai.record import HUMAN, GameRecord, RecordError, SeatInfo, Step, narrate_step, player_range_text
+from burano_ai.record import HUMAN, GameRecord, RecordError, SeatInfo, Step, narrate_step
 from burano_ai.search.limits import Limit
 
 #: Seed-derivation tags of the session's random choices.

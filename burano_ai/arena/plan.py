@@ -14,8 +14,8 @@ from typing import Sequence
 from burano_ai.arena.sprt import SprtConfig
 from burano_ai.bots import check_bot_spec, parse_bot_spec, with_time_per_move
 from burano_ai.core.errors import OptionError
+from burano_ai.core.game import player_range_text
 from burano_ai.games import DEFAULT_GAME, get_spec
-from burano_ai.record import player_range_text
 
 BACKENDS = ("local", "ray")
 SEATINGS = ("auto", "all", "rotate")

@@ -192,6 +192,12 @@ class GameSpec(Protocol):
     # --- web side: the board module (web)
 
 
+def player_range_text(spec: GameSpec) -> str:
+    """The spec's player counts as people read them in messages: "2, 3 or 4"."""
+    counts = [str(n) for n in range(spec.min_players, spec.max_players + 1)]
+    return counts[0] if len(counts) == 1 else f"{', '.join(counts[:-1])} or {counts[-1]}"
+
+
 #: Optional capabilities a spec may declare.
 CAPABILITIES = frozenset({
     "native_search",    # its compiled State extends core._game.NativeState (the native tree can run it)
