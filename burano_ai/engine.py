@@ -262,7 +262,7 @@ def suggest(position: Any, seat: int | str | None = None, limit: Limit | None = 
     if to_move == TERMINAL or state.is_terminal():
         raise PositionError("the game is over: there is no move to suggest")
     if to_move == CHANCE:
-        raise PositionError("a chance event is pending (a draw, a roof tile or a marker shuffle): "
+        raise PositionError("a chance event is pending (a draw, a reveal, a shuffle): "
                             "apply its outcome before asking for a move")
     if seat is None:
         seat = to_move

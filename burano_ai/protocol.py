@@ -336,8 +336,8 @@ def parse_query(data: dict, default_threads: int | None = None, game_factory=Non
     if to_move == TERMINAL or state.is_terminal():
         raise QueryError("the game is over: there is no move to analyse", "position")
     if to_move == CHANCE:
-        raise QueryError("a chance event is pending (in Burano a draw, a roof tile or a marker shuffle): add its "
-                         "outcome to the moves, or analyse the position after it", "position")
+        raise QueryError("a chance event is pending (a draw, a reveal, a shuffle): add its outcome to the moves, "
+                         "or analyse the position after it", "position")
     seat = to_move
     if "seat" in data:
         if not isinstance(data["seat"], str):
