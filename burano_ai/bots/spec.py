@@ -49,8 +49,7 @@ def _format_value(v: Any) -> str:
     return str(v)
 
 
-def whole_number(name: str, least: int = 1) -> Callable[[str], int]:
-    """A parser of a whole-number value of key `name` (at least `least`)."""
+def _whole(name: str, least: int = 1) -> Callable[[str], int]:
     def parse(text: str) -> int:
         try:
             v = int(text.replace("_", ""))
@@ -101,34 +100,34 @@ def _flag(name: str) -> Callable[[str], bool]:
 
 _TIME = _number("time", low=0.0, strict_low=True)
 _OPENSPIEL_KEYS = {
-    "iterations": whole_number("iterations"),
+    "iterations": _whole("iterations"),
     "c": _number("c", low=0.0),
     "evaluator": _choice("evaluator", "native", "random"),
-    "rollouts": whole_number("rollouts"),
+    "rollouts": _whole("rollouts"),
 }
 
 #: Keys each generic bot (every game has them) accepts and how each value is parsed.
 BOT_KEYS: dict[str, dict[str, Callable[[str], Any]]] = {
     "random": {},
     "ismcts": {
-        "iterations": whole_number("iterations"),
+        "iterations": _whole("iterations"),
         "time": _TIME,
-        "workers": whole_number("workers"),
-        "threads": whole_number("threads"),
+        "workers": _whole("workers"),
+        "threads": _whole("threads"),
         "c": _number("c", low=0.0),
         "root_c": _number("root_c", low=0.0),
-        "root_ramp": whole_number("root_ramp", least=0),
+        "root_ramp": _whole("root_ramp", least=0),
         "final": _choice("final", "lcb", "visits"),
         "win_weight": _number("win_weight", low=0.0, high=1.0),
         "margin": _number("margin", low=0.0, strict_low=True),
         "pyramid_bias": _number("pyramid_bias", low=0.0),
-        "horizon": whole_number("horizon"),
+        "horizon": _whole("horizon"),
         "playout": _choice("playout", "heuristic", "random"),
         "tree": _choice("tree", "auto", "python", "native"),
         "preset": _choice("preset", *PRESETS),
     },
     "mcts-pkg": {
-        "iterations": whole_number("iterations"),
+        "iterations": _whole("iterations"),
         "time": _TIME,
         "c": _number("c", low=0.0),
         "rollout": _choice("rollout", "native", "python"),
@@ -137,7 +136,7 @@ BOT_KEYS: dict[str, dict[str, Callable[[str], Any]]] = {
         **_OPENSPIEL_KEYS,
         "time": _TIME,
         "final": _choice("final", "max-visit", "normalized", "max-value"),
-        "worlds": whole_number("worlds"),
+        "worlds": _whole("worlds"),
         "inconsistent": _flag("inconsistent"),
     },
     "openspiel-mcts": {**_OPENSPIEL_KEYS, "solve": _flag("solve")},
@@ -151,7 +150,7 @@ def option_parser(key: str, default: Any) -> Callable[[str], Any]:
     number >= 1 for an int, a number >= 0 for a float."""
     if isinstance(default, bool) or not isinstance(default, (int, float)):
         raise TypeError(f"bot option {key!r}: a default must be an int or a float, not {default!r}")
-    return whole_number(key) if isinstance(default, int) else _number(key, low=0.0)
+    return _whole(key) if isinstance(default, int) else _number(key, low=0.0)
 
 
 def bot_keys(game: str = DEFAULT_GAME) -> dict[str, dict[str, Callable[[str], Any]]]:
