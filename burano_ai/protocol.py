@@ -4,9 +4,10 @@ analysis engine.
 One JSON object per line on stdin, one per line on stdout. A *query* asks for an analysis of one position
 of any registered game (`parse_query` checks it; its `game`, default burano, or the game its position's
 `format` tag names; the server reaches games only through `burano_ai.games.get_spec`); an *action*
-controls the engine (`query_version`, `query_games`, `terminate`, `terminate_all`, `quit`). Every query ends with exactly one final line: its final report (``"isDuringSearch": false``) or
-an error line (``{"id": ..., "error": "...", "field": ...}``); before it, partial reports
-(``"isDuringSearch": true``) every ``reportDuringSearchEvery`` seconds when asked.
+controls the engine (`query_version`, `query_games`, `terminate`, `terminate_all`, `quit`). Every query
+ends with exactly one final line: its final report (``"isDuringSearch": false``) or an error line
+(``{"id": ..., "error": "...", "field": ...}``); before it, partial reports (``"isDuringSearch": true``)
+every ``reportDuringSearchEvery`` seconds when asked.
 
 Threads: `EngineServer.serve` reads the input in a thread of its own, so that a `terminate` reaches a
 running search at once; queries are checked as they are read (a bad one is answered at once, even while

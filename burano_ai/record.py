@@ -457,8 +457,8 @@ def _hidden_options(state, steps: list[Step], i: int, rng: random.Random) -> lis
     return sorted(texts, key=lambda t: -future.count(t.split(":")[-1].strip().split()[-1]))
 
 
-_HEADER_KEYS = frozenset({"format", "game", "players", "seats", "seed", "start", "engine", "date", "event", "view", "result",
-                          "steps"})
+_HEADER_KEYS = frozenset({"format", "game", "players", "seats", "seed", "start", "engine", "date", "event", "view",
+                          "result", "steps"})
 _STEP_KEYS = frozenset({"actor", "move", "kind", "seat", "seen_by", "annotations"})
 
 

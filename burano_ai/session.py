@@ -1,9 +1,10 @@
 """A game between people and bots: the full position stays here, each player gets only its seat's view.
 
 `GameSession` is the shared core of `burano play` (the terminal) and `burano serve` (the web board), for
-any registered game (`game`, default Burano; reached through `burano_ai.games.get_spec`): it holds the State and the `GameRecord`, plays chance events and bot moves (`advance`), takes the people's
-moves (`play`), takes them back (`undo`), asks the engine for a hint from a seat's view (`hint`) and
-narrates every step as a given seat may read it (`narrate`).
+any registered game (`game`, default Burano; reached through `burano_ai.games.get_spec`): it holds the
+State and the `GameRecord`, plays chance events and bot moves (`advance`), takes the people's moves
+(`play`), takes them back (`undo`), asks the engine for a hint from a seat's view (`hint`) and narrates
+every step as a given seat may read it (`narrate`).
 
     session = GameSession(players=2, seed=7, seats=["human", "random"])
     session.advance()                     # bots and chance until a person is to move

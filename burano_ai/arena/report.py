@@ -54,7 +54,8 @@ RESULTS_SCHEMA: dict[str, str] = {
              "chance_seed [int], bot_seeds [list of int], scores [list of int], ranks [list of float], "
              "returns [list of float], winners [list of int], decisions, forced [list of int], "
              "think_seconds [list of float], iterations [list of int], seconds [float], length [int], "
-             "tiebreak [list of the game's finishing keys (State.finishing_key; Burano: [vp, prep cubes, coins])], record [str, only with --records: the file name of "
+             "tiebreak [list of the game's finishing keys (State.finishing_key; Burano: [vp, prep cubes, coins])], "
+             "record [str, only with --records: the file name of "
              "the game's record (burano-game/1) in the records directory]",
     "notes": "[list of str] remarks (games rounded up to whole deals, time budgets not reproducible, the SPRT's "
              "stop)",
@@ -118,8 +119,8 @@ class ArenaResult:
         """One row per seat per game."""
         with open(path, "w", encoding="utf-8", newline="") as f:
             w = csv.writer(f)
-            w.writerow(["game", "deal", "seat", "entry", "spec", self.score_name, "rank", "win_share", "winner", "decisions",
-                        "forced", "think_seconds", "iterations", "deal_seed", "chance_seed", "bot_seed"])
+            w.writerow(["game", "deal", "seat", "entry", "spec", self.score_name, "rank", "win_share", "winner",
+                        "decisions", "forced", "think_seconds", "iterations", "deal_seed", "chance_seed", "bot_seed"])
             for rec in self.games:
                 for seat, e in enumerate(rec["seating"]):
                     w.writerow([rec["index"], rec["deal"], seat, e, self.plan.entries[e], rec["scores"][seat],
@@ -128,8 +129,8 @@ class ArenaResult:
                                 rec["iterations"][seat], rec["deal_seed"], rec["chance_seed"], rec["bot_seeds"][seat]])
 
     def table_rows(self) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
-        headers = ("bot", "seats", "win rate", "95% CI", f"mean {self.score_name.upper()}", "mean rank", "rating", "rating 95% CI",
-                   "s/decision")
+        headers = ("bot", "seats", "win rate", "95% CI", f"mean {self.score_name.upper()}", "mean rank", "rating",
+                   "rating 95% CI", "s/decision")
         rows = []
         for e in sorted(self.entries, key=lambda x: -x["rating"]):
             lo, hi = e["win_rate_ci95"]
@@ -245,7 +246,8 @@ def plot_ladder(result: ArenaResult, path: str) -> None:
     ax.axhline(1.0 / result.config.players, color="black", linewidth=0.5, linestyle=":")
     ax.set_ylabel("win rate (95% Wilson CI)")
     ax.set_ylim(0, 1)
-    ax.set_title(f"{get_spec(result.config.game).title} arena: {result.config.players} players, {len(result.games)} games, seed {result.config.seed}")
+    ax.set_title(f"{get_spec(result.config.game).title} arena: {result.config.players} players, "
+                 f"{len(result.games)} games, seed {result.config.seed}")
     if budgeted:
         ax.legend(fontsize=8)
     fig.tight_layout()
