@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import random
 
-from burano_ai.core.errors import OptionError
-from burano_ai.search.evaluators import sample_chance
-from burano_ai.core.seeds import derive
 from burano_ai.bots.spec import BotSpec
+from burano_ai.core.errors import OptionError
+from burano_ai.core.seeds import derive
+from burano_ai.games import DEFAULT_GAME
+from burano_ai.search.evaluators import sample_chance
 
 
 class Bot:
@@ -24,13 +25,15 @@ class Bot:
         seed: its seed.
         decisions: decisions taken since the last restart (forced moves included if asked).
         iterations: search iterations run since the last restart (0 for bots that do not search).
+        game: the registry key of the game it plays (`burano_ai.games`).
     """
 
     name = "bot"
 
-    def __init__(self, spec: BotSpec, seed: int) -> None:
+    def __init__(self, spec: BotSpec, seed: int, game: str = DEFAULT_GAME) -> None:
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise OptionError(f"a bot seed must be an integer, not {seed!r}")
+        self.game = game
         self.spec = spec.canonical()
         self.options = dict(spec.options)
         self.seed = seed

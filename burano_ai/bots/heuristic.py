@@ -20,8 +20,8 @@ from burano_ai.search.evaluators import sample_chance
 class HeuristicBot(Bot):
     """A game's own bot: `declaration.choose` on the seat's view."""
 
-    def __init__(self, spec: BotSpec, seed: int, declaration: BotDeclaration) -> None:
-        super().__init__(spec, seed)
+    def __init__(self, spec: BotSpec, seed: int, game: str, declaration: BotDeclaration) -> None:
+        super().__init__(spec, seed, game)
         self.name = spec.name
         self.declaration = declaration
         self.options = {**declaration.options, **self.options}

@@ -17,6 +17,7 @@ from burano_ai.search.rewards import margins, rewards
 from burano_ai.core.seeds import derive
 from burano_ai.bots.base import Bot, resolve_chance, seat_view
 from burano_ai.bots.spec import BotSpec
+from burano_ai.games import DEFAULT_GAME
 
 
 class _PkgState:
@@ -96,8 +97,8 @@ class MctsPkgBot(Bot):
                 random_playout(s, seed)
             return self.reward(s)
 
-    def __init__(self, spec: BotSpec, seed: int) -> None:
-        super().__init__(spec, seed)
+    def __init__(self, spec: BotSpec, seed: int, game: str = DEFAULT_GAME) -> None:
+        super().__init__(spec, seed, game)
         self._mcts = mcts_package
         o = self.options
         self.iterations_limit = o.get("iterations") if "time" in o else o.get("iterations", 500)

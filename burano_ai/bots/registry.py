@@ -21,29 +21,29 @@ from burano_ai.core.errors import OptionError
 from burano_ai.games import DEFAULT_GAME, get_spec
 
 
-def _mcts_pkg_bot(spec: BotSpec, seed: int) -> Bot:
+def _mcts_pkg_bot(spec: BotSpec, seed: int, game: str) -> Bot:
     try:
         from burano_ai.bots.mcts_pkg import MctsPkgBot
     except ImportError as exc:
         raise OptionError(f"bot {spec.canonical()!r} needs the PyPI package 'mcts' (pip install mcts): "
                           f"{exc}") from None
-    return MctsPkgBot(spec, seed)
+    return MctsPkgBot(spec, seed, game)
 
 
-def _openspiel_bot(kind: str) -> Callable[[BotSpec, int], Bot]:
-    def make(spec: BotSpec, seed: int) -> Bot:
+def _openspiel_bot(kind: str) -> Callable[[BotSpec, int, str], Bot]:
+    def make(spec: BotSpec, seed: int, game: str) -> Bot:
         try:
             from burano_ai.bots import openspiel_bots
         except ImportError as exc:
             raise OptionError(f"bot {spec.name!r} needs OpenSpiel: pip install 'burano-ai[openspiel]' "
                               f"({exc})") from None
         cls = openspiel_bots.OpenSpielISMCTSBot if kind == "ismcts" else openspiel_bots.OpenSpielMCTSBot
-        return cls(spec, seed)
+        return cls(spec, seed, game)
     return make
 
 
-#: The generic bots: they play any game through the State API.
-BOT_FACTORIES: dict[str, Callable[[BotSpec, int], Bot]] = {
+#: The generic bots: ``(spec, seed, game) -> Bot``; they play any game through the State API.
+BOT_FACTORIES: dict[str, Callable[[BotSpec, int, str], Bot]] = {
     "random": RandomBot,
     "ismcts": IsmctsBot,
     "mcts-pkg": _mcts_pkg_bot,
@@ -69,12 +69,12 @@ def make_bot(spec: str | BotSpec, seed: int = 0, game: str = DEFAULT_GAME) -> Bo
         raise OptionError(f"bot {parsed.name!r} needs an OpenSpiel adapter, which {game_spec.title} does not have")
     factory = BOT_FACTORIES.get(parsed.name)
     if factory is not None:
-        return factory(parsed, seed)
+        return factory(parsed, seed, game)
     own = game_spec.bots()
     if parsed.name not in own:
         raise OptionError(f"unknown bot {parsed.name!r} for {game_spec.title} "
                           f"(known bots: {', '.join([*BOT_FACTORIES, *own])})")
-    return HeuristicBot(parsed, seed, own[parsed.name])
+    return HeuristicBot(parsed, seed, game, own[parsed.name])
 
 
 def check_bot_spec(spec: str, game: str = DEFAULT_GAME) -> BotSpec:

@@ -187,6 +187,15 @@ class GameSpec(Protocol):
         """The game's own bots (its heuristics), besides the generic ones every game has."""
         ...
 
+    # Only with the capability "openspiel" (the generic openspiel-* bots play through these):
+    def openspiel_game(self, num_players: int, implementation: str = "compiled") -> Any:
+        """A pyspiel Game of this game whose ``wrap(state)`` makes a pyspiel State of one of our States."""
+        ...
+
+    def openspiel_unwrap(self, wrapped: Any) -> State | None:
+        """Our State inside a pyspiel State of `openspiel_game` (None where there is none yet)."""
+        ...
+
     # --- people side: terminal rendering, move entry, score columns (cli, play)
 
     # --- web side: the board module (web)

@@ -131,6 +131,18 @@ class BuranoSpec:
             return f"{step.actor} places a pyramid cube (hidden)"
         return f"{step.actor}: {step.move}"
 
+    def openspiel_game(self, num_players: int, implementation: str = "compiled"):
+        """The cached pyspiel game of `burano_ai.games.burano.openspiel` for our `implementation`."""
+        from burano_ai.games.burano.openspiel import game_for
+        if implementation not in self.implementations:
+            raise OptionError(f"unknown implementation {implementation!r} of {self.title} "
+                              f"(expected {' or '.join(self.implementations)})")
+        return game_for(num_players, "core" if implementation == "compiled" else implementation)
+
+    def openspiel_unwrap(self, wrapped):
+        """`BuranoState.burano_state` (None before the deal)."""
+        return wrapped.burano_state
+
     def bots(self) -> Mapping[str, BotDeclaration]:
         """Burano's heuristic bot: ``greedy`` (`burano_ai.games.burano.greedy.choose_greedy`)."""
         from burano_ai.games.burano.greedy import choose_greedy
