@@ -11,13 +11,16 @@ import random
 
 import mcts as mcts_package
 
-from burano_ai.search.evaluators import random_playout
+from burano_ai.search.evaluators import CorePlayout, random_playout
 from burano_ai.search.params import Params
 from burano_ai.search.rewards import margins, rewards
 from burano_ai.core.seeds import derive
 from burano_ai.bots.base import Bot, resolve_chance, seat_view
 from burano_ai.bots.spec import BotSpec
 from burano_ai.games import DEFAULT_GAME
+
+#: Native rollouts: the State's own uniform playout (in C for a compiled State), else `random_playout`.
+_UNIFORM_PLAYOUT = CorePlayout("random")
 
 
 class _PkgState:
@@ -91,8 +94,8 @@ class MctsPkgBot(Bot):
         def rollout(self, pkg_state: _PkgState) -> float:
             s = pkg_state.state.clone()
             seed = self.rng.getrandbits(31)
-            if self.native and callable(getattr(s, "playout", None)):
-                s.playout(seed, "random")
+            if self.native:
+                _UNIFORM_PLAYOUT.play(s, seed)   # the State's own playout where it has one (compiled)
             else:
                 random_playout(s, seed)
             return self.reward(s)
