@@ -73,7 +73,12 @@ def seat_view(state, seat: int):
     return state.game.state_from_json(state.to_json(seat))
 
 
+def chance_outcome(state, rng: random.Random) -> int:
+    """A chance outcome of `state` drawn by the search's sampler: the one every bot uses (golden-pinned)."""
+    return sample_chance(state, rng)
+
+
 def resolve_chance(state, rng: random.Random) -> None:
-    """Sample chance outcomes (the search's sampler) until a decision or the end."""
+    """Sample chance outcomes (`chance_outcome`) until a decision or the end."""
     while state.is_chance_node():
-        state.apply_action(sample_chance(state, rng))
+        state.apply_action(chance_outcome(state, rng))

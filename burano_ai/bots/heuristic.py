@@ -3,18 +3,17 @@ such as Burano's ``greedy``) behind the bot interface.
 
 The game supplies only the choice (its heuristic); the bot hands it what every bot shares: the seat's
 view loaded back (`seat_view`: it never sees what the seat cannot), a `random.Random` seeded per
-decision, the spec's options over the declared defaults and the search's chance sampler (so a game's
-bot samples chance as the arena and the search do, golden-pinned).
+decision, the spec's options over the declared defaults and the bots' chance sampler (`base.chance_outcome`:
+the search's, so a game's bot samples chance as the arena and the search do, golden-pinned).
 """
 
 from __future__ import annotations
 
 import random
 
-from burano_ai.bots.base import Bot, seat_view
+from burano_ai.bots.base import Bot, chance_outcome, seat_view
 from burano_ai.bots.spec import BotSpec
 from burano_ai.core.game import BotDeclaration
-from burano_ai.search.evaluators import sample_chance
 
 
 class HeuristicBot(Bot):
@@ -28,4 +27,4 @@ class HeuristicBot(Bot):
 
     def _choose(self, state, seat: int, legal: list[int], seed: int) -> int:
         return self.declaration.choose(seat_view(state, seat), seat, legal, random.Random(seed), self.options,
-                                       sample_chance)
+                                       chance_outcome)

@@ -117,6 +117,12 @@ class BotDeclaration:
     summary: str = ""
 
 
+def player_range_text(spec: GameSpec) -> str:
+    """The spec's player counts as people read them in messages: "2, 3 or 4"."""
+    counts = [str(n) for n in range(spec.min_players, spec.max_players + 1)]
+    return counts[0] if len(counts) == 1 else f"{', '.join(counts[:-1])} or {counts[-1]}"
+
+
 @runtime_checkable
 class GameSpec(Protocol):
     """The declaration of one game: everything a service may ask of it besides a State.
@@ -199,12 +205,6 @@ class GameSpec(Protocol):
     # --- people side: terminal rendering, move entry, score columns (cli, play)
 
     # --- web side: the board module (web)
-
-
-def player_range_text(spec: GameSpec) -> str:
-    """The spec's player counts as people read them in messages: "2, 3 or 4"."""
-    counts = [str(n) for n in range(spec.min_players, spec.max_players + 1)]
-    return counts[0] if len(counts) == 1 else f"{', '.join(counts[:-1])} or {counts[-1]}"
 
 
 #: Optional capabilities a spec may declare.
