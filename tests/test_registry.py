@@ -10,7 +10,7 @@ import random
 import pytest
 
 from burano_ai.core.errors import OptionError, PositionError
-from burano_ai.core.game import BotDeclaration, StepVisibility
+from burano_ai.core.game import BotDeclaration, GameSpec, OpenSpielSpec, StepVisibility
 from burano_ai.engine import load_position, spec_for_position, suggest
 from burano_ai.games import DEFAULT_GAME, all_specs, game_keys, get_spec
 from burano_ai.record import FORMAT as RECORD_FORMAT
@@ -36,6 +36,8 @@ def test_get_spec_and_an_unknown_game():
 
 @pytest.mark.parametrize("spec", all_specs(), ids=lambda s: s.key)
 def test_every_spec_declares_the_engine_hooks(spec):
+    assert isinstance(spec, GameSpec)
+    assert isinstance(spec, OpenSpielSpec) == ("openspiel" in spec.capabilities)
     for name in ENGINE_HOOKS:
         assert callable(getattr(spec, name)), name
     for name in ENGINE_ATTRIBUTES:

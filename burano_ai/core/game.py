@@ -193,7 +193,16 @@ class GameSpec(Protocol):
         """The game's own bots (its heuristics), besides the generic ones every game has."""
         ...
 
-    # Only with the capability "openspiel" (the generic openspiel-* bots play through these):
+    # --- people side: terminal rendering, move entry, score columns (cli, play)
+
+    # --- web side: the board module (web)
+
+
+@runtime_checkable
+class OpenSpielSpec(Protocol):
+    """What a spec with the capability "openspiel" adds: its OpenSpiel adapter, which the generic
+    openspiel-* bots play through (`burano_ai.bots.openspiel_bots`)."""
+
     def openspiel_game(self, num_players: int, implementation: str = "compiled") -> Any:
         """A pyspiel Game of this game whose ``wrap(state)`` makes a pyspiel State of one of our States."""
         ...
@@ -201,10 +210,6 @@ class GameSpec(Protocol):
     def openspiel_unwrap(self, wrapped: Any) -> State | None:
         """Our State inside a pyspiel State of `openspiel_game` (None where there is none yet)."""
         ...
-
-    # --- people side: terminal rendering, move entry, score columns (cli, play)
-
-    # --- web side: the board module (web)
 
 
 #: Optional capabilities a spec may declare.
@@ -214,6 +219,6 @@ CAPABILITIES = frozenset({
     "secret_moves",     # decisions in DecisionMode.SECRET
     "heuristic_playout",  # the compiled playout has a heuristic policy besides random
     "web_board",        # a board module of its own for the web page (else the generic board)
-    "openspiel",        # an adapter to a pyspiel game
+    "openspiel",        # an adapter to a pyspiel game (the spec is also an `OpenSpielSpec`)
     "placeholder_data",  # some component data is a stand-in for lost originals (say so everywhere)
 })
