@@ -120,3 +120,77 @@ def test_query_games_and_game_over_real_pipes():
         with pytest.raises(EngineError, match="unknown game 'chess'") as info:
             engine.analyse(deal, Limit(iterations=40), game="chess")
         assert info.value.field == "game"
+
+
+# ------------------------------------------------------------------------------------------------
+# Goofspiel (the second registered game, branch goofspiel) through the services: these run once it is
+# registered (they passed on a merge of services, native and goofspiel)
+
+needs_goofspiel = pytest.mark.skipif("goofspiel" not in game_keys(), reason="Goofspiel is not registered yet")
+
+
+def _goofspiel_session(players: int = 3, seed: int = 5) -> GameSession:
+    session = GameSession(players, seed, ["random"] * players, game="goofspiel")
+    session.advance()
+    return session
+
+
+@needs_goofspiel
+def test_a_goofspiel_record_replays_and_exports():
+    session = _goofspiel_session()
+    assert session.is_over() and session.record.game == "goofspiel"
+    result = session.record.result
+    keys = [session.state.finishing_key(p) for p in range(3)]
+    assert result["winners"] == [letter for letter, key in zip("ABC", keys) if key == max(keys)]
+    loaded = GameRecord.from_json(session.record.to_json())
+    assert loaded.game == "goofspiel" and loaded.replay().to_dict() == session.state.to_dict()
+    cut = GameRecord.from_dict(loaded.to_dict())
+    cut.truncate(11)                          # B and C have bid, the round is not over for A to see
+    export = cut.for_seat("A")
+    assert export.game == "goofspiel" and any(step.hidden for step in export.steps)
+    assert export.replay().to_dict(0) == cut.replay().to_dict(0)
+    spec = get_spec("goofspiel")
+    for step in session.record.steps:
+        assert step.kind is None or step.kind in spec.chance_kinds
+        assert session.narrate(step, None)
+
+
+@needs_goofspiel
+def test_a_goofspiel_position_and_deal_through_the_protocol():
+    from burano_ai.protocol import QueryError, parse_query
+    session = _goofspiel_session(2, 8)
+    record = GameRecord.from_dict(session.record.to_dict())
+    record.truncate(1)                        # the first prize revealed, seat A to bid
+    state = record.replay()
+    view = json.loads(state.to_json(0))
+    assert spec_for_position(view).key == "goofspiel"
+    job = parse_query({"id": 1, "position": view})
+    assert job.seat == 0 and type(job.state).__module__.startswith("burano_ai.games.goofspiel")
+    job = parse_query({"id": 2, "game": "goofspiel", "position": {"players": 2, "seed": 8,
+                                                                 "moves": [record.steps[0].move]}})
+    assert job.state.to_dict() == state.to_dict()
+    with pytest.raises(QueryError, match="not a Burano position") as info:
+        parse_query({"id": 3, "game": "burano", "position": view})
+    assert info.value.field == "position"
+    with pytest.raises(QueryError, match="position.players must be a whole number from 2 to 5"):
+        parse_query({"id": 4, "game": "goofspiel", "position": {"players": 6, "moves": []}})
+
+
+@needs_goofspiel
+def test_goofspiel_has_no_openspiel_bots_of_its_own():
+    from burano_ai.bots import make_bot
+    assert "openspiel" not in get_spec("goofspiel").capabilities
+    with pytest.raises(OptionError, match="needs an OpenSpiel adapter, which Goofspiel does not have"):
+        make_bot("openspiel-mcts", 0, "goofspiel")
+    with pytest.raises(OptionError, match="unknown bot 'greedy'"):
+        make_bot("greedy", 0, "goofspiel")             # Burano's own bot
+
+
+@needs_goofspiel
+def test_a_goofspiel_query_over_real_pipes():
+    from burano_ai.client import Engine
+    with Engine.popen(threads=1) as engine:
+        assert "goofspiel" in [g["game"] for g in engine.games()]
+        result = engine.analyse({"players": 2, "seed": 4, "moves": ["prize 5"]}, Limit(iterations=200), seed=1,
+                                game="goofspiel")
+        assert result.move.startswith("bid ") and result.iterations == 200
