@@ -1,9 +1,11 @@
-"""burano_ai: AI solver and move-search engine for the board game Burano.
+"""burano_ai: AI solver and move-search engine for the board game Burano, and for every game in its
+registry (`burano_ai.games`: `get_spec(key)`, `game_keys()`; Burano is the default game).
 
-`Game` and `State` are the compiled rules core (`burano_ai.games.burano._core`, built from
+`Game` and `State` are Burano's compiled rules core (`burano_ai.games.burano._core`, built from
 ``src_cython/burano_ai/**/*.pyx`` during ``pip install``); `burano_ai.games.burano.reference` holds the readable
-pure-Python model of the same rules that the core is tested against. There is no silent fallback to
-the slow model: without the compiled core, importing this package fails with instructions.
+pure-Python model of the same rules that the core is tested against. Another game's Game class is
+`burano_ai.games.get_spec(key).game_class()`. There is no silent fallback to the slow model: without the
+compiled core, importing this package fails with instructions.
 """
 
 __version__ = "0.1.0"

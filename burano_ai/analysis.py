@@ -35,14 +35,14 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
-from burano_ai.core.seats import SEAT_LETTERS
-from burano_ai.engine import suggest
-from burano_ai.core.seats import parse_seat
 from burano_ai.core.errors import OptionError
+from burano_ai.core.seats import SEAT_LETTERS, parse_seat
+from burano_ai.core.seeds import derive
+from burano_ai.engine import load_position, suggest
+from burano_ai.games import DEFAULT_GAME
 from burano_ai.record import GameRecord, RecordError
 from burano_ai.search.limits import DEFAULT_SUGGEST_ITERATIONS, Limit
 from burano_ai.search.params import Params
-from burano_ai.core.seeds import derive
 
 #: The format tag of `Analysis.to_dict`.
 FORMAT = "burano-analysis/1"
@@ -82,23 +82,14 @@ def flag_for(loss: float) -> str | None:
     return None
 
 
-def phase_label(state, seat: int) -> str:
-    """`spring r1` in the rounds, else the season and stage (`setup`, `summer pyramid`, ...)."""
-    d = state.to_dict(seat)
-    if d["stage"] == "setup":
-        return "setup"
-    if d["stage"] == "rounds":
-        return f"{d['season']} r{d['round']}"
-    return f"{d['season']} {d['stage']}"
-
-
 @dataclass
 class Decision:
     """The analysis of one decision of the seat (win probabilities and margins are the seat's).
 
     Attributes:
         ply: index of the step in the record (the position is the one before it).
-        phase: season and round or stage (`phase_label`).
+        phase: where in the game the decision stands (the game's `GameSpec.decision_label`: Burano's
+            season and round or stage).
         played: the move played; best: the engine's move.
         win / played_win: win probability after the best / the played move.
         loss: max(0, win - played_win); margin_loss likewise for the expected VP margin.
@@ -163,6 +154,7 @@ class Analysis:
     forced: list[int] = field(default_factory=list)
     elapsed: float = 0.0
     notes: list[str] = field(default_factory=list)
+    game: str = DEFAULT_GAME
 
     @property
     def seat_letter(self) -> str:
@@ -188,7 +180,7 @@ class Analysis:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: the settings, every decision, the plies of the forced moves skipped, the summary."""
         return {
-            "format": FORMAT, "seat": self.seat_letter, "players": self.players, "names": self.names,
+            "format": FORMAT, "game": self.game, "seat": self.seat_letter, "players": self.players, "names": self.names,
             "limit": self.limit.to_dict(), "seed": self.seed, "threads": self.threads, "jobs": self.jobs,
             "deterministic": self.deterministic,
             "thresholds": {name: t for name, t in THRESHOLDS},
@@ -236,6 +228,7 @@ def decision_points(record: GameRecord, seat: int, game_factory=None
     """Replay the whole record (a bad step raises RecordError before any search) and return the seat's
     decisions as (ply, the seat's one-seat view JSON before the step, phase, move played) and the plies of
     its forced moves."""
+    spec = record.spec
     letter = SEAT_LETTERS[seat]
     points: list[tuple[int, str, str, str]] = []
     forced: list[int] = []
@@ -245,7 +238,7 @@ def decision_points(record: GameRecord, seat: int, game_factory=None
         if len(state.legal_actions()) == 1:
             forced.append(ply)
         else:
-            points.append((ply, state.to_json(seat), phase_label(state, seat), record.steps[ply].move))
+            points.append((ply, state.to_json(seat), spec.decision_label(state, seat), record.steps[ply].move))
     return points, forced
 
 
@@ -288,13 +281,13 @@ def analyse(record: GameRecord, seat: int | str | None = None, limit: Limit | No
     params = params or Params()
     points, forced = decision_points(record, p, game_factory)
     analysis = Analysis(seat=p, players=record.players, names=[s.name for s in record.seats], limit=limit,
-                        seed=seed, threads=threads, jobs=jobs, forced=forced)
+                        seed=seed, threads=threads, jobs=jobs, forced=forced, game=record.game)
     if forced:
         analysis.notes.append(f"{len(forced)} forced move{'s' if len(forced) != 1 else ''} (one legal option) "
                               f"skipped")
     if not points:
         analysis.notes.append(f"seat {SEAT_LETTERS[p]} has no decision in this record")
-    tasks = [(ply, view, phase, move, p, limit, seed, threads, params, game_factory, min_played_visits)
+    tasks = [(ply, view, phase, move, p, limit, seed, threads, params, game_factory, min_played_visits, record.game)
              for ply, view, phase, move in points]
     if jobs == 1 or len(tasks) <= 1:
         for k, task in enumerate(tasks):
@@ -327,9 +320,10 @@ def _in_processes(tasks: list[tuple], jobs: int, progress: Progress | None) -> l
 
 
 def _decision(ply: int, view: str, phase: str, move: str, seat: int, limit: Limit, seed: int,
-              threads: int | None, params: Params, game_factory, min_played_visits: int | None) -> Decision:
+              threads: int | None, params: Params, game_factory, min_played_visits: int | None,
+              game: str) -> Decision:
     t0 = time.perf_counter()
-    root = _root(view, game_factory)     # the seat's view: the search's own root (never modified by it)
+    root, _ = load_position(view, game_factory, game)  # the seat's view: the search's own root (never modified)
     result = suggest(root, seat=seat, view=seat, limit=limit, params=params, seed=derive(seed, ply),
                      threads=threads, game_factory=game_factory)
     best = result.candidates[0]
@@ -377,12 +371,6 @@ def standard_error(p: float, n: int) -> float:
     Rewards lie in [0, 1], so p(1-p) bounds their variance; it is floored at `MIN_VARIANCE` so that a mean
     of exactly 0 or 1 over few iterations is not taken for certainty."""
     return math.sqrt(max(p * (1.0 - p), MIN_VARIANCE) / max(n, 1))
-
-
-def _root(view: str, game_factory):
-    from burano_ai.engine import load_position
-    state, _ = load_position(view, game_factory)
-    return state
 
 
 def plot_win_probability(analysis: Analysis, path: str) -> None:

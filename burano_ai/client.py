@@ -16,12 +16,13 @@ of python-chess's `chess.engine.SimpleEngine`: one engine process, many question
 
         move = engine.play(position, Limit(seconds=1)).move
 
-A position is a position dict (full or one seat's view), its JSON text, a path of a position or record
-file, a compiled `State` (sent in full: the engine searches from the seat's view), a `GameRecord` (with
-`step`), or ``{"players": N, "seed": S, "moves": [...]}``. Everything runs over the engine's pipes; the
+A position is a position dict (full or one seat's view) of any registered game, its JSON text, a path of
+a position or record file, a `State` (sent in full: the engine searches from the seat's view), a
+`GameRecord` (with `step`), or ``{"players": N, "seed": S, "moves": [...]}`` (with ``game=`` for a game
+other than Burano; `Engine.games` lists the engine's games). Everything runs over the engine's pipes; the
 client reads the engine's output in a thread of its own and hands each line to the query it answers.
 An error line of a query raises `EngineError` (a `ValueError` naming the problem); an engine that exits
-raises `EngineTerminated`. Logs go to the logger "burano_ai.client".
+raises `EngineTerminatedError`. Logs go to the logger "burano_ai.client".
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ class EngineError(BuranoError):
         self.field = field
 
 
-class EngineTerminated(RuntimeError):
+class EngineTerminatedError(RuntimeError):
     """The engine process ended (or its pipes closed) before it answered."""
 
 
@@ -168,7 +169,7 @@ class AnalysisIterator:
         """The next partial report, or None once the final one has arrived (then stored in `result`)."""
         line = self._lines.get()
         if line is _END:
-            self._error = EngineTerminated(f"the engine ended before it answered query {self.id!r}")
+            self._error = EngineTerminatedError(f"the engine ended before it answered query {self.id!r}")
             self._engine._forget(self.id)
             raise self._error
         if "error" in line:
@@ -203,7 +204,7 @@ class AnalysisIterator:
             self.stop()
             try:
                 self.wait()
-            except (EngineError, EngineTerminated):
+            except (EngineError, EngineTerminatedError):
                 if exc_info[0] is None:
                     raise
 
@@ -267,13 +268,13 @@ class Engine:
                 self.process.stdin.write(text)
                 self.process.stdin.flush()
             except (OSError, ValueError) as exc:
-                raise EngineTerminated(f"cannot write to the engine: {exc}") from None
+                raise EngineTerminatedError(f"cannot write to the engine: {exc}") from None
 
     def _register(self, qid: Any) -> queue.Queue:
         lines: queue.Queue = queue.Queue()
         with self._lock:
             if self._closed:
-                raise EngineTerminated("the engine has ended")
+                raise EngineTerminatedError("the engine has ended")
             self._waiting[qid] = lines
         return lines
 
@@ -290,7 +291,7 @@ class Engine:
         finally:
             self._forget(obj["id"])
         if line is _END:
-            raise EngineTerminated("the engine ended before it answered")
+            raise EngineTerminatedError("the engine ended before it answered")
         if "error" in line:
             raise EngineError(line["error"], line.get("field"))
         return line
@@ -301,9 +302,11 @@ class Engine:
     def query(position: Any, limit: Limit | None = None, *, seat: str | None = None, step: int | None = None,
               seed: int | None = None, top: int | None = None, report_every: float | None = None,
               allow_moves: list[str] | None = None, avoid_moves: list[str] | None = None,
-              include_plans: bool = False, threads: int | None = None) -> dict[str, Any]:
+              include_plans: bool = False, threads: int | None = None, game: str | None = None) -> dict[str, Any]:
         """The protocol query (without its id) for these arguments; see `analyse`."""
         q: dict[str, Any] = {"position": _position_data(position)}
+        if game is not None:
+            q["game"] = game
         if limit is not None:
             if limit.iterations is not None:
                 q["maxIterations"] = limit.iterations
@@ -327,7 +330,7 @@ class Engine:
         lines = self._register(qid)
         try:
             self._send({"id": qid, **q})
-        except EngineTerminated:
+        except EngineTerminatedError:
             self._forget(qid)
             raise
         return AnalysisIterator(self, qid, lines)
@@ -339,12 +342,12 @@ class Engine:
             position: see the module docstring.
             limit: `burano_ai.search.Limit` (iterations and/or seconds); default: the engine's (10,000 iterations).
             seat: the searching seat's letter (default: the seat to move); step: for a game record;
-            seed, top, allow_moves, avoid_moves, include_plans, threads: the query's fields
+            seed, top, allow_moves, avoid_moves, include_plans, threads, game: the query's fields
             (docs/engine-protocol.md).
 
         Raises:
             EngineError: the engine refused the query (the message names the field).
-            EngineTerminated: the engine ended first.
+            EngineTerminatedError: the engine ended first.
         """
         options.setdefault("report_every", None)
         return self.analysis(position, limit, **options).wait()
@@ -358,6 +361,11 @@ class Engine:
         """The engine's `query_version` answer: name, version, protocolVersion."""
         return self._ask({"id": f"v{next(self._ids)}", "action": "query_version"})
 
+    def games(self) -> list[dict[str, Any]]:
+        """The engine's `query_games` answer: one object per game (game, title, minPlayers, maxPlayers,
+        defaultPlayers, positionFormat, recordFormat, default)."""
+        return self._ask({"id": f"g{next(self._ids)}", "action": "query_games"})["games"]
+
     # --- ending
 
     def close(self, timeout: float = CLOSE_TIMEOUT) -> int | None:
@@ -367,7 +375,7 @@ class Engine:
             try:
                 self._send({"id": "quit", "action": "quit"})
                 self.process.stdin.close()
-            except (EngineTerminated, OSError, ValueError):
+            except (EngineTerminatedError, OSError, ValueError):
                 pass
             try:
                 self.process.wait(timeout)

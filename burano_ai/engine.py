@@ -9,6 +9,9 @@ By default the search runs one tree shared by a thread per usable core (`threads
 search, but not bit-reproducible. Deterministic modes: ``threads=1``, or ``workers=W`` root-parallel
 processes; then the same seed and iteration budget give the same result.
 
+The position's game is read from its `format` tag (`burano-position/1`, `goofspiel-position/1`, ...) or
+named (`game=`); the engine reaches it only through the registry (`burano_ai.games.get_spec`).
+
 Every bad input raises a `ValueError` subclass from `burano_ai.core.errors` that names the offender:
 `PositionError` for a position that cannot be searched (malformed, game over, a chance event pending),
 `OptionError` for options (unknown seat, a seat that is not to move, a bad budget, worker or thread count).
@@ -20,24 +23,14 @@ import os
 import time
 from typing import Any, Callable
 
-from burano_ai.core.seats import SEAT_LETTERS
-from burano_ai.core.seats import CHANCE, TERMINAL, parse_seat
 from burano_ai.core.errors import BuranoError, OptionError, PositionError
-from burano_ai.games.burano.notation import (
-    MAX_POSITION_BYTES,
-    parse_position_text,
-    position_from_dict,
-    read_text_file,
-)
+from burano_ai.core.jsonio import MAX_POSITION_BYTES, parse_json_text, read_text_file
+from burano_ai.core.seats import CHANCE, SEAT_LETTERS, TERMINAL, parse_seat
+from burano_ai.games import DEFAULT_GAME, all_specs, get_spec
 from burano_ai.search.limits import DEFAULT_SUGGEST_ITERATIONS, Limit
 from burano_ai.search.params import Params
-from burano_ai.search.parallel import (
-    GameFactory,
-    canonical_root,
-    default_game_factory,
-    default_threads,
-    run_search,
-)
+from burano_ai.core.game import GameFactory
+from burano_ai.search.parallel import canonical_root, default_threads, run_search
 from burano_ai.search.result import Candidate, PlanStep, SearchResult, build_result
 from burano_ai.validate import check_playable
 
@@ -60,35 +53,59 @@ def read_position_text(path: str | os.PathLike) -> str:
     return read_text_file(path, MAX_POSITION_BYTES, "position file")
 
 
-def load_position(position: Any, game_factory: GameFactory | None = None) -> tuple[Any, int | None]:
+def spec_for_position(data: Any, game: str | None = None):
+    """The `GameSpec` of a position object: the one `game` names, else the one whose position format is
+    its `format` tag, else the default game's (whose own checks then name what is wrong).
+
+    Raises:
+        OptionError: `game` names no registered game.
+        PositionError: the format tag belongs to another game than `game`, or to no registered game.
+    """
+    tag = data.get("format") if isinstance(data, dict) else None
+    if game is not None:
+        spec = get_spec(game)
+        if isinstance(tag, str) and tag != spec.position_format and \
+                any(tag == other.position_format for other in all_specs()):
+            raise PositionError(f"position.format: {tag!r} is not a {spec.title} position "
+                                f"(expected {spec.position_format!r})")
+        return spec
+    if isinstance(tag, str):
+        for spec in all_specs():
+            if tag == spec.position_format:
+                return spec
+    return get_spec(DEFAULT_GAME)
+
+
+def load_position(position: Any, game_factory: GameFactory | None = None,
+                  game: str | None = None) -> tuple[Any, int | None]:
     """The one front door for positions: return (State, view seat or None).
 
     Args:
         position: a State (returned as it is, view None), a position JSON text (str or bytes), a position
             dict, or a path (`os.PathLike`) of a position file. Text is parsed exactly once.
-        game_factory: `num_players -> Game` that builds the State (`Game.state_from_position`); default:
-            the compiled `burano_ai.Game`.
+        game_factory: `num_players -> Game` that builds the State; default: the game's compiled Game.
+        game: the game's registry key; default: the game whose position format the `format` tag names
+            (`spec_for_position`).
 
     Raises:
-        PositionError: unreadable file, malformed JSON or an invalid position (the message names the field).
+        PositionError: unreadable file, malformed JSON, an invalid position (the message names the field)
+            or a position of another game than `game`.
+        OptionError: `game` names no registered game.
     """
     if hasattr(position, "legal_actions") and hasattr(position, "to_json"):
         return position, None
     if isinstance(position, os.PathLike):
         position = read_position_text(position)
     if isinstance(position, (str, bytes, bytearray)):
-        data = parse_position_text(position)   # size, UTF-8, nesting and integer-literal limits
+        data = parse_json_text(position)   # size, UTF-8, nesting and integer-literal limits
     elif isinstance(position, dict):
         data = position
     else:
         raise PositionError(f"a position must be a State, a JSON text, a dict or a path, not "
                             f"{type(position).__name__}")
-    pos = position_from_dict(data)
-    factory = game_factory or default_game_factory()
-    state = factory(pos.num_players).state_from_position(pos)
-    check_playable(state)   # the rules' part of validation: a move at every decision, outcomes at chance
-    view = data.get("view")
-    view_seat = None if view is None else parse_seat(view, pos.num_players, what="position.view", error=PositionError)
+    spec = spec_for_position(data, game)
+    state, view_seat = spec.load_position(data, game_factory)
+    check_playable(state, spec)   # the rules' part of validation: a move at every decision, outcomes at chance
     return state, view_seat
 
 
@@ -188,7 +205,7 @@ def suggest(position: Any, seat: int | str | None = None, limit: Limit | None = 
             game_factory: GameFactory | None = None, view: int | str | None = None,
             threads: int | None = None, on_report: Callable[[SearchResult], None] | None = None,
             report_every: float | None = None, stop: Any = None, allow_moves: Any = None,
-            avoid_moves: Any = None) -> SearchResult:
+            avoid_moves: Any = None, game: str | None = None) -> SearchResult:
     """Search the position for the seat to move and return the suggested move with its statistics.
 
     Args:
@@ -200,8 +217,8 @@ def suggest(position: Any, seat: int | str | None = None, limit: Limit | None = 
         seed: every random choice of the search derives from it.
         workers: root-parallel worker processes, each with its own tree (deterministic).
         progress: called as `progress(iterations done, total or None)` during the search.
-        game_factory: `num_players -> Game` used to load JSON (and in workers); default: the compiled
-            `burano_ai.Game` if built, else the reference Game (for a State: its own Game class).
+        game_factory: `num_players -> Game` used to load JSON (and in workers); default: the game's
+            compiled Game (for a State: its own Game class).
         view: when `position` is a State loaded from a one-seat view (`load_position`), that seat: the
             State is then already the search root (a view of another seat is refused).
         threads: threads sharing one native tree (not bit-reproducible when > 1); default: every usable
@@ -218,6 +235,7 @@ def suggest(position: Any, seat: int | str | None = None, limit: Limit | None = 
             (`stopped` True, with a note).
         allow_moves / avoid_moves: move texts (as `state.action_to_string` writes them) or action ids:
             the root moves the search may choose (only these / all but these).
+        game: the game of a position text or dict (`load_position`); default: its `format` tag's.
 
     A search with `on_report`, `stop` or both is the same search as without them: with one thread the
     same seed and iteration budget give the same final result. Worker processes take neither.
@@ -234,7 +252,7 @@ def suggest(position: Any, seat: int | str | None = None, limit: Limit | None = 
     start = time.perf_counter()
     limit, params = _check_options(limit, params, seed, workers, threads, progress)
     report_every = _check_streaming(on_report, report_every, stop, workers)
-    state, view_seat = load_position(position, game_factory)
+    state, view_seat = load_position(position, game_factory, game)
     n = state.num_players
     if view is not None:
         if view_seat is not None:
@@ -244,7 +262,7 @@ def suggest(position: Any, seat: int | str | None = None, limit: Limit | None = 
     if to_move == TERMINAL or state.is_terminal():
         raise PositionError("the game is over: there is no move to suggest")
     if to_move == CHANCE:
-        raise PositionError("a chance event is pending (a draw, a roof tile or a marker shuffle): "
+        raise PositionError("a chance event is pending (a draw, a reveal, a shuffle): "
                             "apply its outcome before asking for a move")
     if seat is None:
         seat = to_move

@@ -2,10 +2,12 @@
 analysis engine.
 
 One JSON object per line on stdin, one per line on stdout. A *query* asks for an analysis of one position
-(`parse_query` checks it); an *action* controls the engine (`query_version`, `terminate`, `terminate_all`,
-`quit`). Every query ends with exactly one final line: its final report (``"isDuringSearch": false``) or
-an error line (``{"id": ..., "error": "...", "field": ...}``); before it, partial reports
-(``"isDuringSearch": true``) every ``reportDuringSearchEvery`` seconds when asked.
+of any registered game (`parse_query` checks it; its `game`, default burano, or the game its position's
+`format` tag names; the server reaches games only through `burano_ai.games.get_spec`); an *action*
+controls the engine (`query_version`, `query_games`, `terminate`, `terminate_all`, `quit`). Every query
+ends with exactly one final line: its final report (``"isDuringSearch": false``) or an error line
+(``{"id": ..., "error": "...", "field": ...}``); before it, partial reports (``"isDuringSearch": true``)
+every ``reportDuringSearchEvery`` seconds when asked.
 
 Threads: `EngineServer.serve` reads the input in a thread of its own, so that a `terminate` reaches a
 running search at once; queries are checked as they are read (a bad one is answered at once, even while
@@ -34,11 +36,12 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO, TextIO
 
 from burano_ai import __version__
-from burano_ai.core.seats import SEAT_LETTERS
-from burano_ai.engine import MAX_THREADS, load_position, root_moves, suggest
-from burano_ai.core.seats import CHANCE, TERMINAL, parse_seat
 from burano_ai.core.errors import BuranoError, OptionError, PositionError
-from burano_ai.games.burano.notation import no_duplicate_keys
+from burano_ai.core.game import player_range_text
+from burano_ai.core.jsonio import no_duplicate_keys
+from burano_ai.core.seats import CHANCE, SEAT_LETTERS, TERMINAL, parse_seat
+from burano_ai.engine import MAX_THREADS, load_position, root_moves, spec_for_position, suggest
+from burano_ai.games import DEFAULT_GAME, all_specs, get_spec
 from burano_ai.record import FORMAT as RECORD_FORMAT
 from burano_ai.record import GameRecord, apply_moves
 from burano_ai.search.limits import DEFAULT_SUGGEST_ITERATIONS, MAX_ITERATIONS, MAX_SECONDS, Limit
@@ -63,9 +66,10 @@ MIN_REPORT_EVERY = 0.01
 #: Longest id, in characters.
 MAX_ID_LENGTH = 256
 #: The fields of a query, and of each action.
-QUERY_FIELDS = ("id", "position", "step", "seat", "maxIterations", "maxTime", "reportDuringSearchEvery",
+QUERY_FIELDS = ("id", "game", "position", "step", "seat", "maxIterations", "maxTime", "reportDuringSearchEvery",
                 "allowMoves", "avoidMoves", "top", "seed", "includePlans", "threads")
-ACTION_FIELDS = {"query_version": ("id", "action"), "terminate": ("id", "action", "terminateId"),
+ACTION_FIELDS = {"query_version": ("id", "action"), "query_games": ("id", "action"),
+                 "terminate": ("id", "action", "terminateId"),
                  "terminate_all": ("id", "action"), "quit": ("id", "action")}
 #: What a field of KataGo's analysis engine is called here.
 KATAGO_NAMES = {"maxVisits": "maxIterations", "maxPlayouts": "maxIterations", "analyzeTurns": "step",
@@ -232,14 +236,46 @@ def _moves(data: dict, key: str) -> list | None:
     return value
 
 
+def query_game(data: dict) -> str | None:
+    """The query's `game` (a registered game's key), or None when it names none."""
+    if "game" not in data:
+        return None
+    game = data["game"]
+    if not isinstance(game, str):
+        raise QueryError(f"game must be a game's name, not {_shown(game)}", "game")
+    try:
+        get_spec(game)
+    except OptionError as exc:
+        raise QueryError(str(exc), "game") from None
+    return game
+
+
+def games_answer() -> list[dict[str, Any]]:
+    """`query_games`: every registered game, the default first, with its player range and formats."""
+    return [{"game": spec.key, "title": spec.title, "minPlayers": spec.min_players, "maxPlayers": spec.max_players,
+             "defaultPlayers": spec.default_players, "positionFormat": spec.position_format,
+             "recordFormat": RECORD_FORMAT, "default": spec.key == DEFAULT_GAME} for spec in all_specs()]
+
+
+def _factory_of(game: str, game_factory):
+    """The factory that builds `game`'s States: the server's own for the default game (`burano engine
+    --engine reference`), else None (the game's compiled Game)."""
+    return game_factory if game == DEFAULT_GAME else None
+
+
 def load_query_position(data: dict, game_factory=None) -> tuple[Any, int | None, bool]:
     """(State, view seat or None, whether the State is already the view's root) of a query's position.
 
-    The forms: a position object (`"format": "burano-position/1"`, full or one-seat view); a game record
-    (`"format": "burano-game/1"`) with the query's `step` (default: after every step); a deal and moves,
-    `{"players": N, "seed": S, "moves": [...], "view": "B"?}` (moves are move and chance-outcome texts;
-    with `view`, `?` stands for a step that seat cannot see).
+    `game_factory` builds the default game's States (other games use their compiled Game).
+
+    The forms: a position object (its game's position format, e.g. `"format": "burano-position/1"`, full
+    or one-seat view); a game record (`"format": "burano-game/1"`) with the query's `step` (default: after
+    every step); a deal and moves, `{"players": N, "seed": S, "moves": [...], "view": "B"?}` (moves are move
+    and chance-outcome texts; with `view`, `?` stands for a step that seat cannot see). The game is the
+    query's `game` when it names one (a position or record of another game is an error), else the one
+    the position's format tag or the record's `game` names, else burano.
     """
+    game = query_game(data)
     if "position" not in data:
         raise QueryError("missing field 'position' (a position object, a game record, or "
                          "{\"players\": N, \"seed\": S, \"moves\": [...]})", "position")
@@ -253,16 +289,19 @@ def load_query_position(data: dict, game_factory=None) -> tuple[Any, int | None,
     try:
         if kind == RECORD_FORMAT:
             record = GameRecord.from_dict(position)
+            if game is not None and record.game != game:
+                raise QueryError(f"position: a record of {record.game!r}, not of {game!r}", "position")
             step = _whole(data, "step", 0, len(record.steps), None)
-            state = record.replay(step, game_factory=game_factory)
+            state = record.replay(step, game_factory=_factory_of(record.game, game_factory))
             view = None if record.view is None else parse_seat(record.view, record.players, what="record.view",
                                                                error=PositionError)
             return state, view, False
         if kind is None and "moves" in position:
             _check_fields(position, GAME_FIELDS, "position.")
-            players = _whole(position, "players", 2, 4, None, "position.")
+            spec = get_spec(game or DEFAULT_GAME)
+            players = _whole(position, "players", spec.min_players, spec.max_players, None, "position.")
             if players is None:
-                raise QueryError("position.players (2, 3 or 4) is missing", "position.players")
+                raise QueryError(f"position.players ({player_range_text(spec)}) is missing", "position.players")
             seed = position.get("seed", 0)
             if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
                 raise QueryError(f"position.seed must be a whole number from 0 to 2**63-1, not {_shown(seed)}",
@@ -277,10 +316,11 @@ def load_query_position(data: dict, game_factory=None) -> tuple[Any, int | None,
                     raise QueryError(f"position.view must be a seat letter, not {_shown(position['view'])}",
                                      "position.view")
                 view = parse_seat(position["view"], players, what="position.view", error=PositionError)
-            start = GameRecord.new(players, seed).initial_state(game_factory)
-            state, _steps = apply_moves(start, moves, view)
+            start = GameRecord.new(players, seed, game=spec.key).initial_state(_factory_of(spec.key, game_factory))
+            state, _steps = apply_moves(start, moves, view, game=spec.key)
             return state, view, False
-        state, view = load_position(position, game_factory)
+        spec = spec_for_position(position, game)
+        state, view = load_position(position, _factory_of(spec.key, game_factory), spec.key)
         return state, view, True
     except QueryError:
         raise
@@ -297,8 +337,8 @@ def parse_query(data: dict, default_threads: int | None = None, game_factory=Non
     if to_move == TERMINAL or state.is_terminal():
         raise QueryError("the game is over: there is no move to analyse", "position")
     if to_move == CHANCE:
-        raise QueryError("a chance event is pending (a draw, a roof tile or a marker shuffle): add its outcome "
-                         "to the moves, or analyse the position after it", "position")
+        raise QueryError("a chance event is pending (a draw, a reveal, a shuffle): add its outcome to the moves, "
+                         "or analyse the position after it", "position")
     seat = to_move
     if "seat" in data:
         if not isinstance(data["seat"], str):
@@ -410,7 +450,8 @@ class EngineServer:
     Args:
         output: a text stream; every line is written whole and flushed.
         threads: search threads of a query that does not say (default: `engine.suggest`'s, every core).
-        game_factory: `num_players -> Game` (default: the compiled `burano_ai.Game`).
+        game_factory: `num_players -> Game` of the default game (burano; `burano engine --engine
+            reference`); default: its compiled Game. Other games always use their compiled Game.
     """
 
     def __init__(self, output: TextIO, threads: int | None = None, game_factory=None) -> None:
@@ -484,6 +525,8 @@ class EngineServer:
         if action == "query_version":
             self.write({"id": qid, "action": action, "name": "burano", "version": __version__,
                         "protocolVersion": PROTOCOL_VERSION})
+        elif action == "query_games":
+            self.write({"id": qid, "action": action, "games": games_answer()})
         elif action == "terminate":
             if "terminateId" not in data:
                 raise QueryError("missing field 'terminateId'", "terminateId")
@@ -534,8 +577,9 @@ class EngineServer:
             self.write(report(job, partial, during=True))
 
         try:
+            # A State carries its Game: the search rebuilds roots and worker positions with its class.
             result = suggest(job.state, seat=job.seat, limit=job.limit, seed=job.seed, threads=job.threads,
-                             view=job.view, game_factory=self.game_factory,
+                             view=job.view,
                              on_report=on_report if job.report_every is not None else None,
                              report_every=job.report_every, stop=job.stop, allow_moves=job.allow_moves)
         except BuranoError as exc:

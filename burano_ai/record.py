@@ -1,7 +1,7 @@
-"""Game records (`burano-game/1`): who played, how the game started, and every step in order.
+"""Game records (`burano-game/1`, any registered game): who played, how the game started, and every step in order.
 
-A record is the game's PGN: a header (players, seats and who played them, the deal's seed or a start
-position, the engine and date, the result) and the steps — each player's move by its text, each chance
+A record is the game's PGN: a header (the game, players, seats and who played them, the deal's seed or a
+start position, the engine and date, the result) and the steps — each player's move by its text, each chance
 event by its outcome's text and which seats saw it. It replays to the same positions in every rules
 implementation that speaks the State API (`replay`, `positions`), and it can be exported for one seat
 (`for_seat`): the steps that seat did not see lose their text, so a game can be shared without revealing
@@ -11,9 +11,10 @@ what only the umpire saw. The format is documented in docs/game-format.md.
     record = GameRecord.load("game.json")
     state = record.replay(ply=40)          # the position after the first 40 steps
 
-What a seat does not see (rules spec §1, §4.1, §5.1): the outcome of another seat's blind draw from the
-fish deck (chance kind ``fish-draw``), and the pyramid another seat builds until every pyramid is done
-(its steps while the stage is ``pyramid``). Everything else is public.
+The record reaches its game only through the registry (`burano_ai.games.get_spec(record.game)`): who sees
+which step (`GameSpec.step_visibility`), which private steps an export hides (`hidden_in_export`), how a
+step reads (`narrate_step`) and how a start position loads (`load_position`) are the game's. A record
+without a ``game`` field is a Burano record (the files written before there were other games).
 
 Every bad record raises `RecordError` (a `PositionError`) naming the field or the step:
 ``record.steps[17]: 'sail I9' is not legal here (...)``.
@@ -28,10 +29,11 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
-from burano_ai.core.seats import SEAT_LETTERS
-from burano_ai.games.burano.enums import ChanceKind, Stage
-from burano_ai.core.errors import BuranoError, PositionError
-from burano_ai.games.burano.notation import MAX_POSITION_BYTES, position_from_dict, read_text_file
+from burano_ai.core.errors import BuranoError, OptionError, PositionError
+from burano_ai.core.game import player_range_text
+from burano_ai.core.jsonio import MAX_POSITION_BYTES, read_text_file
+from burano_ai.core.seats import SEAT_LETTERS, parse_seat
+from burano_ai.games import DEFAULT_GAME, get_spec
 
 #: The format tag of a game record.
 FORMAT = "burano-game/1"
@@ -113,21 +115,23 @@ class Step:
         return out
 
 
-def describe_step(state, action: int) -> Step:
-    """The `Step` that applying `action` at `state` is (the state is not modified)."""
+def describe_step(state, action: int, game: str = DEFAULT_GAME) -> Step:
+    """The `Step` that applying `action` at `state` (a State of `game`) is (the state is not modified)."""
     move = state.action_to_string(action)
+    seen = get_spec(game).step_visibility(state, action)
+    seen_by = None if seen.seen_by is None else [SEAT_LETTERS[p] for p in seen.seen_by]
     if state.is_chance_node():
-        kind = ChanceKind(state.chance_kind)
-        seat = SEAT_LETTERS[state.actor] if kind in _SEAT_CHANCE else None
-        seen_by = [seat] if kind == ChanceKind.FISH_DRAW else None
-        return Step(CHANCE_ACTOR, move, kind=kind.label, seat=seat, seen_by=seen_by)
-    actor = SEAT_LETTERS[state.current_player()]
-    seen_by = [actor] if state.stage == Stage.PYRAMID else None
-    return Step(actor, move, seen_by=seen_by)
+        seat = None if seen.seat is None else SEAT_LETTERS[seen.seat]
+        return Step(CHANCE_ACTOR, move, kind=seen.kind, seat=seat, seen_by=seen_by)
+    return Step(SEAT_LETTERS[state.current_player()], move, seen_by=seen_by)
 
 
-#: Chance kinds that belong to one seat (its draw), named in the step's `seat`.
-_SEAT_CHANCE = frozenset({ChanceKind.FISH_DRAW, ChanceKind.BUILDING_DRAW, ChanceKind.ROOF_TILE})
+def game_spec(game: str, error: type[BuranoError] = OptionError, where: str = ""):
+    """The `GameSpec` of `game`; `error` (``where``, then the game and the known ones) if none is registered."""
+    try:
+        return get_spec(game)
+    except OptionError as exc:
+        raise error(f"{where}{exc}") from None
 
 
 @dataclass
@@ -144,17 +148,23 @@ class GameRecord:
     engine: str = field(default_factory=engine_version)
     date: str = field(default_factory=_now)
     event: str | None = None
+    game: str = DEFAULT_GAME
+
+    @property
+    def spec(self):
+        """The `GameSpec` of the record's game."""
+        return get_spec(self.game)
 
     # -- construction -------------------------------------------------------------------------------------
 
     @classmethod
     def new(cls, players: int, seed: int | None = 0, seats: list[SeatInfo] | None = None,
-            start: dict[str, Any] | None = None, event: str | None = None) -> GameRecord:
-        """An empty record of a game dealt from `seed` (or starting at the full position `start`)."""
+            start: dict[str, Any] | None = None, event: str | None = None, game: str = DEFAULT_GAME) -> GameRecord:
+        """An empty record of a `game` dealt from `seed` (or starting at the full position `start`)."""
         if seats is None:
             seats = [SeatInfo(f"Seat {SEAT_LETTERS[i]}") for i in range(players)]
         record = cls(players=players, seats=seats, seed=None if start is not None else seed, start=start,
-                     event=event)
+                     event=event, game=game)
         record._check_header()
         return record
 
@@ -187,9 +197,14 @@ class GameRecord:
             raise RecordError(f"record: unknown field {unknown[0]!r} (known: {', '.join(sorted(_HEADER_KEYS))})")
         if data.get("format") != FORMAT:
             raise RecordError(f"record.format: must be {FORMAT!r}, not {data.get('format')!r}")
+        game = data.get("game", DEFAULT_GAME)
+        if not isinstance(game, str):
+            raise RecordError(f"record.game: must be a game name, not {game!r}")
+        spec = game_spec(game, RecordError, "record.game: ")
         players = data.get("players")
-        if isinstance(players, bool) or players not in (2, 3, 4):
-            raise RecordError(f"record.players: must be 2, 3 or 4, not {players!r}")
+        if isinstance(players, bool) or not isinstance(players, int) or \
+                not spec.min_players <= players <= spec.max_players:
+            raise RecordError(f"record.players: must be {player_range_text(spec)}, not {players!r}")
         seats = _seats(data.get("seats"), players)
         seed = data.get("seed")
         start = data.get("start")
@@ -203,7 +218,7 @@ class GameRecord:
         steps_data = data.get("steps", [])
         if not isinstance(steps_data, list):
             raise RecordError("record.steps: must be a list")
-        steps = [_step(s, i, players) for i, s in enumerate(steps_data)]
+        steps = [_step(s, i, players, spec.chance_kinds) for i, s in enumerate(steps_data)]
         view = data.get("view")
         if view is not None and (not isinstance(view, str) or view not in SEAT_LETTERS[:players]):
             raise RecordError(f"record.view: must be a seat letter of this game or null, not {view!r}")
@@ -213,7 +228,8 @@ class GameRecord:
         record = cls(players=players, seats=seats, seed=seed, start=start, steps=steps, result=result, view=view,
                      engine=_text(data.get("engine", ""), "record.engine"),
                      date=_text(data.get("date", ""), "record.date"),
-                     event=None if data.get("event") is None else _text(data["event"], "record.event"))
+                     event=None if data.get("event") is None else _text(data["event"], "record.event"),
+                     game=game)
         if view is None and any(s.hidden for s in steps):
             first = next(i for i, s in enumerate(steps) if s.hidden)
             raise RecordError(f"record.steps[{first}].move: null (hidden) in a record that is not a one-seat export "
@@ -228,6 +244,7 @@ class GameRecord:
     def to_dict(self) -> dict[str, Any]:
         return {
             "format": FORMAT,
+            "game": self.game,
             "players": self.players,
             "seats": [{"seat": SEAT_LETTERS[i], "name": s.name, "player": s.player} for i, s in enumerate(self.seats)],
             "seed": self.seed,
@@ -278,32 +295,35 @@ class GameRecord:
     # -- playing ------------------------------------------------------------------------------------------
 
     def initial_state(self, game_factory: GameFactory | None = None):
-        """The position before the first step: the deal of `seed`, or `start`."""
-        factory = game_factory or _default_game()
+        """The position before the first step: the deal of `seed`, or `start` (a position of the game)."""
+        spec = self.spec
+        factory = game_factory or spec.game_class("compiled")
         if self.start is None:
             return factory(self.players).new_initial_state(self.seed)
         try:
-            pos = position_from_dict(self.start)
+            state, _view = spec.load_position(self.start, factory)
         except PositionError as exc:
             raise RecordError(f"record.start: {exc}") from None
-        if pos.num_players != self.players:
-            raise RecordError(f"record.start: a {pos.num_players}-player position in a {self.players}-player record")
-        return factory(self.players).state_from_position(pos)
+        if state.num_players != self.players:
+            raise RecordError(f"record.start: a {state.num_players}-player position in a {self.players}-player record")
+        return state
 
     def add(self, state, action: int) -> Step:
         """Append the step of applying `action` at `state` (call before applying it) and return it."""
-        step = describe_step(state, action)
+        step = describe_step(state, action, self.game)
         self.steps.append(step)
         return step
 
     def finish(self, state) -> None:
-        """Fill `result` from a terminal `state`: final scores, the order of finish, the winners."""
-        from burano_ai.games.burano.scoring import finishing_key
+        """Fill `result` from a terminal `state`: final scores, the order of finish, the winners (the
+        seats sharing the best `State.finishing_key`)."""
         scores = list(state.scores())
-        order = sorted(range(self.players), key=lambda p: (tuple(-k for k in finishing_key(state, p)), p))
+        keys = [tuple(state.finishing_key(p)) for p in range(self.players)]
+        order = sorted(range(self.players), key=lambda p: (tuple(-k for k in keys[p]), p))
+        best = max(keys)
         self.result = {"scores": scores,
                        "order": [SEAT_LETTERS[p] for p in order],
-                       "winners": [SEAT_LETTERS[p] for p in state.winners()]}
+                       "winners": [SEAT_LETTERS[p] for p in range(self.players) if keys[p] == best]}
 
     def truncate(self, ply: int) -> None:
         """Keep the first `ply` steps (the result goes with the rest)."""
@@ -347,7 +367,7 @@ class GameRecord:
         if state.is_chance_node():
             if not step.is_chance:
                 raise RecordError(f"{where}: a chance event is pending here, not a move by {step.actor}")
-            kind = ChanceKind(state.chance_kind).label
+            kind = self.spec.step_visibility(state, _offered(state)[0]).kind
             if step.kind is not None and step.kind != kind:
                 raise RecordError(f"{where}.kind: the pending chance event is {kind!r}, not {step.kind!r}")
         else:
@@ -411,34 +431,22 @@ class GameRecord:
     def for_seat(self, seat: int | str) -> GameRecord:
         """This record as `seat` may share it: the other seats' private steps hidden.
 
-        Another seat's blind fish draws are hidden; its pyramid steps are hidden only when the record ends
-        while that pyramid is still being built (a finished pyramid is revealed to all)."""
-        from burano_ai.core.seats import parse_seat
+        Which ones is the game's (`GameSpec.hidden_in_export`): in Burano another seat's blind fish draws,
+        and its pyramid steps only when the record ends while that pyramid is still being built (a
+        finished pyramid is revealed to all)."""
         p = parse_seat(seat, self.players, what="seat", error=RecordError)
         letter = SEAT_LETTERS[p]
         if self.view is not None and self.view != letter:
             raise RecordError(f"record: exported for seat {self.view}; it cannot be exported for {letter}")
-        open_pyramid = self._open_pyramid_steps()
+        hidden = self.spec.hidden_in_export(self.steps, p)
         steps = []
         for i, s in enumerate(self.steps):
-            hide = not s.visible_to(letter) and (s.kind == ChanceKind.FISH_DRAW.label or i in open_pyramid)
+            hide = i in hidden
             steps.append(Step(**{**s.__dict__, "move": None if hide else s.move,
                                  "annotations": None if hide else s.annotations}))
         return GameRecord(players=self.players, seats=list(self.seats), seed=self.seed, start=self.start,
                           steps=steps, result=self.result, view=letter, engine=self.engine, date=self.date,
-                          event=self.event)
-
-    def _open_pyramid_steps(self) -> set[int]:
-        """Indices of the private player steps after the last public one: a pyramid stage not yet over."""
-        out: set[int] = set()
-        for i in range(len(self.steps) - 1, -1, -1):
-            s = self.steps[i]
-            if s.is_chance:
-                continue
-            if s.seen_by is None:
-                break
-            out.add(i)
-        return out
+                          event=self.event, game=self.game)
 
 
 def _hidden_options(state, steps: list[Step], i: int, rng: random.Random) -> list[str]:
@@ -449,8 +457,8 @@ def _hidden_options(state, steps: list[Step], i: int, rng: random.Random) -> lis
     return sorted(texts, key=lambda t: -future.count(t.split(":")[-1].strip().split()[-1]))
 
 
-_HEADER_KEYS = frozenset({"format", "players", "seats", "seed", "start", "engine", "date", "event", "view", "result",
-                          "steps"})
+_HEADER_KEYS = frozenset({"format", "game", "players", "seats", "seed", "start", "engine", "date", "event", "view",
+                          "result", "steps"})
 _STEP_KEYS = frozenset({"actor", "move", "kind", "seat", "seen_by", "annotations"})
 
 
@@ -478,7 +486,7 @@ def _seats(data: Any, players: int) -> list[SeatInfo]:
     return out
 
 
-def _step(data: Any, i: int, players: int) -> Step:
+def _step(data: Any, i: int, players: int, chance_kinds: tuple[str, ...]) -> Step:
     where = f"record.steps[{i}]"
     if not isinstance(data, dict):
         raise RecordError(f"{where}: must be an object with actor and move")
@@ -495,7 +503,7 @@ def _step(data: Any, i: int, players: int) -> Step:
     if move is not None and (not isinstance(move, str) or not move.strip() or len(move) > 200):
         raise RecordError(f"{where}.move: must be a move text, not {move!r}")
     kind = data.get("kind")
-    if kind is not None and kind not in ChanceKind.labels():
+    if kind is not None and kind not in chance_kinds:
         raise RecordError(f"{where}.kind: unknown chance kind {kind!r}")
     if kind is not None and actor != CHANCE_ACTOR:
         raise RecordError(f"{where}.kind: only chance steps have a kind")
@@ -511,19 +519,14 @@ def _step(data: Any, i: int, players: int) -> Step:
     return Step(actor, move, kind=kind, seat=seat, seen_by=seen_by, annotations=annotations)
 
 
-def _default_game() -> GameFactory:
-    from burano_ai import Game
-    return Game
-
-
-def record_from_moves(players: int, seed: int, moves: list[str], game_factory: GameFactory | None = None
-                      ) -> tuple[GameRecord, Any]:
+def record_from_moves(players: int, seed: int, moves: list[str], game_factory: GameFactory | None = None,
+                      game: str = DEFAULT_GAME) -> tuple[GameRecord, Any]:
     """A record of the deal of `seed` followed by `moves` (move and outcome texts), and its final state.
 
     Raises RecordError naming the first move that cannot be played (``moves[3]: ...``).
     """
-    record = GameRecord.new(players, seed)
-    state, record.steps = apply_moves(record.initial_state(game_factory), moves, label="moves[{index}]")
+    record = GameRecord.new(players, seed, game=game)
+    state, record.steps = apply_moves(record.initial_state(game_factory), moves, label="moves[{index}]", game=game)
     return record, state
 
 
@@ -532,14 +535,17 @@ UNSEEN = "?"
 
 
 def apply_moves(state, moves: list[str], view: int | None = None,
-                label: str = "move {number} {text}") -> tuple[Any, list[Step]]:
-    """Apply `moves` (move and chance-outcome texts) to a copy of `state`; return (the copy, the steps).
+                label: str = "move {number} {text}", game: str = DEFAULT_GAME) -> tuple[Any, list[Step]]:
+    """Apply `moves` (move and chance-outcome texts) to a copy of `state` (a State of `game`); return
+    (the copy, the steps).
 
-    For a one-seat view (`view`), a step that seat cannot see -- another seat's blind fish draw, another
-    seat's pyramid cube while pyramids are built -- is written `?` (any legal choice: the view is the same
-    whichever it was). Raises RecordError naming the first move that cannot be played (`state` is never
-    modified); `label` names it, from `index` (0-based), `number` (1-based) and `text` (quoted).
+    For a one-seat view (`view`), a step that seat cannot see -- in Burano another seat's blind fish draw,
+    another seat's pyramid cube while pyramids are built -- is written `?` or one of the game's own
+    spellings of it (`GameSpec.unseen_texts`): any legal choice, the view is the same whichever it was.
+    Raises RecordError naming the first move that cannot be played (`state` is never modified); `label`
+    names it, from `index` (0-based), `number` (1-based) and `text` (quoted).
     """
+    unseen_texts = {UNSEEN, *get_spec(game).unseen_texts}
     work = state.clone()
     steps = []
     for i, text in enumerate(moves):
@@ -548,15 +554,15 @@ def apply_moves(state, moves: list[str], view: int | None = None,
             raise RecordError(f"{where}: an empty move")
         if work.is_terminal():
             raise RecordError(f"{where}: the game is already over")
-        unseen = text.strip() in (UNSEEN, "fish: ?", "pyramid ?")
+        unseen = text.strip() in unseen_texts
         if unseen:
-            action = _unseen_action(work, view, where)
+            action = _unseen_action(work, view, where, game)
         else:
             try:
                 action = work.string_to_action(text.strip())
             except BuranoError as exc:
                 raise RecordError(f"{where}: {exc}{_did_you_mean(work, text)}") from None
-        step = describe_step(work, action)
+        step = describe_step(work, action, game)
         if view is not None and not unseen and not step.visible_to(SEAT_LETTERS[view]):
             raise RecordError(f"{where}: seat {SEAT_LETTERS[view]} cannot see this step; write it {UNSEEN!r}")
         try:
@@ -582,43 +588,27 @@ def _did_you_mean(state, text: str) -> str:
     return f"; did you mean {close[0]!r}?" if close else ""
 
 
-def _unseen_action(state, view: int | None, where: str) -> int:
+def _unseen_action(state, view: int | None, where: str, game: str) -> int:
     if view is None:
         raise RecordError(f"{where}: this is a full position: name the move or outcome ('?' is for a step the "
                           "position's seat cannot see)")
     outcomes = _offered(state)
     if not outcomes:
         raise RecordError(f"{where}: nothing can happen here")
-    step = describe_step(state, outcomes[0])
+    step = describe_step(state, outcomes[0], game)
     if step.visible_to(SEAT_LETTERS[view]):
         raise RecordError(f"{where}: seat {SEAT_LETTERS[view]} sees this step: name it "
                           f"(e.g. {state.action_to_string(outcomes[0])!r})")
     return outcomes[0]
 
 
-def narrate_step(step: Step, seat: int | None = None) -> str:
-    """The step as `seat` (0-based) may read it; None: the umpire, who sees everything.
+def narrate_step(step: Step, seat: int | None = None, game: str = DEFAULT_GAME) -> str:
+    """The step of a `game` record as `seat` (0-based) may read it; None: the umpire, who sees everything.
 
-    ``B: take b5``, ``B draws a fish card from the deck`` (hidden from the reader), ``A draws tuna from the
-    deck``, ``the fish display is refilled: squid``, ``C places a pyramid cube (hidden)``.
+    The words are the game's (`GameSpec.narrate_step`): in Burano ``B: take b5``, ``B draws a fish card
+    from the deck`` (hidden from the reader), ``A draws tuna from the deck``, ``the fish display is
+    refilled: squid``, ``C places a pyramid cube (hidden)``.
     """
     letter = None if seat is None else SEAT_LETTERS[seat]
     hidden = step.move is None or (letter is not None and not step.visible_to(letter))
-    what = "" if step.move is None else step.move.split(":", 1)[-1].strip()
-    if step.is_chance:
-        if step.kind == ChanceKind.FISH_DRAW.label:
-            who = step.seat or "?"
-            return f"{who} draws a fish card from the deck" if hidden else f"{who} draws {what} from the deck"
-        return _CHANCE_TEXT.get(step.kind or "", "chance: {what}").format(who=step.seat or "", what=what)
-    if hidden:
-        return f"{step.actor} places a pyramid cube (hidden)"
-    return f"{step.actor}: {step.move}"
-
-
-_CHANCE_TEXT = {
-    "fish-refill": "the fish display is refilled: {what}",
-    "building-draw": "{who} draws the building {what}",
-    "building-refill": "the building display is refilled: {what}",
-    "roof-tile": "{who} draws the roof tile {what}",
-    "markers": "the action markers are set: {what}",
-}
+    return get_spec(game).narrate_step(step, hidden)

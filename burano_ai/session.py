@@ -1,9 +1,10 @@
 """A game between people and bots: the full position stays here, each player gets only its seat's view.
 
-`GameSession` is the shared core of `burano play` (the terminal) and `burano serve` (the web board): it
-holds the State and the `GameRecord`, plays chance events and bot moves (`advance`), takes the people's
-moves (`play`), takes them back (`undo`), asks the engine for a hint from a seat's view (`hint`) and
-narrates every step as a given seat may read it (`narrate`).
+`GameSession` is the shared core of `burano play` (the terminal) and `burano serve` (the web board), for
+any registered game (`game`, default Burano; reached through `burano_ai.games.get_spec`): it holds the
+State and the `GameRecord`, plays chance events and bot moves (`advance`), takes the people's moves
+(`play`), takes them back (`undo`), asks the engine for a hint from a seat's view (`hint`) and narrates
+every step as a given seat may read it (`narrate`).
 
     session = GameSession(players=2, seed=7, seats=["human", "random"])
     session.advance()                     # bots and chance until a person is to move
@@ -22,14 +23,15 @@ from typing import Any, Callable
 
 from burano_ai.bots.registry import make_bot
 from burano_ai.bots.spec import parse_bot_spec
-from burano_ai.core.seats import SEAT_LETTERS
-from burano_ai.engine import suggest
-from burano_ai.core.seats import CHANCE, TERMINAL, parse_seat
 from burano_ai.core.errors import IllegalMoveError, OptionError
+from burano_ai.core.game import player_range_text
+from burano_ai.core.seats import CHANCE, SEAT_LETTERS, TERMINAL, parse_seat
+from burano_ai.core.seeds import derive
+from burano_ai.engine import suggest
+from burano_ai.games import DEFAULT_GAME, get_spec
 from burano_ai.random_play import sample_chance
 from burano_ai.record import HUMAN, GameRecord, RecordError, SeatInfo, Step, narrate_step
 from burano_ai.search.limits import Limit
-from burano_ai.core.seeds import derive
 
 #: Seed-derivation tags of the session's random choices.
 _CHANCE_TAG = 0xC4A1
@@ -43,29 +45,34 @@ class GameSession:
         state: the full position. It never leaves the server: give clients `view(seat)`.
         record: the game so far (`burano-game/1`).
         seed: the deal's seed; chance outcomes and bot seeds derive from it (and `bot_seed`).
+        game: the game's registry key (`burano_ai.games`).
     """
 
     def __init__(self, players: int, seed: int, seats: list[str], game_factory: Callable[[int], Any] | None = None,
                  names: list[str] | None = None, bot_seed: int | None = None, start: dict[str, Any] | None = None,
-                 event: str | None = None) -> None:
-        if isinstance(players, bool) or players not in (2, 3, 4):
-            raise OptionError(f"players must be 2, 3 or 4, not {players!r}")
+                 event: str | None = None, game: str = DEFAULT_GAME) -> None:
+        spec = get_spec(game)
+        if isinstance(players, bool) or not isinstance(players, int) or \
+                not spec.min_players <= players <= spec.max_players:
+            raise OptionError(f"players must be {player_range_text(spec)}, not {players!r}")
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
             raise OptionError(f"seed must be a whole number from 0 to 2^63-1, not {seed!r}")
         if len(seats) != players:
             raise OptionError(f"{players} players need {players} seats (human or a bot spec), not {len(seats)}")
-        specs = [HUMAN if s == HUMAN else parse_bot_spec(s).canonical() for s in seats]
+        specs = [HUMAN if s == HUMAN else parse_bot_spec(s, game).canonical() for s in seats]
         if names is None:
             names = [("You" if specs.count(HUMAN) == 1 else f"Player {SEAT_LETTERS[i]}") if s == HUMAN else s
                      for i, s in enumerate(specs)]
         if len(names) != players:
             raise OptionError(f"{players} players need {players} names, not {len(names)}")
+        self.game = game
         self.seed = seed
         self.bot_seed = seed if bot_seed is None else bot_seed
         self.game_factory = game_factory
         self.record = GameRecord.new(players, seed, [SeatInfo(n, s) for n, s in zip(names, specs)], start=start,
-                                     event=event)
-        self._bots = {i: make_bot(s, derive(self.bot_seed, _BOT_TAG, i)) for i, s in enumerate(specs) if s != HUMAN}
+                                     event=event, game=game)
+        self._bots = {i: make_bot(s, derive(self.bot_seed, _BOT_TAG, i), game) for i, s in enumerate(specs)
+                      if s != HUMAN}
         self.state = self.record.initial_state(game_factory)
 
     @classmethod
@@ -76,7 +83,7 @@ class GameSession:
             raise RecordError(f"record: exported for seat {record.view} only; a game resumes from the full record")
         session = cls(record.players, record.seed if record.seed is not None else 0,
                       [s.player for s in record.seats], game_factory=game_factory, names=[s.name for s in record.seats],
-                      bot_seed=bot_seed, start=record.start, event=record.event)
+                      bot_seed=bot_seed, start=record.start, event=record.event, game=record.game)
         session.record.date = record.date
         state = record.replay(game_factory=game_factory)   # raises RecordError naming a bad step
         session.record.steps = list(record.steps)
@@ -125,7 +132,7 @@ class GameSession:
 
     def narrate(self, step: Step, seat: int | str | None) -> str:
         """The step as `seat` may read it (None: the umpire, who sees everything)."""
-        return narrate_step(step, None if seat is None else self.seat(seat))
+        return narrate_step(step, None if seat is None else self.seat(seat), self.game)
 
     # -- playing -----------------------------------------------------------------------------------------
 
@@ -261,7 +268,7 @@ class GameSession:
             raise OptionError(f"seat {SEAT_LETTERS[p]} is not to move")
         limit = Limit(iterations=iterations, seconds=seconds)
         return suggest(self.state.to_json(p), seat=p, limit=limit, seed=derive(self.seed, 0x4147, self.ply),
-                       threads=threads, **options)
+                       threads=threads, game=self.game, **options)
 
     def save(self, path) -> None:
         self.record.save(path)

@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from burano_ai.bots import (BOT_KEYS, Bot, BotSpec, greedy_value, make_bot, parse_bot_spec, with_time_per_move)
+from burano_ai.bots import (BOT_KEYS, Bot, BotSpec, bot_keys, make_bot, parse_bot_spec, with_time_per_move)
+from burano_ai.games.burano.greedy import greedy_value
 from burano_ai.core.errors import OptionError
 from burano_ai.search.evaluators import sample_chance_cumulative
 
@@ -105,7 +106,7 @@ def test_bad_seed_is_an_option_error():
 
 def test_every_bot_documents_its_keys():
     from burano_ai import bots
-    for name, keys in BOT_KEYS.items():
+    for name, keys in bot_keys("burano").items():
         assert f"``{name}``" in bots.__doc__
         for key in keys:
             assert f"``{key}``" in bots.__doc__, (name, key)
@@ -212,3 +213,22 @@ def test_openspiel_ismcts_with_a_tiny_time_budget_still_moves():
         state.apply_action(action)
         decisions += 1
     assert bot.iterations >= decisions
+
+
+def test_the_greedy_bot_is_burano_s_own():
+    from burano_ai.bots import HeuristicBot
+    from burano_ai.games import get_spec
+    from burano_ai.games.burano.greedy import choose_greedy
+    assert "greedy" not in BOT_KEYS                       # not a generic bot
+    assert get_spec("burano").bots()["greedy"].choose is choose_greedy
+    bot = make_bot("greedy:samples=2", 1, "burano")
+    assert isinstance(bot, HeuristicBot) and bot.spec == "greedy:samples=2"
+    assert bot.options == {"samples": 2, "depth": 4}     # the spec's options over the declared defaults
+    assert set(bot_keys("burano")) == set(BOT_KEYS) | {"greedy"}
+    with pytest.raises(OptionError, match="samples must be at least 1"):
+        parse_bot_spec("greedy:samples=0", "burano")
+
+
+def test_an_unknown_game_is_an_option_error():
+    with pytest.raises(OptionError, match="unknown game 'chess'"):
+        make_bot("random", 0, "chess")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from burano_ai.client import AnalysisResult, Engine, EngineError, EngineTerminated
+from burano_ai.client import AnalysisResult, Engine, EngineError, EngineTerminatedError
 from burano_ai.engine import load_position
 from burano_ai.record import record_from_moves
 from burano_ai.search import Limit
@@ -111,9 +111,9 @@ def test_a_dead_engine_raises_engine_terminated():
         search = eng.analysis(EXAMPLE, Limit(seconds=600), threads=1, report_every=0.05)
         next(iter(search))
         os.kill(eng.process.pid, signal.SIGKILL)
-        with pytest.raises(EngineTerminated):
+        with pytest.raises(EngineTerminatedError):
             search.wait()
-        with pytest.raises(EngineTerminated):
+        with pytest.raises(EngineTerminatedError):
             eng.analyse(EXAMPLE, Limit(iterations=5))
     finally:
         eng.close()

@@ -153,7 +153,7 @@ def strip_timing(line: dict) -> dict:
 def test_the_schema_is_a_valid_json_schema():
     Draft202012Validator.check_schema(SCHEMA)
     assert not list(INPUT.iter_errors({"id": "x", "position": {"players": 2, "seed": 1, "moves": []}}))
-    assert list(INPUT.iter_errors({"id": "x", "position": {"players": 5, "moves": []}}))
+    assert list(INPUT.iter_errors({"id": "x", "position": {"players": 7, "moves": []}}))   # no game seats 7
     assert list(INPUT.iter_errors({"id": "x", "action": "terminate"}))
     assert list(OUTPUT.iter_errors({"id": "x", "isDuringSearch": True, "move": "done", "moveInfos": [],
                                     "rootInfo": {}, "terminated": False}))
@@ -351,6 +351,9 @@ BAD_QUERIES = [
     ({"id": "e13", "action": "launch"}, "action"),
     ({"id": "e14", "position": position("spring-2p-view"), "avoidMoves": "done"}, "avoidMoves"),
     ({"id": "e15", "position": position("spring-2p-view"), "top": True}, "top"),
+    ({"id": "e16", "game": "chess", "position": position("spring-2p-view")}, "game"),
+    ({"id": "e17", "game": 3, "position": position("spring-2p-view")}, "game"),
+    ({"id": "e18", "position": {"players": 5, "seed": 1, "moves": []}}, "position.players"),   # Burano: 2-4
 ]
 
 

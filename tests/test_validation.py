@@ -206,9 +206,12 @@ def test_f1_a_decision_without_a_legal_move_is_rejected_by_the_rules_check(imple
 
 
 def test_check_playable_rejects_a_chance_node_without_outcomes():
+    from burano_ai.games import get_spec
     from burano_ai.validate import check_playable
 
     class NoOutcomes:
+        chance_kind = 1    # ChanceKind.FISH_DRAW
+
         def is_terminal(self):
             return False
 
@@ -218,11 +221,8 @@ def test_check_playable_rejects_a_chance_node_without_outcomes():
         def chance_outcomes(self):
             return []
 
-        def to_dict(self):
-            return {"context": {"chance": "fish-draw"}}
-
     with pytest.raises(PositionError, match="'fish-draw' has no outcome"):
-        check_playable(NoOutcomes())
+        check_playable(NoOutcomes(), get_spec("burano"))
 
 
 @pytest.mark.parametrize("implementation", sorted(FACTORIES))

@@ -62,7 +62,8 @@ Results JSON: see `RESULTS_SCHEMA` (``schema``/``version`` fields first); CSV: o
 
 Modules: `plan` (configuration and plan), `tournament` (tasks, one game, `run_arena`), `backends`
 (local processes, Ray), `stats` (intervals, ratings, summary), `sprt` (the sequential test), `report` (`ArenaResult`: JSON, CSV,
-table, plot). The order of finish is the rules' (`burano_ai.games.burano.scoring.finishing_key`).
+table, plot). The order of finish is the game's (`State.finishing_key`: Burano's VP, then prep-area cubes, then coins);
+the game is `ArenaConfig.game` (default Burano), reached only through `burano_ai.games.get_spec`.
 """
 
 from burano_ai.arena.backends import Progress

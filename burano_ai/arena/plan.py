@@ -11,9 +11,11 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
+from burano_ai.arena.sprt import SprtConfig
 from burano_ai.bots import check_bot_spec, parse_bot_spec, with_time_per_move
 from burano_ai.core.errors import OptionError
-from burano_ai.arena.sprt import SprtConfig
+from burano_ai.core.game import player_range_text
+from burano_ai.games import DEFAULT_GAME, get_spec
 
 BACKENDS = ("local", "ray")
 SEATINGS = ("auto", "all", "rotate")
@@ -32,7 +34,7 @@ class ArenaConfig:
     Attributes:
         bots: bot spec strings, one per seat (repeated to fill the seats if shorter); more bots than seats
             play a round robin over every combination of `players` of them.
-        players: 2, 3 or 4.
+        players: within the game's range (Burano: 2, 3 or 4).
         games: games to play (rounded up to whole deals).
         seed: seed of every deal, chance stream and bot.
         time_per_move: seconds per decision for search bots whose spec has no budget of its own.
@@ -43,6 +45,7 @@ class ArenaConfig:
         sprt: run a sequential test (two bots, two players; `burano_ai.arena.sprt`): play deals in
             order and stop starting new ones once the test decides; `games` is then the most to play.
         gauntlet: the first bot plays every combination of `players - 1` of the others (the field).
+        game: the game's registry key (`burano_ai.games`).
     """
 
     bots: tuple[str, ...]
@@ -56,6 +59,7 @@ class ArenaConfig:
     bootstrap: int = 200
     sprt: SprtConfig | None = None
     gauntlet: bool = False
+    game: str = DEFAULT_GAME
 
     @property
     def pairing(self) -> str:
@@ -66,8 +70,10 @@ class ArenaConfig:
 
     def validate(self) -> None:
         """Raise OptionError naming the first bad option (bot specs included)."""
-        if isinstance(self.players, bool) or self.players not in (2, 3, 4):
-            raise OptionError(f"players must be 2, 3 or 4, not {self.players!r}")
+        spec = get_spec(self.game)
+        if isinstance(self.players, bool) or not isinstance(self.players, int) or \
+                not spec.min_players <= self.players <= spec.max_players:
+            raise OptionError(f"players must be {player_range_text(spec)}, not {self.players!r}")
         if not self.bots:
             raise OptionError("no bots given: list one bot spec per seat, e.g. --bots ismcts,greedy")
         if not isinstance(self.gauntlet, bool):
@@ -101,7 +107,7 @@ class ArenaConfig:
             if self.pairing != "lineup":
                 raise OptionError(f"--sprt compares two bots: it cannot run a {self.pairing} of {len(self.bots)}")
         for spec in self.bots:
-            check_bot_spec(spec)
+            check_bot_spec(spec, self.game)
 
 
 def split_bot_list(text: str) -> list[str]:
@@ -171,7 +177,8 @@ def lineups_of(num_entries: int, players: int, pairing: str) -> list[tuple[int, 
 def make_plan(config: ArenaConfig) -> Plan:
     """Resolve specs (with the time per move), entries, lineups, seatings and the number of deals."""
     config.validate()
-    specs = [with_time_per_move(parse_bot_spec(s), config.time_per_move).canonical() for s in config.bots]
+    specs = [with_time_per_move(parse_bot_spec(s, config.game), config.time_per_move).canonical()
+             for s in config.bots]
     pairing = config.pairing
     if pairing != "lineup":
         twice = next((s for i, s in enumerate(specs) if s in specs[:i]), None)

@@ -13,6 +13,7 @@ from typing import Any
 from burano_ai import __version__
 from burano_ai.bots import BotSpec, parse_bot_spec
 from burano_ai.core.errors import OptionError
+from burano_ai.games import DEFAULT_GAME, get_spec
 from burano_ai.arena.plan import ArenaConfig, Plan
 from burano_ai.arena.stats import head_to_head
 
@@ -27,7 +28,7 @@ RESULTS_SCHEMA: dict[str, str] = {
     "config": "[object] bots [list of str, as given], players [int], games [int, as asked], seed [int], "
               "time_per_move [float|null], workers [int], backend [str], seating [str], bootstrap [int], "
               "sprt [object|null: elo0, elo1, alpha, beta], gauntlet [bool], engine [str: module.qualname of the Game "
-              "class]",
+              "class], game [str: the game's registry key; absent for burano, whose results predate it]",
     "pairing": "[str] lineup (at most one bot per seat), round-robin (more bots than seats: every combination "
                "of players-many bots) or gauntlet (the first bot against every combination of the others)",
     "lineup": "[list of int] entry index of each seat before seating permutations (the first lineup)",
@@ -39,7 +40,8 @@ RESULTS_SCHEMA: dict[str, str] = {
     "elapsed": "[float] wall-clock seconds of the whole run",
     "entries": "[list of object] one per distinct bot spec: index [int], spec [str, canonical], "
                "seats_played [int], win_share [float, summed], win_rate [float], win_rate_ci95 "
-               "[[float, float]], wins [int, outright or shared], mean_vp [float], sd_vp [float], "
+               "[[float, float]], wins [int, outright or shared], mean_<score> [float], sd_<score> [float] (<score>: "
+               "the game's score name, vp for Burano), "
                "mean_rank [float], mean_margin [float], decisions [int], forced [int], think_seconds "
                "[float], seconds_per_decision [float], iterations [int], iterations_per_second [float], "
                "rating [float, Elo scale, mean 0], rating_ci95 [[float, float]]",
@@ -52,7 +54,8 @@ RESULTS_SCHEMA: dict[str, str] = {
              "chance_seed [int], bot_seeds [list of int], scores [list of int], ranks [list of float], "
              "returns [list of float], winners [list of int], decisions, forced [list of int], "
              "think_seconds [list of float], iterations [list of int], seconds [float], length [int], "
-             "tiebreak [list of [vp, prep cubes, coins]], record [str, only with --records: the file name of "
+             "tiebreak [list of the game's finishing keys (State.finishing_key; Burano: [vp, prep cubes, coins])], "
+             "record [str, only with --records: the file name of "
              "the game's record (burano-game/1) in the records directory]",
     "notes": "[list of str] remarks (games rounded up to whole deals, time budgets not reproducible, the SPRT's "
              "stop)",
@@ -81,11 +84,18 @@ class ArenaResult:
     notes: list[str] = field(default_factory=list)
     sprt: dict[str, Any] | None = None
 
+    @property
+    def score_name(self) -> str:
+        """The game's score column ("vp": Burano's victory points)."""
+        return get_spec(self.config.game).score_name
+
     def to_dict(self) -> dict[str, Any]:
         """The results JSON (see `RESULTS_SCHEMA`)."""
         cfg = asdict(self.config)
         cfg["bots"] = list(self.config.bots)
         cfg["engine"] = self.engine
+        if cfg["game"] == DEFAULT_GAME:     # Burano's results stay as they were before other games
+            del cfg["game"]
         return {
             "schema": SCHEMA, "version": SCHEMA_VERSION, "burano_ai_version": __version__,
             "config": cfg, "pairing": self.plan.pairing, "lineup": list(self.plan.lineup),
@@ -109,8 +119,8 @@ class ArenaResult:
         """One row per seat per game."""
         with open(path, "w", encoding="utf-8", newline="") as f:
             w = csv.writer(f)
-            w.writerow(["game", "deal", "seat", "entry", "spec", "vp", "rank", "win_share", "winner", "decisions",
-                        "forced", "think_seconds", "iterations", "deal_seed", "chance_seed", "bot_seed"])
+            w.writerow(["game", "deal", "seat", "entry", "spec", self.score_name, "rank", "win_share", "winner",
+                        "decisions", "forced", "think_seconds", "iterations", "deal_seed", "chance_seed", "bot_seed"])
             for rec in self.games:
                 for seat, e in enumerate(rec["seating"]):
                     w.writerow([rec["index"], rec["deal"], seat, e, self.plan.entries[e], rec["scores"][seat],
@@ -119,14 +129,14 @@ class ArenaResult:
                                 rec["iterations"][seat], rec["deal_seed"], rec["chance_seed"], rec["bot_seeds"][seat]])
 
     def table_rows(self) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
-        headers = ("bot", "seats", "win rate", "95% CI", "mean VP", "mean rank", "rating", "rating 95% CI",
-                   "s/decision")
+        headers = ("bot", "seats", "win rate", "95% CI", f"mean {self.score_name.upper()}", "mean rank", "rating",
+                   "rating 95% CI", "s/decision")
         rows = []
         for e in sorted(self.entries, key=lambda x: -x["rating"]):
             lo, hi = e["win_rate_ci95"]
             rlo, rhi = e["rating_ci95"]
             rows.append((e["spec"], str(e["seats_played"]), f"{e['win_rate']:.3f}", f"{lo:.3f}-{hi:.3f}",
-                         f"{e['mean_vp']:.1f}", f"{e['mean_rank']:.2f}", f"{e['rating']:+.0f}",
+                         f"{e['mean_' + self.score_name]:.1f}", f"{e['mean_rank']:.2f}", f"{e['rating']:+.0f}",
                          f"{rlo:+.0f}..{rhi:+.0f}", f"{e['seconds_per_decision']:.3f}"))
         return headers, rows
 
@@ -236,7 +246,8 @@ def plot_ladder(result: ArenaResult, path: str) -> None:
     ax.axhline(1.0 / result.config.players, color="black", linewidth=0.5, linestyle=":")
     ax.set_ylabel("win rate (95% Wilson CI)")
     ax.set_ylim(0, 1)
-    ax.set_title(f"Burano arena: {result.config.players} players, {len(result.games)} games, seed {result.config.seed}")
+    ax.set_title(f"{get_spec(result.config.game).title} arena: {result.config.players} players, "
+                 f"{len(result.games)} games, seed {result.config.seed}")
     if budgeted:
         ax.legend(fontsize=8)
     fig.tight_layout()

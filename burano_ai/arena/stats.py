@@ -109,11 +109,12 @@ def rate(records: Sequence[dict[str, Any]], num_entries: int, bootstrap: int, se
     return ratings, [(float(a), float(b)) for a, b in zip(lo, hi)]
 
 
-def summarise(records: Sequence[dict[str, Any]], plan: Plan, players: int, bootstrap: int, seed: int
-              ) -> tuple[list[dict[str, Any]], list[float]]:
-    """Per-entry statistics and the per-seat win rate."""
+def summarise(records: Sequence[dict[str, Any]], plan: Plan, players: int, bootstrap: int, seed: int,
+              score_name: str) -> tuple[list[dict[str, Any]], list[float]]:
+    """Per-entry statistics and the per-seat win rate; the score's mean and deviation are named after
+    the game's score (`GameSpec.score_name`: ``mean_vp``, ``sd_vp`` for Burano)."""
     E = len(plan.entries)
-    acc = [{"seats": 0, "share": 0.0, "wins": 0, "vp": [], "rank": 0.0, "margin": 0.0, "decisions": 0,
+    acc = [{"seats": 0, "share": 0.0, "wins": 0, "scores": [], "rank": 0.0, "margin": 0.0, "decisions": 0,
             "forced": 0, "think": 0.0, "iterations": 0} for _ in range(E)]
     seat_share = [0.0] * players
     for rec in records:
@@ -123,7 +124,7 @@ def summarise(records: Sequence[dict[str, Any]], plan: Plan, players: int, boots
             a["seats"] += 1
             a["share"] += rec["returns"][seat]
             a["wins"] += 1 if seat in rec["winners"] else 0
-            a["vp"].append(scores[seat])
+            a["scores"].append(scores[seat])
             a["rank"] += rec["ranks"][seat]
             a["margin"] += scores[seat] - max(s for q, s in enumerate(scores) if q != seat)
             a["decisions"] += rec["decisions"][seat]
@@ -135,15 +136,15 @@ def summarise(records: Sequence[dict[str, Any]], plan: Plan, players: int, boots
     entries = []
     for e, a in enumerate(acc):
         n = a["seats"]
-        vps = a["vp"]
-        mean_vp = sum(vps) / n if n else 0.0
-        sd_vp = math.sqrt(sum((v - mean_vp) ** 2 for v in vps) / (n - 1)) if n > 1 else 0.0
+        values = a["scores"]
+        mean_score = sum(values) / n if n else 0.0
+        sd_score = math.sqrt(sum((v - mean_score) ** 2 for v in values) / (n - 1)) if n > 1 else 0.0
         lo, hi = wilson_interval(a["share"], n)
         entries.append({
             "index": e, "spec": plan.entries[e], "seats_played": n,
             "win_share": round(a["share"], 6), "win_rate": a["share"] / n if n else 0.0,
             "win_rate_ci95": [lo, hi], "wins": a["wins"],
-            "mean_vp": mean_vp, "sd_vp": sd_vp, "mean_rank": a["rank"] / n if n else 0.0,
+            f"mean_{score_name}": mean_score, f"sd_{score_name}": sd_score, "mean_rank": a["rank"] / n if n else 0.0,
             "mean_margin": a["margin"] / n if n else 0.0,
             "decisions": a["decisions"], "forced": a["forced"], "think_seconds": round(a["think"], 4),
             "seconds_per_decision": a["think"] / a["decisions"] if a["decisions"] else 0.0,

@@ -16,10 +16,10 @@ from typing import Any, Callable
 
 from burano_ai.bots import make_bot
 from burano_ai.core.errors import OptionError
-from burano_ai.record import GameRecord, RecordError, SeatInfo
-from burano_ai.games.burano.scoring import finishing_key
-from burano_ai.search.evaluators import sample_chance_cumulative
 from burano_ai.core.seeds import derive
+from burano_ai.games import DEFAULT_GAME, get_spec
+from burano_ai.record import GameRecord, RecordError, SeatInfo
+from burano_ai.search.evaluators import sample_chance_cumulative
 from burano_ai.arena.backends import Progress, run_local, run_ray
 from burano_ai.arena.plan import ArenaConfig, Plan, make_plan
 from burano_ai.arena.report import ArenaResult
@@ -48,6 +48,7 @@ class GameTask:
     game_factory: Any
     record: bool = False            # return the game's record (burano-game/1) under "record"
     event: str | None = None        # the record's event line
+    game: str = DEFAULT_GAME        # the game's registry key
 
 
 def game_tasks(config: ArenaConfig, plan: Plan, game_factory: Any, record: bool = False) -> list[GameTask]:
@@ -64,7 +65,8 @@ def game_tasks(config: ArenaConfig, plan: Plan, game_factory: Any, record: bool 
             chance_seed=derive(config.seed, deal, _CHANCE),
             bot_seeds=tuple(derive(config.seed, g, seat, _BOT) for seat in range(config.players)),
             game_factory=game_factory, record=record,
-            event=f"burano arena: seed {config.seed}, game {g}, deal {deal}" if record else None))
+            event=f"{config.game} arena: seed {config.seed}, game {g}, deal {deal}" if record else None,
+            game=config.game))
     return tasks
 
 
@@ -75,8 +77,8 @@ def play_game(task: GameTask) -> dict[str, Any]:
     n = task.players
     state = task.game_factory(n).new_initial_state(task.deal_seed)
     record = GameRecord.new(n, task.deal_seed, [SeatInfo(spec, spec) for spec in task.specs],
-                            event=task.event) if task.record else None
-    bots = [make_bot(spec, seed) for spec, seed in zip(task.specs, task.bot_seeds)]
+                            event=task.event, game=task.game) if task.record else None
+    bots = [make_bot(spec, seed, task.game) for spec, seed in zip(task.specs, task.bot_seeds)]
     for bot in bots:
         bot.restart()
     chance_rng = random.Random(task.chance_seed)
@@ -112,7 +114,8 @@ def play_game(task: GameTask) -> dict[str, Any]:
             record.add(state, action)
         state.apply_action(action)
         length += 1
-    keys = [finishing_key(state, p) for p in range(n)]
+    keys = [tuple(state.finishing_key(p)) for p in range(n)]     # the game's one order of finish
+    best = max(keys)
     ranks = [1 + sum(1 for q in range(n) if keys[q] > keys[p]) + (sum(1 for q in range(n) if keys[q] == keys[p]) - 1) / 2
              for p in range(n)]
     out: dict[str, Any] = {
@@ -120,7 +123,7 @@ def play_game(task: GameTask) -> dict[str, Any]:
         "deal_seed": task.deal_seed, "chance_seed": task.chance_seed, "bot_seeds": list(task.bot_seeds),
         "scores": [int(v) for v in state.scores()], "ranks": ranks,
         "tiebreak": [list(k) for k in keys],
-        "returns": [float(r) for r in state.returns()], "winners": [int(w) for w in state.winners()],
+        "returns": [float(r) for r in state.returns()], "winners": [p for p in range(n) if keys[p] == best],
         "decisions": decisions, "forced": forced, "think_seconds": [round(t, 6) for t in think],
         "iterations": [b.iterations for b in bots],
         "seconds": round(time.perf_counter() - start, 6), "length": length,
@@ -176,10 +179,9 @@ class RecordWriter:
 # Entry point
 
 
-def default_game_factory():
-    """The compiled core's Game (`burano_ai.Game`)."""
-    from burano_ai import Game
-    return Game
+def default_game_factory(game: str = DEFAULT_GAME):
+    """The compiled Game of `game` (Burano's: `burano_ai.Game`)."""
+    return get_spec(game).game_class("compiled")
 
 
 class _SprtRun:
@@ -225,8 +227,9 @@ def run_arena(config: ArenaConfig, progress: Progress | None = None, game_factor
         config: what to play.
         progress: called as ``progress(games done, games total)`` after each game (with ``config.sprt``
             the total is the most games the test may play).
-        game_factory: ``num_players -> Game`` (a Game class; picklable); default `burano_ai.Game` (the
-            compiled core); `burano_ai.games.burano.reference.Game` plays the same games, slowly.
+        game_factory: ``num_players -> Game`` (a Game class; picklable); default: the compiled Game of
+            ``config.game`` (Burano's `burano_ai.Game`); `burano_ai.games.burano.reference.Game` plays the
+            same Burano games, slowly.
         on_sprt: with ``config.sprt``, called with the running `SprtTest` after each counted pair.
         records: a directory (created if missing) to write every game's record into as it ends
             (`RECORD_NAME`: game-00000.json, ...); each game's results then name its file under "record".
@@ -237,7 +240,7 @@ def run_arena(config: ArenaConfig, progress: Progress | None = None, game_factor
     """
     start = time.perf_counter()
     plan = make_plan(config)
-    factory = game_factory or default_game_factory()
+    factory = game_factory or default_game_factory(config.game)
     writer = RecordWriter(check_records_dir(records)) if records is not None else None
     tasks = game_tasks(config, plan, factory, record=writer is not None)
     run = _SprtRun(SprtTest(config.sprt), on_sprt) if config.sprt is not None else None
@@ -270,7 +273,8 @@ def run_arena(config: ArenaConfig, progress: Progress | None = None, game_factor
     elif plan.games != config.games:
         notes.append(f"{config.games} games asked, {plan.games} played: whole deals of {len(plan.seatings)} "
                      f"seatings each")
-    entries, seat_rates = summarise(records, plan, config.players, config.bootstrap, config.seed)
+    entries, seat_rates = summarise(records, plan, config.players, config.bootstrap, config.seed,
+                                    get_spec(config.game).score_name)
     if any("time=" in s for s in plan.entries):
         notes.append("bots with a time budget make results depend on the machine (not reproducible bit for bit)")
     engine = f"{factory.__module__}.{factory.__qualname__}"

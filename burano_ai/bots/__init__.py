@@ -10,8 +10,10 @@ Spec strings: ``name`` or ``name:key=value,key=value``. Bots and their keys:
 
 ==================  ======================================================================================
 ``random``          uniform over the legal actions. No keys.
-``greedy``          one move ahead with a fixed heuristic (see `GreedyBot`). Keys: ``samples`` (chance
-                    completions averaged per move, 3), ``depth`` (sub-decisions followed, 4).
+``greedy``          Burano's own (`HeuristicBot` playing `burano_ai.games.burano.greedy.choose_greedy`):
+                    one move ahead with a fixed heuristic.
+                    Keys: ``samples`` (chance completions averaged per move, 3), ``depth`` (sub-decisions
+                    followed, 4).
 ``ismcts``          our SO-ISMCTS through `burano_ai.engine.suggest`. Keys: ``iterations`` (default 1000
                     when no budget is given), ``time`` (seconds per decision), ``workers`` (root-parallel
                     processes, 1), ``threads`` (threads sharing one tree, 1: games stay reproducible and
@@ -25,7 +27,8 @@ Spec strings: ``name`` or ``name:key=value,key=value``. Bots and their keys:
 ``mcts-pkg``        the PyPI `mcts` package's UCT on one determinization (see `MctsPkgBot`). Keys:
                     ``iterations`` (500 when no budget is given) or ``time``, ``c``,
                     ``rollout`` (native | python).
-``openspiel-ismcts``  OpenSpiel's Python `ISMCTSBot` through `burano_ai.games.burano.openspiel`. Keys: ``iterations``
+``openspiel-ismcts``  OpenSpiel's Python `ISMCTSBot` through the game's OpenSpiel adapter (Burano's
+                    `burano_ai.games.burano.openspiel`; capability "openspiel"). Keys: ``iterations``
                     (500 when no budget is given), ``time``, ``c``, ``evaluator`` (native | random),
                     ``rollouts``, ``final`` (max-visit | normalized | max-value), ``worlds``,
                     ``inconsistent`` (allow inconsistent action sets: 0 | 1).
@@ -34,14 +37,19 @@ Spec strings: ``name`` or ``name:key=value,key=value``. Bots and their keys:
                     counts simulations only.
 ==================  ======================================================================================
 
+Every bot but ``greedy`` is generic: it plays any registered game through the State API. A game declares
+its own bots (its heuristics) in its spec (`GameSpec.bots`: Burano's is ``greedy``); `make_bot(spec, seed,
+game)` and `parse_bot_spec(spec, game)` find them there.
+
 Numbers accept ``_`` separators (``iterations=20_000``). Every bad spec raises `OptionError` naming the
 bad part. Every random choice derives from the bot's seed and a decision counter, so a bot with an
 iteration budget plays the same moves for the same seed (a ``time`` budget does not: it depends on the
 machine).
 
 Modules: `spec` (spec strings, `BotSpec`), `presets` (frozen ``ismcts`` versions), `base` (`Bot`,
-`seat_view`), one module per bot
-(`random_bot`, `greedy`, `ismcts`, and the adapters `mcts_pkg`, `openspiel_bots`), `registry` (name ->
+`seat_view`), one module per generic bot
+(`random_bot`, `ismcts`, and the adapters `mcts_pkg`, `openspiel_bots`), `heuristic` (`HeuristicBot`: a
+game's own bot), `registry` (name ->
 factory, `make_bot`; the only importer of the adapters). The adapters' names are re-exported here on
 first use, so ``import burano_ai.bots`` imports neither `mcts` nor `pyspiel`.
 """
@@ -51,12 +59,12 @@ from __future__ import annotations
 from typing import Any
 
 from burano_ai.bots.base import Bot, seat_view
-from burano_ai.bots.greedy import PREP_CUBE_VALUE, WORKER_OFF_RING_VALUE, GreedyBot, greedy_value
 from burano_ai.bots.ismcts import IsmctsBot
 from burano_ai.bots.presets import PRESETS, Preset, get_preset
 from burano_ai.bots.random_bot import RandomBot
 from burano_ai.bots.registry import BOT_FACTORIES, check_bot_spec, make_bot
-from burano_ai.bots.spec import BOT_KEYS, TIMED_BOTS, BotSpec, parse_bot_spec, with_time_per_move
+from burano_ai.bots.heuristic import HeuristicBot
+from burano_ai.bots.spec import BOT_KEYS, TIMED_BOTS, BotSpec, bot_keys, parse_bot_spec, with_time_per_move
 
 # The adapters import their third-party package: loaded on first use, not by `import burano_ai.bots`.
 _ADAPTERS = {
@@ -68,9 +76,9 @@ _ADAPTERS = {
     "make_evaluator": "openspiel_bots",
 }
 
-__all__ = ["BOT_FACTORIES", "BOT_KEYS", "PREP_CUBE_VALUE", "PRESETS", "TIMED_BOTS", "WORKER_OFF_RING_VALUE", "Bot",
-           "BotSpec", "GreedyBot", "IsmctsBot", "Preset", "RandomBot", "check_bot_spec", "get_preset", "greedy_value",
-           "make_bot", "parse_bot_spec", "seat_view", "with_time_per_move", *_ADAPTERS]
+__all__ = ["BOT_FACTORIES", "BOT_KEYS", "PRESETS", "TIMED_BOTS", "Bot", "BotSpec", "HeuristicBot", "IsmctsBot",
+           "Preset", "RandomBot", "bot_keys", "check_bot_spec", "get_preset", "make_bot", "parse_bot_spec",
+           "seat_view", "with_time_per_move", *_ADAPTERS]
 
 
 def __getattr__(name: str) -> Any:

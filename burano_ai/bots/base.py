@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import random
 
-from burano_ai.core.errors import OptionError
-from burano_ai.search.evaluators import sample_chance_cumulative
-from burano_ai.core.seeds import derive
 from burano_ai.bots.spec import BotSpec
+from burano_ai.core.errors import OptionError
+from burano_ai.core.seeds import derive
+from burano_ai.games import DEFAULT_GAME
+from burano_ai.search.evaluators import sample_chance_cumulative
 
 
 class Bot:
@@ -24,13 +25,15 @@ class Bot:
         seed: its seed.
         decisions: decisions taken since the last restart (forced moves included if asked).
         iterations: search iterations run since the last restart (0 for bots that do not search).
+        game: the registry key of the game it plays (`burano_ai.games`).
     """
 
     name = "bot"
 
-    def __init__(self, spec: BotSpec, seed: int) -> None:
+    def __init__(self, spec: BotSpec, seed: int, game: str = DEFAULT_GAME) -> None:
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise OptionError(f"a bot seed must be an integer, not {seed!r}")
+        self.game = game
         self.spec = spec.canonical()
         self.options = dict(spec.options)
         self.seed = seed
@@ -67,13 +70,15 @@ def seat_view(state, seat: int):
     Loading a view fills the hidden parts with a sample that depends on the view alone (as the search's
     `canonical_root` does), so positions the seat cannot tell apart give the same view, bit for bit.
     """
-    game = getattr(state, "game", None)
-    if game is None or not hasattr(game, "state_from_json"):
-        from burano_ai.search.parallel import canonical_root
-        return canonical_root(state, seat)
-    return game.state_from_json(state.to_json(seat))
+    return state.game.state_from_json(state.to_json(seat))
 
 
-def _resolve_chance(state, rng: random.Random) -> None:
+def chance_outcome(state, rng: random.Random) -> int:
+    """A chance outcome of `state` drawn by the search's sampler: the one every bot uses (golden-pinned)."""
+    return sample_chance_cumulative(state, rng)
+
+
+def resolve_chance(state, rng: random.Random) -> None:
+    """Sample chance outcomes (`chance_outcome`) until a decision or the end."""
     while state.is_chance_node():
-        state.apply_action(sample_chance_cumulative(state, rng))
+        state.apply_action(chance_outcome(state, rng))

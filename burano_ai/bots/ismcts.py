@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from burano_ai.core.errors import OptionError
+from burano_ai.games import DEFAULT_GAME
 from burano_ai.search.evaluators import HorizonEstimate
 from burano_ai.search.limits import DEFAULT_BOT_ITERATIONS, Limit
 from burano_ai.search.params import Params
@@ -25,8 +26,8 @@ class IsmctsBot(Bot):
 
     name = "ismcts"
 
-    def __init__(self, spec: BotSpec, seed: int) -> None:
-        super().__init__(spec, seed)
+    def __init__(self, spec: BotSpec, seed: int, game: str = DEFAULT_GAME) -> None:
+        super().__init__(spec, seed, game)
         o = self.options
         iterations = o.get("iterations")
         seconds = o.get("time")

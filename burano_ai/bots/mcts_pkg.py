@@ -11,12 +11,16 @@ import random
 
 import mcts as mcts_package
 
-from burano_ai.search.evaluators import random_playout
+from burano_ai.search.evaluators import CorePlayout, random_playout
 from burano_ai.search.params import Params
 from burano_ai.search.rewards import margins, rewards
 from burano_ai.core.seeds import derive
-from burano_ai.bots.base import Bot, _resolve_chance, seat_view
+from burano_ai.bots.base import Bot, resolve_chance, seat_view
 from burano_ai.bots.spec import BotSpec
+from burano_ai.games import DEFAULT_GAME
+
+#: Native rollouts: the State's own uniform playout (in C for a compiled State), else `random_playout`.
+_UNIFORM_PLAYOUT = CorePlayout("random")
 
 
 class _PkgState:
@@ -39,7 +43,7 @@ class _PkgState:
     def takeAction(self, action: int) -> "_PkgState":   # noqa: N802
         s = self.state.clone()
         s.apply_action(action)
-        _resolve_chance(s, self.search.rng)
+        resolve_chance(s, self.search.rng)
         return _PkgState(s, self.seat, self.search)
 
     def isTerminal(self) -> bool:   # noqa: N802
@@ -90,14 +94,14 @@ class MctsPkgBot(Bot):
         def rollout(self, pkg_state: _PkgState) -> float:
             s = pkg_state.state.clone()
             seed = self.rng.getrandbits(31)
-            if self.native and callable(getattr(s, "playout", None)):
-                s.playout(seed, "random")
+            if self.native:
+                _UNIFORM_PLAYOUT.play(s, seed)   # the State's own playout where it has one (compiled)
             else:
                 random_playout(s, seed)
             return self.reward(s)
 
-    def __init__(self, spec: BotSpec, seed: int) -> None:
-        super().__init__(spec, seed)
+    def __init__(self, spec: BotSpec, seed: int, game: str = DEFAULT_GAME) -> None:
+        super().__init__(spec, seed, game)
         self._mcts = mcts_package
         o = self.options
         self.iterations_limit = o.get("iterations") if "time" in o else o.get("iterations", 500)

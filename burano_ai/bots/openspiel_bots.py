@@ -1,5 +1,6 @@
-"""OpenSpiel's bots as our Bots: `OpenSpielISMCTSBot` and `OpenSpielMCTSBot` playing the pyspiel game of
-`burano_ai.games.burano.openspiel`, with `NativeRolloutEvaluator` (playouts inside the wrapped State) and
+"""OpenSpiel's bots as our Bots: `OpenSpielISMCTSBot` and `OpenSpielMCTSBot` playing the pyspiel game of the
+game's OpenSpiel adapter (capability "openspiel": `GameSpec.openspiel_game`, Burano's is
+`burano_ai.games.burano.openspiel`), with `NativeRolloutEvaluator` (playouts inside the wrapped State) and
 `TimedISMCTSBot` (OpenSpiel's ISMCTS with a wall-clock budget).
 
 An adapter: it needs the ``[openspiel]`` extra (``import pyspiel``) at import time, so only the registry
@@ -19,11 +20,11 @@ import numpy as np
 from open_spiel.python.algorithms import ismcts as os_ismcts
 from open_spiel.python.algorithms import mcts as os_mcts
 
-from burano_ai.games.burano.openspiel import BuranoState, game_for
-from burano_ai.search.evaluators import CorePlayout
-from burano_ai.core.seeds import SEED_MASK, derive
 from burano_ai.bots.base import Bot, seat_view
 from burano_ai.bots.spec import BotSpec
+from burano_ai.core.seeds import SEED_MASK, derive
+from burano_ai.games import DEFAULT_GAME, get_spec
+from burano_ai.search.evaluators import CorePlayout
 
 #: Playout seeds are drawn uniformly from every `SEED_BITS`-bit seed.
 _SEED_RANGE = SEED_MASK + 1
@@ -31,8 +32,16 @@ _SEED_RANGE = SEED_MASK + 1
 _UNIFORM_PLAYOUT = CorePlayout("random")
 
 
-def _engine_of(state) -> str:
-    return "reference" if type(state).__module__.startswith("burano_ai.games.burano.reference") else "core"
+def implementation_of(spec, state) -> str:
+    """The name of the implementation of `spec`'s game that `state` is a State of ("compiled", "reference")."""
+    game_class = type(state.game)
+    return next((name for name in spec.implementations if spec.game_class(name) is game_class), "compiled")
+
+
+def openspiel_game_of(game: str, state):
+    """The pyspiel game (`GameSpec.openspiel_game`) of `game` that wraps States like `state`."""
+    spec = get_spec(game)
+    return spec.openspiel_game(state.num_players, implementation_of(spec, state))
 
 
 # ------------------------------------------------------------------------------------------------
@@ -46,12 +55,14 @@ class NativeRolloutEvaluator(os_mcts.Evaluator):
     probabilities, returns = win shares), without a C++ -> Python crossing per action.
     """
 
-    def __init__(self, n_rollouts: int = 1, random_state: np.random.RandomState | None = None) -> None:
+    def __init__(self, n_rollouts: int = 1, random_state: np.random.RandomState | None = None,
+                 game: str = DEFAULT_GAME) -> None:
         self.n_rollouts = n_rollouts
         self._random_state = random_state or np.random.RandomState()
+        self._unwrap = get_spec(game).openspiel_unwrap
 
-    def evaluate(self, state: BuranoState) -> np.ndarray:
-        inner = state.burano_state
+    def evaluate(self, state) -> np.ndarray:
+        inner = self._unwrap(state)
         if inner is None:   # before the deal: nothing to say
             return np.full(state.num_players(), 1.0 / state.num_players())
         playout = _UNIFORM_PLAYOUT.play   # in C for the core, `random_playout` for the reference model
@@ -62,17 +73,18 @@ class NativeRolloutEvaluator(os_mcts.Evaluator):
             total += s.returns()
         return total / self.n_rollouts
 
-    def prior(self, state: BuranoState) -> list[tuple[int, float]]:
+    def prior(self, state) -> list[tuple[int, float]]:
         if state.is_chance_node():
             return state.chance_outcomes()
         legal = state.legal_actions(state.current_player())
         return [(a, 1.0 / len(legal)) for a in legal]
 
 
-def make_evaluator(kind: str, n_rollouts: int, random_state: np.random.RandomState) -> os_mcts.Evaluator:
+def make_evaluator(kind: str, n_rollouts: int, random_state: np.random.RandomState,
+                   game: str = DEFAULT_GAME) -> os_mcts.Evaluator:
     """``native`` (`NativeRolloutEvaluator`) or ``random`` (OpenSpiel's `RandomRolloutEvaluator`)."""
     if kind == "native":
-        return NativeRolloutEvaluator(n_rollouts, random_state)
+        return NativeRolloutEvaluator(n_rollouts, random_state, game)
     return os_mcts.RandomRolloutEvaluator(n_rollouts=n_rollouts, random_state=random_state)
 
 
@@ -136,7 +148,7 @@ DEFAULT_UCT_C = 0.7
 class OpenSpielISMCTSBot(Bot):
     """OpenSpiel's ISMCTS (`open_spiel.python.algorithms.ismcts.ISMCTSBot`) playing for its seat.
 
-    Each decision: wrap the seat's view (`seat_view`) in a `BuranoState` and run a fresh ISMCTSBot seeded
+    Each decision: wrap the seat's view (`seat_view`) in a pyspiel State and run a fresh ISMCTSBot seeded
     from our seed and decision counter. Its resampler is ``resample_from_infostate`` with a sampler drawn
     from the bot's own NumPy RNG (OpenSpiel's default sampler is seeded from the clock, which would make
     games irreproducible). Defaults: UCT, c = 0.7, 500 simulations (unless `time` is given), unlimited
@@ -145,8 +157,8 @@ class OpenSpielISMCTSBot(Bot):
 
     name = "openspiel-ismcts"
 
-    def __init__(self, spec: BotSpec, seed: int) -> None:
-        super().__init__(spec, seed)
+    def __init__(self, spec: BotSpec, seed: int, game: str = DEFAULT_GAME) -> None:
+        super().__init__(spec, seed, game)
         o = self.options
         self.seconds = o.get("time")
         self.max_simulations = o.get("iterations", 10**9 if self.seconds is not None else 500)
@@ -159,10 +171,10 @@ class OpenSpielISMCTSBot(Bot):
 
     def _choose(self, state, seat: int, legal: list[int], seed: int) -> int:
         view = seat_view(state, seat)
-        game = game_for(view.num_players, _engine_of(view))
+        game = openspiel_game_of(self.game, view)
         root = game.wrap(view)
         rs = np.random.RandomState(seed)
-        bot = TimedISMCTSBot(game, make_evaluator(self.evaluator_kind, self.n_rollouts, rs), self.uct_c,
+        bot = TimedISMCTSBot(game, make_evaluator(self.evaluator_kind, self.n_rollouts, rs, self.game), self.uct_c,
                              self.max_simulations, max_world_samples=self.worlds, random_state=rs,
                              final_policy_type=self.final, allow_inconsistent_action_sets=self.inconsistent,
                              seconds=self.seconds)
@@ -184,8 +196,8 @@ class OpenSpielMCTSBot(Bot):
 
     name = "openspiel-mcts"
 
-    def __init__(self, spec: BotSpec, seed: int) -> None:
-        super().__init__(spec, seed)
+    def __init__(self, spec: BotSpec, seed: int, game: str = DEFAULT_GAME) -> None:
+        super().__init__(spec, seed, game)
         o = self.options
         self.max_simulations = o.get("iterations", 500)
         self.uct_c = o.get("c", DEFAULT_UCT_C)
@@ -195,10 +207,10 @@ class OpenSpielMCTSBot(Bot):
 
     def _choose(self, state, seat: int, legal: list[int], seed: int) -> int:
         world = seat_view(state, seat).resample(seat, derive(seed, 7))
-        game = game_for(world.num_players, _engine_of(world))
+        game = openspiel_game_of(self.game, world)
         rs = np.random.RandomState(seed)
         bot = os_mcts.MCTSBot(game, self.uct_c, self.max_simulations,
-                              make_evaluator(self.evaluator_kind, self.n_rollouts, rs),
+                              make_evaluator(self.evaluator_kind, self.n_rollouts, rs, self.game),
                               solve=self.solve, random_state=rs)
         action = int(bot.step(game.wrap(world)))
         self.iterations += self.max_simulations

@@ -1,6 +1,7 @@
 """Bot spec strings: ``name`` or ``name:key=value,key=value`` (the table of bots and keys is in
 `burano_ai.bots`), parsed and checked into a `BotSpec`; which keys each bot takes and how each value is
-parsed (`BOT_KEYS`); which bots take a wall-clock budget (`TIMED_BOTS`).
+parsed (`BOT_KEYS` for the generic bots every game has, `bot_keys(game)` with the game's own bots from
+its spec, `GameSpec.bots`); which bots take a wall-clock budget (`TIMED_BOTS`: generic bots only).
 
 Numbers accept ``_`` separators (``iterations=20_000``). Every bad spec raises `OptionError` naming the
 bad part.
@@ -12,8 +13,9 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from burano_ai.core.errors import OptionError
 from burano_ai.bots.presets import PRESETS
+from burano_ai.core.errors import OptionError
+from burano_ai.games import DEFAULT_GAME, get_spec
 
 
 @dataclass(frozen=True)
@@ -104,10 +106,9 @@ _OPENSPIEL_KEYS = {
     "rollouts": _whole("rollouts"),
 }
 
-#: Keys each bot accepts and how each value is parsed.
+#: Keys each generic bot (every game has them) accepts and how each value is parsed.
 BOT_KEYS: dict[str, dict[str, Callable[[str], Any]]] = {
     "random": {},
-    "greedy": {"samples": _whole("samples"), "depth": _whole("depth")},
     "ismcts": {
         "iterations": _whole("iterations"),
         "time": _TIME,
@@ -140,25 +141,41 @@ BOT_KEYS: dict[str, dict[str, Callable[[str], Any]]] = {
     },
     "openspiel-mcts": {**_OPENSPIEL_KEYS, "solve": _flag("solve")},
 }
-#: Bots that accept a wall-clock budget per decision (`time`), e.g. from the arena's --time-per-move.
+#: Generic bots that accept a wall-clock budget per decision (`time`), e.g. from the arena's --time-per-move.
 TIMED_BOTS = frozenset({"ismcts", "mcts-pkg", "openspiel-ismcts"})
 
 
-def parse_bot_spec(spec: str) -> BotSpec:
-    """Parse ``name[:key=value,...]`` and check the name, the keys and every value.
+def option_parser(key: str, default: Any) -> Callable[[str], Any]:
+    """The parser of a game bot's option from its declared default (`BotDeclaration.options`): a whole
+    number >= 1 for an int, a number >= 0 for a float."""
+    if isinstance(default, bool) or not isinstance(default, (int, float)):
+        raise TypeError(f"bot option {key!r}: a default must be an int or a float, not {default!r}")
+    return _whole(key) if isinstance(default, int) else _number(key, low=0.0)
+
+
+def bot_keys(game: str = DEFAULT_GAME) -> dict[str, dict[str, Callable[[str], Any]]]:
+    """Keys of every bot that plays `game`: the generic ones and the game's own (`GameSpec.bots`)."""
+    own = get_spec(game).bots()
+    return {**BOT_KEYS, **{name: {key: option_parser(key, default) for key, default in bot.options.items()}
+                           for name, bot in own.items()}}
+
+
+def parse_bot_spec(spec: str, game: str = DEFAULT_GAME) -> BotSpec:
+    """Parse ``name[:key=value,...]`` (a bot that plays `game`) and check the name, the keys and every value.
 
     Raises:
         OptionError: unknown bot, unknown or repeated key, missing ``=``, or a bad value; the message
             names the spec and the bad part.
     """
+    known_bots = bot_keys(game)
     if not isinstance(spec, str) or not spec.strip():
-        raise OptionError(f"empty bot spec {spec!r}: expected a bot name such as {', '.join(BOT_KEYS)}")
+        raise OptionError(f"empty bot spec {spec!r}: expected a bot name such as {', '.join(known_bots)}")
     text = spec.strip()
     name, colon, rest = text.partition(":")
     name = name.strip().lower()
-    if name not in BOT_KEYS:
-        raise OptionError(f"unknown bot {name!r} in spec {text!r} (known bots: {', '.join(BOT_KEYS)})")
-    keys = BOT_KEYS[name]
+    if name not in known_bots:
+        raise OptionError(f"unknown bot {name!r} in spec {text!r} (known bots: {', '.join(known_bots)})")
+    keys = known_bots[name]
     options: dict[str, Any] = {}
     if rest.strip():
         for part in rest.split(","):

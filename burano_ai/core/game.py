@@ -15,8 +15,9 @@ optional capabilities it has (`capabilities`), which services read instead of pr
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any, Callable, Protocol, Sequence, runtime_checkable
+from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
 
 
 class DecisionMode(IntEnum):
@@ -79,6 +80,49 @@ class Game(Protocol):
 GameFactory = Callable[[int], Game]
 
 
+@dataclass(frozen=True)
+class StepVisibility:
+    """Who sees one step of a game, as a record writes it (`GameSpec.step_visibility`).
+
+    Attributes:
+        kind: a chance step's kind, one of the spec's `chance_kinds` ("fish-draw"); None for a move.
+        seat: a chance step's owner (the seat that draws), when the event belongs to one seat.
+        seen_by: the seats that see the step's outcome; None when every seat does.
+    """
+
+    kind: str | None = None
+    seat: int | None = None
+    seen_by: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True)
+class BotDeclaration:
+    """One of a game's own bots (`GameSpec.bots`): a heuristic choice and the options its spec takes.
+
+    The framework plays it (`burano_ai.bots.heuristic.HeuristicBot`), so a game's heuristics import
+    nothing of the framework.
+
+    Attributes:
+        choose: ``(world, seat, legal, rng, options, sample_chance) -> action``: `world` is the seat's
+            view loaded back (a State of its own, to modify at will), `legal` the legal actions, `rng` a
+            `random.Random` seeded per decision, `options` the spec's options over the defaults,
+            `sample_chance(state, rng) -> outcome` the framework's chance sampler.
+        options: option key -> default value; an int option takes a whole number >= 1, a float one a
+            number >= 0.
+        summary: one line for the bot tables.
+    """
+
+    choose: Callable[..., int]
+    options: Mapping[str, Any]
+    summary: str = ""
+
+
+def player_range_text(spec: GameSpec) -> str:
+    """The spec's player counts as people read them in messages: "2, 3 or 4"."""
+    counts = [str(n) for n in range(spec.min_players, spec.max_players + 1)]
+    return counts[0] if len(counts) == 1 else f"{', '.join(counts[:-1])} or {counts[-1]}"
+
+
 @runtime_checkable
 class GameSpec(Protocol):
     """The declaration of one game: everything a service may ask of it besides a State.
@@ -107,10 +151,65 @@ class GameSpec(Protocol):
     def new_game(self, num_players: int, implementation: str = "compiled") -> Game: ...
 
     # --- engine side: positions, records, bots, arena (engine, protocol, record, session, arena)
+    #: What a seat's score counts, as a column name ("vp" for Burano's victory points).
+    score_name: str
+    #: The kinds of chance event a record may name (`Step.kind`).
+    chance_kinds: tuple[str, ...]
+    #: Move texts that stand for a step the position's seat cannot see, besides the generic "?".
+    unseen_texts: frozenset[str]
+
+    def load_position(self, data: Mapping[str, Any], game_factory: GameFactory | None = None
+                      ) -> tuple[State, int | None]:
+        """Check a position object of this game (`format` == `position_format`) and build its State with
+        `game_factory` (default: the compiled Game); return (State, its view seat or None).
+
+        Raises:
+            PositionError: the position is malformed or impossible (the message names the field).
+        """
+        ...
+
+    def phase_name(self, state: State) -> str:
+        """The name of the part of the game `state` is in, for messages ("pyramid", "round")."""
+        ...
+
+    def decision_label(self, state: State, seat: int) -> str:
+        """Where in the game a decision of `seat` stands, for people ("spring r1", "turn 3")."""
+        ...
+
+    def step_visibility(self, state: State, action: int) -> StepVisibility:
+        """Who sees the step of applying `action` at `state` (the state is not modified)."""
+        ...
+
+    def hidden_in_export(self, steps: Sequence[Any], seat: int) -> set[int]:
+        """The indices of the record `steps` (`record.Step`s) that a one-seat export for `seat` hides:
+        the steps the seat does not see and that the game never reveals to it later."""
+        ...
+
+    def narrate_step(self, step: Any, hidden: bool) -> str:
+        """A record's `Step` in words; `hidden`: as a reader who does not see its outcome reads it."""
+        ...
+
+    def bots(self) -> Mapping[str, BotDeclaration]:
+        """The game's own bots (its heuristics), besides the generic ones every game has."""
+        ...
 
     # --- people side: terminal rendering, move entry, score columns (cli, play)
 
     # --- web side: the board module (web)
+
+
+@runtime_checkable
+class OpenSpielSpec(Protocol):
+    """What a spec with the capability "openspiel" adds: its OpenSpiel adapter, which the generic
+    openspiel-* bots play through (`burano_ai.bots.openspiel_bots`)."""
+
+    def openspiel_game(self, num_players: int, implementation: str = "compiled") -> Any:
+        """A pyspiel Game of this game whose ``wrap(state)`` makes a pyspiel State of one of our States."""
+        ...
+
+    def openspiel_unwrap(self, wrapped: Any) -> State | None:
+        """Our State inside a pyspiel State of `openspiel_game` (None where there is none yet)."""
+        ...
 
 
 #: Optional capabilities a spec may declare.
@@ -120,6 +219,6 @@ CAPABILITIES = frozenset({
     "secret_moves",     # decisions in DecisionMode.SECRET
     "heuristic_playout",  # the compiled playout has a heuristic policy besides random
     "web_board",        # a board module of its own for the web page (else the generic board)
-    "openspiel",        # an adapter to a pyspiel game
+    "openspiel",        # an adapter to a pyspiel game (the spec is also an `OpenSpielSpec`)
     "placeholder_data",  # some component data is a stand-in for lost originals (say so everywhere)
 })

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import difflib
 import json
-import os
 from typing import Any
 
 from burano_ai.games.burano import actions as A
@@ -64,14 +63,16 @@ from burano_ai.games.burano.enums import (
     Stage,
 )
 from burano_ai.core.errors import PositionError
+from burano_ai.core.jsonio import (  # the limits every position text is read within (a position needs 6 levels)
+    MAX_POSITION_BYTES,
+    MAX_POSITION_NESTING,
+    check_nesting,
+    parse_json_text,
+)
 from burano_ai.games.burano.position import Position, workshop_layout
 from burano_ai.games.burano.views import fill_hidden, is_hidden_pyramid
 
 FORMAT = "burano-position/1"
-#: Largest position text accepted, in bytes of UTF-8 (a full 4-player position is about 10 kB).
-MAX_POSITION_BYTES = 1 << 20
-#: Deepest nesting of objects and lists accepted (a position needs 6: position.seats[0].roof_slots[0].fields).
-MAX_NESTING = 8
 #: Largest coins, VP and privilege accepted (a game reaches a few hundred).
 MAX_SCORE = 10**6
 #: Largest count of blind fish cards one seat may hold (all the fish cards).
@@ -364,60 +365,13 @@ def parse_position_text(text: str | bytes) -> Any:
     Raises:
         PositionError: not text, larger than `MAX_POSITION_BYTES`, not UTF-8, malformed JSON (an integer
             literal longer than Python's limit included), a key twice in one object, or nested deeper than
-            `MAX_NESTING`.
+            `MAX_POSITION_NESTING` (`burano_ai.core.jsonio.parse_json_text`).
     """
-    if isinstance(text, (bytes, bytearray)):
-        if len(text) > MAX_POSITION_BYTES:
-            raise PositionError(f"position: larger than {MAX_POSITION_BYTES} bytes; not a position")
-        try:
-            text = bytes(text).decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise PositionError(f"position: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    if not isinstance(text, str):
-        raise PositionError(f"position: expected JSON text, got {type(text).__name__}")
-    if len(text) > MAX_POSITION_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_POSITION_BYTES:
-        raise PositionError(f"position: larger than {MAX_POSITION_BYTES} bytes; not a position")
-    try:
-        data = json.loads(text.lstrip("\ufeff"), object_pairs_hook=no_duplicate_keys)
-    except json.JSONDecodeError as exc:
-        raise PositionError(f"malformed JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
-    except RecursionError:
-        raise PositionError(f"position: nested deeper than {MAX_NESTING} levels") from None
-    except ValueError as exc:   # an integer literal beyond Python's digit limit, or a duplicate key
-        raise PositionError(f"malformed JSON: {_first_line(exc)}") from None
-    _check_nesting(data)
-    return data
-
-
-def _first_line(exc: Exception) -> str:
-    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-    return text if len(text) <= 120 else text[:117] + "..."
-
-
-def no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """`json.loads` object hook: a key twice in one object is an error (ValueError), not a silent overwrite."""
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise ValueError(f"key {_shown(key)} appears twice in one object")
-        out[key] = value
-    return out
+    return parse_json_text(text, MAX_POSITION_BYTES, MAX_POSITION_NESTING, "position", PositionError)
 
 
 def _check_nesting(data: Any) -> None:
-    """Reject objects and lists nested deeper than `MAX_NESTING` (iteratively: no recursion to exhaust)."""
-    stack = [(data, 1)]
-    while stack:
-        value, depth = stack.pop()
-        if isinstance(value, dict):
-            children = value.values()
-        elif isinstance(value, list):
-            children = value
-        else:
-            continue
-        if depth > MAX_NESTING:
-            raise PositionError(f"position: nested deeper than {MAX_NESTING} levels")
-        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+    check_nesting(data, MAX_POSITION_NESTING, "position", PositionError)
 
 
 def position_from_json(text: str | bytes, num_players: int | None = None) -> Position:
@@ -1164,21 +1118,3 @@ def _check_conservation(s: Position, root: _Reader) -> None:
             if left < 0:
                 a, b = ROOF_PAIRS[pair]
                 raise root.fail(f"roof tile {ROOF_KINDS[kind]} {COLOURS[a]}-{COLOURS[b]} appears more than once")
-
-
-def read_text_file(path: str | os.PathLike, limit: int, what: str, error: type[Exception] = PositionError) -> str:
-    """The text of a UTF-8 file of at most `limit` bytes (a byte-order mark is dropped).
-
-    Raises `error` naming the file: it cannot be read, is larger than `limit` ("not a `what`"), or is not UTF-8.
-    """
-    try:
-        with open(path, "rb") as f:
-            data = f.read(limit + 1)
-    except OSError as exc:
-        raise error(f"cannot read {os.fspath(path)}: {exc.strerror or exc}") from None
-    if len(data) > limit:
-        raise error(f"{os.fspath(path)}: larger than {limit} bytes; not a {what}")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise error(f"{os.fspath(path)}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None

@@ -4,10 +4,25 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
 
-from burano_ai.core.errors import OptionError
+from burano_ai.core.errors import OptionError, PositionError
+from burano_ai.core.game import BotDeclaration, StepVisibility
+from burano_ai.core.seats import SEAT_LETTERS, parse_seat
 from burano_ai.games.burano.data.colours import MAX_PLAYERS, MIN_PLAYERS
+from burano_ai.games.burano.enums import PHASE_NAMES, ChanceKind, Stage
 from burano_ai.games.burano.notation import FORMAT as POSITION_FORMAT
+
+#: Chance kinds that belong to one seat (its draw), named in the step's `seat`.
+_SEAT_CHANCE = frozenset({ChanceKind.FISH_DRAW, ChanceKind.BUILDING_DRAW, ChanceKind.ROOF_TILE})
+#: How a record narrates the public chance events ({who}: the step's seat, {what}: the outcome).
+_CHANCE_TEXT = {
+    "fish-refill": "the fish display is refilled: {what}",
+    "building-draw": "{who} draws the building {what}",
+    "building-refill": "the building display is refilled: {what}",
+    "roof-tile": "{who} draws the roof tile {what}",
+    "markers": "the action markers are set: {what}",
+}
 
 
 @dataclass(frozen=True)
@@ -28,6 +43,9 @@ class BuranoSpec:
         "native_search", "hidden_information", "secret_moves", "heuristic_playout", "web_board",
         "openspiel",
     })
+    score_name: str = "vp"
+    chance_kinds: tuple[str, ...] = ChanceKind.labels()
+    unseen_texts: frozenset[str] = frozenset({"fish: ?", "pyramid ?"})
 
     def game_class(self, implementation: str = "compiled"):
         """The Game class of `implementation` ("compiled" or "reference")."""
@@ -46,6 +64,92 @@ class BuranoSpec:
         return self.game_class(implementation)(num_players)
 
     # --- engine side: positions, records, bots, arena (engine, protocol, record, session, arena)
+
+    def load_position(self, data: Mapping[str, Any], game_factory=None):
+        """Validate a `burano-position/1` object (`notation.position_from_dict`) and build its State with
+        `game_factory` (default: the compiled Game); return (State, view seat or None)."""
+        from burano_ai.games.burano.notation import position_from_dict
+        position = position_from_dict(data)
+        factory = game_factory or self.game_class("compiled")
+        state = factory(position.num_players).state_from_position(position)
+        view = data.get("view")
+        view_seat = None if view is None else parse_seat(view, position.num_players, what="position.view",
+                                                         error=PositionError)
+        return state, view_seat
+
+    def phase_name(self, state) -> str:
+        """The phase's name ("pyramid", "action", ...); at a chance node the chance event's ("fish-draw")."""
+        if state.is_chance_node():
+            return ChanceKind(state.chance_kind).label
+        return PHASE_NAMES[state.phase]
+
+    def decision_label(self, state, seat: int) -> str:
+        """`spring r1` in the rounds, else the season and stage (`setup`, `summer pyramid`, ...)."""
+        d = state.to_dict(seat)
+        if d["stage"] == "setup":
+            return "setup"
+        if d["stage"] == "rounds":
+            return f"{d['season']} r{d['round']}"
+        return f"{d['season']} {d['stage']}"
+
+    def step_visibility(self, state, action: int) -> StepVisibility:
+        """Rules spec §1, §4.1, §5.1: a blind fish draw is seen by its drawer only, a pyramid cube by its
+        builder only (until every pyramid is done); everything else is public."""
+        if state.is_chance_node():
+            kind = ChanceKind(state.chance_kind)
+            seat = state.actor if kind in _SEAT_CHANCE else None
+            return StepVisibility(kind.label, seat, (seat,) if kind == ChanceKind.FISH_DRAW else None)
+        actor = state.current_player()
+        return StepVisibility(None, None, (actor,) if state.stage == Stage.PYRAMID else None)
+
+    def hidden_in_export(self, steps: Sequence[Any], seat: int) -> set[int]:
+        """Another seat's blind fish draws, and its pyramid steps while that pyramid is still being built
+        when the record ends (the private moves after the last public one): a finished pyramid is
+        revealed to all."""
+        letter = SEAT_LETTERS[seat]
+        open_pyramid: set[int] = set()
+        for i in range(len(steps) - 1, -1, -1):
+            step = steps[i]
+            if step.is_chance:
+                continue
+            if step.seen_by is None:
+                break
+            open_pyramid.add(i)
+        return {i for i, step in enumerate(steps)
+                if not step.visible_to(letter) and (step.kind == ChanceKind.FISH_DRAW.label or i in open_pyramid)}
+
+    def narrate_step(self, step, hidden: bool) -> str:
+        """``B: take b5``, ``B draws a fish card from the deck`` (hidden), ``A draws tuna from the deck``,
+        ``the fish display is refilled: squid``, ``C places a pyramid cube (hidden)``."""
+        what = "" if step.move is None else step.move.split(":", 1)[-1].strip()
+        if step.is_chance:
+            if step.kind == ChanceKind.FISH_DRAW.label:
+                who = step.seat or "?"
+                return f"{who} draws a fish card from the deck" if hidden else f"{who} draws {what} from the deck"
+            return _CHANCE_TEXT.get(step.kind or "", "chance: {what}").format(who=step.seat or "", what=what)
+        if hidden:
+            return f"{step.actor} places a pyramid cube (hidden)"
+        return f"{step.actor}: {step.move}"
+
+    def openspiel_game(self, num_players: int, implementation: str = "compiled"):
+        """The cached pyspiel game of `burano_ai.games.burano.openspiel` for our `implementation`."""
+        from burano_ai.games.burano.openspiel import game_for
+        if implementation not in self.implementations:
+            raise OptionError(f"unknown implementation {implementation!r} of {self.title} "
+                              f"(expected {' or '.join(self.implementations)})")
+        return game_for(num_players, "core" if implementation == "compiled" else implementation)
+
+    def openspiel_unwrap(self, wrapped):
+        """`BuranoState.burano_state` (None before the deal)."""
+        return wrapped.burano_state
+
+    def bots(self) -> Mapping[str, BotDeclaration]:
+        """Burano's heuristic bot: ``greedy`` (`burano_ai.games.burano.greedy.choose_greedy`)."""
+        from burano_ai.games.burano.greedy import choose_greedy
+        return {"greedy": BotDeclaration(
+            choose_greedy, {"samples": 3, "depth": 4},
+            summary="one move ahead with a fixed heuristic. Keys: ``samples`` (chance completions averaged "
+                    "per move, 3), ``depth`` (sub-decisions followed, 4).")}
 
     # --- people side: terminal rendering, move entry, score columns (cli, play)
 
