@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 import cli
+from burano_ai.games import get_spec
 from burano_ai.games.burano.notation import position_from_json, position_to_dict
 from burano_ai.games.burano.reference import Game
 
@@ -202,7 +203,7 @@ def test_suggest_on_the_builtin_example(runner):
 
 
 def test_suggest_json_is_reproducible(runner, tmp_path):
-    path = write_position(tmp_path, json.loads(cli._example_text()))
+    path = write_position(tmp_path, json.loads(get_spec("burano").example_position()))
     outs = [json.loads(invoke(runner, "suggest", path, "--iterations", "150", "--threads", "1", "--json",
                               "--top", "3").stdout)
             for _ in range(2)]
