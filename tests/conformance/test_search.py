@@ -1,0 +1,71 @@
+"""The search side of the conformance suite: the searcher never reads what its seat cannot know.
+
+For decisions along seeded random games of every compiled game, two positions that differ only in
+what the searching seat cannot see (the real one and a resample of it for that seat) must give the
+identical search on one thread: the same tree statistics from the raw searcher (native or Python
+tree, given the full state, with no view reduction in front of it) and the same answer from
+`engine.suggest`.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from burano_ai import engine
+from burano_ai.search import Limit
+from burano_ai.search.ismcts import make_searcher
+from burano_ai.search.params import Params
+
+from .cases import COMPILED, random_states
+
+ITERATIONS = 120
+
+
+def decisions(game, seed: int, every: int, count: int):
+    """Up to `count` decision states of a seeded random game (someone to move, more than one move)."""
+    out = []
+    for state in random_states(game, seed, every):
+        if state.current_player() >= 0 and len(state.legal_actions()) > 1:
+            out.append(state)
+        if len(out) == count:
+            break
+    return out
+
+
+@pytest.mark.parametrize("tree", ["native", "python"])
+@pytest.mark.parametrize("spec, implementation, num_players", COMPILED)
+def test_the_searcher_does_not_peek(spec, implementation, num_players, tree):
+    game = spec.new_game(num_players, implementation)
+    params = Params(tree=tree)
+    checked = 0
+    for i, state in enumerate(decisions(game, seed=21, every=5, count=40)):
+        seat = state.current_player()
+        other = state.resample(seat, seed=1000 + i)
+        if other.to_json() == state.to_json():
+            continue            # nothing hidden from this seat here
+        results = []
+        for root in (state, other):
+            searcher = make_searcher(root, seat, params, seed=5)
+            searcher.run(iterations=ITERATIONS // (4 if tree == "python" else 1))
+            summary = searcher.summary()
+            results.append((summary["root_stats"], summary["plan"], summary["seat_shares"]))
+        assert results[0] == results[1], f"{spec.key}: the search of seat {seat} read hidden information"
+        checked += 1
+        if checked == 3:
+            break
+    assert checked or "hidden_information" not in spec.capabilities
+
+
+@pytest.mark.parametrize("spec, implementation, num_players", COMPILED)
+def test_suggest_answers_the_same_for_every_hidden_state(spec, implementation, num_players):
+    game = spec.new_game(num_players, implementation)
+    for i, state in enumerate(decisions(game, seed=8, every=5, count=40)):
+        other = state.resample(state.current_player(), seed=99 + i)
+        if other.to_json() != state.to_json():
+            break
+    answers = [engine.suggest(root, limit=Limit(iterations=ITERATIONS), seed=3, threads=1).to_dict()
+               for root in (state, other)]
+    for answer in answers:
+        answer.pop("elapsed", None)
+        answer.pop("iterations_per_second", None)
+    assert answers[0] == answers[1]
