@@ -255,7 +255,8 @@ def _load(file: Optional[Path], game: Optional[str] = None) -> tuple[Any, Any, O
 
 def _record_game(file: Path, game: Optional[str]):
     """The spec of a game record's game (its `game` field; `burano-game/1` records without one are
-    Burano's), checked against `--game`. Call it once `GameRecord.load` has accepted the file."""
+    Burano's), checked against `--game`. A file that cannot be read as JSON is left to `GameRecord.load`
+    to report (the spec is then `--game`'s)."""
     asked = None if game is None else get_spec(game)
     try:
         header = json.loads(file.read_text(encoding="utf-8-sig"))
@@ -308,6 +309,11 @@ def _viewer(seat: Optional[str], state, view: Optional[int], doing: str) -> Opti
                               f"seat {SEAT_LETTERS[viewer]}")
         viewer = view
     return viewer
+
+
+def _board(spec, state, viewer: Optional[int]) -> str:
+    """The game's rendering of the position as `viewer` sees it (None: all of it), ending with a newline."""
+    return spec.render(state.to_dict(viewer)).rstrip("\n") + "\n"
 
 
 def _winners(state) -> list[int]:
@@ -411,7 +417,7 @@ def new(
     """Write the start position of a new game as JSON (the full state)."""
     spec = _spec(game)
     _check_output(output, "--output")
-    state = _game_class(spec)(_check_players(players, spec)).new_initial_state(seed)
+    state = spec.new_game(_check_players(players, spec)).new_initial_state(seed)
     text = json.dumps(state.to_dict(), indent=2) + "\n"
     if output is None:
         typer.echo(text, nl=False)
@@ -434,7 +440,7 @@ def show(
     """
     spec, state, view = _load(file, game)
     viewer = _viewer(seat, state, view, "shown as")
-    typer.echo(spec.render(state.to_dict(viewer)), nl=False)
+    typer.echo(_board(spec, state, viewer), nl=False)
     if viewer is None or state.current_player() == viewer:
         typer.echo("")
         typer.echo(spec.render_legal_actions(state), nl=False)
@@ -455,7 +461,7 @@ def random_game(
     spec = _spec(game)
     _check_output(record, "--record")
     players = _check_players(players, spec)
-    state = _game_class(spec)(players).new_initial_state(seed)
+    state = spec.new_game(players).new_initial_state(seed)
     seats = [SeatInfo(f"random {SEAT_LETTERS[i]}", "random") for i in range(players)]
     game_record = GameRecord.new(players, seed, seats, **game_keyword(spec, DEFAULT_GAME))
     rng = random.Random(seed)
@@ -568,8 +574,8 @@ def replay(
     _check_output(output, "--output")
     if file.is_dir():
         raise RecordError(f"{file} is a directory, not a game record")
-    record = GameRecord.load(file)
     spec = _record_game(file, game)
+    record = GameRecord.load(file)
     viewer = None if seat is None else _seat_option(seat, record.players)
     if record.view is not None:
         exported = SEAT_LETTERS.index(record.view)
@@ -610,7 +616,7 @@ def replay(
     typer.echo(f"{record.players} players: {names}")
     typer.echo(f"position after step {ply} of {total}" + (f", as seat {SEAT_LETTERS[viewer]} sees it"
                                                               if viewer is not None else ""))
-    typer.echo(spec.render(state.to_dict(viewer)), nl=False)
+    typer.echo(_board(spec, state, viewer), nl=False)
     typer.echo(_to_move_line(spec, state, viewer))
     if ply == total and record.result is not None:
         typer.echo("result: " + spec.describe_scores(record.result["scores"])
@@ -990,8 +996,8 @@ def analyse(
     _check_plot_output(plot)
     if file.is_dir():
         raise RecordError(f"{file} is a directory, not a game record")
-    record = GameRecord.load(file)
     _record_game(file, game)
+    record = GameRecord.load(file)
     analysed = check_seat(record, seat)
     if seconds is None and iterations is None:
         iterations = DEFAULT_SUGGEST_ITERATIONS
