@@ -62,11 +62,6 @@ DEBUG_TRACEBACK_VAR = "BURANO_DEBUG_TRACEBACK"
 _click_exceptions = sys.modules[typer.BadParameter.__module__]
 
 
-def _game_class(spec=None):
-    """The Game class the commands use: the compiled core of `spec`'s game (default: Burano)."""
-    return (spec or get_spec(DEFAULT_GAME)).game_class("compiled")
-
-
 # ------------------------------------------------------------------------------------------------
 # Errors: one line on stderr, exit code 2
 
@@ -869,8 +864,7 @@ def arena(
         with Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       TextColumn("{task.fields[sprt]}"), console=Console(stderr=True), transient=True) as bar:
             task = bar.add_task("arena", total=None, sprt="")
-            result = run_arena(config, game_factory=_game_class(game_spec),
-                               progress=lambda done, total: bar.update(task, completed=done, total=total),
+            result = run_arena(config, progress=lambda done, total: bar.update(task, completed=done, total=total),
                                on_sprt=lambda test: bar.update(task, sprt=test.status()), records=records)
     else:
         # No live display: an SPRT reports a status line every SPRT_LOG_EVERY pairs, fastchess-style.
@@ -878,7 +872,7 @@ def arena(
             if test.pairs % SPRT_LOG_EVERY == 0:
                 typer.echo(f"sprt: {test.status()}", err=True)
 
-        result = run_arena(config, game_factory=_game_class(game_spec), on_sprt=log_sprt, records=records)
+        result = run_arena(config, on_sprt=log_sprt, records=records)
     typer.echo(result.table())
     if records is not None:
         typer.echo(f"{len(result.games)} game records written to {records}")
@@ -906,8 +900,8 @@ def play(
     seed: Optional[int] = typer.Option(None, "--seed", "-s", help="Seed of the deal, the chance events and the "
                                                                  "bots (default: a random one, shown)."),
     record: Optional[Path] = typer.Option(None, "--record", metavar="FILE",
-                                          help="Save the game record here (default ./burano-game-<seed>.json, or "
-                                               "the --resume file)."),
+                                          help="Save the game record here (default ./<game>-game-<seed>.json, "
+                                               "burano-game-<seed>.json for Burano, or the --resume file)."),
     resume: Optional[Path] = typer.Option(None, "--resume", metavar="FILE", help="Continue a saved game."),
     names: Optional[str] = typer.Option(None, "--names", metavar="NAMES",
                                         help="Comma-separated names: one per seat, or one per person."),
@@ -954,7 +948,7 @@ def engine(
     if threads is not None and not 1 <= threads <= MAX_THREADS:
         raise OptionError(f"--threads must be from 1 to {MAX_THREADS}, not {threads}")
     spec = _spec(game)
-    serve_stdio(threads=threads, game_factory=_game_class(spec), **game_keyword(spec, DEFAULT_GAME))
+    serve_stdio(threads=threads, **game_keyword(spec, DEFAULT_GAME))
 
 
 @app.command()

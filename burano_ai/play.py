@@ -24,7 +24,8 @@ stdin is not a terminal, input is read line by line without prompt_toolkit, so s
 
 The record is always saved: before each decision (so a crash loses nothing), on `quit`, at the end of
 input and at the end of the game, to `--record`, else the `--resume` file, else
-``./burano-game-<seed>.json`` (a free name: an existing file is never overwritten unasked).
+``./<game>-game-<seed>.json`` (``burano-game-<seed>.json``; a free name: an existing file is never
+overwritten unasked).
 """
 
 from __future__ import annotations
@@ -166,10 +167,11 @@ def new_game(players: int | None = None, you: str | None = None, bots: str | Non
                        **game_keyword(game_spec, DEFAULT_GAME))
 
 
-def default_record_path(seed: int | None, folder: Path | None = None) -> Path:
-    """``burano-game-<seed>.json`` in `folder` (the working directory), or the first free ``-2``, ``-3`` name."""
+def default_record_path(seed: int | None, folder: Path | None = None, game: str = DEFAULT_GAME) -> Path:
+    """``<game>-game-<seed>.json`` (``burano-game-7.json``) in `folder` (the working directory), or the first
+    free ``-2``, ``-3`` name."""
     folder = Path.cwd() if folder is None else folder
-    stem = f"burano-game-{seed if seed is not None else 'start'}"
+    stem = f"{game}-game-{seed if seed is not None else 'start'}"
     path = folder / f"{stem}.json"
     n = 2
     while path.exists():
@@ -201,7 +203,7 @@ def setup_game(players: int | None = None, you: str | None = None, bots: str | N
         folder = Path.cwd()
         if not os.access(folder, os.W_OK):
             raise OptionError(f"cannot write the game record in {folder}: give --record FILE")
-        record = default_record_path(session.seed, folder)
+        record = default_record_path(session.seed, folder, game)
     return PlaySetup(session, record, game=game)
 
 

@@ -50,7 +50,8 @@ def start_position(players: int = 4, seed: int = 1) -> dict:
 
 def test_commands_use_the_compiled_core():
     import burano_ai
-    assert cli._game_class() is burano_ai.Game
+    assert cli._spec(None).game_class() is burano_ai.Game
+    assert type(cli._spec(None).new_game(2)) is burano_ai.Game
     assert burano_ai.Game.__module__ == "burano_ai.games.burano._core"
 
 
