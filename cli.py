@@ -534,7 +534,7 @@ def apply(
     from burano_ai.record import apply_moves
     _check_output(output, "--output")
     spec, state, view = _load(file, game)
-    new_state, steps = apply_moves(state, _split_moves(moves), view)
+    new_state, steps = apply_moves(state, _split_moves(moves), view, **game_keyword(spec, DEFAULT_GAME))
     text = new_state.to_json(view, indent=2) + "\n"
     if output is None:
         typer.echo(text, nl=False)
@@ -593,7 +593,8 @@ def replay(
         if i < total and not quiet and not (output is not None or as_json):
             step = record.steps[i]
             marker = ">" if i == ply else " "
-            lines.append(f"{marker}{i:4d}  {spec.phase_label(st.to_dict()):<16} {narrate_step(step, viewer)}")
+            told = narrate_step(step, viewer, **game_keyword(spec, DEFAULT_GAME))
+            lines.append(f"{marker}{i:4d}  {spec.phase_label(st.to_dict()):<16} {told}")
     assert state is not None
     position = state.to_dict(viewer) if viewer is not None else state.to_dict()
     if output is not None:
@@ -670,7 +671,7 @@ def suggest(
     from burano_ai.engine import suggest as engine_suggest
     from burano_ai.search import Limit, Params
 
-    _, state, view = _load(file, game)
+    spec, state, view = _load(file, game)
     searcher = None if seat is None else _seat_option(seat, state.num_players)
     if top < 1:
         raise OptionError(f"--top must be at least 1, not {top}")
@@ -684,7 +685,7 @@ def suggest(
     except OptionError as exc:
         raise OptionError(str(exc).replace("allow_moves", "--allow").replace("avoid_moves", "--avoid")) from None
     options = dict(seat=searcher, limit=limit, params=params, seed=seed, workers=workers, threads=threads,
-                   view=view, allow_moves=allow_moves, avoid_moves=avoid_moves)
+                   view=view, allow_moves=allow_moves, avoid_moves=avoid_moves, **game_keyword(spec, DEFAULT_GAME))
     live = not as_json and sys.stderr.isatty()
     if workers > 1:     # worker processes cannot be stopped early or report: a progress bar, Ctrl-C aborts
         if live:
