@@ -653,9 +653,9 @@ def suggest(
 ) -> None:
     """Suggest the best move for the seat to move, with the plan for the rest of its turn.
 
-    Columns: win = chance to win; VP = expected final VP; margin = expected final VP minus the best
-    other seat's (how far ahead or behind the move leaves you: +5 is a 5-point lead, -5 five points
-    behind the leader). Plan steps show their iterations in brackets; a "?" marks a step the search
+    Columns: win = chance to win; VP (the game's score: points in Goofspiel) = expected final VP;
+    margin = expected final VP minus the best other seat's (how far ahead or behind the move leaves
+    you: +5 is a 5-point lead, -5 five points behind the leader). Plan steps show their iterations in brackets; a "?" marks a step the search
     barely compared with its alternatives.
 
     The search reads only what the seat can know: given a full position it works from the seat's view.
@@ -725,7 +725,7 @@ def suggest(
         data["candidates"] = data["candidates"][:top]
         typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
         return
-    _print_suggestion(result, top, plans)
+    _print_suggestion(result, top, plans, _score_header(spec, state))
 
 
 #: Seconds between updates of `burano suggest`'s live line.
@@ -767,12 +767,20 @@ def _suggest_live(engine_suggest, state, stop, total: Optional[int], options: di
         return engine_suggest(state, stop=stop, on_report=on_report, report_every=LIVE_EVERY, **options)
 
 
-SUGGEST_LEGEND = (f"win: chance to win; VP: expected final VP; margin: expected final VP minus the best other "
-                  f"seat's (+ ahead of, - behind the leader); [n]: iterations through a plan step; ?: fewer than {PLAN_MIN_VISITS} (a guess); "
-                  f"⟨…⟩: a chance event follows, the rest of the plan is averaged over its outcomes")
+def _suggest_legend(score: str) -> str:
+    """The legend under `burano suggest`'s table; `score` is the game's score column ("VP" in Burano)."""
+    return (f"win: chance to win; {score}: expected final {score}; margin: expected final {score} minus the best "
+            f"other seat's (+ ahead of, - behind the leader); [n]: iterations through a plan step; ?: fewer than "
+            f"{PLAN_MIN_VISITS} (a guess); ⟨…⟩: a chance event follows, the rest of the plan is averaged over its "
+            f"outcomes")
 
 
-def _print_suggestion(result, top: int, plans: bool = False) -> None:
+def _score_header(spec, state) -> str:
+    """The name of the game's score, as its final score table heads it ("VP" in Burano)."""
+    return spec.score_columns(state)[0][0]
+
+
+def _print_suggestion(result, top: int, plans: bool = False, score: str = "VP") -> None:
     from rich.markup import escape
     from rich.table import Table
 
@@ -780,7 +788,7 @@ def _print_suggestion(result, top: int, plans: bool = False) -> None:
     console.print(f"seat {result.seat_letter}: [bold]{result.move}[/bold]")
     console.print(escape(f"plan for this turn: {PLAN_ARROW.join(step.text() for step in result.pv)}"))
     table = Table(show_header=True, header_style="bold", box=None)
-    for col, justify in (("move", "left"), ("visits", "right"), ("win", "right"), ("VP", "right"),
+    for col, justify in (("move", "left"), ("visits", "right"), ("win", "right"), (score, "right"),
                          ("margin", "right")):
         table.add_column(col, justify=justify)
     for c in result.candidates[:top]:
@@ -791,7 +799,7 @@ def _print_suggestion(result, top: int, plans: bool = False) -> None:
         console.print("plans:")
         for c in result.candidates[:top]:
             console.print(escape(f"  {PLAN_ARROW.join(step.text() for step in c.plan)}"))
-    console.print(escape(SUGGEST_LEGEND), style="dim")
+    console.print(escape(_suggest_legend(score)), style="dim")
     console.print(f"{result.iterations} iterations in {result.elapsed:.2f} s "
                   f"({result.iterations_per_second:.0f}/s), seed {result.seed}, {result.mode}"
                   f"{'' if result.deterministic else ' (not reproducible)'}")
@@ -991,7 +999,7 @@ def analyse(
     _check_plot_output(plot)
     if file.is_dir():
         raise RecordError(f"{file} is a directory, not a game record")
-    _record_game(file, game)
+    spec = _record_game(file, game)
     record = GameRecord.load(file)
     analysed = check_seat(record, seat)
     if seconds is None and iterations is None:
@@ -1015,7 +1023,7 @@ def analyse(
     if as_json:
         typer.echo(json.dumps(result.to_dict(), indent=1, ensure_ascii=False))
     else:
-        _print_analysis(result)
+        _print_analysis(result, _score_header(spec, record.initial_state()))
     if annotate is not None:
         result.annotate(record)
         record.save(annotate)
@@ -1031,7 +1039,7 @@ def _count(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
-def _print_analysis(result) -> None:
+def _print_analysis(result, score: str = "VP") -> None:
     from rich.table import Table
 
     from burano_ai.analysis import THRESHOLDS
@@ -1042,7 +1050,7 @@ def _print_analysis(result) -> None:
     console.print(f"seat {result.seat_letter} ({name}): {len(result.decisions)} decisions analysed")
     table = Table(show_header=True, header_style="bold", box=None)
     for col, justify in (("step", "right"), ("phase", "left"), ("played", "left"), ("best", "left"),
-                         ("win", "right"), ("played", "right"), ("loss", "right"), ("VP margin", "right"),
+                         ("win", "right"), ("played", "right"), ("loss", "right"), (f"{score} margin", "right"),
                          ("", "left")):
         table.add_column(col, justify=justify, no_wrap=True)
     styles = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
@@ -1054,14 +1062,14 @@ def _print_analysis(result) -> None:
                       f"[{styles[flag]}]{flag}[/]" if flag else "")
     console.print(table)
     s = result.summary()
-    console.print(f"mean loss {100 * s['mean_loss']:.1f} points of win probability, mean VP-margin loss "
+    console.print(f"mean loss {100 * s['mean_loss']:.1f} points of win probability, mean {score}-margin loss "
                   f"{s['mean_margin_loss']:.1f}; engine's move played {s['agreement']:.0%}; "
                   f"{_count(s['inaccuracy'], 'inaccuracy', 'inaccuracies')}, {_count(s['mistake'], 'mistake')}, "
                   f"{_count(s['blunder'], 'blunder')}")
     limits = ", ".join(f"{name} >= {100 * t:g}" for name, t in reversed(THRESHOLDS))
     console.print("win: after the engine's best move (= : the move played); played: after the move played",
                   style="dim")
-    console.print(f"loss: in points of win probability ({limits}); VP margin: expected VP margin lost",
+    console.print(f"loss: in points of win probability ({limits}); {score} margin: expected {score} margin lost",
                   style="dim")
     budget = (f"{result.limit.iterations} iterations" if result.limit.iterations is not None else "") + \
         (" / " if result.limit.iterations is not None and result.limit.seconds is not None else "") + \

@@ -626,8 +626,9 @@ class Table:
             line = None if self.shortcut is None else self.shortcut.one_line([step.move for step in result.pv])
             if line is not None:
                 self.term.print(f"  the plan's {self.shortcut.unit} in one line: {line}")
+        score = self.spec.score_columns(self.session.state)[0][0]
         for c in result.candidates[:HINT_TOP]:
-            self.term.print(f"  {c.move:<24} win {c.win_prob:6.1%}  VP {c.expected_vp:5.1f}  visits {c.visits}")
+            self.term.print(f"  {c.move:<24} win {c.win_prob:6.1%}  {score} {c.expected_vp:5.1f}  visits {c.visits}")
 
     # -- saving and the end
 
