@@ -311,12 +311,14 @@ class Terminal:
         self.console.print(Text(text, style=style or ""), soft_wrap=True)
 
     def board(self, rendering: str, viewer: str) -> None:
-        """A board rendering (plain text), the viewer's own seat in bold."""
+        """A board rendering (plain text), the viewer's own seat in bold: from its first line (its letter,
+        then ` (` or `: `, as in Burano's `B (red)  VP ...` or Goofspiel's `B:  12 pts ...`) to the next
+        unindented line."""
         from rich.text import Text
         text = Text()
         mine = False
         for line in rendering.rstrip("\n").split("\n"):
-            if line[:1] != " " and line[1:3] == " (":   # a seat's first line: `B (red)  VP ...`
+            if line[:1] in SEAT_LETTERS and line[1:3] in (" (", ": "):   # a seat's first line
                 mine = line[0] == viewer
             elif line[:1] != " ":
                 mine = False
