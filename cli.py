@@ -192,6 +192,7 @@ def _main(version: bool = typer.Option(False, "--version", is_eager=True, callba
 # Helpers
 
 
+#: Help of `--players` (the range is the game's own: `burano games` lists them).
 PLAYERS_HELP = "Number of players, in the game's range (Burano: 2, 3 or 4; default: the game's usual count, 4)."
 #: Help of every command's `--game`.
 GAME_HELP = f"The game (default {DEFAULT_GAME}; `burano games` lists them)."
