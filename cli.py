@@ -1,10 +1,16 @@
 """The `burano` command line: parsing and printing only; the rules live in `burano_ai`.
 
-Commands: `suggest` (the best move and turn plan for a position), `new` (start position JSON), `show`
-(render a position, as one seat sees it), `apply` (play moves on a position file), `replay` (a game
-record's steps and positions), `random-game` (a complete game with random decisions), `arena` (bot
-tournaments), `play` (play against bots in the terminal), `engine` (the JSON-lines analysis engine:
-docs/engine-protocol.md), `analyse` (a seat's decisions in a game record), `serve` (the web board).
+Every game of the registry (`burano games` lists them) is played through the same commands: `--game KEY`
+names it (default `burano`; a position file or game record names its own game, and a `--game` that
+disagrees is an error). What is shown of a game -- its board, phases, score columns, move shortcuts --
+comes from its spec (`burano_ai.games.get_spec`, the "people side" of `core.game.GameSpec`).
+
+Commands: `games` (the registered games), `suggest` (the best move and turn plan for a position), `new`
+(start position JSON), `show` (render a position, as one seat sees it), `apply` (play moves on a position
+file), `replay` (a game record's steps and positions), `random-game` (a complete game with random
+decisions), `arena` (bot tournaments), `play` (play against bots in the terminal), `engine` (the
+JSON-lines analysis engine: docs/engine-protocol.md), `analyse` (a seat's decisions in a game record),
+`serve` (the web board).
 Every user mistake -- a bad option, a missing or unreadable file, malformed JSON, an impossible
 position -- prints one line `error: <message>` on stderr and exits with code 2, never a traceback.
 
@@ -32,13 +38,11 @@ from typing import Any, Callable, NoReturn, Optional
 import typer
 from typer.core import TyperGroup
 
-from burano_ai.games.burano.data.colours import PLAYER_COLOURS
-
-from burano_ai.core.seats import SEAT_LETTERS
-from burano_ai.core.seats import parse_seat
 from burano_ai.core.errors import BuranoError, OptionError, PositionError
+from burano_ai.core.people import check_player_count, game_keyword
+from burano_ai.core.seats import SEAT_LETTERS, parse_seat
+from burano_ai.games import DEFAULT_GAME, all_specs, get_spec
 from burano_ai.random_play import sample_chance
-from burano_ai.games.burano.render import render_legal_actions, render_state
 from burano_ai.search.limits import DEFAULT_SUGGEST_ITERATIONS
 from burano_ai.search.result import PLAN_ARROW, PLAN_MIN_VISITS
 
@@ -56,12 +60,6 @@ SPRT_LOG_EVERY = 10
 DEBUG_TRACEBACK_VAR = "BURANO_DEBUG_TRACEBACK"
 # Click's exception classes: typer 0.29 vendors click as typer._click (pinned in pyproject.toml).
 _click_exceptions = sys.modules[typer.BadParameter.__module__]
-
-
-def _game_class():
-    """The Game class the commands use: the compiled core."""
-    from burano_ai import Game
-    return Game
 
 
 # ------------------------------------------------------------------------------------------------
@@ -194,27 +192,75 @@ def _main(version: bool = typer.Option(False, "--version", is_eager=True, callba
 # Helpers
 
 
-def _check_players(players: int) -> int:
-    if players not in (2, 3, 4):
-        raise OptionError(f"--players must be 2, 3 or 4, not {players}")
-    return players
+#: Help of `--players` (the range is the game's own: `burano games` lists them).
+PLAYERS_HELP = "Number of players, in the game's range (Burano: 2, 3 or 4; default: the game's usual count, 4)."
+#: Help of every command's `--game`.
+GAME_HELP = f"The game (default {DEFAULT_GAME}; `burano games` lists them)."
+#: Help of `--game` for commands that read a file naming its own game.
+FILE_GAME_HELP = f"The game (default: the file's own game, else {DEFAULT_GAME}; `burano games` lists them)."
+
+
+def _spec(game: Optional[str]):
+    """The spec of `--game` (None: the default game). An unknown key is an `OptionError` naming the known ones."""
+    return get_spec(DEFAULT_GAME if game is None else game)
+
+
+def _check_players(players: Optional[int], spec, default: Optional[int] = None) -> int:
+    """`--players` checked against the game's own range; None gives `default` (else the game's default)."""
+    if players is None:
+        return spec.default_players if default is None else default
+    return check_player_count(players, spec)
 
 
 def _seat_option(text: str, num_players: int) -> int:
-    """The 0-based seat named by `--seat`: a letter A-D, the one seat syntax people type."""
+    """The 0-based seat named by `--seat`: a letter A, B, ..., the one seat syntax people type."""
     return parse_seat(text, num_players, what="--seat")
 
 
-def _load(file: Optional[Path]) -> tuple[Any, Optional[int]]:
-    """(state, view seat or None) of a position file, or of the built-in example when `file` is None."""
+def _owner(spec, found, file: Path, what: str):
+    """`found` (the spec of the game a file holds, or None: it does not say), checked against `spec`
+    (`--game`, or None when not given); the spec the command uses.
+
+    Raises:
+        OptionError: `--game` names another game than the file.
+    """
+    if found is None:
+        return spec or get_spec(DEFAULT_GAME)
+    if spec is not None and spec.key != found.key:
+        raise OptionError(f"{file} is a {found.title} {what}, not one of --game {spec.key}")
+    return found
+
+
+def _load(file: Optional[Path], game: Optional[str] = None) -> tuple[Any, Any, Optional[int]]:
+    """(spec, state, view seat or None) of a position file, or of the game's built-in example when `file`
+    is None. The position's `format` names its game; `--game` must agree with it."""
     from burano_ai.engine import load_position
+    asked = None if game is None else get_spec(game)
     if file is None:
-        return load_position(_example_text())
+        spec = asked or get_spec(DEFAULT_GAME)
+        return (spec, *load_position(spec.example_position()))
     if file.is_dir():
         raise PositionError(f"{file} is a directory, not a position file")
     if not file.exists():
         raise PositionError(f"no such file: {file}")
-    return load_position(file)
+    state, view = load_position(file)     # the position's format tag picks its game
+    tag = state.to_dict().get("format")
+    found = next((spec for spec in all_specs() if spec.position_format == tag), None)
+    return _owner(asked, found, file, "position"), state, view
+
+
+def _record_game(file: Path, game: Optional[str]):
+    """The spec of a game record's game (its `game` field; `burano-game/1` records without one are
+    Burano's), checked against `--game`. A file that cannot be read as JSON is left to `GameRecord.load`
+    to report (the spec is then `--game`'s)."""
+    asked = None if game is None else get_spec(game)
+    try:
+        header = json.loads(file.read_text(encoding="utf-8-sig"))
+    except (OSError, ValueError, RecursionError):
+        header = None
+    named = header.get("game", DEFAULT_GAME) if isinstance(header, dict) else None
+    found = next((spec for spec in all_specs() if spec.key == named), None)
+    return _owner(asked, found, file, "game record")
 
 
 def _check_output(path: Optional[Path], option: str) -> None:
@@ -261,25 +307,25 @@ def _viewer(seat: Optional[str], state, view: Optional[int], doing: str) -> Opti
     return viewer
 
 
-def _phase_label(state) -> str:
-    """`spring r1` in the rounds, else the season and stage (`setup`, `summer pyramid`, ...)."""
-    d = state.to_dict()
-    if d["stage"] == "setup":
-        return "setup"
-    if d["stage"] == "rounds":
-        return f"{d['season']} r{d['round']}"
-    return f"{d['season']} {d['stage']}"
+def _board(spec, state, viewer: Optional[int]) -> str:
+    """The game's rendering of the position as `viewer` sees it (None: all of it), ending with a newline."""
+    return spec.render(state.to_dict(viewer)).rstrip("\n") + "\n"
 
 
-def _scores_rows(state) -> list[tuple[str, str, str, str, str]]:
-    d = state.to_dict()
-    winners = set(state.winners()) if state.is_terminal() else set()
-    rows = []
-    for p, seat in enumerate(d["seats"]):
-        prep = sum(seat["prep"].values())
-        rows.append((f"{seat['seat']} ({PLAYER_COLOURS[p]})", str(seat["vp"]), str(seat["coins"]), str(prep),
-                     "winner" if p in winners else ""))
-    return rows
+def _winners(state) -> list[int]:
+    """The seats that share the win of a finished game: the largest `returns()` (the order of finish)."""
+    returns = state.returns()
+    return [p for p, value in enumerate(returns) if value == max(returns)]
+
+
+def _scores_table(spec, state) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
+    """(headers, rows) of the final score table: the seat, the game's score columns, the winners."""
+    columns = spec.score_columns(state)
+    winners = set(_winners(state)) if state.is_terminal() else set()
+    headers = ("seat", *(header for header, _ in columns), "")
+    rows = [(spec.seat_label(p), *(cells[p] for _, cells in columns), "winner" if p in winners else "")
+            for p in range(state.num_players)]
+    return headers, rows
 
 
 def _console(**options):
@@ -294,9 +340,8 @@ def _console(**options):
     return PipeAwareConsole(**options)
 
 
-def _print_scores(state) -> None:
-    headers = ("seat", "VP", "coins", "prep cubes", "")
-    rows = _scores_rows(state)
+def _print_scores(spec, state) -> None:
+    headers, rows = _scores_table(spec, state)
     if sys.stdout.isatty():
         from rich.table import Table
         table = Table(*headers, title="final scores")
@@ -308,24 +353,67 @@ def _print_scores(state) -> None:
         typer.echo("final scores")
         for row in [headers] + rows:
             typer.echo("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
-    winners = ", ".join(SEAT_LETTERS[p] for p in state.winners())
-    typer.echo(f"winner{'s' if len(state.winners()) > 1 else ''}: {winners}")
+    winners = _winners(state)
+    typer.echo(f"winner{'s' if len(winners) > 1 else ''}: {', '.join(SEAT_LETTERS[p] for p in winners)}")
 
 
 # ------------------------------------------------------------------------------------------------
 # Commands
 
 
+def _game_summary(spec) -> dict[str, Any]:
+    """What `burano games` tells of one game (its JSON object)."""
+    return {
+        "key": spec.key,
+        "title": spec.title,
+        "min_players": spec.min_players,
+        "max_players": spec.max_players,
+        "default_players": spec.default_players,
+        "position_format": spec.position_format,
+        "implementations": list(spec.implementations),
+        "capabilities": sorted(spec.capabilities),
+        "default": spec.key == DEFAULT_GAME,
+    }
+
+
+@app.command()
+@user_errors
+def games(
+    as_json: bool = typer.Option(False, "--json", help="Print the games as a JSON list."),
+) -> None:
+    """List the games burano plays: key (for --game), title, players, position format, implementations,
+    capabilities."""
+    summaries = [_game_summary(spec) for spec in all_specs()]
+    if as_json:
+        typer.echo(json.dumps(summaries, indent=2))
+        return
+    headers = ("game", "title", "players", "default", "position format", "implementations")
+    rows = [(g["key"] + (" *" if g["default"] else ""), g["title"],
+             f"{g['min_players']}-{g['max_players']}" if g["min_players"] < g["max_players"] else
+             str(g["min_players"]), str(g["default_players"]), g["position_format"],
+             ", ".join(g["implementations"])) for g in summaries]
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
+    for row in [headers] + rows:
+        typer.echo("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
+    typer.echo("")
+    for g in summaries:
+        typer.echo(f"{g['key']}: {', '.join(g['capabilities']) or '(no optional capabilities)'}")
+    typer.echo(f"* the default game (when --game is not given); capabilities: what a game has besides the "
+               f"rules")
+
+
 @app.command()
 @user_errors
 def new(
-    players: int = typer.Option(4, "--players", "-n", help="Number of players: 2, 3 or 4."),
+    players: Optional[int] = typer.Option(None, "--players", "-n", help=PLAYERS_HELP),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the setup shuffles."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the JSON here (default: stdout)."),
+    game: Optional[str] = typer.Option(None, "--game", metavar="GAME", help=GAME_HELP),
 ) -> None:
     """Write the start position of a new game as JSON (the full state)."""
+    spec = _spec(game)
     _check_output(output, "--output")
-    state = _game_class()(_check_players(players)).new_initial_state(seed)
+    state = spec.new_game(_check_players(players, spec)).new_initial_state(seed)
     text = json.dumps(state.to_dict(), indent=2) + "\n"
     if output is None:
         typer.echo(text, nl=False)
@@ -339,35 +427,39 @@ def new(
 def show(
     file: Path = typer.Argument(..., metavar="FILE", help="Position JSON file (full, or one seat's view)."),
     seat: Optional[str] = typer.Option(None, "--seat", metavar="SEAT",
-                                       help="Show the position as this seat sees it: A-D."),
+                                       help="Show the position as this seat sees it: A, B, ..."),
+    game: Optional[str] = typer.Option(None, "--game", metavar="GAME", help=FILE_GAME_HELP),
 ) -> None:
     """Render a position as plain text, and the legal moves when the shown seat is to move.
 
     A file holding one seat's view is shown as that seat sees it (its hidden parts were never known).
     """
-    state, view = _load(file)
+    spec, state, view = _load(file, game)
     viewer = _viewer(seat, state, view, "shown as")
-    typer.echo(render_state(state, viewer), nl=False)
+    typer.echo(_board(spec, state, viewer), nl=False)
     if viewer is None or state.current_player() == viewer:
         typer.echo("")
-        typer.echo(render_legal_actions(state), nl=False)
+        typer.echo(spec.render_legal_actions(state), nl=False)
 
 
 @app.command("random-game")
 @user_errors
 def random_game(
-    players: int = typer.Option(4, "--players", "-n", help="Number of players: 2, 3 or 4."),
+    players: Optional[int] = typer.Option(None, "--players", "-n", help=PLAYERS_HELP),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the setup and of every random decision."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the final scores."),
     record: Optional[Path] = typer.Option(None, "--record", "-r", help="Write the game record (burano-game/1) "
                                                                        "here."),
+    game: Optional[str] = typer.Option(None, "--game", metavar="GAME", help=GAME_HELP),
 ) -> None:
     """Play a complete game with uniformly random decisions; print the transcript and the scores."""
     from burano_ai.record import GameRecord, SeatInfo
+    spec = _spec(game)
     _check_output(record, "--record")
-    state = _game_class()(_check_players(players)).new_initial_state(seed)
-    game_record = GameRecord.new(players, seed, [SeatInfo(f"random {SEAT_LETTERS[i]}", "random")
-                                                 for i in range(players)])
+    players = _check_players(players, spec)
+    state = spec.new_game(players).new_initial_state(seed)
+    seats = [SeatInfo(f"random {SEAT_LETTERS[i]}", "random") for i in range(players)]
+    game_record = GameRecord.new(players, seed, seats, **game_keyword(spec, DEFAULT_GAME))
     rng = random.Random(seed)
     if not quiet:
         typer.echo(f"random game: {players} players, seed {seed}")
@@ -379,7 +471,7 @@ def random_game(
             action, who = rng.choice(state.legal_actions()), SEAT_LETTERS[state.current_player()]
             decisions += 1
         if not quiet:
-            typer.echo(f"{_phase_label(state):<20} {who:<6} {state.action_to_string(action)}")
+            typer.echo(f"{spec.phase_label(state.to_dict()):<20} {who:<6} {state.action_to_string(action)}")
         game_record.add(state, action)
         state.apply_action(action)
     if not quiet:
@@ -388,7 +480,7 @@ def random_game(
         game_record.finish(state)
         game_record.save(record)
         typer.echo(f"record written to {record}")
-    _print_scores(state)
+    _print_scores(spec, state)
 
 
 def _write_text(path: Path, text: str) -> None:
@@ -408,14 +500,18 @@ def _split_moves(moves: list[str]) -> list[str]:
     return [m.strip() for arg in moves for m in arg.split(";") if m.strip()]
 
 
-def _to_move_line(state, view: Optional[int]) -> str:
+def _to_move_line(spec, state, view: Optional[int]) -> str:
+    """`spring r1: B (you) to move`, `...: a chance event is next (fish)` or `game over: <scores>`."""
     if state.is_terminal():
-        return "game over: " + ", ".join(f"{SEAT_LETTERS[p]} {v} VP" for p, v in enumerate(state.scores()))
+        return "game over: " + spec.describe_scores(state.scores())
+    position = state.to_dict()
+    label = spec.phase_label(position)
+    where = f"{label}: " if label else ""
     if state.is_chance_node():
-        return f"{_phase_label(state)}: a chance event is next ({state.to_dict()['context']['chance']})"
+        return f"{where}a chance event is next ({spec.chance_label(position)})"
     mover = SEAT_LETTERS[state.current_player()]
     you = " (you)" if view is not None and state.current_player() == view else ""
-    return f"{_phase_label(state)}: {mover}{you} to move"
+    return f"{where}{mover}{you} to move"
 
 
 @app.command()
@@ -429,6 +525,7 @@ def apply(
     output: Optional[Path] = typer.Option(None, "--output", "-o",
                                           help="Write the new position here (it may be POSITION itself); "
                                                "default: stdout."),
+    game: Optional[str] = typer.Option(None, "--game", metavar="GAME", help=FILE_GAME_HELP),
 ) -> None:
     """Apply moves to a position and write the new position: keep a real table's position current.
 
@@ -437,14 +534,14 @@ def apply(
     """
     from burano_ai.record import apply_moves
     _check_output(output, "--output")
-    state, view = _load(file)
-    new_state, steps = apply_moves(state, _split_moves(moves), view)
+    spec, state, view = _load(file, game)
+    new_state, steps = apply_moves(state, _split_moves(moves), view, **game_keyword(spec, DEFAULT_GAME))
     text = new_state.to_json(view, indent=2) + "\n"
     if output is None:
         typer.echo(text, nl=False)
         return
     _write_text(output, text)
-    typer.echo(f"applied {len(steps)} step{'s' if len(steps) != 1 else ''}; {_to_move_line(new_state, view)}")
+    typer.echo(f"applied {len(steps)} step{'s' if len(steps) != 1 else ''}; {_to_move_line(spec, new_state, view)}")
     typer.echo(f"position written to {output}")
 
 
@@ -455,13 +552,14 @@ def replay(
     ply: Optional[int] = typer.Option(None, "--ply", "-p", help="Show the position after this many steps "
                                                                "(default: the end; negative counts from the end)."),
     seat: Optional[str] = typer.Option(None, "--seat", metavar="SEAT",
-                                       help="See the game as this seat did: A-D (its view of the position, the "
-                                            "other seats' hidden steps hidden)."),
+                                       help="See the game as this seat did: A, B, ... (its view of the position, "
+                                            "the other seats' hidden steps hidden)."),
     output: Optional[Path] = typer.Option(None, "--output", "-o",
                                           help="Write the position at --ply as JSON here (a one-seat view with "
                                                "--seat)."),
     as_json: bool = typer.Option(False, "--json", help="Print the position at --ply as JSON instead of the board."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not list the steps."),
+    game: Optional[str] = typer.Option(None, "--game", metavar="GAME", help=FILE_GAME_HELP),
 ) -> None:
     """Replay a game record: list its steps and show (or write) the position at any step.
 
@@ -472,6 +570,7 @@ def replay(
     _check_output(output, "--output")
     if file.is_dir():
         raise RecordError(f"{file} is a directory, not a game record")
+    spec = _record_game(file, game)
     record = GameRecord.load(file)
     viewer = None if seat is None else _seat_option(seat, record.players)
     if record.view is not None:
@@ -495,7 +594,8 @@ def replay(
         if i < total and not quiet and not (output is not None or as_json):
             step = record.steps[i]
             marker = ">" if i == ply else " "
-            lines.append(f"{marker}{i:4d}  {_phase_label(st):<16} {narrate_step(step, viewer)}")
+            told = narrate_step(step, viewer, **game_keyword(spec, DEFAULT_GAME))
+            lines.append(f"{marker}{i:4d}  {spec.phase_label(st.to_dict()):<16} {told}")
     assert state is not None
     position = state.to_dict(viewer) if viewer is not None else state.to_dict()
     if output is not None:
@@ -513,20 +613,12 @@ def replay(
     typer.echo(f"{record.players} players: {names}")
     typer.echo(f"position after step {ply} of {total}" + (f", as seat {SEAT_LETTERS[viewer]} sees it"
                                                               if viewer is not None else ""))
-    typer.echo(render_state(state, viewer), nl=False)
-    typer.echo(_to_move_line(state, viewer))
+    typer.echo(_board(spec, state, viewer), nl=False)
+    typer.echo(_to_move_line(spec, state, viewer))
     if ply == total and record.result is not None:
-        typer.echo("result: " + ", ".join(f"{s} {v} VP" for s, v in zip(SEAT_LETTERS, record.result["scores"]))
+        typer.echo("result: " + spec.describe_scores(record.result["scores"])
                    + f"; winner{'s' if len(record.result['winners']) > 1 else ''}: "
                    + ", ".join(record.result["winners"]))
-
-
-EXAMPLE_POSITION = "midgame-4p-C.json"
-
-
-def _example_text() -> str:
-    from importlib import resources
-    return resources.files("burano_ai.games.burano.data").joinpath("examples", EXAMPLE_POSITION).read_text(encoding="utf-8")
 
 
 @app.command()
@@ -534,8 +626,9 @@ def _example_text() -> str:
 def suggest(
     file: Optional[Path] = typer.Argument(None, metavar="[FILE]",
                                           help="Position JSON (full, or the searching seat's view); "
-                                               f"default: the built-in example {EXAMPLE_POSITION}."),
-    seat: Optional[str] = typer.Option(None, "--seat", metavar="SEAT", help="Searching seat, A-D "
+                                               "default: the game's built-in example (Burano: a 4-player "
+                                               "summer position, seat C to move)."),
+    seat: Optional[str] = typer.Option(None, "--seat", metavar="SEAT", help="Searching seat, A, B, ... "
                                        "(default: the seat to move)."),
     seconds: Optional[float] = typer.Option(None, "--time", metavar="S", help="Search time in seconds."),
     iterations: Optional[int] = typer.Option(None, "--iterations", metavar="N",
@@ -557,12 +650,13 @@ def suggest(
     avoid: Optional[list[str]] = typer.Option(None, "--avoid", metavar="MOVE",
                                               help="Do not search this move (repeat for several)."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+    game: Optional[str] = typer.Option(None, "--game", metavar="GAME", help=FILE_GAME_HELP),
 ) -> None:
     """Suggest the best move for the seat to move, with the plan for the rest of its turn.
 
-    Columns: win = chance to win; VP = expected final VP; margin = expected final VP minus the best
-    other seat's (how far ahead or behind the move leaves you: +5 is a 5-point lead, -5 five points
-    behind the leader). Plan steps show their iterations in brackets; a "?" marks a step the search
+    Columns: win = chance to win; VP (the game's score: points in Goofspiel) = expected final VP;
+    margin = expected final VP minus the best other seat's (how far ahead or behind the move leaves
+    you: +5 is a 5-point lead, -5 five points behind the leader). Plan steps show their iterations in brackets; a "?" marks a step the search
     barely compared with its alternatives.
 
     The search reads only what the seat can know: given a full position it works from the seat's view.
@@ -578,7 +672,7 @@ def suggest(
     from burano_ai.engine import suggest as engine_suggest
     from burano_ai.search import Limit, Params
 
-    state, view = _load(file)
+    spec, state, view = _load(file, game)
     searcher = None if seat is None else _seat_option(seat, state.num_players)
     if top < 1:
         raise OptionError(f"--top must be at least 1, not {top}")
@@ -592,7 +686,7 @@ def suggest(
     except OptionError as exc:
         raise OptionError(str(exc).replace("allow_moves", "--allow").replace("avoid_moves", "--avoid")) from None
     options = dict(seat=searcher, limit=limit, params=params, seed=seed, workers=workers, threads=threads,
-                   view=view, allow_moves=allow_moves, avoid_moves=avoid_moves)
+                   view=view, allow_moves=allow_moves, avoid_moves=avoid_moves, **game_keyword(spec, DEFAULT_GAME))
     live = not as_json and sys.stderr.isatty()
     if workers > 1:     # worker processes cannot be stopped early or report: a progress bar, Ctrl-C aborts
         if live:
@@ -632,7 +726,7 @@ def suggest(
         data["candidates"] = data["candidates"][:top]
         typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
         return
-    _print_suggestion(result, top, plans)
+    _print_suggestion(result, top, plans, _score_header(spec, state))
 
 
 #: Seconds between updates of `burano suggest`'s live line.
@@ -674,12 +768,20 @@ def _suggest_live(engine_suggest, state, stop, total: Optional[int], options: di
         return engine_suggest(state, stop=stop, on_report=on_report, report_every=LIVE_EVERY, **options)
 
 
-SUGGEST_LEGEND = (f"win: chance to win; VP: expected final VP; margin: expected final VP minus the best other "
-                  f"seat's (+ ahead of, - behind the leader); [n]: iterations through a plan step; ?: fewer than {PLAN_MIN_VISITS} (a guess); "
-                  f"⟨…⟩: a chance event follows, the rest of the plan is averaged over its outcomes")
+def _suggest_legend(score: str) -> str:
+    """The legend under `burano suggest`'s table; `score` is the game's score column ("VP" in Burano)."""
+    return (f"win: chance to win; {score}: expected final {score}; margin: expected final {score} minus the best "
+            f"other seat's (+ ahead of, - behind the leader); [n]: iterations through a plan step; ?: fewer than "
+            f"{PLAN_MIN_VISITS} (a guess); ⟨…⟩: a chance event follows, the rest of the plan is averaged over its "
+            f"outcomes")
 
 
-def _print_suggestion(result, top: int, plans: bool = False) -> None:
+def _score_header(spec, state) -> str:
+    """The name of the game's score, as its final score table heads it ("VP" in Burano)."""
+    return spec.score_columns(state)[0][0]
+
+
+def _print_suggestion(result, top: int, plans: bool = False, score: str = "VP") -> None:
     from rich.markup import escape
     from rich.table import Table
 
@@ -687,7 +789,7 @@ def _print_suggestion(result, top: int, plans: bool = False) -> None:
     console.print(f"seat {result.seat_letter}: [bold]{result.move}[/bold]")
     console.print(escape(f"plan for this turn: {PLAN_ARROW.join(step.text() for step in result.pv)}"))
     table = Table(show_header=True, header_style="bold", box=None)
-    for col, justify in (("move", "left"), ("visits", "right"), ("win", "right"), ("VP", "right"),
+    for col, justify in (("move", "left"), ("visits", "right"), ("win", "right"), (score, "right"),
                          ("margin", "right")):
         table.add_column(col, justify=justify)
     for c in result.candidates[:top]:
@@ -698,7 +800,7 @@ def _print_suggestion(result, top: int, plans: bool = False) -> None:
         console.print("plans:")
         for c in result.candidates[:top]:
             console.print(escape(f"  {PLAN_ARROW.join(step.text() for step in c.plan)}"))
-    console.print(escape(SUGGEST_LEGEND), style="dim")
+    console.print(escape(_suggest_legend(score)), style="dim")
     console.print(f"{result.iterations} iterations in {result.elapsed:.2f} s "
                   f"({result.iterations_per_second:.0f}/s), seed {result.seed}, {result.mode}"
                   f"{'' if result.deterministic else ' (not reproducible)'}")
@@ -714,7 +816,9 @@ def arena(
                                         "random, greedy, ismcts:iterations=2000, ismcts:time=1.0,workers=2, "
                                         "mcts-pkg, openspiel-ismcts, openspiel-mcts. More bots than seats: a "
                                         "round robin over every combination of --players of them."),
-    players: int = typer.Option(2, "--players", "-n", help="Number of players: 2, 3 or 4."),
+    players: Optional[int] = typer.Option(None, "--players", "-n",
+                                          help="Number of players, in the game's range (default: its fewest, "
+                                               "Burano 2)."),
     games: Optional[int] = typer.Option(None, "--games", "-g",
                                         help="Games to play (rounded up to whole deals); default 2, with --sprt "
                                              f"the most to play (default {SPRT_MAX_GAMES})."),
@@ -737,6 +841,7 @@ def arena(
                                                 "missing): game-00000.json, ..."),
     gauntlet: bool = typer.Option(False, "--gauntlet", help="The first bot plays every combination of the others "
                                                             "(the field) instead of a round robin."),
+    game: Optional[str] = typer.Option(None, "--game", metavar="GAME", help=GAME_HELP),
 ) -> None:
     """Play a bot tournament: duplicate deals over every seating; win rates, VP, ranks and ratings.
 
@@ -745,13 +850,16 @@ def arena(
     """
     from burano_ai.arena import ArenaConfig, parse_sprt, run_arena, split_bot_list
 
+    game_spec = _spec(game)
+    players = _check_players(players, game_spec, default=game_spec.min_players)
     specs = [spec for text in bots for spec in split_bot_list(text)]
     sprt_config = parse_sprt(sprt) if sprt is not None else None
     if games is None:
         games = 2 if sprt_config is None else SPRT_MAX_GAMES
-    config = ArenaConfig(bots=tuple(specs), players=_check_players(players), games=games, seed=seed,
+    config = ArenaConfig(bots=tuple(specs), players=players, games=games, seed=seed,
                          time_per_move=time_per_move, workers=workers, backend=backend.lower(),
-                         seating=seating.lower(), bootstrap=bootstrap, sprt=sprt_config, gauntlet=gauntlet)
+                         seating=seating.lower(), bootstrap=bootstrap, sprt=sprt_config, gauntlet=gauntlet,
+                         **game_keyword(game_spec, DEFAULT_GAME))
     config.validate()
     _check_output(out, "--out")
     _check_output(csv_out, "--csv")
@@ -766,8 +874,7 @@ def arena(
         with Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       TextColumn("{task.fields[sprt]}"), console=Console(stderr=True), transient=True) as bar:
             task = bar.add_task("arena", total=None, sprt="")
-            result = run_arena(config, game_factory=_game_class(),
-                               progress=lambda done, total: bar.update(task, completed=done, total=total),
+            result = run_arena(config, progress=lambda done, total: bar.update(task, completed=done, total=total),
                                on_sprt=lambda test: bar.update(task, sprt=test.status()), records=records)
     else:
         # No live display: an SPRT reports a status line every SPRT_LOG_EVERY pairs, fastchess-style.
@@ -775,7 +882,7 @@ def arena(
             if test.pairs % SPRT_LOG_EVERY == 0:
                 typer.echo(f"sprt: {test.status()}", err=True)
 
-        result = run_arena(config, game_factory=_game_class(), on_sprt=log_sprt, records=records)
+        result = run_arena(config, on_sprt=log_sprt, records=records)
     typer.echo(result.table())
     if records is not None:
         typer.echo(f"{len(result.games)} game records written to {records}")
@@ -791,10 +898,11 @@ def arena(
 @user_errors
 def play(
     players: Optional[int] = typer.Option(None, "--players", "-n",
-                                          help="Number of players: 2, 3 or 4 (default: your seats plus the bots)."),
+                                          help="Number of players, in the game's range (Burano: 2, 3 or 4; default: "
+                                               "your seats plus the bots)."),
     you: Optional[str] = typer.Option(None, "--you", metavar="SEATS",
-                                      help="Your seat, A-D (default A); several, comma-separated, for hot-seat play: "
-                                           "A,C."),
+                                      help="Your seat, A, B, ... (default A); several, comma-separated, for hot-seat "
+                                           "play: A,C."),
     bots: Optional[str] = typer.Option(None, "--bots", metavar="SPECS",
                                        help="Bots for the other seats, in seat order, separated by ';': "
                                             "'ismcts:time=2;greedy' (one spec plays every other seat; default "
@@ -802,25 +910,30 @@ def play(
     seed: Optional[int] = typer.Option(None, "--seed", "-s", help="Seed of the deal, the chance events and the "
                                                                  "bots (default: a random one, shown)."),
     record: Optional[Path] = typer.Option(None, "--record", metavar="FILE",
-                                          help="Save the game record here (default ./burano-game-<seed>.json, or "
-                                               "the --resume file)."),
+                                          help="Save the game record here (default ./<game>-game-<seed>.json, "
+                                               "burano-game-<seed>.json for Burano, or the --resume file)."),
     resume: Optional[Path] = typer.Option(None, "--resume", metavar="FILE", help="Continue a saved game."),
     names: Optional[str] = typer.Option(None, "--names", metavar="NAMES",
                                         help="Comma-separated names: one per seat, or one per person."),
+    game: Optional[str] = typer.Option(None, "--game", metavar="GAME",
+                                       help=f"The game (default {DEFAULT_GAME}; with --resume, the record's own "
+                                            "game; `burano games` lists them)."),
 ) -> None:
-    """Play Burano against bots in the terminal (one seat, or several hot-seat).
+    """Play a game (Burano by default) against bots in the terminal (one seat, or several hot-seat).
 
     At your turn: the board as your seat sees it and the numbered legal moves. Type a number, a move
-    (Tab completes; any unambiguous beginning will do), a pyramid in one line (pyramid W W G B ...), or
-    legal, board, hint [seconds], undo, save [path], quit, help. The game record is always saved.
+    (Tab completes; any unambiguous beginning will do), the game's own shortcut (Burano: a pyramid in
+    one line, pyramid W W G B ...), or legal, board, hint [seconds], undo, save [path], quit, help.
+    The game record is always saved.
     """
     from burano_ai.play import run_play, setup_game
 
     _check_output(record, "--record")
     if resume is not None and not resume.is_file():
         raise PositionError(f"--resume {resume}: no such file")
+    game = _spec(game).key if resume is None else _record_game(resume, game).key
     setup = setup_game(players=players, you=you, bots=bots, seed=seed, names=names, record=record, resume=resume,
-                       game_factory=_game_class())
+                       game=game)
     raise typer.Exit(run_play(setup))
 
 
@@ -830,6 +943,8 @@ def engine(
     threads: Optional[int] = typer.Option(None, "--threads", metavar="T",
                                           help="Search threads of a query that does not say (default: every "
                                                "usable core)."),
+    game: Optional[str] = typer.Option(None, "--game", metavar="GAME",
+                                       help=f"The game of a query that does not name one (default {DEFAULT_GAME})."),
 ) -> None:
     """Serve the JSON-lines analysis protocol on stdin/stdout (docs/engine-protocol.md).
 
@@ -842,7 +957,8 @@ def engine(
     from burano_ai.protocol import serve_stdio
     if threads is not None and not 1 <= threads <= MAX_THREADS:
         raise OptionError(f"--threads must be from 1 to {MAX_THREADS}, not {threads}")
-    serve_stdio(threads=threads, game_factory=_game_class())
+    spec = _spec(game)
+    serve_stdio(threads=threads, **game_keyword(spec, DEFAULT_GAME))
 
 
 @app.command()
@@ -851,7 +967,7 @@ def analyse(
     file: Path = typer.Argument(..., metavar="RECORD", help="Game record (burano-game/1 JSON), full or one seat's "
                                                            "export."),
     seat: Optional[str] = typer.Option(None, "--seat", metavar="SEAT",
-                                       help="The seat whose decisions are analysed: A-D (default: the seat a "
+                                       help="The seat whose decisions are analysed: A, B, ... (default: the seat a "
                                             "one-seat export was made for)."),
     seconds: Optional[float] = typer.Option(None, "--time", metavar="S", help="Search time per decision in seconds."),
     iterations: Optional[int] = typer.Option(None, "--iterations", metavar="N",
@@ -868,6 +984,7 @@ def analyse(
                                             help="Write the record with each analysed step annotated here."),
     plot: Optional[Path] = typer.Option(None, "--plot", metavar="FILE",
                                         help="Write a PNG of the seat's win probability over the game."),
+    game: Optional[str] = typer.Option(None, "--game", metavar="GAME", help=FILE_GAME_HELP),
 ) -> None:
     """Analyse one seat's decisions in a game record: the engine's best move and its win probability vs
     the move played, the loss, and flags (inaccuracy, mistake, blunder; docs/analysis.md).
@@ -883,6 +1000,7 @@ def analyse(
     _check_plot_output(plot)
     if file.is_dir():
         raise RecordError(f"{file} is a directory, not a game record")
+    spec = _record_game(file, game)
     record = GameRecord.load(file)
     analysed = check_seat(record, seat)
     if seconds is None and iterations is None:
@@ -906,7 +1024,7 @@ def analyse(
     if as_json:
         typer.echo(json.dumps(result.to_dict(), indent=1, ensure_ascii=False))
     else:
-        _print_analysis(result)
+        _print_analysis(result, _score_header(spec, record.initial_state()))
     if annotate is not None:
         result.annotate(record)
         record.save(annotate)
@@ -922,7 +1040,7 @@ def _count(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
-def _print_analysis(result) -> None:
+def _print_analysis(result, score: str = "VP") -> None:
     from rich.table import Table
 
     from burano_ai.analysis import THRESHOLDS
@@ -933,7 +1051,7 @@ def _print_analysis(result) -> None:
     console.print(f"seat {result.seat_letter} ({name}): {len(result.decisions)} decisions analysed")
     table = Table(show_header=True, header_style="bold", box=None)
     for col, justify in (("step", "right"), ("phase", "left"), ("played", "left"), ("best", "left"),
-                         ("win", "right"), ("played", "right"), ("loss", "right"), ("VP margin", "right"),
+                         ("win", "right"), ("played", "right"), ("loss", "right"), (f"{score} margin", "right"),
                          ("", "left")):
         table.add_column(col, justify=justify, no_wrap=True)
     styles = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
@@ -945,14 +1063,14 @@ def _print_analysis(result) -> None:
                       f"[{styles[flag]}]{flag}[/]" if flag else "")
     console.print(table)
     s = result.summary()
-    console.print(f"mean loss {100 * s['mean_loss']:.1f} points of win probability, mean VP-margin loss "
+    console.print(f"mean loss {100 * s['mean_loss']:.1f} points of win probability, mean {score}-margin loss "
                   f"{s['mean_margin_loss']:.1f}; engine's move played {s['agreement']:.0%}; "
                   f"{_count(s['inaccuracy'], 'inaccuracy', 'inaccuracies')}, {_count(s['mistake'], 'mistake')}, "
                   f"{_count(s['blunder'], 'blunder')}")
     limits = ", ".join(f"{name} >= {100 * t:g}" for name, t in reversed(THRESHOLDS))
     console.print("win: after the engine's best move (= : the move played); played: after the move played",
                   style="dim")
-    console.print(f"loss: in points of win probability ({limits}); VP margin: expected VP margin lost",
+    console.print(f"loss: in points of win probability ({limits}); {score} margin: expected {score} margin lost",
                   style="dim")
     budget = (f"{result.limit.iterations} iterations" if result.limit.iterations is not None else "") + \
         (" / " if result.limit.iterations is not None and result.limit.seconds is not None else "") + \
@@ -971,13 +1089,16 @@ def serve(
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (127.0.0.1: this machine only)."),
     port: int = typer.Option(8000, "--port", help="Port to listen on."),
     open_browser: bool = typer.Option(False, "--open", help="Open the board in the default web browser."),
+    game: Optional[str] = typer.Option(None, "--game", metavar="GAME",
+                                       help=f"The game the new-game form offers first (default {DEFAULT_GAME})."),
 ) -> None:
     """Serve the web board: play against bots, analyse, set up a position, replay a game (docs/web.md)."""
+    spec = _spec(game)
     try:
         from burano_ai.web.server import serve as run_server
     except ImportError as exc:
         raise OptionError(f"burano serve needs the web extra: pip install 'burano-ai[web]' ({exc})") from None
-    run_server(host=host, port=port, open_browser=open_browser)
+    run_server(host=host, port=port, open_browser=open_browser, **game_keyword(spec, DEFAULT_GAME))
 
 
 if __name__ == "__main__":

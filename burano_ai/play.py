@@ -1,13 +1,18 @@
-"""`burano play`: people play Burano against bots in the terminal (one seat, or several hot-seat).
+"""`burano play`: people play a game (Burano by default) against bots in the terminal (one seat, or hot-seat).
 
 The game itself is a `GameSession` (burano_ai.session): it holds the full position and the record, plays
 the bots and the chance events, takes the people's moves back (`undo`) and hints from a seat's view. This
 module is only the table around it: it shows each person the board *as that seat sees it*
-(`render_position(session.view(seat))`, never the full state), narrates the other seats' moves and the
+(`spec.render(session.view(seat))`, never the full state), narrates the other seats' moves and the
 chance events as they happen (`session.narrate`, hiding what the reader's seat cannot see), shows a
 spinner while a bot thinks, and turns what a person types into moves (`resolve_entry`): a number from the
-list of choices, the move text or an unambiguous prefix of it, a pyramid in one line, or a command
-(`legal`, `hint`, `undo`, `save`, `quit`, `help`, `board`), with "did you mean" for typos.
+list of choices, the move text or an unambiguous prefix of it, the game's own shortcut (its spec's
+`move_entry()`: Burano's is a pyramid in one line), or a command (`legal`, `hint`, `undo`, `save`,
+`quit`, `help`, `board`), with "did you mean" for typos.
+
+Everything game-specific comes from the game's spec (`burano_ai.games.get_spec`, the people side of
+`core.game.GameSpec`): the board, the heading of a turn, the score column, the move shortcut. A game
+without a shortcut is played with numbers and move texts (`State.action_to_string`).
 
 Why these libraries: prompt_toolkit reads the input -- Tab completion of the legal move texts and the
 commands, a history (up arrow), line editing -- without taking over the screen, so the board and the
@@ -19,7 +24,8 @@ stdin is not a terminal, input is read line by line without prompt_toolkit, so s
 
 The record is always saved: before each decision (so a crash loses nothing), on `quit`, at the end of
 input and at the end of the game, to `--record`, else the `--resume` file, else
-``./burano-game-<seed>.json`` (a free name: an existing file is never overwritten unasked).
+``./<game>-game-<seed>.json`` (``burano-game-<seed>.json``; a free name: an existing file is never
+overwritten unasked).
 """
 
 from __future__ import annotations
@@ -30,16 +36,16 @@ import random
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from burano_ai.arena.plan import split_bot_list
 from burano_ai.bots.spec import parse_bot_spec
-from burano_ai.games.burano.data.colours import COLOUR_LETTERS, COLOURS
-from burano_ai.core.seats import SEAT_LETTERS
-from burano_ai.core.seats import TERMINAL, parse_seat
 from burano_ai.core.errors import BuranoError, OptionError
+from burano_ai.core.game import MoveEntry
+from burano_ai.core.people import check_player_count, game_keyword, player_counts
+from burano_ai.core.seats import SEAT_LETTERS, TERMINAL, parse_seat
+from burano_ai.games import DEFAULT_GAME, get_spec
 from burano_ai.record import HUMAN, GameRecord, Step
-from burano_ai.games.burano.render import render_position
 from burano_ai.search.result import PLAN_ARROW
 from burano_ai.session import GameSession
 
@@ -54,12 +60,12 @@ YES = ("y", "yes")
 #: Candidates a hint lists.
 HINT_TOP = 3
 
-HELP = """\
+HELP_MOVES = """\
 Type a move in one of these ways:
   3                      the move numbered 3 in the list of choices
   pick flat              the move's text (Tab completes it; any unambiguous beginning will do: pick fl)
-  pyramid W W G B ...    several pyramid cubes in one line (colour letters P B Y G O W or names),
-                         played in order, all or nothing
+"""
+HELP_COMMANDS = """\
 Commands:
   legal                  list the legal moves again
   board                  show the board again
@@ -69,6 +75,11 @@ Commands:
   quit                   save the game and leave (continue later with: burano play --resume FILE)
   help                   this text
 """
+
+
+def help_text(entry: MoveEntry | None) -> str:
+    """The `help` text: the ways to type a move (with the game's shortcut, if any), then the commands."""
+    return HELP_MOVES + (entry.help if entry is not None else "") + HELP_COMMANDS
 
 
 # ------------------------------------------------------------------------------------------------
@@ -82,6 +93,12 @@ class PlaySetup:
     session: GameSession
     record_path: Path
     resumed: bool = False
+    game: str = DEFAULT_GAME
+
+    @property
+    def spec(self):
+        """The game's spec (its people side: board, turn headings, scores, move shortcut)."""
+        return get_spec(self.game)
 
 
 def _split_names(text: str | None) -> list[str] | None:
@@ -94,26 +111,29 @@ def _split_names(text: str | None) -> list[str] | None:
 
 
 def new_game(players: int | None = None, you: str | None = None, bots: str | None = None, seed: int | None = None,
-             names: str | None = None, game_factory: Callable[[int], Any] | None = None) -> GameSession:
+             names: str | None = None, game: str | None = None) -> GameSession:
     """The session of a new game from the `burano play` options (bots fill the other seats in order).
 
     Args:
-        players: 2-4; by default the people's seats plus the bots listed.
+        players: in the game's range; by default the people's seats plus the bots listed.
         you: the people's seats, comma-separated letters (`B` or `A,C` for hot-seat); default A.
         bots: bot specs separated by ';' (or ','): one per other seat, or one for all of them.
         seed: the deal's seed (and the chance events' and bots'); default a random one.
         names: comma-separated names, one per seat or one per person.
+        game: the game's registry key (default Burano).
     """
+    game_spec = get_spec(DEFAULT_GAME if game is None else game)
     specs = split_bot_list(DEFAULT_BOTS if bots is None else bots)
     for spec in specs:
         parse_bot_spec(spec)   # names the bad part
     you_letters = [t.strip() for t in (you or "A").split(",")]
-    if players is None:   # the people and the bots listed (by default one bot, unless four people play)
-        players = len(you_letters) + (len(specs) if bots is not None else int(len(you_letters) < 4))
-        if players not in (2, 3, 4):
-            raise OptionError(f"--you and --bots make {players} players; a game has 2, 3 or 4 (or give --players)")
-    if isinstance(players, bool) or players not in (2, 3, 4):
-        raise OptionError(f"--players must be 2, 3 or 4, not {players}")
+    if players is None:   # the people and the bots listed (by default one bot, unless every seat is a person)
+        bots_listed = len(specs) if bots is not None else int(len(you_letters) < game_spec.max_players)
+        players = len(you_letters) + bots_listed
+        if not game_spec.min_players <= players <= game_spec.max_players:
+            raise OptionError(f"--you and --bots make {players} players; a game of {game_spec.title} has "
+                              f"{player_counts(game_spec)} (or give --players)")
+    check_player_count(players, game_spec)
     humans = [parse_seat(t, players, what="--you") for t in you_letters]
     if len(set(humans)) != len(humans):
         raise OptionError(f"--you {you!r}: a seat is named twice")
@@ -143,13 +163,15 @@ def new_game(players: int | None = None, you: str | None = None, bots: str | Non
         seed = random.SystemRandom().randrange(1_000_000)
     if isinstance(seed, bool) or not 0 <= seed < 2**63:
         raise OptionError(f"--seed must be a whole number from 0 to 2^63-1, not {seed}")
-    return GameSession(players, seed, seats, game_factory=game_factory, names=name_list, event="burano play")
+    return GameSession(players, seed, seats, names=name_list, event="burano play",
+                       **game_keyword(game_spec, DEFAULT_GAME))
 
 
-def default_record_path(seed: int | None, folder: Path | None = None) -> Path:
-    """``burano-game-<seed>.json`` in `folder` (the working directory), or the first free ``-2``, ``-3`` name."""
+def default_record_path(seed: int | None, folder: Path | None = None, game: str = DEFAULT_GAME) -> Path:
+    """``<game>-game-<seed>.json`` (``burano-game-7.json``) in `folder` (the working directory), or the first
+    free ``-2``, ``-3`` name."""
     folder = Path.cwd() if folder is None else folder
-    stem = f"burano-game-{seed if seed is not None else 'start'}"
+    stem = f"{game}-game-{seed if seed is not None else 'start'}"
     path = folder / f"{stem}.json"
     n = 2
     while path.exists():
@@ -160,24 +182,29 @@ def default_record_path(seed: int | None, folder: Path | None = None) -> Path:
 
 def setup_game(players: int | None = None, you: str | None = None, bots: str | None = None,
                seed: int | None = None, names: str | None = None, record: Path | None = None,
-               resume: Path | None = None, game_factory: Callable[[int], Any] | None = None) -> PlaySetup:
-    """Check the `burano play` options and make the session (new or resumed) and the record's path."""
+               resume: Path | None = None, game: str | None = None) -> PlaySetup:
+    """Check the `burano play` options and make the session (new or resumed) and the record's path.
+
+    `game` is the game's key (default Burano); a resumed game is the record's own game, which the
+    caller names.
+    """
+    game = DEFAULT_GAME if game is None else get_spec(game).key
     if resume is not None:
         given = [opt for opt, value in (("--players", players), ("--you", you), ("--bots", bots), ("--seed", seed),
                                         ("--names", names)) if value is not None]
         if given:
             raise OptionError(f"--resume continues the saved game with its own seats and bots: drop {given[0]}")
-        session = GameSession.resume(GameRecord.load(resume), game_factory=game_factory)
+        session = GameSession.resume(GameRecord.load(resume))
         if not session.humans():
             raise OptionError(f"--resume {resume}: no seat of this game is played by a person")
-        return PlaySetup(session, record if record is not None else resume, resumed=True)
-    session = new_game(players, you, bots, seed, names, game_factory=game_factory)
+        return PlaySetup(session, record if record is not None else resume, resumed=True, game=game)
+    session = new_game(players, you, bots, seed, names, game=game)
     if record is None:
         folder = Path.cwd()
         if not os.access(folder, os.W_OK):
             raise OptionError(f"cannot write the game record in {folder}: give --record FILE")
-        record = default_record_path(session.seed, folder)
-    return PlaySetup(session, record)
+        record = default_record_path(session.seed, folder, game)
+    return PlaySetup(session, record, game=game)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -205,40 +232,17 @@ def _normal(text: str) -> str:
     return " ".join(text.strip().lower().split())
 
 
-def _colour(token: str) -> str | None:
-    """A cube colour from a letter (`W`) or a name or its unambiguous beginning (`white`, `wh`)."""
-    t = token.lower()
-    if len(t) == 1 and t.upper() in COLOUR_LETTERS:
-        return COLOURS[COLOUR_LETTERS.index(t.upper())]
-    matches = [c for c in COLOURS if c.startswith(t)]
-    return matches[0] if len(matches) == 1 else None
-
-
-def _pyramid_moves(tokens: list[str]) -> tuple[list[str], str | None]:
-    """(`pyramid <colour>` moves, None) for `pyramid W W G ...`, or ([], the error)."""
-    if not tokens:
-        return [], "pyramid: name the colours, e.g. pyramid W W G B (letters P B Y G O W or colour names)"
-    moves = []
-    for i, token in enumerate(tokens):
-        colour = _colour(token)
-        if colour is None:
-            return [], (f"pyramid: {token!r} (colour {i + 1}) is not a colour: use the letters "
-                        f"{' '.join(COLOUR_LETTERS)} or {', '.join(COLOURS)}")
-        moves.append(f"pyramid {colour}")
-    return moves, None
-
-
 def _token_prefix(typed: list[str], move: str) -> bool:
     words = move.split()
     return len(typed) <= len(words) and all(w.startswith(t) for t, w in zip(typed, words))
 
 
-def resolve_entry(text: str, legal: list[str]) -> Entry:
+def resolve_entry(text: str, legal: list[str], shortcut: MoveEntry | None = None) -> Entry:
     """What `text` asks for, given the legal moves (in the order they are numbered, from 1).
 
-    Order: a command word; a number; `pyramid` with colours; the exact move text; a unique beginning of a
-    move text (the whole text, or word by word: `dr de` for `draw deck`); else an error with the closest
-    move or command ("did you mean").
+    Order: a command word; a number; the game's shortcut (`shortcut`, its spec's `move_entry()`: Burano's
+    `pyramid` with colours); the exact move text; a unique beginning of a move text (the whole text, or
+    word by word: `dr de` for `draw deck`); else an error with the closest move or command ("did you mean").
     """
     t = _normal(text)
     if not t:
@@ -255,8 +259,9 @@ def resolve_entry(text: str, legal: list[str]) -> Entry:
         if not 1 <= n <= len(legal):
             return Entry("error", message=f"there is no choice {n}: choose 1 to {len(legal)}")
         return Entry("moves", moves=[legal[n - 1]], how=f"{n} = {legal[n - 1]}")
-    if words[0] == "pyramid" and (len(words) != 2 or _normal(text) not in legal):
-        moves, error = _pyramid_moves(words[1:])
+    expanded = None if shortcut is None else shortcut.expand(t, legal)
+    if expanded is not None:
+        moves, error = expanded
         if error is not None:
             return Entry("error", message=error)
         return Entry("moves", moves=moves)
@@ -288,14 +293,16 @@ class Terminal:
     Args:
         interactive: read with prompt_toolkit (completion, history); default: stdin and stdout are terminals.
         console: the rich Console to print to (default: stdout).
+        shortcut: the game's move shortcut, whose words Tab completes too.
     """
 
-    def __init__(self, interactive: bool | None = None, console=None) -> None:
+    def __init__(self, interactive: bool | None = None, console=None, shortcut: MoveEntry | None = None) -> None:
         from rich.console import Console
         self.interactive = (sys.stdin.isatty() and sys.stdout.isatty()) if interactive is None else interactive
         self.console = console if console is not None else Console(highlight=False)
         self._prompt_sessions: dict[Any, Any] = {}
         self._words: list[str] = []
+        self.shortcut = shortcut
 
     # output
 
@@ -304,12 +311,14 @@ class Terminal:
         self.console.print(Text(text, style=style or ""), soft_wrap=True)
 
     def board(self, rendering: str, viewer: str) -> None:
-        """A board rendering (plain text), the viewer's own seat in bold."""
+        """A board rendering (plain text), the viewer's own seat in bold: from its first line (its letter,
+        then ` (` or `: `, as in Burano's `B (red)  VP ...` or Goofspiel's `B:  12 pts ...`) to the next
+        unindented line."""
         from rich.text import Text
         text = Text()
         mine = False
         for line in rendering.rstrip("\n").split("\n"):
-            if line[:1] != " " and line[1:3] == " (":   # a seat's first line: `B (red)  VP ...`
+            if line[:1] in SEAT_LETTERS and line[1:3] in (" (", ": "):   # a seat's first line
                 mine = line[0] == viewer
             elif line[:1] != " ":
                 mine = False
@@ -368,16 +377,16 @@ class Terminal:
         terminal = self
 
         class MoveCompleter(Completer):
-            """Completes the whole line: legal move texts and commands; after `pyramid`, colour names."""
+            """Completes the whole line: legal move texts and commands; in the game's shortcut, its words
+            (Burano: colour names after `pyramid`)."""
 
             def get_completions(self, document, complete_event):
                 line = document.text_before_cursor
                 low = line.lower().lstrip()
-                if low.startswith("pyramid "):
-                    last = "" if line.endswith(" ") else low.split()[-1]
-                    for c in COLOURS:
-                        if c.startswith(last):
-                            yield Completion(c, start_position=-len(last))
+                if terminal.shortcut is not None:
+                    last = "" if line.endswith(" ") or not low else low.split()[-1]
+                    for word in terminal.shortcut.complete_word(low):
+                        yield Completion(word, start_position=-len(last))
                 for w in terminal._words:
                     if w.lower().startswith(low) and w.lower() != low:
                         yield Completion(w, start_position=-len(line))
@@ -396,7 +405,9 @@ class Table:
         self.session = setup.session
         self.record_path = setup.record_path
         self.resumed = setup.resumed
-        self.term = terminal or Terminal()
+        self.spec = setup.spec
+        self.shortcut = self.spec.move_entry()
+        self.term = terminal or Terminal(shortcut=self.shortcut)
         humans = self.session.humans()
         self.hot_seat = len(humans) > 1
         #: per person's seat: how many steps it has been shown (its private steps are told at its turn).
@@ -462,7 +473,7 @@ class Table:
         s = self.session
         seats = ", ".join(self.who(p) for p in range(s.players))
         verb = "resumed" if self.resumed else "new game"
-        self.term.rule(f"Burano: {verb}, {s.players} players, seed {s.seed}")
+        self.term.rule(f"{self.spec.title}: {verb}, {s.players} players, seed {s.seed}")
         self.term.print(f"seats: {seats}")
         self.term.print(f"the game record is saved to {self.record_path} (type help for the commands)")
         if self.resumed:
@@ -492,7 +503,7 @@ class Table:
             self.handover(p)
         self.last_seat = p
         self.term.print()
-        self.term.board(render_position(s.view(p)), SEAT_LETTERS[p])
+        self.term.board(self.spec.render(s.view(p)), SEAT_LETTERS[p])
         since = [st for st in s.record.steps[self.shown[p]:] if st.actor != SEAT_LETTERS[p]]
         if handed_over:   # the screen was cleared: everything since this seat's last look, as it may see it
             lines = [s.narrate(st, p) for st in since]
@@ -517,9 +528,7 @@ class Table:
 
     def show_choices(self, p: int) -> None:
         legal = self.session.legal_moves(p)
-        d = self.session.view(p)
-        where = d["season"] if d["stage"] != "rounds" else f"{d['season']} round {d['round']}"
-        self.term.rule(f"{self.who(p)} to move: {where}, {d['stage']} ({d['phase']})")
+        self.term.rule(f"{self.who(p)} to move: {self.spec.turn_label(self.session.view(p))}")
         self.term.print(_columns([f"{i + 1:>2} {m}" for i, m in enumerate(legal)], self.term.console.width))
 
     def decide(self, p: int) -> bool:
@@ -533,7 +542,7 @@ class Table:
             except EOFError:
                 self.save_quietly("end of input")
                 return False
-            entry = resolve_entry(line, legal)
+            entry = resolve_entry(line, legal, self.shortcut)
             if entry.kind == "error" and _normal(line) in YES and self.suggestion:
                 entry = Entry("moves", moves=[self.suggestion], how=f"playing {self.suggestion}")
             self.suggestion = entry.suggestion
@@ -557,10 +566,10 @@ class Table:
                 self.term.print(f"nothing played: {exc}", style="red")
                 continue
             letter = SEAT_LETTERS[p]
-            if len(steps) > 1 and all(st.actor == letter and self.shared_reader(st) == p for st in steps):
-                letters = " ".join(COLOUR_LETTERS[COLOURS.index(m.split()[1])] for m in entry.moves)
-                self.flush_narration()   # a pyramid in one line, told in one line
-                self.term.print(f"  {letter}: pyramid {letters} ({len(steps)} cubes)", style="bold")
+            line = None if self.shortcut is None or len(steps) < 2 else self.shortcut.one_line(entry.moves)
+            if line is not None and all(st.actor == letter and self.shared_reader(st) == p for st in steps):
+                self.flush_narration()   # a shortcut line (Burano: a pyramid), told in one line
+                self.term.print(f"  {letter}: {line} ({len(steps)} {self.shortcut.unit})", style="bold")
             else:
                 for st in steps:
                     self.narrate(st)
@@ -570,7 +579,7 @@ class Table:
         """Run a command; "quit", "moved" (the position changed: show it again) or "" (keep reading)."""
         s = self.session
         if name == "help":
-            self.term.print(HELP.rstrip("\n"))
+            self.term.print(help_text(self.shortcut).rstrip("\n"))
         elif name == "legal":
             self.show_choices(p)
         elif name == "board":
@@ -616,12 +625,12 @@ class Table:
         if len(result.pv) > 1:
             self.term.print(f"  plan for this turn: {PLAN_ARROW.join(step.text() for step in result.pv)}  "
                             "([n] iterations through a step, ? barely compared)")
-            moves = [step.move for step in result.pv]
-            if all(m.startswith("pyramid ") for m in moves):
-                letters = " ".join(COLOUR_LETTERS[COLOURS.index(m.split()[1])] for m in moves)
-                self.term.print(f"  the plan's cubes in one line: pyramid {letters}")
+            line = None if self.shortcut is None else self.shortcut.one_line([step.move for step in result.pv])
+            if line is not None:
+                self.term.print(f"  the plan's {self.shortcut.unit} in one line: {line}")
+        score = self.spec.score_columns(self.session.state)[0][0]
         for c in result.candidates[:HINT_TOP]:
-            self.term.print(f"  {c.move:<24} win {c.win_prob:6.1%}  VP {c.expected_vp:5.1f}  visits {c.visits}")
+            self.term.print(f"  {c.move:<24} win {c.win_prob:6.1%}  {score} {c.expected_vp:5.1f}  visits {c.visits}")
 
     # -- saving and the end
 
@@ -644,14 +653,14 @@ class Table:
         self.autosave()
         p = self.last_seat if self.last_seat is not None else s.humans()[0]
         self.term.print()
-        self.term.board(render_position(s.view(p)), SEAT_LETTERS[p])
+        self.term.board(self.spec.render(s.view(p)), SEAT_LETTERS[p])
         result = s.record.result or {}
         from rich.table import Table as RichTable
-        table = RichTable("place", "seat", "VP", title="game over: final scores")
-        scores = result.get("scores", [])
+        score, cells = self.spec.score_columns(s.state)[0]
+        table = RichTable("place", "seat", score, title="game over: final scores")
         for place, letter in enumerate(result.get("order", []), start=1):
             q = SEAT_LETTERS.index(letter)
-            table.add_row(str(place), self.who(q), str(scores[q]))
+            table.add_row(str(place), self.who(q), cells[q])
         self.term.console.print(table)
         winners = result.get("winners", [])
         self.term.print(f"winner{'s' if len(winners) > 1 else ''}: "

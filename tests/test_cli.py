@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 import cli
+from burano_ai.games import get_spec
 from burano_ai.games.burano.notation import position_from_json, position_to_dict
 from burano_ai.games.burano.reference import Game
 
@@ -49,7 +50,8 @@ def start_position(players: int = 4, seed: int = 1) -> dict:
 
 def test_commands_use_the_compiled_core():
     import burano_ai
-    assert cli._game_class() is burano_ai.Game
+    assert cli._spec(None).game_class() is burano_ai.Game
+    assert type(cli._spec(None).new_game(2)) is burano_ai.Game
     assert burano_ai.Game.__module__ == "burano_ai.games.burano._core"
 
 
@@ -202,7 +204,7 @@ def test_suggest_on_the_builtin_example(runner):
 
 
 def test_suggest_json_is_reproducible(runner, tmp_path):
-    path = write_position(tmp_path, json.loads(cli._example_text()))
+    path = write_position(tmp_path, json.loads(get_spec("burano").example_position()))
     outs = [json.loads(invoke(runner, "suggest", path, "--iterations", "150", "--threads", "1", "--json",
                               "--top", "3").stdout)
             for _ in range(2)]

@@ -112,7 +112,7 @@ def test_a_pipe_closed_before_any_output_ends_quietly(args):
 BUG = ("import sys; sys.argv[0] = 'burano'; import cli\n"
        "def boom(*args, **kwargs):\n"
        "    raise ZeroDivisionError('a bug\\nover two lines')\n"
-       "cli.render_state = boom\n"
+       "cli._load = boom\n"
        "cli.app()\n")
 
 
@@ -133,7 +133,7 @@ def test_abort_is_one_line():
     code = ("import sys, typer; sys.argv[0] = 'burano'; import cli\n"
             "def abort(*args, **kwargs):\n"
             "    raise typer.Abort()\n"
-            "cli.render_state = abort\n"
+            "cli._load = abort\n"
             "cli.app()\n")
     assert_one_error_line(burano("show", EXAMPLE, code=code), 1, "aborted")
 
@@ -142,7 +142,7 @@ def test_keyboard_interrupt_exits_130_quietly():
     code = ("import sys; sys.argv[0] = 'burano'; import cli\n"
             "def interrupt(*args, **kwargs):\n"
             "    raise KeyboardInterrupt\n"
-            "cli.render_state = interrupt\n"
+            "cli._load = interrupt\n"
             "cli.app()\n")
     result = burano("show", EXAMPLE, code=code)
     assert result.returncode == 130

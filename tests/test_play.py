@@ -23,6 +23,7 @@ import pytest
 from burano_ai import Game
 from burano_ai.games.burano.data.colours import COLOUR_LETTERS, COLOURS
 from burano_ai.core.errors import IllegalMoveError
+from burano_ai.games import get_spec
 from burano_ai.play import resolve_entry
 from burano_ai.record import GameRecord, narrate_step
 from burano_ai.games.burano.reference import Game as ReferenceGame
@@ -268,7 +269,10 @@ def test_quit_saves_and_resume_continues_the_game(tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--players", "5"], "--players must be 2, 3 or 4"),
+    (["--players", "5"], "--players must be 2, 3 or 4 (Burano), not 5"),
+    (["--players", "1"], "--players must be 2, 3 or 4 (Burano), not 1"),
+    (["--game", "chess"], "unknown game 'chess' (known games: burano"),
+    (["--resume", "good.json", "--game", "chess"], "unknown game 'chess'"),
     (["--you", "E"], "--you"),
     (["--you", "A,A"], "named twice"),
     (["--bots", "nonsense"], "nonsense"),
@@ -357,10 +361,17 @@ def test_typos_get_did_you_mean_and_commands_are_recognised():
 
 
 def test_a_pyramid_in_one_line():
-    entry = resolve_entry("pyramid W w green Bl p", [])
+    pyramid = get_spec("burano").move_entry()
+    entry = resolve_entry("pyramid W w green Bl p", [], pyramid)
     assert entry.moves == ["pyramid white", "pyramid white", "pyramid green", "pyramid blue", "pyramid pink"]
-    assert "not a colour" in resolve_entry("pyramid W Q", []).message
-    assert resolve_entry("pyramid", []).kind == "error"
+    assert "not a colour" in resolve_entry("pyramid W Q", [], pyramid).message
+    assert resolve_entry("pyramid", [], pyramid).kind == "error"
+    # One legal pyramid move typed whole is that move; a game without the shortcut reads only move texts.
+    assert resolve_entry("pyramid white", ["pyramid white"], pyramid).moves == ["pyramid white"]
+    assert resolve_entry("pyramid W W", ["pyramid white"]).kind == "error"
+    assert pyramid.one_line(["pyramid white", "pyramid green"]) == "pyramid W G"
+    assert pyramid.one_line(["pyramid white", "done"]) is None
+    assert pyramid.complete_word("pyramid gr") == ["green"] and pyramid.complete_word("take") == []
 
 
 def test_play_many_is_all_or_nothing():

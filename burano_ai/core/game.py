@@ -194,6 +194,48 @@ class GameSpec(Protocol):
         ...
 
     # --- people side: terminal rendering, move entry, score columns (cli, play)
+    # `core.people.PeopleSide` implements every one of these for any game; a spec overrides what it
+    # knows better.
+
+    def render(self, position: dict[str, Any]) -> str:
+        """A position as plain text for the terminal (`position` = `State.to_dict(seat)`: full or a view)."""
+        ...
+
+    def render_legal_actions(self, state: State) -> str:
+        """The legal moves of the seat to move (or the chance outcomes), as plain text."""
+        ...
+
+    def phase_label(self, position: dict[str, Any]) -> str:
+        """Where the game stands, in a few words ("spring r1"); "" when the game has no phases."""
+        ...
+
+    def turn_label(self, position: dict[str, Any]) -> str:
+        """Where the game stands, for the heading of a person's turn ("spring round 1, rounds (turn)")."""
+        ...
+
+    def chance_label(self, position: dict[str, Any]) -> str:
+        """What the pending chance event is ("fish"), for a position at a chance node."""
+        ...
+
+    def seat_label(self, seat: int) -> str:
+        """A seat as a score table names it: its letter, and the game's colour if it has one ("A (blue)")."""
+        ...
+
+    def score_columns(self, state: State) -> list[tuple[str, list[str]]]:
+        """The final score table's columns, (header, one cell per seat); the first is the score itself."""
+        ...
+
+    def describe_scores(self, scores: Sequence[float]) -> str:
+        """Scores per seat in words ("A 34 VP, B 20 VP")."""
+        ...
+
+    def example_position(self) -> str:
+        """The built-in position (JSON text) `burano suggest` searches when it is given no file."""
+        ...
+
+    def move_entry(self) -> MoveEntry | None:
+        """The game's own shortcuts for typing moves at the terminal; None: numbers and move texts only."""
+        ...
 
     # --- web side: the board module (web)
 
@@ -209,6 +251,35 @@ class OpenSpielSpec(Protocol):
 
     def openspiel_unwrap(self, wrapped: Any) -> State | None:
         """Our State inside a pyspiel State of `openspiel_game` (None where there is none yet)."""
+        ...
+
+
+@runtime_checkable
+class MoveEntry(Protocol):
+    """A game's shortcuts for typing moves at the terminal, besides a number and a move's text.
+
+    Burano's: a whole pyramid in one line (`pyramid W W G B ...`, colour letters or names).
+
+    Attributes:
+        unit: what the moves of one line are, in the plural ("cubes"), for "A: pyramid W G (2 cubes)".
+        help: lines for `burano play`'s help text, each "  <example>   <what it does>".
+    """
+
+    unit: str
+    help: str
+
+    def expand(self, text: str, legal: Sequence[str]) -> tuple[list[str], str | None] | None:
+        """The moves one typed line stands for: None when the line is not in the game's short form,
+        else (moves, None), or ([], an error message naming the bad part). `text` is lower case with
+        single spaces; `legal` the legal move texts (a line that is one of them is never short form)."""
+        ...
+
+    def complete_word(self, line: str) -> list[str]:
+        """Completions of the last word of `line` (lower case) in the game's short form; [] if none."""
+        ...
+
+    def one_line(self, moves: Sequence[str]) -> str | None:
+        """Several moves written as one short-form line ("pyramid W W G"), or None if they are not one."""
         ...
 
 

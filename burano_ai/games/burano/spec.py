@@ -8,8 +8,9 @@ from typing import Any, Mapping, Sequence
 
 from burano_ai.core.errors import OptionError, PositionError
 from burano_ai.core.game import BotDeclaration, StepVisibility
+from burano_ai.core.people import PeopleSide
 from burano_ai.core.seats import SEAT_LETTERS, parse_seat
-from burano_ai.games.burano.data.colours import MAX_PLAYERS, MIN_PLAYERS
+from burano_ai.games.burano.data.colours import MAX_PLAYERS, MIN_PLAYERS, PLAYER_COLOURS
 from burano_ai.games.burano.enums import PHASE_NAMES, ChanceKind, Stage
 from burano_ai.games.burano.notation import FORMAT as POSITION_FORMAT
 
@@ -25,8 +26,12 @@ _CHANCE_TEXT = {
 }
 
 
+#: The built-in position of `burano suggest` (in data/examples/).
+EXAMPLE_POSITION = "midgame-4p-C.json"
+
+
 @dataclass(frozen=True)
-class BuranoSpec:
+class BuranoSpec(PeopleSide):
     """The `core.game.GameSpec` of Burano (EmperorS4, 2015)."""
 
     key: str = "burano"
@@ -152,6 +157,60 @@ class BuranoSpec:
                     "per move, 3), ``depth`` (sub-decisions followed, 4).")}
 
     # --- people side: terminal rendering, move entry, score columns (cli, play)
+
+    def render(self, position):
+        """The board as plain text (`render.render_position`): islands, route, workshop, every seat."""
+        from burano_ai.games.burano.render import render_position
+        return render_position(position)
+
+    def render_legal_actions(self, state) -> str:
+        """The legal moves grouped by verb, or the chance outcomes with their probabilities."""
+        from burano_ai.games.burano.render import render_legal_actions
+        return render_legal_actions(state)
+
+    def phase_label(self, position) -> str:
+        """`spring r1` in the rounds, else the season and stage (`setup`, `summer pyramid`, ...)."""
+        if position["stage"] == "setup":
+            return "setup"
+        if position["stage"] == "rounds":
+            return f"{position['season']} r{position['round']}"
+        return f"{position['season']} {position['stage']}"
+
+    def turn_label(self, position) -> str:
+        """`spring round 1, rounds (turn)`: the season and round, the stage and the phase."""
+        where = position["season"] if position["stage"] != "rounds" else \
+            f"{position['season']} round {position['round']}"
+        return f"{where}, {position['stage']} ({position['phase']})"
+
+    def chance_label(self, position) -> str:
+        """The pending chance event's kind (`fish`, `roof-tile`, ...)."""
+        return position["context"]["chance"]
+
+    def seat_label(self, seat: int) -> str:
+        """`A (blue)`: the letter and the player colour."""
+        return f"{SEAT_LETTERS[seat]} ({PLAYER_COLOURS[seat]})"
+
+    def score_columns(self, state) -> list[tuple[str, list[str]]]:
+        """VP, coins and the cubes in the preparation area (the order of finish's three keys)."""
+        seats = state.to_dict()["seats"]
+        return [("VP", [str(seat["vp"]) for seat in seats]),
+                ("coins", [str(seat["coins"]) for seat in seats]),
+                ("prep cubes", [str(sum(seat["prep"].values())) for seat in seats])]
+
+    def describe_scores(self, scores) -> str:
+        """`A 34 VP, B 20 VP`."""
+        return ", ".join(f"{SEAT_LETTERS[p]} {v} VP" for p, v in enumerate(scores))
+
+    def example_position(self) -> str:
+        """Seat C's view of a 4-player summer position (`data/examples/midgame-4p-C.json`)."""
+        from importlib import resources
+        return resources.files("burano_ai.games.burano.data").joinpath("examples", EXAMPLE_POSITION) \
+            .read_text(encoding="utf-8")
+
+    def move_entry(self):
+        """A whole pyramid in one line (`entry.PyramidLine`)."""
+        from burano_ai.games.burano.entry import ENTRY
+        return ENTRY
 
     # --- web side: the board module (web)
 

@@ -1,0 +1,104 @@
+"""The people side of a game for any game: the `GameSpec` hooks of the terminal, read off the State API.
+
+`burano play` and the `burano` commands show a position, list the moves, label the phases and total
+the scores through the spec of the game they play (`core.game.GameSpec`, "people side"). A spec that
+inherits `PeopleSide` has all of these at once, in a plain form that needs nothing but `State` and the
+position dict, so a new game is playable at the terminal as soon as it is registered; it overrides
+what its game shows better (Burano: its board, phases, colours, score columns, its pyramid line).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Sequence
+
+from burano_ai.core.errors import OptionError
+from burano_ai.core.game import MoveEntry, State
+from burano_ai.core.seats import SEAT_LETTERS
+
+
+def game_keyword(spec, default_game: str) -> dict[str, str]:
+    """The `game=` keyword of the services (session, record, arena, protocol, web) for `spec`'s game.
+
+    They play `default_game` (the registry's `DEFAULT_GAME`) when none is named, so it needs none.
+    """
+    return {} if spec.key == default_game else {"game": spec.key}
+
+
+def player_counts(spec) -> str:
+    """`2, 3 or 4`: the player counts of a game, in words."""
+    counts = [str(n) for n in range(spec.min_players, spec.max_players + 1)]
+    return counts[0] if len(counts) == 1 else f"{', '.join(counts[:-1])} or {counts[-1]}"
+
+
+def check_player_count(players: object, spec, what: str = "--players") -> int:
+    """`players` if the game is played by that many, else an `OptionError` naming `what` and the range."""
+    if isinstance(players, bool) or not isinstance(players, int) or \
+            not spec.min_players <= players <= spec.max_players:
+        raise OptionError(f"{what} must be {player_counts(spec)} ({spec.title}), not {players}")
+    return players
+
+
+class PeopleSide:
+    """The people-side hooks of `GameSpec` for any game, from the State API alone.
+
+    A spec inherits it and overrides what its game shows better (Burano: its board, its phases, its
+    colours, its score columns, its pyramid line). Everything here reads only `State` methods and the
+    position dict, so a new game is playable at the terminal as soon as it is registered.
+    """
+
+    title: str
+    default_players: int
+
+    def render(self, position: dict[str, Any]) -> str:
+        """Every field of the position, one `key: value` line each (nested values as compact JSON)."""
+        lines = [f"{key}: {value if isinstance(value, str) else json.dumps(value, separators=(', ', ': '))}"
+                 for key, value in position.items() if key != "format"]
+        return "\n".join(lines) + "\n"
+
+    def render_legal_actions(self, state: State) -> str:
+        """The move texts of the seat to move, one per line (chance outcomes with their probabilities)."""
+        if state.is_terminal():
+            return "no legal moves: the game is over\n"
+        if state.is_chance_node():
+            items = [f"{state.action_to_string(a)} ({p:.3g})" for a, p in state.chance_outcomes()]
+            return "\n".join([f"chance outcomes ({len(items)}):"] + [f"  {item}" for item in items]) + "\n"
+        texts = [state.action_to_string(a) for a in state.legal_actions()]
+        header = f"legal moves for {SEAT_LETTERS[state.current_player()]} ({len(texts)}):"
+        return "\n".join([header] + [f"  {text}" for text in texts]) + "\n"
+
+    def phase_label(self, position: dict[str, Any]) -> str:
+        """"" (a game without named phases)."""
+        return ""
+
+    def turn_label(self, position: dict[str, Any]) -> str:
+        """`phase_label`, or the game's title when that is empty."""
+        return self.phase_label(position) or self.title
+
+    def chance_label(self, position: dict[str, Any]) -> str:
+        """"chance"."""
+        return "chance"
+
+    def seat_label(self, seat: int) -> str:
+        """The seat's letter."""
+        return SEAT_LETTERS[seat]
+
+    def score_columns(self, state: State) -> list[tuple[str, list[str]]]:
+        """One column: `State.scores()`."""
+        return [("score", [f"{score:g}" for score in state.scores()])]
+
+    def describe_scores(self, scores: Sequence[float]) -> str:
+        """"A 3 points, B 5 points"."""
+        return ", ".join(f"{letter} {score:g} points" for letter, score in zip(SEAT_LETTERS, scores))
+
+    def example_position(self) -> str:
+        """A new game of the default player count (seed 0), its chance events up to the first decision
+        each taken as their first outcome: the full state as JSON."""
+        state = self.new_game(self.default_players).new_initial_state(0)  # type: ignore[attr-defined]
+        while state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+        return state.to_json()
+
+    def move_entry(self) -> MoveEntry | None:
+        """None: moves are typed as numbers or move texts."""
+        return None

@@ -1,0 +1,244 @@
+"""The command line over the game registry: `burano games`, `--game` on every command, `--players` in the
+game's own range, a file naming another game than `--game`, and the people side of a spec
+(`core.people.PeopleSide`, Burano's overrides, its pyramid line).
+
+User mistakes end with one `error:` line on stderr and exit code 2 (as in tests/test_cli.py).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import subprocess
+import sys
+from importlib import resources
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import cli
+import burano_ai.games as registry
+from burano_ai import Game
+from burano_ai.core.errors import OptionError
+from burano_ai.core.people import PeopleSide, check_player_count, player_counts
+from burano_ai.games import DEFAULT_GAME, all_specs, game_keys, get_spec
+from burano_ai.games.burano.render import render_legal_actions, render_position
+from burano_ai.record import GameRecord, SeatInfo
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = str(resources.files("burano_ai.games.burano.data").joinpath("examples/midgame-4p-C.json"))
+
+
+@pytest.fixture
+def runner():
+    return CliRunner()
+
+
+def invoke(runner: CliRunner, *args):
+    return runner.invoke(cli.app, [str(a) for a in args])
+
+
+def assert_user_error(result, *fragments: str) -> str:
+    assert result.exit_code == 2, (result.exit_code, result.stdout, result.stderr)
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    for fragment in fragments:
+        assert fragment in lines[0], lines[0]
+    return lines[0]
+
+
+@pytest.fixture
+def record_file(tmp_path) -> Path:
+    """A finished 2-player Burano record (random moves)."""
+    path = tmp_path / "game.json"
+    result = CliRunner().invoke(cli.app, ["random-game", "--players", "2", "--seed", "3", "--quiet",
+                                          "--record", str(path)])
+    assert result.exit_code == 0, result.stderr
+    return path
+
+
+@pytest.fixture
+def other_game(monkeypatch):
+    """A second registered game for the length of a test: Burano's spec under another key and format."""
+    spec = dataclasses.replace(get_spec("burano"), key="other", title="Other", position_format="other-position/1")
+    monkeypatch.setitem(registry.REGISTRY, "other", "tests:unused")
+    monkeypatch.setitem(registry._loaded, "other", spec)
+    return spec
+
+
+# ------------------------------------------------------------------------------------------------
+# burano games
+
+
+def test_games_lists_every_registered_game(runner):
+    result = invoke(runner, "games")
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == ["game", "title", "players", "default", "position", "format", "implementations"]
+    burano = next(line for line in lines if line.startswith("burano *"))
+    assert burano.split() == ["burano", "*", "Burano", "2-4", "4", "burano-position/1", "compiled,", "reference"]
+    for spec in all_specs():
+        assert any(line.startswith(spec.key) for line in lines[1:])
+        assert f"{spec.key}: {', '.join(sorted(spec.capabilities))}" in lines
+    assert lines[-1].startswith("* the default game")
+
+
+def test_games_json(runner):
+    result = invoke(runner, "games", "--json")
+    assert result.exit_code == 0, result.stderr
+    games = json.loads(result.stdout)
+    assert [g["key"] for g in games] == game_keys()
+    assert games[0] == {
+        "key": "burano", "title": "Burano", "min_players": 2, "max_players": 4, "default_players": 4,
+        "position_format": "burano-position/1", "implementations": ["compiled", "reference"],
+        "capabilities": sorted(get_spec("burano").capabilities), "default": True,
+    }
+    assert [g["key"] for g in games if g["default"]] == [DEFAULT_GAME]
+
+
+def test_games_lists_a_newly_registered_game(runner, other_game):
+    games = json.loads(invoke(runner, "games", "--json").stdout)
+    other = next(g for g in games if g["key"] == "other")
+    assert (other["title"], other["position_format"], other["default"]) == ("Other", "other-position/1", False)
+    assert any(line.startswith("other ") for line in invoke(runner, "games").stdout.splitlines())
+
+
+# ------------------------------------------------------------------------------------------------
+# --game: unknown games, files of another game
+
+
+def _commands_with(game: str, record: Path) -> list[list[str]]:
+    return [
+        ["new", "--game", game],
+        ["show", EXAMPLE, "--game", game],
+        ["random-game", "--game", game],
+        ["apply", EXAMPLE, "done", "--game", game],
+        ["replay", str(record), "--game", game],
+        ["suggest", "--game", game],
+        ["suggest", EXAMPLE, "--game", game],
+        ["arena", "--bots", "random,random", "--game", game],
+        ["play", "--game", game],
+        ["play", "--resume", str(record), "--game", game],
+        ["engine", "--game", game],
+        ["analyse", str(record), "--game", game],
+        ["serve", "--game", game],
+    ]
+
+
+def test_every_command_takes_game_and_refuses_an_unknown_one(runner, record_file):
+    for args in _commands_with("chess", record_file):
+        line = assert_user_error(invoke(runner, *args), "unknown game 'chess'")
+        assert line == f"error: unknown game 'chess' (known games: {', '.join(game_keys())})", args
+
+
+def test_every_command_takes_game_burano(runner, record_file, tmp_path):
+    assert invoke(runner, "new", "--game", "burano", "--players", "2").exit_code == 0
+    shown = invoke(runner, "show", EXAMPLE, "--game", "burano")
+    assert shown.exit_code == 0 and shown.stdout == invoke(runner, "show", EXAMPLE).stdout
+    replayed = invoke(runner, "replay", record_file, "--game", "burano", "--quiet")
+    assert replayed.exit_code == 0 and replayed.stdout == invoke(runner, "replay", record_file, "--quiet").stdout
+    assert "game over: A " in replayed.stdout and " VP" in replayed.stdout
+    outs = []
+    for game in (["--game", "burano"], []):
+        suggested = invoke(runner, "suggest", *game, "--iterations", "50", "--threads", "1", "--json")
+        assert suggested.exit_code == 0, suggested.stderr
+        outs.append(json.loads(suggested.stdout))
+        outs[-1].pop("elapsed"), outs[-1].pop("iterations_per_second")
+    assert outs[0] == outs[1] and outs[0]["seat"] == "C"
+
+
+def test_a_file_of_another_game_than_game_is_refused(runner, record_file, other_game):
+    assert_user_error(invoke(runner, "show", EXAMPLE, "--game", "other"),
+                      "midgame-4p-C.json is a Burano position, not one of --game other")
+    assert_user_error(invoke(runner, "suggest", EXAMPLE, "--game", "other"), "is a Burano position")
+    assert_user_error(invoke(runner, "apply", EXAMPLE, "done", "--game", "other"), "is a Burano position")
+    assert_user_error(invoke(runner, "replay", record_file, "--game", "other"),
+                      "game.json is a Burano game record, not one of --game other")
+    assert_user_error(invoke(runner, "analyse", record_file, "--game", "other"), "is a Burano game record")
+    assert_user_error(invoke(runner, "play", "--resume", record_file, "--game", "other"), "is a Burano game record")
+
+
+def test_a_record_without_a_game_field_is_burano(runner, tmp_path):
+    record = GameRecord.new(2, 5, [SeatInfo("a", "random"), SeatInfo("b", "random")])
+    path = tmp_path / "old.json"
+    record.save(path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data.pop("game", None)   # a burano-game/1 file from before the registry
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert cli._record_game(path, None).key == "burano"
+    assert cli._record_game(path, "burano").key == "burano"
+
+
+# ------------------------------------------------------------------------------------------------
+# --players in the game's own range
+
+
+@pytest.mark.parametrize("players", ["1", "5"])
+@pytest.mark.parametrize("command", [["new"], ["random-game"], ["arena", "--bots", "random,random"]])
+def test_players_out_of_the_game_range(runner, command, players):
+    assert_user_error(invoke(runner, *command, "--players", players),
+                      f"--players must be 2, 3 or 4 (Burano), not {players}")
+
+
+def test_players_out_of_range_at_the_terminal(tmp_path):
+    result = subprocess.run([sys.executable, str(ROOT / "cli.py"), "play", "--players", "6", "--bots", "random"],
+                            input="", capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == "error: --players must be 2, 3 or 4 (Burano), not 6\n"
+
+
+def test_the_range_comes_from_the_spec(other_game):
+    wide = dataclasses.replace(other_game, min_players=2, max_players=5)
+    assert player_counts(wide) == "2, 3, 4 or 5" and check_player_count(5, wide) == 5
+    with pytest.raises(OptionError, match=r"--players must be 2, 3, 4 or 5 \(Other\), not 6"):
+        check_player_count(6, wide)
+    with pytest.raises(OptionError, match="--you must be 3"):
+        check_player_count(True, dataclasses.replace(other_game, min_players=3, max_players=3), what="--you")
+    assert cli._check_players(None, wide) == wide.default_players
+    assert cli._check_players(None, wide, default=2) == 2
+
+
+# ------------------------------------------------------------------------------------------------
+# The people side of a spec
+
+
+class PlainBurano(PeopleSide):
+    """Burano's rules with nothing but the generic people side (a game that declares no hooks of its own)."""
+
+    key = "plain"
+    title = "Plain"
+    default_players = 2
+
+    def new_game(self, num_players: int):
+        return Game(num_players)
+
+
+def test_the_generic_people_side_reads_only_the_state():
+    plain = PlainBurano()
+    state = Game(2).new_initial_state(4)
+    text = plain.render(state.to_dict())
+    assert text.endswith("\n") and "players: 2" in text and "format" not in text
+    legal = plain.render_legal_actions(state)
+    assert legal.splitlines()[0] == f"legal moves for A ({len(state.legal_actions())}):"
+    assert legal.splitlines()[1:] == [f"  {state.action_to_string(a)}" for a in state.legal_actions()]
+    assert plain.phase_label(state.to_dict()) == "" and plain.turn_label(state.to_dict()) == "Plain"
+    assert plain.seat_label(1) == "B" and plain.chance_label(state.to_dict()) == "chance"
+    assert plain.score_columns(state) == [("score", ["0", "0"])]
+    assert plain.describe_scores([3, 5.5]) == "A 3 points, B 5.5 points"
+    assert plain.move_entry() is None
+    example = Game(2).state_from_json(plain.example_position())
+    assert not example.is_chance_node() and not example.is_terminal()
+
+
+def test_buranos_people_side_is_its_own_rendering():
+    burano = get_spec("burano")
+    state = Game(3).new_initial_state(7)
+    assert burano.render(state.to_dict(1)) == render_position(state.to_dict(1))
+    assert burano.render_legal_actions(state) == render_legal_actions(state)
+    assert burano.seat_label(0) == "A (blue)"
+    assert [header for header, _ in burano.score_columns(state)] == ["VP", "coins", "prep cubes"]
+    assert burano.describe_scores([34, 20]) == "A 34 VP, B 20 VP"
+    assert json.loads(burano.example_position())["view"] == "C"
+    assert burano.move_entry().unit == "cubes"
