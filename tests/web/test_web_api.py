@@ -35,19 +35,50 @@ def _new_game(client, seats=("human", "random"), seed=3):
 
 def test_the_page_and_its_static_files_are_served(client):
     page = client.get("/")
-    assert page.status_code == 200 and '<div id="board"></div>' in page.text and "board.js" in page.text
-    for name in ("app.js", "board.js", "style.css"):
+    assert page.status_code == 200 and '<div id="board"></div>' in page.text and "generic-board.js" in page.text
+    assert "games/burano" not in page.text   # the page knows no game: board modules come from /api/games/kinds
+    for name in ("app.js", "generic-board.js", "games/burano/board.js", "style.css"):
         assert client.get(f"/static/{name}").status_code == 200
     _assert_error(client.get("/static/nothing.js"), 404)
     _assert_error(client.get("/no/such/route"), 404)
     _assert_error(client.get("/api/games"), 405)
 
 
+def test_the_registered_games_are_listed_for_the_chooser(client):
+    from burano_ai.games import DEFAULT_GAME, all_specs
+    body = client.get("/api/games/kinds").json()
+    assert body["default"] == DEFAULT_GAME == "burano" and body["seat_letters"] == "ABCDEF"
+    assert [k["key"] for k in body["kinds"]] == [spec.key for spec in all_specs()]
+    burano = body["kinds"][0]
+    assert burano == {"key": "burano", "title": "Burano", "min_players": 2, "max_players": 4, "default_players": 4,
+                      "board": "/static/games/burano/board.js", "editor": True}
+    for kind in body["kinds"]:   # every board module is served; a game without one has none (the generic board)
+        spec = next(s for s in all_specs() if s.key == kind["key"])
+        assert (kind["board"] is not None) == ("web_board" in spec.capabilities)
+        assert kind["board"] is None or client.get(kind["board"]).status_code == 200
+        assert kind["min_players"] <= kind["default_players"] <= kind["max_players"]
+
+
+def test_a_game_without_a_board_module_or_editor_is_told_apart(client, monkeypatch):
+    """The server reads the spec's capabilities only: a game declaring no board module gets none (the
+    page's generic board), a game without the editor capability gets no deal for the editor."""
+    import dataclasses
+
+    from burano_ai import games
+    from burano_ai.web.games import kind_info
+    plain = dataclasses.replace(games.get_spec("burano"), capabilities=frozenset({"native_search"}))
+    assert kind_info(plain)["board"] is None and kind_info(plain)["editor"] is False
+    monkeypatch.setitem(games._loaded, "burano", plain)
+    _assert_error(client.get("/api/deal", params={"kind": "burano", "players": 2}), 400, "no position editor")
+    assert client.get("/api/games/kinds").json()["kinds"][0]["board"] is None
+
+
 def test_a_new_game_gives_the_human_seat_its_view_and_its_moves(client):
     payload = _new_game(client)
     assert payload["seat"] == "A" and payload["view"]["view"] == "A"
     assert payload["legal"] == ["pick island", "pick workshop", "pick fountains", "pick flat"]
-    assert payload["setup"] == {"players": 2, "seed": 3, "seats": ["human", "random"]}
+    assert payload["setup"] == {"kind": "burano", "players": 2, "seed": 3, "seats": ["human", "random"]}
+    assert payload["kind"] == "burano"
     again = client.get(f"/api/games/{payload['game']}", params={"seat": "A"}).json()
     assert again["view"] == payload["view"]
 
@@ -59,7 +90,11 @@ def test_a_new_game_gives_the_human_seat_its_view_and_its_moves(client):
     ({"seed": 1, "seats": ["human", "random"]}, ["missing field 'players'"]),
     ({"players": "2", "seats": ["human", "random"]}, ["players"]),
     ({"players": True, "seats": ["human", "random"]}, ["players"]),
-    ({"players": 5, "seats": ["human"] * 5}, ["players must be 2 to 4"]),
+    ({"players": 5, "seats": ["human"] * 5}, ["players must be 2 to 4 for Burano"]),
+    ({"players": 1, "seats": ["human"]}, ["players must be 2 to 4 for Burano"]),
+    ({"kind": "chess", "players": 2, "seats": ["human", "random"]}, ["unknown game 'chess'", "burano"]),
+    ({"kind": 3, "players": 2, "seats": ["human", "random"]}, ["'kind' must be str"]),
+    ({"kind": "burano", "players": 7, "seats": ["human"] * 7}, ["players must be 2 to 4"]),
     ({"players": 2, "seed": -1, "seats": ["human", "random"]}, ["seed"]),
     ({"players": 2, "seed": 2**70, "seats": ["human", "random"]}, ["seed"]),
     ({"players": 2, "seats": ["human"]}, ["seats must list 2"]),
@@ -173,6 +208,7 @@ def test_the_editor_validates_with_the_loader_and_names_the_field(client):
     _assert_error(client.post("/api/position", json={"position": ["x"]}), 400, "'position' must be")
     assert client.get("/api/deal", params={"players": 2, "seed": 9}).json()["players"] == 2
     _assert_error(client.get("/api/deal", params={"players": 9}), 400, "players must be 2 to 4")
+    _assert_error(client.get("/api/deal", params={"kind": "nope"}), 400, "unknown game 'nope'")
     _assert_error(client.get("/api/deal", params={"players": "two"}), 400, "players")
     _assert_error(client.get("/api/deal", params={"seed": -3}), 400, "seed")
 
@@ -222,19 +258,22 @@ def test_the_page_is_package_data(tmp_path):
     import importlib.util
     import tomllib
     static = REPO / "burano_ai" / "web" / "static"
-    files = {p.name for p in static.iterdir()}
-    assert files >= {"index.html", "app.js", "board.js", "style.css"}
+    files = {p.relative_to(static).as_posix() for p in static.rglob("*") if p.is_file()}
+    assert files >= {"index.html", "app.js", "generic-board.js", "games/burano/board.js", "style.css"}
     patterns = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
     web = patterns.get("burano_ai.web", []) + patterns.get("*", [])
-    assert all(any(fnmatch.fnmatch(f"static/{name}", pat) for pat in web) for name in files), (files, web)
+    # setuptools' globs do not cross "/" (fnmatch's "*" does): compare path depths too
+    assert all(any(fnmatch.fnmatch(f"static/{name}", pat) and name.count("/") + 1 == pat.count("/")
+                   for pat in web) for name in files), (files, web)
     # the files must be in git, not only on this disk (an ignore rule once kept index.html out of every clone)
     listed = subprocess.run(["git", "ls-files", "burano_ai/web/static"], cwd=REPO, capture_output=True, text=True)
     if listed.returncode == 0 and listed.stdout.strip():
-        assert {Path(line).name for line in listed.stdout.split()} == files
+        assert {Path(line).relative_to("burano_ai/web/static").as_posix() for line in listed.stdout.split()} == files
     if all(importlib.util.find_spec(m) for m in ("Cython", "numpy", "setuptools")):
         subprocess.run([sys.executable, "setup.py", "-q", "build_py", "-d", str(tmp_path)], cwd=REPO, check=True,
                        capture_output=True)
-        shipped = {p.name for p in (tmp_path / "burano_ai" / "web" / "static").iterdir()}
+        shipped_dir = tmp_path / "burano_ai" / "web" / "static"
+        shipped = {p.relative_to(shipped_dir).as_posix() for p in shipped_dir.rglob("*") if p.is_file()}
         assert shipped == files
 
 

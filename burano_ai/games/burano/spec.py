@@ -26,7 +26,7 @@ class BuranoSpec:
     })
     capabilities: frozenset[str] = frozenset({
         "native_search", "hidden_information", "secret_moves", "heuristic_playout", "web_board",
-        "openspiel",
+        "web_editor", "openspiel",
     })
 
     def game_class(self, implementation: str = "compiled"):
@@ -50,6 +50,9 @@ class BuranoSpec:
     # --- people side: terminal rendering, move entry, score columns (cli, play)
 
     # --- web side: the board module (web)
+
+    #: The SVG board and its editor tools, under burano_ai/web/static/.
+    web_board: str = "games/burano/board.js"
 
 
 SPEC = BuranoSpec()

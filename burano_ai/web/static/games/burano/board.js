@@ -1,6 +1,8 @@
-// The Burano board drawn as SVG from one position dict (a seat's view, or a full position in the editor).
-// Pure functions: renderBoard(view, opts) -> SVG markup; moveTargets(move, view, seat) -> element keys.
-// Every element a move can touch carries data-key; regions carry data-region and data-box (their box).
+// Burano's board module: the board drawn as SVG from one position dict (a seat's view, or a full position
+// in the editor). Pure functions: renderBoard(view, opts) -> SVG markup; moveTargets(move, view, seat) ->
+// element keys; statusLine(view) -> the header's text. Every element a move can touch carries data-key;
+// regions carry data-region and data-box (their box). Registered as window.BoardModules.burano (the
+// game's key; burano_ai/games/burano/spec.py names this file) and, for tests, window.BuranoBoard.
 "use strict";
 
 const COLOUR_FILL = {pink: "#ee8fbd", blue: "#4f83d6", yellow: "#f3d23e", green: "#5cb85c",
@@ -385,4 +387,8 @@ function roofLines(moves) {
   return [...lines];
 }
 
-window.BuranoBoard = {renderBoard, moveTargets, roofLines, holeNames, REGIONS, panelBox, COLOUR_FILL, SPECIES};
+// The header's status: where the game stands.
+function statusLine(v) { return `${v.season} round ${v.round} · ${v.phase}`; }
+
+window.BuranoBoard = {renderBoard, moveTargets, roofLines, statusLine, holeNames, REGIONS, panelBox, COLOUR_FILL, SPECIES};
+(window.BoardModules = window.BoardModules || {}).burano = window.BuranoBoard;
