@@ -41,7 +41,11 @@ function showError(message) { const el = $("#error"); el.textContent = message |
 function boardOf(kind) {
   return (!app.generic && window.BoardModules[kind]) || window.GenericBoard;
 }
-function board() { return boardOf(app.current.kind || app.kind); }
+// The board drawn now; the editor always draws the game's own board (its tools are that module's).
+function board() {
+  const kind = app.current.kind || app.kind;
+  return app.current.editable && window.BoardModules[kind] ? window.BoardModules[kind] : boardOf(kind);
+}
 function kindTitle(kind) { return (app.kinds[kind] || {}).title || kind; }
 // The game whose position editor the editor tab shows: the chosen game, if it has one.
 function editorKind() { return app.kinds[app.kind] && app.kinds[app.kind].editor ? app.kind : null; }
@@ -100,7 +104,7 @@ function primaryTargets(view, legal, seat) {
 
 function draw(view, legal, seat, opts) {
   opts = opts || {};
-  app.current = {view, legal: legal || [], seat, mode: app.tab, kind: opts.kind || app.kind};
+  app.current = {view, legal: legal || [], seat, mode: app.tab, kind: opts.kind || app.kind, editable: !!opts.editable};
   if (!view) { $("#board").innerHTML = ""; return; }
   const seatNames = opts.seatNames, B = board();
   $("#board").innerHTML = B.renderBoard(view, {seat, seatNames, legal: app.current.legal, editable: !!opts.editable,
@@ -393,7 +397,7 @@ function buildPalette() {
   [...COLOURS, "erase"].forEach(c => {
     const b = document.createElement("button");
     b.dataset.colour = c; b.title = c;
-    b.style.background = c === "erase" ? "#fff" : boardOf(editorKind()).COLOUR_FILL[c];
+    b.style.background = c === "erase" ? "#fff" : window.BoardModules[editorKind()].COLOUR_FILL[c];
     if (c === "erase") b.textContent = "×";
     b.onclick = () => { app.editor.colour = c; $$("#ed-palette button").forEach(x => x.classList.toggle("selected", x === b)); };
     if (c === app.editor.colour) b.classList.add("selected");
@@ -768,7 +772,7 @@ async function start() {
 // For tests and bug reports: the view the board shows now (what this page received), and more.
 window.buranoState = () => app.current.view ? JSON.parse(JSON.stringify(app.current.view)) : null;
 window.buranoPage = () => ({tab: app.tab, seat: app.current.seat, legal: app.current.legal.slice(),
-                            kind: app.kind, board: app.current.kind ? (boardOf(app.current.kind).generic ? "generic" : app.current.kind) : null,
+                            kind: app.kind, board: app.current.kind ? (board().generic ? "generic" : app.current.kind) : null,
                             game: app.game && {id: app.game.game, kind: app.game.kind, version: app.game.version, over: app.game.over, thinking: app.game.thinking, to_move: app.game.to_move},
                             analysis: app.analysis && {id: app.analysis.id, done: app.analysis.done, result: app.analysis.result, reports: app.analysis.reports || 0},
                             editor: app.editor.position, editorValid: !!app.editor.checked,

@@ -31,9 +31,9 @@
       if (scalar(value) || (Array.isArray(value) && value.every(scalar))) { facts.push([key, value]); continue; }
       if (Array.isArray(value) && value.every(x => x && typeof x === "object" && !Array.isArray(x))) {
         value.forEach((item, i) => {
-          const name = item.seat !== undefined ? `seat ${item.seat}` : item.name !== undefined ? String(item.name) : `${key} ${i + 1}`;
+          const name = item.seat !== undefined ? `${key} · seat ${item.seat}` : item.name !== undefined ? `${key} · ${item.name}` : `${key} ${i + 1}`;
           const me = item.seat !== undefined && item.seat === seat;
-          s += `<section class="gb-block${me ? " me" : ""}" data-block="${esc(key)}:${i}"><h4>${esc(key)} · ${esc(name)}${me ? " (you)" : ""}</h4>${renderValue(item)}</section>`;
+          s += `<section class="gb-block${me ? " me" : ""}" data-block="${esc(key)}:${i}"><h4>${esc(name)}${me ? " (you)" : ""}</h4>${renderValue(item)}</section>`;
         });
         continue;
       }
