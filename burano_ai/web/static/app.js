@@ -22,7 +22,7 @@ const app = {
   gameEvents: null,
   analysis: null,      // {id, events, result}
   analysisSource: null,
-  editor: {position: null, colour: "pink", timer: null, checked: null},
+  editor: {position: null, timer: null, checked: null},   // + the editor tools' own state (colour, tool, ...)
   replay: null,
 };
 
@@ -49,6 +49,11 @@ function board() {
 function kindTitle(kind) { return (app.kinds[kind] || {}).title || kind; }
 // The game whose position editor the editor tab shows: the chosen game, if it has one.
 function editorKind() { return app.kinds[app.kind] && app.kinds[app.kind].editor ? app.kind : null; }
+// Its board module's editor tools (toolbar, wire, click, clear, clearLabel, seatFields).
+function editorTools() { return window.BoardModules[editorKind()].editor; }
+// What the tools may do to the page: change the position, outline elements, show a message.
+const editorContext = {get state() { return app.editor; }, edit: (change) => edit(change), highlight: (keys) => highlight(keys),
+                       error: (message) => editorError(message, null)};
 
 function loadScript(url) {
   return new Promise((resolve, reject) => {
@@ -85,7 +90,7 @@ function chooseKind(kind, players, specs) {
   select.value = String(count);
   buildSeatInputs(count, specs || seatSpecsFromForm());
   $("#tabs button[data-tab='editor']").hidden = !k.editor;
-  if (k.editor) buildPalette();
+  if (k.editor) buildEditorTools();
   if (app.tab === "editor" && !k.editor) switchTab("play");
   if (k.editor) {
     $("#ed-players").innerHTML = "";
@@ -389,20 +394,11 @@ function previewPlan(c) {
 }
 
 // -- the editor ---------------------------------------------------------------------------------
-const COLOURS = ["pink", "blue", "yellow", "green", "orange", "white"];
-
-function buildPalette() {
-  const box = $("#ed-palette");
-  box.innerHTML = "cube: ";
-  [...COLOURS, "erase"].forEach(c => {
-    const b = document.createElement("button");
-    b.dataset.colour = c; b.title = c;
-    b.style.background = c === "erase" ? "#fff" : window.BoardModules[editorKind()].COLOUR_FILL[c];
-    if (c === "erase") b.textContent = "×";
-    b.onclick = () => { app.editor.colour = c; $$("#ed-palette button").forEach(x => x.classList.toggle("selected", x === b)); };
-    if (c === app.editor.colour) b.classList.add("selected");
-    box.appendChild(b);
-  });
+function buildEditorTools() {
+  const tools = editorTools();
+  $("#ed-toolbox").innerHTML = tools.toolbar(editorContext);
+  tools.wire($("#ed-toolbox"), editorContext);
+  $("#ed-clear").textContent = tools.clearLabel;
 }
 
 function buildSeatFields(position) {
@@ -412,7 +408,7 @@ function buildSeatFields(position) {
     const row = document.createElement("div");
     row.className = "seat-row";
     row.append(`${app.letters[i]}: `);
-    ["coins", "vp", "privilege"].forEach(field => {
+    editorTools().seatFields.forEach(field => {
       const input = document.createElement("input");
       input.type = "number"; input.min = "0"; input.id = `ed-${app.letters[i]}-${field}`; input.dataset.field = `position.seats[${i}].${field}`;
       input.value = seat[field];
@@ -426,7 +422,7 @@ function buildSeatFields(position) {
 function syncSeatFields(position) {
   const seats = Array.isArray(position.seats) ? position.seats : [];
   if ($$("#ed-seats .seat-row").length !== seats.length) { buildSeatFields(position); return; }
-  seats.forEach((seat, i) => ["coins", "vp", "privilege"].forEach(field => {
+  seats.forEach((seat, i) => editorTools().seatFields.forEach(field => {
     const input = $(`#ed-${app.letters[i]}-${field}`);
     if (input && document.activeElement !== input && seat && seat[field] !== undefined) input.value = seat[field];
   }));
@@ -487,90 +483,6 @@ function editorError(message, field) {
   // the message sits next to the field it names
   if (target) target.parentElement.after(el); else $("#ed-json").before(el);
 }
-
-// Click-to-place editing. Tools: "cube" (the palette's colour, or × to take off) and "worker" / "boat"
-// for the seat chosen next to them. Ring workers are adjusted so every seat keeps its 10 active workers.
-function editorClick(key) {
-  const p = app.editor.position;
-  if (!p || !Array.isArray(p.seats)) return;
-  const [kind, a, b] = key.split(":");
-  const colour = app.editor.colour, erase = colour === "erase", tool = app.editor.tool || "cube";
-  const seatOf = (letter) => p.seats[app.letters.indexOf(letter)];
-  const bump = (counts, c, d) => { counts = counts || {}; const n = (counts[c] || 0) + d; if (n > 0) counts[c] = n; else delete counts[c]; return counts; };
-  const chosen = p.seats[app.letters.indexOf($("#ed-seat").value)];
-  if (tool === "roof" && kind === "hole") { roofClick(p, a, erase); return; }
-  edit(() => {
-    if (tool === "boat") { if (kind === "node" && chosen) chosen.boat = a; return; }
-    if (tool === "ring") {
-      const seat = kind === "ring" ? seatOf(a) : null;
-      if (seat && seat.ring) seat.ring.offset = (seat.ring.offset + (erase ? 11 : 1)) % 12;
-      return;
-    }
-    if (tool === "worker") {
-      if (!chosen) return;
-      if (kind === "sq") {
-        const owner = p.seats.find(s => (s.workshop || []).includes(a));
-        if (owner) { owner.workshop = owner.workshop.filter(q => q !== a); owner.ring.workers += 1; }
-        else if (!erase && chosen.ring.workers > 1) { chosen.workshop = [...(chosen.workshop || []), a]; chosen.ring.workers -= 1; }
-      } else if (kind === "node" && a.startsWith("I")) {
-        const n = (chosen.islands || {})[a] || 0;
-        if (erase && n > 0) { chosen.islands = bump(chosen.islands, a, -1); chosen.ring.workers += 1; }
-        else if (!erase && chosen.ring.workers > 1) { chosen.islands = bump(chosen.islands, a, 1); chosen.ring.workers -= 1; }
-      }
-      return;
-    }
-    if (kind === "hole") {
-      p.island = p.island || {cubes: {}, roofs: []};
-      const cubes = p.island.cubes = p.island.cubes || {};
-      const stack = cubes[a] || [];
-      if (erase) stack.pop(); else if (stack.length < 3) stack.push(colour);
-      if (stack.length) cubes[a] = stack; else delete cubes[a];
-    } else if (kind === "pyr") {
-      const seat = seatOf(a), i = PYRAMID_POSITIONS.indexOf(b);
-      if (seat && Array.isArray(seat.pyramid) && i >= 0) seat.pyramid[i] = erase ? null : colour;
-    } else if (kind === "prep" || kind === "prepslot") {
-      const seat = seatOf(a);
-      if (!seat) return;
-      if (kind === "prep" && erase) seat.prep = bump(seat.prep, b, -1);
-      else if (kind === "prep") seat.prep = bump(bump(seat.prep, b, -1), colour, 1);
-      else if (!erase) seat.prep = bump(seat.prep, colour, 1);
-    } else if (kind === "res") {
-      const seat = seatOf(a);
-      if (seat && seat.reserve) seat.reserve = bump(seat.reserve, b, erase ? -1 : 1);
-    } else if (kind === "dock" && !erase) {
-      const docks = (p.docks || {})[a];
-      const i = docks ? docks.indexOf(b) : -1;
-      if (i >= 0) docks[i] = colour;
-    } else if (kind === "marker" && !erase) {
-      const cell = (p.markers || {})[a];
-      if (cell) cell[Number(b)] = colour;
-    }
-  });
-}
-// The roof tool: the first click picks a cube, the second lays the roof (the kind from the select,
-// the fields from the two cubes' colours); with × a click takes off the last roof on that hole.
-function roofClick(p, hole, erase) {
-  p.island = p.island || {cubes: {}, roofs: []};
-  const roofs = p.island.roofs = p.island.roofs || [];
-  if (erase) {
-    const i = roofs.map(r => r.cells.includes(hole)).lastIndexOf(true);
-    if (i >= 0) edit(() => roofs.splice(i, 1));
-    return;
-  }
-  const first = app.editor.roofStart;
-  if (!first || first === hole) { app.editor.roofStart = hole; highlight([`hole:${hole}`]); return; }
-  app.editor.roofStart = null;
-  const cubes = p.island.cubes || {};
-  const a = cubes[first] || [], b = cubes[hole] || [];
-  const level = a.length;
-  if (level < 1 || level > 2 || b.length !== level) {
-    editorError(`a roof lies on two cubes of the same level (1 or 2): ${first} has ${a.length}, ${hole} has ${b.length}`, null);
-    return;
-  }
-  edit(() => roofs.push({level, cells: [first, hole], fields: [a[level - 1], b[level - 1]], kind: $("#ed-roof-kind").value}));
-}
-
-const PYRAMID_POSITIONS = ["b1", "b2", "b3", "b4", "b5", "b6", "b7", "b8", "b9", "m1", "m2", "m3", "m4", "top"];
 
 async function dealForEditor() {
   try {
@@ -707,8 +619,7 @@ function wire() {
   $("#analysis-start").onclick = startAnalysis;
   $("#analysis-stop").onclick = stopAnalysis;
   $("#ed-deal").onclick = dealForEditor;
-  $$("#ed-tools button").forEach(b => b.onclick = () => { app.editor.tool = b.dataset.tool; $$("#ed-tools button").forEach(x => x.classList.toggle("selected", x === b)); });
-  $("#ed-clear").onclick = () => edit(p => { const f = (p.island.cubes || {}).e5; p.island = {cubes: f ? {e5: [f[0]]} : {}, roofs: []}; });
+  $("#ed-clear").onclick = () => edit(p => editorTools().clear(p));
   $("#ed-json").oninput = () => scheduleCheck(300);
   $("#ed-apply").onclick = () => scheduleCheck(0);
   $("#ed-export").onclick = () => download("position.json", $("#ed-json").value);
@@ -731,7 +642,7 @@ function wire() {
     const el = e.target.closest("[data-key]");
     if (!el) { $("#chooser").hidden = true; return; }
     const key = el.dataset.key;
-    if (app.tab === "editor") { editorClick(key); return; }
+    if (app.tab === "editor") { editorTools().click(app.editor.position, key, editorContext); return; }
     if (!(app.tab === "play" || (app.tab === "analyse" && app.analysisSource === "game"))) return;
     const moves = (app.current.byKey || {})[key] || [];
     if (moves.length === 1) playMove(moves[0]);
