@@ -113,7 +113,7 @@ function draw(view, legal, seat, opts) {
   if (!view) { $("#board").innerHTML = ""; return; }
   const seatNames = opts.seatNames, B = board();
   $("#board").innerHTML = B.renderBoard(view, {seat, seatNames, legal: app.current.legal, editable: !!opts.editable,
-                                               roofLines: B.roofLines ? B.roofLines(app.current.legal) : []});
+                                               letters: app.letters});
   app.current.byKey = primaryTargets(view, app.current.legal, seat);
   for (const key of Object.keys(app.current.byKey)) {
     $$(`#board [data-key="${CSS.escape(key)}"]`).forEach(el => el.classList.add("legal"));

@@ -23,16 +23,18 @@
     return `<dl class="gv-dict">${entries.map(([k, x]) => `<dt>${esc(k)}</dt><dd>${renderValue(x)}</dd>`).join("")}</dl>`;
   }
 
-  // One block per top-level key; a list of objects (the seats) gets one block per item, titled by its
-  // `seat` (or `name`) field when it has one.
-  function blocks(view, seat) {
+  // Scalars (and lists of them) first, in one "position" block; then one block per other top-level key,
+  // and one per item of a list of objects (the seats: titled by their seat letter, the page's own marked).
+  function blocks(view, seat, letters) {
     let s = "", facts = [];
     for (const [key, value] of Object.entries(view)) {
       if (scalar(value) || (Array.isArray(value) && value.every(scalar))) { facts.push([key, value]); continue; }
       if (Array.isArray(value) && value.every(x => x && typeof x === "object" && !Array.isArray(x))) {
         value.forEach((item, i) => {
-          const name = item.seat !== undefined ? `${key} · seat ${item.seat}` : item.name !== undefined ? `${key} · ${item.name}` : `${key} ${i + 1}`;
-          const me = item.seat !== undefined && item.seat === seat;
+          // a seat list's items are the seats in order (A, B, ...) unless they name their seat
+          const letter = item.seat !== undefined ? item.seat : key === "seats" ? letters[i] : undefined;
+          const name = letter !== undefined ? `${key} · seat ${letter}` : item.name !== undefined ? `${key} · ${item.name}` : `${key} ${i + 1}`;
+          const me = letter !== undefined && letter === seat;
           s += `<section class="gb-block${me ? " me" : ""}" data-block="${esc(key)}:${i}"><h4>${esc(name)}${me ? " (you)" : ""}</h4>${renderValue(item)}</section>`;
         });
         continue;
@@ -50,7 +52,7 @@
       ? legal.map(m => `<button class="gb-move" data-key="${esc("move:" + m)}" data-move="${esc(m)}">${esc(m)}</button>`).join("")
       : `<span class="gv">${opts.editable ? "" : "no move of yours now"}</span>`;
     return `<div class="generic-board"><section class="gb-moves"><h4>your moves</h4><div class="gb-buttons">${moves}</div></section>` +
-           `<div class="gb-blocks">${blocks(view, opts.seat)}</div></div>`;
+           `<div class="gb-blocks">${blocks(view, opts.seat, opts.letters || "ABCDEF")}</div></div>`;
   }
 
   function moveTargets(move) { return ["move:" + move]; }

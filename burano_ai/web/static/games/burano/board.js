@@ -343,7 +343,7 @@ function renderBoard(v, opts) {
   let s = `<svg xmlns="http://www.w3.org/2000/svg" id="board-svg" viewBox="0 0 1200 ${h}" preserveAspectRatio="xMidYMin meet">`;
   s += drawIsland(v) + drawRoute(v) + drawActions(v, opts) + drawWorkshop(v) + drawSupply(v);
   (v.seats || []).forEach((_, p) => { s += drawSeat(v, p, opts); });
-  s += `<g id="overlay">${(opts.roofLines || []).map(l => drawRoof({cells: l.split("-"), fields: ["white", "white"], level: 1}, "line:" + l, "roof-line")).join("")}</g>`;
+  s += `<g id="overlay">${(opts.roofLines || roofLines(opts.legal || [])).map(l => drawRoof({cells: l.split("-"), fields: ["white", "white"], level: 1}, "line:" + l, "roof-line")).join("")}</g>`;
   return s + "</svg>";
 }
 
