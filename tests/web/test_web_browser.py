@@ -563,6 +563,12 @@ def test_a_whole_game_on_the_generic_board(live_server, page):
     assert hidden_moves
     for text in page.evaluate("window.__received"):
         _check_honest(json.loads(text), session, hidden_moves)
+    # the replay of the game is shown on the generic board too: the view at each ply as text
+    page.click("#replay-game")
+    page.wait_for_function("window.buranoPage().tab === 'replay' && window.buranoPage().replay?.plies > 0")
+    assert _page_state(page)["board"] == "generic" and page.locator("#board .gb-block").count() > 3
+    assert page.locator("#board button.gb-move").count() == 0
+    page.click("#tabs button[data-tab='play']")
     # the "text board" box turns the drawn board back on, for the same game
     page.uncheck("#generic-board")
     page.wait_for_function("window.buranoPage().board === 'burano'")
