@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -13,6 +14,8 @@ from pathlib import Path
 
 import httpx
 import pytest
+
+from burano_ai.games import game_keys, get_spec
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -71,6 +74,42 @@ def test_a_game_without_a_board_module_or_editor_is_told_apart(client, monkeypat
     monkeypatch.setitem(games._loaded, "burano", plain)
     _assert_error(client.get("/api/deal", params={"kind": "burano", "players": 2}), 400, "no position editor")
     assert client.get("/api/games/kinds").json()["kinds"][0]["board"] is None
+
+
+def _await_turn(client, payload):
+    """The seat's payload once the bots have moved (a bot moves in a thread after the answer)."""
+    for _ in range(2000):
+        if payload["over"] or payload["legal"]:
+            return payload
+        time.sleep(0.005)
+        payload = client.get(f"/api/games/{payload['game']}", params={"seat": payload["seat"]}).json()
+    raise AssertionError(f"no turn for {payload['seat']} after the bots: {payload['to_move']}")
+
+
+@pytest.mark.parametrize("key", game_keys())
+def test_every_registered_game_plays_to_the_end_through_the_api(client, key):
+    """The web smoke of every game: its smallest table, seat A by random legal moves, the rest random bots,
+    to the end; every payload says the game and shows seat A's view only."""
+    spec = get_spec(key)
+    players = spec.min_players
+    seats = ["human"] + ["random"] * (players - 1)
+    payload = client.post("/api/games", json={"kind": key, "players": players, "seed": 5, "seats": seats}).json()
+    rng = random.Random(2)
+    moves = 0
+    while not payload["over"]:
+        payload = _await_turn(client, payload)
+        if payload["over"]:
+            break
+        assert payload["kind"] == key and payload["seat"] == "A" and payload["to_move"] == "A"
+        assert payload["view"].get("view", "A") == "A"
+        legal = payload["legal"]
+        move = "done" if "done" in legal and rng.random() < 0.5 else rng.choice(legal)   # Burano's turns end sooner
+        payload = client.post(f"/api/games/{payload['game']}/move", json={"move": move}).json()
+        moves += 1
+        assert moves < 5000, "the game does not end"
+    assert payload["kind"] == key and len(payload["scores"]) == players and payload["winners"], payload
+    print(f"{key}: {moves} moves of seat A, scores {payload['scores']}")
+    assert set(payload["winners"]) <= set("ABCDEF"[:players])
 
 
 def test_a_new_game_gives_the_human_seat_its_view_and_its_moves(client):
