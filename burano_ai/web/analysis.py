@@ -16,7 +16,6 @@ from typing import Any, Callable
 
 from burano_ai import engine
 from burano_ai.core.errors import OptionError, PositionError
-from burano_ai.games import DEFAULT_GAME
 from burano_ai.search.limits import Limit
 from burano_ai.web.games import kind_of_position
 
@@ -118,7 +117,7 @@ class AnalysisHub:
             position = json.dumps(position)
         state, view = engine.load_position(position)
         if kind is None:
-            kind = kind_of_position(position) if isinstance(position, str) else DEFAULT_GAME
+            kind = kind_of_position(position)
         to_move = state.current_player()
         if to_move < 0:
             raise PositionError("nothing to analyse: " + ("the game is over" if state.is_terminal()

@@ -19,9 +19,9 @@ from fastapi.responses import FileResponse, JSONResponse, Response, StreamingRes
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from burano_ai.games import DEFAULT_GAME
 from burano_ai.web.analysis import AnalysisHub
 from burano_ai.web.editor import FieldError, check_position, deal_position
-from burano_ai.games import DEFAULT_GAME
 from burano_ai.web.games import GameHub, NotNow, registered_kinds
 from burano_ai.web.replay import ReplayHub
 

@@ -197,6 +197,9 @@ def test_move_undo_and_the_record(client):
     assert record.status_code == 200 and "attachment" in record.headers["content-disposition"]
     data = json.loads(record.text)
     assert data["format"] == "burano-game/1" and data["steps"][0]["move"] == "pick island"
+    assert f'filename="burano-{game}.json"' in record.headers["content-disposition"]
+    replay = client.post("/api/replays", json={"record": record.text, "seat": "A"}).json()
+    assert replay["kind"] == "burano" and replay["plies"] == len(data["steps"])
 
 
 def test_the_event_stream_sends_the_seats_payload(client):
@@ -221,6 +224,7 @@ def test_analysis_routes(client):
     start = position_to_dict(deal(2, 1))
     started = client.post("/api/analysis", json={"position": start})
     assert started.status_code == 200, started.text
+    assert started.json()["kind"] == "burano"   # from the position's format tag
     analysis = started.json()["id"]
     stopped = client.post(f"/api/analysis/{analysis}/stop").json()
     assert stopped["id"] == analysis
@@ -237,6 +241,7 @@ def test_the_editor_validates_with_the_loader_and_names_the_field(client):
     from burano_ai.games.burano.notation import position_to_dict
     start = position_to_dict(deal(3, 2))
     ok = client.post("/api/position", json={"position": start}).json()
+    assert ok["kind"] == "burano"
     assert ok["ok"] and ok["players"] == 3 and ok["to_move"] == "A" and ok["legal"]
     bad = dict(start, seats=[dict(start["seats"][0], coins=-1), *start["seats"][1:]])
     body = _assert_error(client.post("/api/position", json={"position": bad}), 400, "coins")
@@ -402,6 +407,7 @@ def test_an_analysis_can_leave_moves_out(client):
     _assert_error(client.post(f"/api/games/{game}/analysis", json={"avoid": payload["legal"]}), 400, "no move")
     started = client.post(f"/api/games/{game}/analysis", json={"avoid": [left_out]})
     assert started.status_code == 200, started.text
+    assert started.json()["kind"] == "burano"   # from the position's format tag
     analysis = started.json()["id"]
     for _ in range(100):
         result = client.get(f"/api/analysis/{analysis}").json()["result"]
