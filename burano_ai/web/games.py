@@ -69,10 +69,11 @@ def check_players(spec: Any, players: Any) -> int:
     return players
 
 
-def check_setup(spec: Any, players: Any, seed: Any, seats: Any) -> tuple[int, int, list[str]]:
-    """Validate a game setup from the page (players, seed, one spec per seat: "human" or a bot spec)."""
+def check_setup(game: Any, players: Any, seed: Any, seats: Any) -> tuple[int, int, list[str]]:
+    """Validate a setup of `game` (a GameSpec) from the page: players, seed, one spec per seat ("human" or a
+    bot spec)."""
     from burano_ai.bots.registry import check_bot_spec
-    check_players(spec, players)
+    check_players(game, players)
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
         raise OptionError(f"seed must be a whole number from 0 to {MAX_SEED}, not {seed!r}")
     if not isinstance(seats, list) or len(seats) != players or not all(isinstance(s, str) for s in seats):

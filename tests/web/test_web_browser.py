@@ -592,8 +592,10 @@ def second_game(monkeypatch):
 def test_the_chooser_switches_games(live_server, page, second_game):
     page.goto(f"{live_server}/")
     page.wait_for_function("window.buranoReady")
+    from burano_ai.games import all_specs
     options = page.locator("#kind option").evaluate_all("os => os.map(o => [o.value, o.textContent])")
-    assert options == [["burano", "Burano"], ["burano-text", "Burano (text)"]]
+    assert options == [[spec.key, spec.title] for spec in all_specs()]   # every registered game, Burano first
+    assert options[0] == ["burano", "Burano"] and options[-1] == ["burano-text", "Burano (text)"]
     assert page.locator("#players option").all_inner_texts() == ["2", "3", "4"]
     assert page.locator("#tabs button[data-tab='editor']").is_visible()
     # the other game: its player range and default count, no editor, the generic board

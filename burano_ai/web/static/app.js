@@ -78,7 +78,8 @@ async function loadKinds() {
   $("#rp-seat").innerHTML = [...app.letters.slice(0, most)].map(l => `<option>${l}</option>`).join("");
 }
 
-// The form follows the chosen game: its player range, its default count, the editor tab if it has one.
+// The form follows the chosen game: its player range, `players` if the game is played by that many (else
+// its default count), the editor tab if it has one.
 function chooseKind(kind, players, specs) {
   const k = app.kinds[kind] || app.kinds[app.defaultKind];
   app.kind = k.key;
@@ -596,7 +597,7 @@ function wire() {
     if (b.dataset.tab === "analyse" && app.tab !== "analyse") app.analysisSource = {play: "game", editor: "editor", replay: "replay"}[app.tab];
     switchTab(b.dataset.tab);
   });
-  $("#kind").onchange = () => chooseKind($("#kind").value, Number($("#players").value), seatSpecsFromForm());
+  $("#kind").onchange = () => chooseKind($("#kind").value, 0, seatSpecsFromForm());   // at the game's default count
   $("#generic-board").onchange = () => {
     app.generic = $("#generic-board").checked;
     if (app.game) { setUrl(gameUrl(app.game.kind, app.game.setup.players, app.game.setup.seed, app.game.setup.seats, app.game.game)); }
