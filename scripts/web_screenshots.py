@@ -1,4 +1,5 @@
-"""Screenshots of the web board for docs/web.md: play, analyse, the editor, replay, a 4-player late game.
+"""Screenshots of the web board for docs/web.md: play, analyse, the editor, the generic board, replay, a
+4-player late game.
 
     python scripts/web_screenshots.py [--out docs/web] [--width 1280 --height 800]
 
@@ -110,6 +111,12 @@ def main() -> None:
             page.dispatch_event("#ed-B-coins", "change")
             page.locator("#ed-error").wait_for(state="visible")
             shot("editor")
+
+            # The generic board (any game without a board module; here Burano with board=generic).
+            page.goto(f"{url}/?kind=burano&board=generic&players=2&seed=5&seats=human,random")
+            page.wait_for_function("window.buranoPage().game && window.buranoPage().legal.length > 0")
+            play_until(page, "summer", random.Random(5))
+            shot("generic")
 
             # Replay of the example record, seen by seat B.
             page.goto(f"{url}/?tab=replay")

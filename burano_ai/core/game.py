@@ -238,6 +238,11 @@ class GameSpec(Protocol):
         ...
 
     # --- web side: the board module (web)
+    # web_board: str -- with the `web_board` capability: the game's board module, a script under
+    #     burano_ai/web/static/ ("games/burano/board.js") that registers itself in
+    #     `window.BoardModules[key]` (renderBoard, moveTargets, ...); read only when the capability is
+    #     declared, so a game without a board module leaves it out and gets the generic board (its view
+    #     as structured text and a button per legal move).
 
 
 @runtime_checkable
@@ -289,7 +294,8 @@ CAPABILITIES = frozenset({
     "hidden_information",  # a seat's view hides something (resample is not the identity)
     "secret_moves",     # decisions in DecisionMode.SECRET
     "heuristic_playout",  # the compiled playout has a heuristic policy besides random
-    "web_board",        # a board module of its own for the web page (else the generic board)
+    "web_board",        # a board module of its own for the web page (`web_board`; else the generic board)
+    "web_editor",       # its board module has position-editor tools (the web page's "Set up a position")
     "openspiel",        # an adapter to a pyspiel game (the spec is also an `OpenSpielSpec`)
     "placeholder_data",  # some component data is a stand-in for lost originals (say so everywhere)
 })

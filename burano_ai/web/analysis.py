@@ -17,6 +17,7 @@ from typing import Any, Callable
 from burano_ai import engine
 from burano_ai.core.errors import OptionError, PositionError
 from burano_ai.search.limits import Limit
+from burano_ai.web.games import kind_of_position
 
 #: Seconds between two partial results.
 REPORT_EVERY = 0.25
@@ -57,8 +58,9 @@ def result_payload(result: Any, done: bool) -> dict[str, Any]:
 class Analysis:
     """One running (or finished) analysis."""
 
-    def __init__(self, analysis_id: str, position: Any, seat: Any, avoid: list[str] | None = None) -> None:
+    def __init__(self, analysis_id: str, kind: str, position: Any, seat: Any, avoid: list[str] | None = None) -> None:
         self.id = analysis_id
+        self.kind = kind
         self.stop_event = threading.Event()
         self.version = 0
         self.latest: dict[str, Any] | None = None
@@ -95,7 +97,7 @@ class Analysis:
             self.version += 1
 
     def payload(self) -> dict[str, Any]:
-        return {"id": self.id, "done": self.done, "error": self.error, "result": self.latest,
+        return {"id": self.id, "kind": self.kind, "done": self.done, "error": self.error, "result": self.latest,
                 "avoid": list(self.avoid or []), "version": self.version}
 
     def stop(self) -> None:
@@ -108,11 +110,14 @@ class AnalysisHub:
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
 
-    def start(self, position: Any, seat: Any, avoid: Any = None) -> Analysis:
-        """Check the position, seat and moves to avoid now (one clear error), then search in a thread."""
+    def start(self, position: Any, seat: Any, avoid: Any = None, kind: str | None = None) -> Analysis:
+        """Check the position, seat and moves to avoid now (one clear error), then search in a thread.
+        `kind`: the game's key (default: the game whose format the position declares)."""
         if isinstance(position, dict):   # through the text loader, so its size and nesting limits apply
             position = json.dumps(position)
         state, view = engine.load_position(position)
+        if kind is None:
+            kind = kind_of_position(position)
         to_move = state.current_player()
         if to_move < 0:
             raise PositionError("nothing to analyse: " + ("the game is over" if state.is_terminal()
@@ -128,7 +133,7 @@ class AnalysisHub:
         with self._lock:
             for running in self.analyses.values():   # one search at a time: it takes every core
                 running.stop()
-            analysis = Analysis(f"a{next(self._ids)}", position, seat, avoid)
+            analysis = Analysis(f"a{next(self._ids)}", kind, position, seat, avoid)
             self.analyses[analysis.id] = analysis
             while len(self.analyses) > MAX_ANALYSES:
                 _, old = self.analyses.popitem(last=False)

@@ -19,9 +19,10 @@ from fastapi.responses import FileResponse, JSONResponse, Response, StreamingRes
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from burano_ai.games import DEFAULT_GAME
 from burano_ai.web.analysis import AnalysisHub
 from burano_ai.web.editor import FieldError, check_position, deal_position
-from burano_ai.web.games import GameHub, NotNow
+from burano_ai.web.games import GameHub, NotNow, registered_kinds
 from burano_ai.web.replay import ReplayHub
 
 #: Largest request body accepted (a position is at most 1 MiB; a game record a few hundred KB).
@@ -154,13 +155,18 @@ def create_app() -> FastAPI:
             seat = game.session.humans()[0]
         return game, game.check_seat(seat)
 
+    @app.get("/api/games/kinds")   # before /api/games/{game_id}: game ids never read "kinds"
+    def game_kinds():
+        return registered_kinds()
+
     @app.post("/api/games")
     async def create_game(request: Request):
         data = await _body(request)
+        kind = _field(data, "kind", DEFAULT_GAME, kinds=(str,))
         players = _field(data, "players", kinds=(int,))
         seed = _field(data, "seed", 0, kinds=(int,))
         seats = _field(data, "seats", kinds=(list,))
-        game = await asyncio.to_thread(games.create, players, seed, seats)
+        game = await asyncio.to_thread(games.create, kind, players, seed, seats)
         seat = game.session.humans()[0]
         return game.snapshots[seat]
 
@@ -192,14 +198,14 @@ def create_app() -> FastAPI:
         game, index = _game_seat(game_id, seat)
         text = game.record_text(index)
         return Response(text, media_type="application/json",
-                        headers={"Content-Disposition": f'attachment; filename="burano-{game_id}.json"'})
+                        headers={"Content-Disposition": f'attachment; filename="{game.spec.key}-{game_id}.json"'})
 
     @app.post("/api/games/{game_id}/analysis")
     async def analyse_game(request: Request, game_id: str):
         data = await _body(request)
         game, index = _game_seat(game_id, _field(data, "seat", None, kinds=(str, int)))
         view = game.snapshots[index]["view"]   # the seat's own view: the analysis cannot peek
-        return analyses.start(view, index, _field(data, "avoid", None, kinds=(list,))).payload()
+        return analyses.start(view, index, _field(data, "avoid", None, kinds=(list,)), kind=game.spec.key).payload()
 
     # -- analysis ------------------------------------------------------------------------------
     @app.post("/api/analysis")
@@ -237,8 +243,8 @@ def create_app() -> FastAPI:
         return check_position(_field(data, "position", kinds=(dict, str)))
 
     @app.get("/api/deal")
-    def deal(players: int = 4, seed: int = 0):
-        return deal_position(players, seed)
+    def deal(kind: str = DEFAULT_GAME, players: int = 4, seed: int = 0):
+        return deal_position(kind, players, seed)
 
     # -- replay --------------------------------------------------------------------------------
     @app.post("/api/replays")

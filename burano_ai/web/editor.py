@@ -2,6 +2,8 @@
 
 A position the user types (full, or one seat's view) is loaded by `engine.load_position`, the front door
 every tool uses; its first error comes back with the field it names, for the page to show next to it.
+The editor's tools belong to a game's board module: only a game declaring the `web_editor` capability
+has one (Burano); the loader check itself works for any game.
 """
 
 from __future__ import annotations
@@ -10,12 +12,10 @@ import json
 from typing import Any
 
 from burano_ai import engine
-from burano_ai.games.burano.data.colours import MAX_PLAYERS, MIN_PLAYERS
-from burano_ai.core.seats import SEAT_LETTERS
-from burano_ai.games.burano.deal import deal
-from burano_ai.core.seats import CHANCE, TERMINAL
 from burano_ai.core.errors import OptionError, PositionError
-from burano_ai.games.burano.notation import position_to_dict
+from burano_ai.core.seats import CHANCE, SEAT_LETTERS, TERMINAL
+from burano_ai.games import get_spec
+from burano_ai.web.games import check_players, kind_of_position
 
 
 class FieldError(PositionError):
@@ -48,6 +48,7 @@ def check_position(position: Any) -> dict[str, Any]:
     legal = [state.action_to_string(a) for a in state.legal_actions()] if to_move >= 0 else []
     return {
         "ok": True,
+        "kind": kind_of_position(position),
         "players": state.num_players,
         "view_seat": None if view is None else SEAT_LETTERS[view],
         "position": state.to_dict(view),   # what was typed, normalised: a view stays a view
@@ -56,10 +57,12 @@ def check_position(position: Any) -> dict[str, Any]:
     }
 
 
-def deal_position(players: Any, seed: Any) -> dict[str, Any]:
-    """A seeded deal as a full position dict: the editor's starting point."""
-    if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise OptionError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {players!r}")
+def deal_position(kind: Any, players: Any, seed: Any) -> dict[str, Any]:
+    """A seeded deal of game `kind` as a full position dict: the editor's starting point."""
+    spec = get_spec(kind)
+    if "web_editor" not in spec.capabilities:
+        raise OptionError(f"{spec.title} has no position editor on the web board")
+    check_players(spec, players)
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise OptionError(f"seed must be a whole number >= 0, not {seed!r}")
-    return position_to_dict(deal(players, seed))
+    return spec.new_game(players).new_initial_state(seed).to_dict()

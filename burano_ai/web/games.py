@@ -9,18 +9,17 @@ number, so readers (HTTP and server-sent events) never touch a state while a bot
 from __future__ import annotations
 
 import itertools
+import json
 import threading
 import time
 from collections import OrderedDict
 from typing import Any
 
-from burano_ai.games.burano.data.colours import MAX_PLAYERS, MIN_PLAYERS
-
-from burano_ai.core.seats import SEAT_LETTERS
-from burano_ai.core.seats import CHANCE, parse_seat
 from burano_ai.core.errors import IllegalMoveError, OptionError
-
+from burano_ai.core.seats import CHANCE, SEAT_LETTERS, parse_seat
+from burano_ai.games import DEFAULT_GAME, all_specs, get_spec
 from burano_ai.session import GameSession
+
 
 class NotNow(IllegalMoveError):
     """A request that is fine but cannot be done now: another seat is to move, a bot is thinking, nothing to undo."""
@@ -32,11 +31,49 @@ MAX_GAMES = 64
 MAX_SEED = 2**63 - 1
 
 
-def check_setup(players: Any, seed: Any, seats: Any) -> tuple[int, int, list[str]]:
-    """Validate a game setup from the page (players, seed, one spec per seat: "human" or a bot spec)."""
+def web_board(spec: Any) -> str | None:
+    """The URL of the game's own board module, or None: the page shows the generic board."""
+    return f"/static/{spec.web_board}" if "web_board" in spec.capabilities else None
+
+
+def kind_info(spec: Any) -> dict[str, Any]:
+    """What the page knows of a registered game (a "kind" of game: the game's key in the registry)."""
+    return {"key": spec.key, "title": spec.title, "min_players": spec.min_players,
+            "max_players": spec.max_players, "default_players": spec.default_players,
+            "board": web_board(spec), "editor": "web_editor" in spec.capabilities}
+
+
+def registered_kinds() -> dict[str, Any]:
+    """Every registered game for the page's chooser (`GET /api/games/kinds`), the default first."""
+    return {"kinds": [kind_info(spec) for spec in all_specs()], "default": DEFAULT_GAME,
+            "seat_letters": SEAT_LETTERS}
+
+
+def kind_of_position(text: str) -> str:
+    """The key of the game whose position format `text` declares (the default game if none matches;
+    the loader then names what is wrong with it)."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return DEFAULT_GAME
+    tag = data.get("format") if isinstance(data, dict) else None
+    return next((spec.key for spec in all_specs() if spec.position_format == tag), DEFAULT_GAME)
+
+
+def check_players(spec: Any, players: Any) -> int:
+    """`players` if the game is played by that many, else an OptionError naming the game's range."""
+    if isinstance(players, bool) or not isinstance(players, int) or \
+            not spec.min_players <= players <= spec.max_players:
+        raise OptionError(f"players must be {spec.min_players} to {spec.max_players} for {spec.title}, "
+                          f"not {players!r}")
+    return players
+
+
+def check_setup(game: Any, players: Any, seed: Any, seats: Any) -> tuple[int, int, list[str]]:
+    """Validate a setup of `game` (a GameSpec) from the page: players, seed, one spec per seat ("human" or a
+    bot spec)."""
     from burano_ai.bots.registry import check_bot_spec
-    if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise OptionError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {players!r}")
+    check_players(game, players)
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
         raise OptionError(f"seed must be a whole number from 0 to {MAX_SEED}, not {seed!r}")
     if not isinstance(seats, list) or len(seats) != players or not all(isinstance(s, str) for s in seats):
@@ -59,10 +96,12 @@ def check_setup(players: Any, seed: Any, seats: Any) -> tuple[int, int, list[str
 class LiveGame:
     """One game on the server: the session, a lock, the bot thread and the per-seat snapshots."""
 
-    def __init__(self, game_id: str, players: int, seed: int, seats: list[str]) -> None:
+    def __init__(self, game_id: str, spec: Any, players: int, seed: int, seats: list[str]) -> None:
         self.id = game_id
-        self.setup = {"players": players, "seed": seed, "seats": seats}
-        self.session = GameSession(players, seed, seats)
+        self.spec = spec
+        self.setup = {"kind": spec.key, "players": players, "seed": seed, "seats": seats}
+        # The game's compiled implementation; GameSession(..., game=spec.key) once branch `services` lands.
+        self.session = GameSession(players, seed, seats, game_factory=spec.game_class())
         self.lock = threading.RLock()
         self.version = 0
         self.snapshots: dict[int, dict[str, Any]] = {}
@@ -168,7 +207,7 @@ class LiveGame:
             return self.snapshots[seat]
 
     def record_text(self, seat: int) -> str:
-        """The game so far as `seat` may share it (`burano-game/1`, other seats' private steps hidden)."""
+        """The game so far as `seat` may share it (a game record, other seats' private steps hidden)."""
         with self.lock:
             return self.session.record.for_seat(seat).to_json()
 
@@ -180,6 +219,7 @@ def seat_payload(game: LiveGame, seat: int) -> dict[str, Any]:
     over = session.is_over()
     payload = {
         "game": game.id,
+        "kind": game.spec.key,
         "seat": SEAT_LETTERS[seat],
         "setup": game.setup,
         "humans": [SEAT_LETTERS[i] for i in session.humans()],
@@ -195,7 +235,8 @@ def seat_payload(game: LiveGame, seat: int) -> dict[str, Any]:
     }
     if over:
         payload["scores"] = list(session.state.scores())
-        payload["winners"] = [SEAT_LETTERS[i] for i in session.state.winners()]
+        returns = session.state.returns()   # the winners share the best return (the game's order of finish)
+        payload["winners"] = [SEAT_LETTERS[i] for i, r in enumerate(returns) if r == max(returns)]
     return payload
 
 
@@ -207,11 +248,13 @@ class GameHub:
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
 
-    def create(self, players: Any, seed: Any, seats: Any) -> LiveGame:
-        players, seed, seats = check_setup(players, seed, seats)
+    def create(self, kind: Any, players: Any, seed: Any, seats: Any) -> LiveGame:
+        """A new game of `kind` (a registered game key) with `players`, `seed` and one spec per seat."""
+        spec = get_spec(kind)   # OptionError naming the known games
+        players, seed, seats = check_setup(spec, players, seed, seats)
         with self._lock:
             game_id = f"g{next(self._ids)}-{int(time.time() * 1000) % 100000}"
-        game = LiveGame(game_id, players, seed, seats)
+        game = LiveGame(game_id, spec, players, seed, seats)
         with self._lock:
             self.games[game_id] = game
             while len(self.games) > MAX_GAMES:

@@ -1,4 +1,4 @@
-"""Replays for the web board: a `burano-game/1` record stepped through as one seat saw it.
+"""Replays for the web board: a game record stepped through as one seat saw it.
 
 The page gets, for a ply, that seat's view of the position before the step (`state.to_dict(seat)`),
 the step as the seat may read it (a blind draw or a secret pyramid cube of another seat stays hidden)
@@ -15,6 +15,7 @@ from typing import Any
 from burano_ai.core.seats import SEAT_LETTERS
 from burano_ai.core.seats import parse_seat
 from burano_ai.core.errors import OptionError
+from burano_ai.games import DEFAULT_GAME
 from burano_ai.record import GameRecord, narrate_step
 
 #: Replays kept in memory.
@@ -40,13 +41,16 @@ class Replay:
         self.id = replay_id
         self.record = record
         self.seat = seat
+        # The record's game: `burano-game/1` records are Burano's; records gain a `game` field on branch
+        # `services` (until it lands, every record here is Burano's).
+        self.kind = getattr(record, "game", None) or DEFAULT_GAME
         self.views: list[dict[str, Any]] = []
         for _ply, state in record.positions():
             self.views.append(state.to_dict(seat))
 
     def summary(self) -> dict[str, Any]:
         rec = self.record
-        return {"id": self.id, "players": rec.players, "seat": SEAT_LETTERS[self.seat],
+        return {"id": self.id, "kind": self.kind, "players": rec.players, "seat": SEAT_LETTERS[self.seat],
                 "plies": len(rec.steps),
                 "seats": [{"name": s.name, "player": s.player} for s in rec.seats],
                 "result": rec.result, "steps": [step_text(s, self.seat) for s in rec.steps],

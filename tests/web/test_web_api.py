@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -13,6 +14,8 @@ from pathlib import Path
 
 import httpx
 import pytest
+
+from burano_ai.games import game_keys, get_spec
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -35,19 +38,86 @@ def _new_game(client, seats=("human", "random"), seed=3):
 
 def test_the_page_and_its_static_files_are_served(client):
     page = client.get("/")
-    assert page.status_code == 200 and '<div id="board"></div>' in page.text and "board.js" in page.text
-    for name in ("app.js", "board.js", "style.css"):
+    assert page.status_code == 200 and '<div id="board"></div>' in page.text and "generic-board.js" in page.text
+    assert "games/burano" not in page.text   # the page knows no game: board modules come from /api/games/kinds
+    for name in ("app.js", "generic-board.js", "games/burano/board.js", "style.css"):
         assert client.get(f"/static/{name}").status_code == 200
     _assert_error(client.get("/static/nothing.js"), 404)
     _assert_error(client.get("/no/such/route"), 404)
     _assert_error(client.get("/api/games"), 405)
 
 
+def test_the_registered_games_are_listed_for_the_chooser(client):
+    from burano_ai.games import DEFAULT_GAME, all_specs
+    body = client.get("/api/games/kinds").json()
+    assert body["default"] == DEFAULT_GAME == "burano" and body["seat_letters"] == "ABCDEF"
+    assert [k["key"] for k in body["kinds"]] == [spec.key for spec in all_specs()]
+    burano = body["kinds"][0]
+    assert burano == {"key": "burano", "title": "Burano", "min_players": 2, "max_players": 4, "default_players": 4,
+                      "board": "/static/games/burano/board.js", "editor": True}
+    for kind in body["kinds"]:   # every board module is served; a game without one has none (the generic board)
+        spec = next(s for s in all_specs() if s.key == kind["key"])
+        assert (kind["board"] is not None) == ("web_board" in spec.capabilities)
+        assert kind["board"] is None or client.get(kind["board"]).status_code == 200
+        assert kind["min_players"] <= kind["default_players"] <= kind["max_players"]
+
+
+def test_a_game_without_a_board_module_or_editor_is_told_apart(client, monkeypatch):
+    """The server reads the spec's capabilities only: a game declaring no board module gets none (the
+    page's generic board), a game without the editor capability gets no deal for the editor."""
+    import dataclasses
+
+    from burano_ai import games
+    from burano_ai.web.games import kind_info
+    plain = dataclasses.replace(games.get_spec("burano"), capabilities=frozenset({"native_search"}))
+    assert kind_info(plain)["board"] is None and kind_info(plain)["editor"] is False
+    monkeypatch.setitem(games._loaded, "burano", plain)
+    _assert_error(client.get("/api/deal", params={"kind": "burano", "players": 2}), 400, "no position editor")
+    assert client.get("/api/games/kinds").json()["kinds"][0]["board"] is None
+
+
+def _await_turn(client, payload):
+    """The seat's payload once the bots have moved (a bot moves in a thread after the answer)."""
+    for _ in range(2000):
+        if payload["over"] or payload["legal"]:
+            return payload
+        time.sleep(0.005)
+        payload = client.get(f"/api/games/{payload['game']}", params={"seat": payload["seat"]}).json()
+    raise AssertionError(f"no turn for {payload['seat']} after the bots: {payload['to_move']}")
+
+
+@pytest.mark.parametrize("key", game_keys())
+def test_every_registered_game_plays_to_the_end_through_the_api(client, key):
+    """The web smoke of every game: its smallest table, seat A by random legal moves, the rest random bots,
+    to the end; every payload says the game and shows seat A's view only."""
+    spec = get_spec(key)
+    players = spec.min_players
+    seats = ["human"] + ["random"] * (players - 1)
+    payload = client.post("/api/games", json={"kind": key, "players": players, "seed": 5, "seats": seats}).json()
+    rng = random.Random(2)
+    moves = 0
+    while not payload["over"]:
+        payload = _await_turn(client, payload)
+        if payload["over"]:
+            break
+        assert payload["kind"] == key and payload["seat"] == "A" and payload["to_move"] == "A"
+        assert payload["view"].get("view", "A") == "A"
+        legal = payload["legal"]
+        move = "done" if "done" in legal and rng.random() < 0.5 else rng.choice(legal)   # Burano's turns end sooner
+        payload = client.post(f"/api/games/{payload['game']}/move", json={"move": move}).json()
+        moves += 1
+        assert moves < 5000, "the game does not end"
+    assert payload["kind"] == key and len(payload["scores"]) == players and payload["winners"], payload
+    print(f"{key}: {moves} moves of seat A, scores {payload['scores']}")
+    assert set(payload["winners"]) <= set("ABCDEF"[:players])
+
+
 def test_a_new_game_gives_the_human_seat_its_view_and_its_moves(client):
     payload = _new_game(client)
     assert payload["seat"] == "A" and payload["view"]["view"] == "A"
     assert payload["legal"] == ["pick island", "pick workshop", "pick fountains", "pick flat"]
-    assert payload["setup"] == {"players": 2, "seed": 3, "seats": ["human", "random"]}
+    assert payload["setup"] == {"kind": "burano", "players": 2, "seed": 3, "seats": ["human", "random"]}
+    assert payload["kind"] == "burano"
     again = client.get(f"/api/games/{payload['game']}", params={"seat": "A"}).json()
     assert again["view"] == payload["view"]
 
@@ -59,7 +129,11 @@ def test_a_new_game_gives_the_human_seat_its_view_and_its_moves(client):
     ({"seed": 1, "seats": ["human", "random"]}, ["missing field 'players'"]),
     ({"players": "2", "seats": ["human", "random"]}, ["players"]),
     ({"players": True, "seats": ["human", "random"]}, ["players"]),
-    ({"players": 5, "seats": ["human"] * 5}, ["players must be 2 to 4"]),
+    ({"players": 5, "seats": ["human"] * 5}, ["players must be 2 to 4 for Burano"]),
+    ({"players": 1, "seats": ["human"]}, ["players must be 2 to 4 for Burano"]),
+    ({"kind": "chess", "players": 2, "seats": ["human", "random"]}, ["unknown game 'chess'", "burano"]),
+    ({"kind": 3, "players": 2, "seats": ["human", "random"]}, ["'kind' must be str"]),
+    ({"kind": "burano", "players": 7, "seats": ["human"] * 7}, ["players must be 2 to 4"]),
     ({"players": 2, "seed": -1, "seats": ["human", "random"]}, ["seed"]),
     ({"players": 2, "seed": 2**70, "seats": ["human", "random"]}, ["seed"]),
     ({"players": 2, "seats": ["human"]}, ["seats must list 2"]),
@@ -123,6 +197,9 @@ def test_move_undo_and_the_record(client):
     assert record.status_code == 200 and "attachment" in record.headers["content-disposition"]
     data = json.loads(record.text)
     assert data["format"] == "burano-game/1" and data["steps"][0]["move"] == "pick island"
+    assert f'filename="burano-{game}.json"' in record.headers["content-disposition"]
+    replay = client.post("/api/replays", json={"record": record.text, "seat": "A"}).json()
+    assert replay["kind"] == "burano" and replay["plies"] == len(data["steps"])
 
 
 def test_the_event_stream_sends_the_seats_payload(client):
@@ -147,6 +224,7 @@ def test_analysis_routes(client):
     start = position_to_dict(deal(2, 1))
     started = client.post("/api/analysis", json={"position": start})
     assert started.status_code == 200, started.text
+    assert started.json()["kind"] == "burano"   # from the position's format tag
     analysis = started.json()["id"]
     stopped = client.post(f"/api/analysis/{analysis}/stop").json()
     assert stopped["id"] == analysis
@@ -163,6 +241,7 @@ def test_the_editor_validates_with_the_loader_and_names_the_field(client):
     from burano_ai.games.burano.notation import position_to_dict
     start = position_to_dict(deal(3, 2))
     ok = client.post("/api/position", json={"position": start}).json()
+    assert ok["kind"] == "burano"
     assert ok["ok"] and ok["players"] == 3 and ok["to_move"] == "A" and ok["legal"]
     bad = dict(start, seats=[dict(start["seats"][0], coins=-1), *start["seats"][1:]])
     body = _assert_error(client.post("/api/position", json={"position": bad}), 400, "coins")
@@ -173,6 +252,7 @@ def test_the_editor_validates_with_the_loader_and_names_the_field(client):
     _assert_error(client.post("/api/position", json={"position": ["x"]}), 400, "'position' must be")
     assert client.get("/api/deal", params={"players": 2, "seed": 9}).json()["players"] == 2
     _assert_error(client.get("/api/deal", params={"players": 9}), 400, "players must be 2 to 4")
+    _assert_error(client.get("/api/deal", params={"kind": "nope"}), 400, "unknown game 'nope'")
     _assert_error(client.get("/api/deal", params={"players": "two"}), 400, "players")
     _assert_error(client.get("/api/deal", params={"seed": -3}), 400, "seed")
 
@@ -222,19 +302,22 @@ def test_the_page_is_package_data(tmp_path):
     import importlib.util
     import tomllib
     static = REPO / "burano_ai" / "web" / "static"
-    files = {p.name for p in static.iterdir()}
-    assert files >= {"index.html", "app.js", "board.js", "style.css"}
+    files = {p.relative_to(static).as_posix() for p in static.rglob("*") if p.is_file()}
+    assert files >= {"index.html", "app.js", "generic-board.js", "games/burano/board.js", "style.css"}
     patterns = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
     web = patterns.get("burano_ai.web", []) + patterns.get("*", [])
-    assert all(any(fnmatch.fnmatch(f"static/{name}", pat) for pat in web) for name in files), (files, web)
+    # setuptools' globs do not cross "/" (fnmatch's "*" does): compare path depths too
+    assert all(any(fnmatch.fnmatch(f"static/{name}", pat) and name.count("/") + 1 == pat.count("/")
+                   for pat in web) for name in files), (files, web)
     # the files must be in git, not only on this disk (an ignore rule once kept index.html out of every clone)
     listed = subprocess.run(["git", "ls-files", "burano_ai/web/static"], cwd=REPO, capture_output=True, text=True)
     if listed.returncode == 0 and listed.stdout.strip():
-        assert {Path(line).name for line in listed.stdout.split()} == files
+        assert {Path(line).relative_to("burano_ai/web/static").as_posix() for line in listed.stdout.split()} == files
     if all(importlib.util.find_spec(m) for m in ("Cython", "numpy", "setuptools")):
         subprocess.run([sys.executable, "setup.py", "-q", "build_py", "-d", str(tmp_path)], cwd=REPO, check=True,
                        capture_output=True)
-        shipped = {p.name for p in (tmp_path / "burano_ai" / "web" / "static").iterdir()}
+        shipped_dir = tmp_path / "burano_ai" / "web" / "static"
+        shipped = {p.relative_to(shipped_dir).as_posix() for p in shipped_dir.rglob("*") if p.is_file()}
         assert shipped == files
 
 
@@ -324,6 +407,7 @@ def test_an_analysis_can_leave_moves_out(client):
     _assert_error(client.post(f"/api/games/{game}/analysis", json={"avoid": payload["legal"]}), 400, "no move")
     started = client.post(f"/api/games/{game}/analysis", json={"avoid": [left_out]})
     assert started.status_code == 200, started.text
+    assert started.json()["kind"] == "burano"   # from the position's format tag
     analysis = started.json()["id"]
     for _ in range(100):
         result = client.get(f"/api/analysis/{analysis}").json()["result"]

@@ -516,3 +516,116 @@ def test_long_bot_names_keep_the_seat_panels_apart(live_server, page):
     page.wait_for_function("window.buranoPage().game && window.buranoPage().legal.length > 0")
     result = page.evaluate(OVERLAPS)
     assert result["regions"] == 9 and result["problems"] == []
+
+
+# -- several games: the chooser, the generic board ---------------------------------------------------
+
+
+def _click_generic(page, move: str) -> None:
+    """Click `move`'s button on the generic board (every legal move has one there)."""
+    page.locator(f"#board button.gb-move.legal[data-move={json.dumps(move)}]").click()
+
+
+def test_a_whole_game_on_the_generic_board(live_server, page):
+    """Burano with ?board=generic: the view as text blocks and a button per legal move, played to the end
+    against a random bot by clicking those buttons; the same honest-view check as on the drawn board."""
+    page.add_init_script(RECORD_RESPONSES)
+    page.goto(f"{live_server}/?kind=burano&board=generic&players=2&seed=12&seats=human,random")
+    page.wait_for_function("window.buranoPage().game && window.buranoPage().legal.length > 0")
+    assert _page_state(page)["board"] == "generic"
+    assert page.locator("#board svg").count() == 0 and page.locator("#generic-board").is_checked()
+    screenshot(page, "generic-start")
+    rng = random.Random(7)
+    clicks = 0
+    while True:
+        state = _page_state(page)
+        if state["game"]["over"]:
+            break
+        view = page.evaluate("window.buranoState()")
+        assert view["view"] == "A"
+        buttons = page.locator("#board button.gb-move").evaluate_all("bs => bs.map(b => b.dataset.move)")
+        assert buttons == state["legal"]   # one button per legal move, in the server's order
+        moves_this_turn = view.get("context", {}).get("moves", 0) if view["phase"] == "turn" else 0
+        _click_generic(page, _choose(rng, state["legal"], moves_this_turn))
+        clicks += 1
+        page.wait_for_function(WAIT_FOR_TURN, arg=[state["game"]["version"]])
+        if clicks == 30:
+            # the view's blocks: the facts and one block per seat, the page's own seat marked
+            assert page.locator('#board .gb-block[data-block="facts"]').count() == 1
+            assert page.locator("#board .gb-block.me h4").inner_text() == "seats · seat A (you)"
+            screenshot(page, "generic-midgame")
+    assert page.locator("#result").inner_text().startswith("Game over")
+    assert page.locator("#board button.gb-move").count() == 0
+    session = _server_game(live_server, state["game"]["id"]).session
+    assert session.is_over() and clicks == sum(1 for s in session.record.steps if s.actor == "A")
+    hidden_moves = [i for i, step in enumerate(session.record.steps)
+                    if step.seen_by is not None and "A" not in step.seen_by]
+    assert hidden_moves
+    for text in page.evaluate("window.__received"):
+        _check_honest(json.loads(text), session, hidden_moves)
+    # the replay of the game is shown on the generic board too: the view at each ply as text
+    page.click("#replay-game")
+    page.wait_for_function("window.buranoPage().tab === 'replay' && window.buranoPage().replay?.plies > 0")
+    assert _page_state(page)["board"] == "generic" and page.locator("#board .gb-block").count() > 3
+    assert page.locator("#board button.gb-move").count() == 0
+    page.click("#tabs button[data-tab='play']")
+    # the "text board" box turns the drawn board back on, for the same game
+    page.uncheck("#generic-board")
+    page.wait_for_function("window.buranoPage().board === 'burano'")
+    assert page.locator("#board svg").count() == 1 and "board=generic" not in page.url
+
+
+@pytest.fixture
+def second_game(monkeypatch):
+    """A second registered game for the chooser: Burano declared without a board module or editor, for
+    2-3 players (the real second game, Goofspiel, has neither either)."""
+    import dataclasses
+
+    from burano_ai import games
+    spec = dataclasses.replace(games.get_spec("burano"), key="burano-text", title="Burano (text)", max_players=3,
+                               default_players=3, capabilities=frozenset({"native_search", "hidden_information"}))
+    monkeypatch.setitem(games.REGISTRY, spec.key, "tests.web:unused")
+    monkeypatch.setitem(games._loaded, spec.key, spec)
+    return spec
+
+
+def test_the_chooser_switches_games(live_server, page, second_game):
+    page.goto(f"{live_server}/")
+    page.wait_for_function("window.buranoReady")
+    from burano_ai.games import all_specs
+    options = page.locator("#kind option").evaluate_all("os => os.map(o => [o.value, o.textContent])")
+    assert options == [[spec.key, spec.title] for spec in all_specs()]   # every registered game, Burano first
+    assert options[0] == ["burano", "Burano"] and options[-1] == ["burano-text", "Burano (text)"]
+    assert page.locator("#players option").all_inner_texts() == ["2", "3", "4"]
+    assert page.locator("#tabs button[data-tab='editor']").is_visible()
+    # the other game: its player range and default count, no editor, the generic board
+    page.select_option("#kind", "burano-text")
+    assert page.locator("#players option").all_inner_texts() == ["2", "3"]
+    assert page.locator("#players").input_value() == "3"
+    assert page.locator("#seat-specs input").count() == 3
+    assert page.locator("#tabs button[data-tab='editor']").is_hidden()
+    page.fill("#spec-B", "random")
+    page.fill("#spec-C", "random")
+    page.click("#new-game")
+    page.wait_for_function("window.buranoPage().game && window.buranoPage().legal.length > 0")
+    state = _page_state(page)
+    assert state["game"]["kind"] == "burano-text" and state["board"] == "generic"
+    assert "kind=burano-text" in page.url
+    assert page.locator("#board button.gb-move").count() == len(state["legal"])
+    assert _server_game(live_server, state["game"]["id"]).spec.key == "burano-text"
+    screenshot(page, "chooser-second-game")
+    _click_generic(page, state["legal"][0])
+    page.wait_for_function("([v]) => window.buranoPage().game.version > ([v])[0]", arg=[state["game"]["version"]])
+    # and back: Burano's own board and editor
+    page.select_option("#kind", "burano")
+    assert page.locator("#tabs button[data-tab='editor']").is_visible()
+    page.select_option("#players", "2")
+    page.click("#new-game")
+    page.wait_for_function("window.buranoPage().game && window.buranoPage().game.kind === 'burano' "
+                           "&& window.buranoPage().legal.length > 0")
+    assert _page_state(page)["board"] == "burano" and page.locator("#board svg").count() == 1
+    # a reload of the other game's URL finds it with its own kind again
+    page.goto(f"{live_server}/?kind=burano-text&players=2&seed=1&seats=human,random&tab=editor")
+    page.wait_for_function("window.buranoPage().game && window.buranoPage().legal.length > 0")
+    assert _page_state(page)["tab"] == "play"   # no editor for this game: the play tab instead
+    assert _page_state(page)["game"]["kind"] == "burano-text"

@@ -46,7 +46,7 @@ class BuranoSpec(PeopleSide):
     })
     capabilities: frozenset[str] = frozenset({
         "native_search", "hidden_information", "secret_moves", "heuristic_playout", "web_board",
-        "openspiel",
+        "web_editor", "openspiel",
     })
     score_name: str = "vp"
     chance_kinds: tuple[str, ...] = ChanceKind.labels()
@@ -213,6 +213,9 @@ class BuranoSpec(PeopleSide):
         return ENTRY
 
     # --- web side: the board module (web)
+
+    #: The SVG board and its editor tools, under burano_ai/web/static/.
+    web_board: str = "games/burano/board.js"
 
 
 SPEC = BuranoSpec()

@@ -1,19 +1,28 @@
 // The web board's page: play, analyse, set up a position, replay. Talks to the JSON API of burano serve.
 // The page only ever holds what the server sends for its seat (a view, move texts, narrated steps).
+// It knows no game: the registered games ("kinds") come from /api/games/kinds, and each game's board
+// module (static/games/<key>/board.js, registered in window.BoardModules[key]) draws its board; a game
+// without one, or any game with ?board=generic, gets the generic board (generic-board.js).
 "use strict";
 
-const B = window.BuranoBoard;
+window.BoardModules = window.BoardModules || {};
 const $ = (sel) => document.querySelector(sel);
 const $$ = (sel) => Array.from(document.querySelectorAll(sel));
 
 const app = {
   tab: "play",
-  current: {view: null, legal: [], seat: null, mode: "play"},   // what the board shows now
+  kinds: {},           // game key -> {key, title, min_players, max_players, default_players, board, editor}
+  kindOrder: [],
+  defaultKind: null,
+  letters: "ABCDEF",   // the seat letters (core/seats.py)
+  kind: null,          // the game chosen in the form
+  generic: false,      // the generic board for every game (?board=generic, the "text board" box)
+  current: {view: null, legal: [], seat: null, mode: "play", kind: null},   // what the board shows now
   game: null,          // the last game payload
   gameEvents: null,
   analysis: null,      // {id, events, result}
   analysisSource: null,
-  editor: {position: null, colour: "pink", timer: null, checked: null},
+  editor: {position: null, timer: null, checked: null},   // + the editor tools' own state (colour, tool, ...)
   replay: null,
 };
 
@@ -28,8 +37,72 @@ async function api(method, url, body) {
 }
 function showError(message) { const el = $("#error"); el.textContent = message || ""; el.hidden = !message; }
 
+// -- the games and their board modules ---------------------------------------------------------
+function boardOf(kind) {
+  return (!app.generic && window.BoardModules[kind]) || window.GenericBoard;
+}
+// The board drawn now; the editor always draws the game's own board (its tools are that module's).
+function board() {
+  const kind = app.current.kind || app.kind;
+  return app.current.editable && window.BoardModules[kind] ? window.BoardModules[kind] : boardOf(kind);
+}
+function kindTitle(kind) { return (app.kinds[kind] || {}).title || kind; }
+// The game whose position editor the editor tab shows: the chosen game, if it has one.
+function editorKind() { return app.kinds[app.kind] && app.kinds[app.kind].editor ? app.kind : null; }
+// Its board module's editor tools (toolbar, wire, click, clear, clearLabel, seatFields).
+function editorTools() { return window.BoardModules[editorKind()].editor; }
+// What the tools may do to the page: change the position, outline elements, show a message.
+const editorContext = {get state() { return app.editor; }, edit: (change) => edit(change), highlight: (keys) => highlight(keys),
+                       error: (message) => editorError(message, null)};
+
+function loadScript(url) {
+  return new Promise((resolve, reject) => {
+    const el = document.createElement("script");
+    el.src = url; el.onload = resolve; el.onerror = () => reject(new Error(`cannot load ${url}`));
+    document.head.appendChild(el);
+  });
+}
+
+// The registered games and every board module (a few small scripts, loaded once).
+async function loadKinds() {
+  const data = await api("GET", "/api/games/kinds");
+  app.letters = data.seat_letters;
+  app.defaultKind = data.default;
+  app.kindOrder = data.kinds.map(k => k.key);
+  data.kinds.forEach(k => { app.kinds[k.key] = k; });
+  await Promise.all(data.kinds.filter(k => k.board).map(k => loadScript(k.board)));
+  const select = $("#kind");
+  select.innerHTML = "";
+  data.kinds.forEach(k => { const o = document.createElement("option"); o.value = k.key; o.textContent = k.title; select.appendChild(o); });
+  const most = Math.max(...data.kinds.map(k => k.max_players));
+  $("#rp-seat").innerHTML = [...app.letters.slice(0, most)].map(l => `<option>${l}</option>`).join("");
+}
+
+// The form follows the chosen game: its player range, `players` if the game is played by that many (else
+// its default count), the editor tab if it has one.
+function chooseKind(kind, players, specs) {
+  const k = app.kinds[kind] || app.kinds[app.defaultKind];
+  app.kind = k.key;
+  $("#kind").value = k.key;
+  const select = $("#players");
+  select.innerHTML = "";
+  for (let n = k.min_players; n <= k.max_players; n++) { const o = document.createElement("option"); o.textContent = String(n); select.appendChild(o); }
+  const count = players >= k.min_players && players <= k.max_players ? players : k.default_players;
+  select.value = String(count);
+  buildSeatInputs(count, specs || seatSpecsFromForm());
+  $("#tabs button[data-tab='editor']").hidden = !k.editor;
+  if (k.editor) buildEditorTools();
+  if (app.tab === "editor" && !k.editor) switchTab("play");
+  if (k.editor) {
+    $("#ed-players").innerHTML = "";
+    for (let n = k.min_players; n <= k.max_players; n++) $("#ed-players").insertAdjacentHTML("beforeend", `<option>${n}</option>`);
+    $("#ed-players").value = String(k.default_players);
+  }
+}
+
 // -- drawing ------------------------------------------------------------------------------------
 function primaryTargets(view, legal, seat) {
+  const B = board();
   const byKey = {};
   legal.forEach(m => { const t = B.moveTargets(m, view, seat); if (t.length) (byKey[t[0]] = byKey[t[0]] || []).push(m); });
   return byKey;
@@ -37,10 +110,11 @@ function primaryTargets(view, legal, seat) {
 
 function draw(view, legal, seat, opts) {
   opts = opts || {};
-  app.current = {view, legal: legal || [], seat, mode: app.tab};
+  app.current = {view, legal: legal || [], seat, mode: app.tab, kind: opts.kind || app.kind, editable: !!opts.editable};
   if (!view) { $("#board").innerHTML = ""; return; }
-  const seatNames = opts.seatNames;
-  $("#board").innerHTML = B.renderBoard(view, {seat, seatNames, roofLines: B.roofLines(app.current.legal)});
+  const seatNames = opts.seatNames, B = board();
+  $("#board").innerHTML = B.renderBoard(view, {seat, seatNames, legal: app.current.legal, editable: !!opts.editable,
+                                               letters: app.letters});
   app.current.byKey = primaryTargets(view, app.current.legal, seat);
   for (const key of Object.keys(app.current.byKey)) {
     $$(`#board [data-key="${CSS.escape(key)}"]`).forEach(el => el.classList.add("legal"));
@@ -62,7 +136,7 @@ function planBadges(plan) {
   if (!overlay) return;
   const used = {};
   plan.forEach((move, i) => {
-    const key = B.moveTargets(move, app.current.view, app.current.seat)[0];
+    const key = board().moveTargets(move, app.current.view, app.current.seat)[0];
     const el = key && $(`#board [data-key="${CSS.escape(key)}"]`);
     if (!el) return;
     const box = el.getBBox();
@@ -81,7 +155,7 @@ function showChooser(moves, event) {
     const b = document.createElement("button");
     b.textContent = m; b.dataset.move = m;
     b.onclick = () => { box.hidden = true; playMove(m); };
-    b.onmouseenter = () => highlight(B.moveTargets(m, app.current.view, app.current.seat));
+    b.onmouseenter = () => highlight(board().moveTargets(m, app.current.view, app.current.seat));
     box.appendChild(b);
   });
   const wrap = $("#board-wrap").getBoundingClientRect();
@@ -99,9 +173,9 @@ function buildSeatInputs(players, specs) {
   box.innerHTML = "";
   for (let i = 0; i < players; i++) {
     const label = document.createElement("label");
-    label.textContent = `${"ABCD"[i]} `;
+    label.textContent = `${app.letters[i]} `;
     const input = document.createElement("input");
-    input.id = `spec-${"ABCD"[i]}`;
+    input.id = `spec-${app.letters[i]}`;
     input.setAttribute("list", "bot-specs");
     input.title = "human, or a bot spec (random, greedy, ismcts:time=2, ...)";
     input.value = (specs && specs[i]) || (i === 0 ? "human" : "random");
@@ -116,12 +190,20 @@ function setUrl(params) {
   history.replaceState(null, "", url.toString());
 }
 
-async function newGame(players, seed, seats) {
+// The page's URL: the setup (the game, players, seed, seats; the generic board if chosen) and the game's id.
+function gameUrl(kind, players, seed, seats, id) {
+  const params = {tab: "play", kind, players, seed, seats: seats.join(";")};
+  if (app.generic) params.board = "generic";
+  if (id) params.game = id;
+  return params;
+}
+
+async function newGame(kind, players, seed, seats) {
   showError("");
   if (app.gameEvents) { app.gameEvents.close(); app.gameEvents = null; }
   try {
-    const payload = await api("POST", "/api/games", {players, seed, seats});
-    setUrl({tab: "play", players, seed, seats: seats.join(";"), game: payload.game});
+    const payload = await api("POST", "/api/games", {kind, players, seed, seats});
+    setUrl(gameUrl(kind, players, seed, seats, payload.game));
     app.game = payload;
     $("#game-controls").hidden = false;
     showGame(payload);
@@ -131,7 +213,7 @@ async function newGame(players, seed, seats) {
 
 // A reload finds its game on the server again; a forgotten game (server restarted) starts anew from the
 // setup in the URL: the same deal, seats and seeded bots.
-async function reopenGame(id, seat, players, seed, specs) {
+async function reopenGame(id, seat, kind, players, seed, specs) {
   try {
     const payload = await api("GET", `/api/games/${encodeURIComponent(id)}` + (seat ? `?seat=${seat}` : ""));
     app.game = payload;
@@ -139,7 +221,7 @@ async function reopenGame(id, seat, players, seed, specs) {
     showGame(payload);
     listenGame(payload.game, payload.seat);
   } catch (e) {
-    if (specs) newGame(players, seed, specs); else showError(e.message);
+    if (specs) newGame(kind, players, seed, specs); else showError(e.message);
   }
 }
 
@@ -178,7 +260,7 @@ function showGame(p) {
     return;
   }
   if (app.tab === "play" || (app.tab === "analyse" && app.analysisSource === "game")) {
-    draw(p.view, p.legal, p.seat, {seatNames: p.setup.seats});
+    draw(p.view, p.legal, p.seat, {seatNames: p.setup.seats, kind: p.kind});
     $("#status").textContent = gameStatus(p);
   }
   $("#thinking").hidden = !p.thinking;
@@ -190,7 +272,7 @@ function showGame(p) {
     const li = document.createElement("li"), b = document.createElement("button");
     b.textContent = m; b.dataset.move = m;
     b.onclick = () => playMove(m);
-    b.onmouseenter = () => highlight(B.moveTargets(m, p.view, p.seat));
+    b.onmouseenter = () => highlight(boardOf(p.kind).moveTargets(m, p.view, p.seat));
     b.onmouseleave = () => highlight([]);
     li.appendChild(b); list.appendChild(li);
   });
@@ -202,15 +284,21 @@ function showGame(p) {
   $("#download").href = `/api/games/${encodeURIComponent(p.game)}/record?seat=${p.seat}`;
   const res = $("#result");
   res.hidden = !p.over;
-  if (p.over) res.textContent = `Game over. Scores: ${p.scores.map((s, i) => "ABCD"[i] + " " + s).join(", ")}; winner ${p.winners.join(", ")}`;
+  if (p.over) res.textContent = `Game over. Scores: ${p.scores.map((s, i) => app.letters[i] + " " + s).join(", ")}; winner ${p.winners.join(", ")}`;
   if (p.error) showError(p.error);
+}
+
+// Where the game stands, as the game's board module says it (the game's title on the generic board).
+function whereNow(kind, view) {
+  const B = boardOf(kind);
+  return B.statusLine ? B.statusLine(view) : kindTitle(kind);
 }
 
 function gameStatus(p) {
   const v = p.view;
   if (p.over) return `game over · winner ${p.winners.join(", ")}`;
   const whose = p.to_move === p.seat ? "your move" : p.thinking ? `${p.thinking} is thinking` : `${p.to_move} to move`;
-  return `${v.season} round ${v.round} · ${v.phase} · ${whose} (you are ${p.seat})`;
+  return `${whereNow(p.kind, v)} · ${whose} (you are ${p.seat})`;
 }
 
 async function playMove(move) {
@@ -300,27 +388,18 @@ function showAnalysis(p) {
 function previewPlan(c) {
   if (!c) { highlight([], "hl-plan"); planBadges([]); return; }
   const keys = [];
-  c.plan.forEach(m => keys.push(...B.moveTargets(m, app.current.view, app.current.seat)));
+  c.plan.forEach(m => keys.push(...board().moveTargets(m, app.current.view, app.current.seat)));
   highlight(keys, "hl-plan");
   planBadges(c.plan);
   $("#analysis-plan").textContent = "plan: " + c.plan.join(" → ");
 }
 
 // -- the editor ---------------------------------------------------------------------------------
-const COLOURS = ["pink", "blue", "yellow", "green", "orange", "white"];
-
-function buildPalette() {
-  const box = $("#ed-palette");
-  box.innerHTML = "cube: ";
-  [...COLOURS, "erase"].forEach(c => {
-    const b = document.createElement("button");
-    b.dataset.colour = c; b.title = c;
-    b.style.background = c === "erase" ? "#fff" : B.COLOUR_FILL[c];
-    if (c === "erase") b.textContent = "×";
-    b.onclick = () => { app.editor.colour = c; $$("#ed-palette button").forEach(x => x.classList.toggle("selected", x === b)); };
-    if (c === app.editor.colour) b.classList.add("selected");
-    box.appendChild(b);
-  });
+function buildEditorTools() {
+  const tools = editorTools();
+  $("#ed-toolbox").innerHTML = tools.toolbar(editorContext);
+  tools.wire($("#ed-toolbox"), editorContext);
+  $("#ed-clear").textContent = tools.clearLabel;
 }
 
 function buildSeatFields(position) {
@@ -329,10 +408,10 @@ function buildSeatFields(position) {
   (position.seats || []).forEach((seat, i) => {
     const row = document.createElement("div");
     row.className = "seat-row";
-    row.append(`${"ABCD"[i]}: `);
-    ["coins", "vp", "privilege"].forEach(field => {
+    row.append(`${app.letters[i]}: `);
+    editorTools().seatFields.forEach(field => {
       const input = document.createElement("input");
-      input.type = "number"; input.min = "0"; input.id = `ed-${"ABCD"[i]}-${field}`; input.dataset.field = `position.seats[${i}].${field}`;
+      input.type = "number"; input.min = "0"; input.id = `ed-${app.letters[i]}-${field}`; input.dataset.field = `position.seats[${i}].${field}`;
       input.value = seat[field];
       input.onchange = () => { edit(p => { p.seats[i][field] = input.value === "" ? null : Number(input.value); }); };
       row.append(` ${field} `, input);
@@ -344,8 +423,8 @@ function buildSeatFields(position) {
 function syncSeatFields(position) {
   const seats = Array.isArray(position.seats) ? position.seats : [];
   if ($$("#ed-seats .seat-row").length !== seats.length) { buildSeatFields(position); return; }
-  seats.forEach((seat, i) => ["coins", "vp", "privilege"].forEach(field => {
-    const input = $(`#ed-${"ABCD"[i]}-${field}`);
+  seats.forEach((seat, i) => editorTools().seatFields.forEach(field => {
+    const input = $(`#ed-${app.letters[i]}-${field}`);
     if (input && document.activeElement !== input && seat && seat[field] !== undefined) input.value = seat[field];
   }));
 }
@@ -387,11 +466,11 @@ async function checkEditor() {
     $("#ed-error").hidden = true;
     $("#ed-ok").textContent = `valid · ${res.players} players · ${res.view_seat ? "seat " + res.view_seat + "'s view" : "full position"} · ` +
       (res.to_move.length === 1 ? `${res.to_move} to move, ${res.legal.length} legal moves` : res.to_move);
-    if (app.tab === "editor") draw(res.position, [], res.view_seat, {editable: true});
+    if (app.tab === "editor") draw(res.position, [], res.view_seat, {editable: true, kind: res.kind});
   } catch (e) {
     if (seq !== app.editor.seq) return;
     editorError(e.message, e.data && e.data.field);
-    if (app.tab === "editor") draw(position.seats ? position : null, [], null, {editable: true});
+    if (app.tab === "editor") draw(position.seats ? position : null, [], null, {editable: true, kind: editorKind()});
   }
 }
 
@@ -406,94 +485,10 @@ function editorError(message, field) {
   if (target) target.parentElement.after(el); else $("#ed-json").before(el);
 }
 
-// Click-to-place editing. Tools: "cube" (the palette's colour, or × to take off) and "worker" / "boat"
-// for the seat chosen next to them. Ring workers are adjusted so every seat keeps its 10 active workers.
-function editorClick(key) {
-  const p = app.editor.position;
-  if (!p || !Array.isArray(p.seats)) return;
-  const [kind, a, b] = key.split(":");
-  const colour = app.editor.colour, erase = colour === "erase", tool = app.editor.tool || "cube";
-  const seatOf = (letter) => p.seats["ABCD".indexOf(letter)];
-  const bump = (counts, c, d) => { counts = counts || {}; const n = (counts[c] || 0) + d; if (n > 0) counts[c] = n; else delete counts[c]; return counts; };
-  const chosen = p.seats["ABCD".indexOf($("#ed-seat").value)];
-  if (tool === "roof" && kind === "hole") { roofClick(p, a, erase); return; }
-  edit(() => {
-    if (tool === "boat") { if (kind === "node" && chosen) chosen.boat = a; return; }
-    if (tool === "ring") {
-      const seat = kind === "ring" ? seatOf(a) : null;
-      if (seat && seat.ring) seat.ring.offset = (seat.ring.offset + (erase ? 11 : 1)) % 12;
-      return;
-    }
-    if (tool === "worker") {
-      if (!chosen) return;
-      if (kind === "sq") {
-        const owner = p.seats.find(s => (s.workshop || []).includes(a));
-        if (owner) { owner.workshop = owner.workshop.filter(q => q !== a); owner.ring.workers += 1; }
-        else if (!erase && chosen.ring.workers > 1) { chosen.workshop = [...(chosen.workshop || []), a]; chosen.ring.workers -= 1; }
-      } else if (kind === "node" && a.startsWith("I")) {
-        const n = (chosen.islands || {})[a] || 0;
-        if (erase && n > 0) { chosen.islands = bump(chosen.islands, a, -1); chosen.ring.workers += 1; }
-        else if (!erase && chosen.ring.workers > 1) { chosen.islands = bump(chosen.islands, a, 1); chosen.ring.workers -= 1; }
-      }
-      return;
-    }
-    if (kind === "hole") {
-      p.island = p.island || {cubes: {}, roofs: []};
-      const cubes = p.island.cubes = p.island.cubes || {};
-      const stack = cubes[a] || [];
-      if (erase) stack.pop(); else if (stack.length < 3) stack.push(colour);
-      if (stack.length) cubes[a] = stack; else delete cubes[a];
-    } else if (kind === "pyr") {
-      const seat = seatOf(a), i = PYRAMID_POSITIONS.indexOf(b);
-      if (seat && Array.isArray(seat.pyramid) && i >= 0) seat.pyramid[i] = erase ? null : colour;
-    } else if (kind === "prep" || kind === "prepslot") {
-      const seat = seatOf(a);
-      if (!seat) return;
-      if (kind === "prep" && erase) seat.prep = bump(seat.prep, b, -1);
-      else if (kind === "prep") seat.prep = bump(bump(seat.prep, b, -1), colour, 1);
-      else if (!erase) seat.prep = bump(seat.prep, colour, 1);
-    } else if (kind === "res") {
-      const seat = seatOf(a);
-      if (seat && seat.reserve) seat.reserve = bump(seat.reserve, b, erase ? -1 : 1);
-    } else if (kind === "dock" && !erase) {
-      const docks = (p.docks || {})[a];
-      const i = docks ? docks.indexOf(b) : -1;
-      if (i >= 0) docks[i] = colour;
-    } else if (kind === "marker" && !erase) {
-      const cell = (p.markers || {})[a];
-      if (cell) cell[Number(b)] = colour;
-    }
-  });
-}
-// The roof tool: the first click picks a cube, the second lays the roof (the kind from the select,
-// the fields from the two cubes' colours); with × a click takes off the last roof on that hole.
-function roofClick(p, hole, erase) {
-  p.island = p.island || {cubes: {}, roofs: []};
-  const roofs = p.island.roofs = p.island.roofs || [];
-  if (erase) {
-    const i = roofs.map(r => r.cells.includes(hole)).lastIndexOf(true);
-    if (i >= 0) edit(() => roofs.splice(i, 1));
-    return;
-  }
-  const first = app.editor.roofStart;
-  if (!first || first === hole) { app.editor.roofStart = hole; highlight([`hole:${hole}`]); return; }
-  app.editor.roofStart = null;
-  const cubes = p.island.cubes || {};
-  const a = cubes[first] || [], b = cubes[hole] || [];
-  const level = a.length;
-  if (level < 1 || level > 2 || b.length !== level) {
-    editorError(`a roof lies on two cubes of the same level (1 or 2): ${first} has ${a.length}, ${hole} has ${b.length}`, null);
-    return;
-  }
-  edit(() => roofs.push({level, cells: [first, hole], fields: [a[level - 1], b[level - 1]], kind: $("#ed-roof-kind").value}));
-}
-
-const PYRAMID_POSITIONS = ["b1", "b2", "b3", "b4", "b5", "b6", "b7", "b8", "b9", "m1", "m2", "m3", "m4", "top"];
-
 async function dealForEditor() {
   try {
     const players = Number($("#ed-players").value), seed = Number($("#ed-seed").value);
-    setEditorPosition(await api("GET", `/api/deal?players=${players}&seed=${seed}`));
+    setEditorPosition(await api("GET", `/api/deal?kind=${editorKind()}&players=${players}&seed=${seed}`));
   } catch (e) { showError(e.message); }
 }
 
@@ -530,7 +525,7 @@ function drawWinGraph(summary) {
   const x = (ply) => 4 + (W - 8) * ply / n, y = (win) => H - 4 - (H - 8) * win;
   let s = `<rect x="0" y="0" width="${W}" height="${H}" fill="#f8f9fb" stroke="#ccd"/><line x1="0" x2="${W}" y1="${y(0.5)}" y2="${y(0.5)}" stroke="#ccd" stroke-dasharray="3 3"/>`;
   Object.entries(points).forEach(([actor, pts]) => {
-    const colour = ["#1f4fbf", "#c8202c", "#1d8a3a", "#222"]["ABCD".indexOf(actor)];
+    const colour = ["#1f4fbf", "#c8202c", "#1d8a3a", "#222", "#8a4fbf", "#c87a20"][app.letters.indexOf(actor)];
     s += `<polyline fill="none" stroke="${colour}" stroke-width="1.5" points="${pts.map(([p, w]) => `${x(p)},${y(w)}`).join(" ")}"/>`;
     pts.forEach(([p, w]) => {
       const flag = summary.flags[p];
@@ -567,14 +562,15 @@ function showReplayStep(step) {
   const a = step.annotations;
   $("#rp-annotations").textContent = a ? Object.entries(a).map(([k, v]) => `${k}: ${v}`).join(" · ") : "";
   if (app.tab === "replay") {
-    draw(step.view, [], app.replay.seat, {seatNames: app.replay.seats.map(s => s.player)});
+    draw(step.view, [], app.replay.seat, {seatNames: app.replay.seats.map(s => s.player), kind: app.replay.kind});
     const v = step.view;
-    $("#status").textContent = `replay · ${v.season} round ${v.round} · ${v.phase} · as ${app.replay.seat}`;
+    $("#status").textContent = `replay · ${whereNow(app.replay.kind, v)} · as ${app.replay.seat}`;
   }
 }
 
 // -- tabs and wiring ----------------------------------------------------------------------------
 function switchTab(tab) {
+  if (tab === "editor" && !editorKind()) tab = "play";   // the chosen game has no position editor
   app.tab = tab;
   $$("#tabs button").forEach(b => b.classList.toggle("active", b.dataset.tab === tab));
   $$(".panel").forEach(p => p.classList.toggle("active", p.dataset.panel === tab));
@@ -583,11 +579,11 @@ function switchTab(tab) {
     if (app.game) showGame(app.game); else draw(null, [], null);
     if (tab === "analyse") $("#analyse-source").textContent = app.game ? `Analysing the game for seat ${app.game.seat}.` : "Start a game first, or use “Analyse this” in the editor.";
   } else if (tab === "analyse" && app.analysisSource === "replay") {
-    if (app.replay && app.replay.view) draw(app.replay.view, [], app.replay.seat);
+    if (app.replay && app.replay.view) draw(app.replay.view, [], app.replay.seat, {kind: app.replay.kind});
     $("#analyse-source").textContent = `Analysing ply ${app.replay.ply} of the replay as seat ${app.replay.seat}.`;
   } else if (tab === "analyse") {
     const c = app.editor.checked;
-    if (c) draw(c.position, [], c.view_seat);
+    if (c) draw(c.position, [], c.view_seat, {kind: c.kind});
     $("#analyse-source").textContent = "Analysing the position from the editor.";
   } else if (tab === "editor") {
     if (!app.editor.position) dealForEditor(); else scheduleCheck(0);
@@ -601,8 +597,14 @@ function wire() {
     if (b.dataset.tab === "analyse" && app.tab !== "analyse") app.analysisSource = {play: "game", editor: "editor", replay: "replay"}[app.tab];
     switchTab(b.dataset.tab);
   });
+  $("#kind").onchange = () => chooseKind($("#kind").value, 0, seatSpecsFromForm());   // at the game's default count
+  $("#generic-board").onchange = () => {
+    app.generic = $("#generic-board").checked;
+    if (app.game) { setUrl(gameUrl(app.game.kind, app.game.setup.players, app.game.setup.seed, app.game.setup.seats, app.game.game)); }
+    switchTab(app.tab);
+  };
   $("#players").onchange = () => buildSeatInputs(Number($("#players").value), seatSpecsFromForm());
-  $("#setup").onsubmit = (e) => { e.preventDefault(); newGame(Number($("#players").value), Number($("#seed").value), seatSpecsFromForm()); };
+  $("#setup").onsubmit = (e) => { e.preventDefault(); newGame(app.kind, Number($("#players").value), Number($("#seed").value), seatSpecsFromForm()); };
   $("#undo").onclick = undo;
   $("#replay-game").onclick = async () => {
     if (!app.game) return;
@@ -618,8 +620,7 @@ function wire() {
   $("#analysis-start").onclick = startAnalysis;
   $("#analysis-stop").onclick = stopAnalysis;
   $("#ed-deal").onclick = dealForEditor;
-  $$("#ed-tools button").forEach(b => b.onclick = () => { app.editor.tool = b.dataset.tool; $$("#ed-tools button").forEach(x => x.classList.toggle("selected", x === b)); });
-  $("#ed-clear").onclick = () => edit(p => { const f = (p.island.cubes || {}).e5; p.island = {cubes: f ? {e5: [f[0]]} : {}, roofs: []}; });
+  $("#ed-clear").onclick = () => edit(p => editorTools().clear(p));
   $("#ed-json").oninput = () => scheduleCheck(300);
   $("#ed-apply").onclick = () => scheduleCheck(0);
   $("#ed-export").onclick = () => download("position.json", $("#ed-json").value);
@@ -642,7 +643,7 @@ function wire() {
     const el = e.target.closest("[data-key]");
     if (!el) { $("#chooser").hidden = true; return; }
     const key = el.dataset.key;
-    if (app.tab === "editor") { editorClick(key); return; }
+    if (app.tab === "editor") { editorTools().click(app.editor.position, key, editorContext); return; }
     if (!(app.tab === "play" || (app.tab === "analyse" && app.analysisSource === "game"))) return;
     const moves = (app.current.byKey || {})[key] || [];
     if (moves.length === 1) playMove(moves[0]);
@@ -653,33 +654,38 @@ function wire() {
     if (!el || !(app.tab === "play" || (app.tab === "analyse" && app.analysisSource === "game"))) return;
     const moves = (app.current.byKey || {})[el.dataset.key] || [];
     const keys = new Set([el.dataset.key]);
-    moves.forEach(m => B.moveTargets(m, app.current.view, app.current.seat).forEach(k => keys.add(k)));
+    moves.forEach(m => board().moveTargets(m, app.current.view, app.current.seat).forEach(k => keys.add(k)));
     highlight(moves.length ? [...keys] : []);
   });
-  buildPalette();
 }
 
-function start() {
+async function start() {
   wire();
+  try { await loadKinds(); } catch (e) { showError(e.message); return; }
   const q = new URLSearchParams(window.location.search);
+  // kind=goofspiel picks the game (default: the registry's default); board=generic the generic board
+  const kind = app.kinds[q.get("kind")] ? q.get("kind") : app.defaultKind;
+  app.generic = q.get("board") === "generic";
+  $("#generic-board").checked = app.generic;
   const players = Number(q.get("players")) || 2;
   // seats=human;ismcts:time=2,threads=1 (";" between seats, as bot specs use ","); "," alone also works
   // for simple specs: seats=human,random
   const seatsText = q.get("seats");
   const specs = seatsText ? seatsText.split(seatsText.includes(";") ? ";" : ",") : null;
-  $("#players").value = String(players);
   if (q.get("seed") !== null) $("#seed").value = q.get("seed");
-  buildSeatInputs(players, specs);
+  chooseKind(kind, q.get("players") ? players : 0, specs);
   switchTab(q.get("tab") || "play");
-  if (q.get("game")) reopenGame(q.get("game"), q.get("seat"), players, Number(q.get("seed") || 0), specs);
-  else if (q.get("seats")) newGame(players, Number(q.get("seed") || 0), specs);
+  const count = Number($("#players").value);
+  if (q.get("game")) reopenGame(q.get("game"), q.get("seat"), kind, count, Number(q.get("seed") || 0), specs);
+  else if (q.get("seats")) newGame(kind, count, Number(q.get("seed") || 0), specs);
   window.buranoReady = true;
 }
 
 // For tests and bug reports: the view the board shows now (what this page received), and more.
 window.buranoState = () => app.current.view ? JSON.parse(JSON.stringify(app.current.view)) : null;
 window.buranoPage = () => ({tab: app.tab, seat: app.current.seat, legal: app.current.legal.slice(),
-                            game: app.game && {id: app.game.game, version: app.game.version, over: app.game.over, thinking: app.game.thinking, to_move: app.game.to_move},
+                            kind: app.kind, board: app.current.kind ? (board().generic ? "generic" : app.current.kind) : null,
+                            game: app.game && {id: app.game.game, kind: app.game.kind, version: app.game.version, over: app.game.over, thinking: app.game.thinking, to_move: app.game.to_move},
                             analysis: app.analysis && {id: app.analysis.id, done: app.analysis.done, result: app.analysis.result, reports: app.analysis.reports || 0},
                             editor: app.editor.position, editorValid: !!app.editor.checked,
                             replay: app.replay && {id: app.replay.id, ply: app.replay.ply, plies: app.replay.plies}});

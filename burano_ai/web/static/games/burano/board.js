@@ -1,6 +1,8 @@
-// The Burano board drawn as SVG from one position dict (a seat's view, or a full position in the editor).
-// Pure functions: renderBoard(view, opts) -> SVG markup; moveTargets(move, view, seat) -> element keys.
-// Every element a move can touch carries data-key; regions carry data-region and data-box (their box).
+// Burano's board module: the board drawn as SVG from one position dict (a seat's view, or a full position
+// in the editor). Pure functions: renderBoard(view, opts) -> SVG markup; moveTargets(move, view, seat) ->
+// element keys; statusLine(view) -> the header's text; editor: the position editor's tools. Every element a move can touch carries data-key;
+// regions carry data-region and data-box (their box). Registered as window.BoardModules.burano (the
+// game's key; burano_ai/games/burano/spec.py names this file) and, for tests, window.BuranoBoard.
 "use strict";
 
 const COLOUR_FILL = {pink: "#ee8fbd", blue: "#4f83d6", yellow: "#f3d23e", green: "#5cb85c",
@@ -341,7 +343,7 @@ function renderBoard(v, opts) {
   let s = `<svg xmlns="http://www.w3.org/2000/svg" id="board-svg" viewBox="0 0 1200 ${h}" preserveAspectRatio="xMidYMin meet">`;
   s += drawIsland(v) + drawRoute(v) + drawActions(v, opts) + drawWorkshop(v) + drawSupply(v);
   (v.seats || []).forEach((_, p) => { s += drawSeat(v, p, opts); });
-  s += `<g id="overlay">${(opts.roofLines || []).map(l => drawRoof({cells: l.split("-"), fields: ["white", "white"], level: 1}, "line:" + l, "roof-line")).join("")}</g>`;
+  s += `<g id="overlay">${(opts.roofLines || roofLines(opts.legal || [])).map(l => drawRoof({cells: l.split("-"), fields: ["white", "white"], level: 1}, "line:" + l, "roof-line")).join("")}</g>`;
   return s + "</svg>";
 }
 
@@ -385,4 +387,133 @@ function roofLines(moves) {
   return [...lines];
 }
 
-window.BuranoBoard = {renderBoard, moveTargets, roofLines, holeNames, REGIONS, panelBox, COLOUR_FILL, SPECIES};
+// -- the position editor's tools (the page's "Set up a position"; the spec's `web_editor` capability) ---
+// The page owns the position, its JSON box and the loader check; these tools change the position dict
+// in place through ed.edit(change). ed: {state: {colour, tool, roofStart}, edit(fn), highlight(keys),
+// error(message)}. Tools: "cube" (the palette's colour, or × to take off), "worker" / "boat" for the
+// seat chosen next to them, "roof", "ring". Ring workers are adjusted so every seat keeps its 10 workers.
+const EDITOR_COLOURS = ["pink", "blue", "yellow", "green", "orange", "white"];
+const ROOF_KINDS = ["flat", "island", "workshop", "fountains"];
+
+function editorToolbar(ed) {
+  const colour = ed.state.colour || "pink", tool = ed.state.tool || "cube";
+  const palette = [...EDITOR_COLOURS, "erase"].map(c =>
+    `<button data-colour="${c}" title="${c}" style="background:${c === "erase" ? "#fff" : COLOUR_FILL[c]}"${c === colour ? ' class="selected"' : ""}>${c === "erase" ? "×" : ""}</button>`).join("");
+  const tools = [
+    ["cube", "cubes: holes, pyramids, preparation areas, reserves, docks, action markers", "cubes"],
+    ["worker", "workers: click a workshop square or an island (× removes)", "workers"],
+    ["boat", "boat: click a route node", "boat"],
+    ["roof", "roof: click two cubes of one level two cells apart (× removes a roof)", "roof"],
+  ].map(([t, title, label]) => `<button data-tool="${t}" title="${title}"${t === tool ? ' class="selected"' : ""}>${label}</button>`).join("\n");
+  return `<div class="row" id="ed-palette">cube: ${palette}</div>
+    <div class="row" id="ed-tools">${tools}
+      <select id="ed-roof-kind" title="the kind of roof laid">${ROOF_KINDS.map(k => `<option>${k}</option>`).join("")}</select>
+      <button data-tool="ring" title="ring: click a seat's ring to turn its wheel by one house (× turns it back)"${tool === "ring" ? ' class="selected"' : ""}>ring</button>
+      of seat <select id="ed-seat">${[...LETTERS].map(l => `<option>${l}</option>`).join("")}</select></div>`;
+}
+
+function editorWire(root, ed) {
+  root.querySelectorAll("#ed-palette button").forEach(b => b.onclick = () => {
+    ed.state.colour = b.dataset.colour;
+    root.querySelectorAll("#ed-palette button").forEach(x => x.classList.toggle("selected", x === b));
+  });
+  root.querySelectorAll("#ed-tools button").forEach(b => b.onclick = () => {
+    ed.state.tool = b.dataset.tool;
+    root.querySelectorAll("#ed-tools button").forEach(x => x.classList.toggle("selected", x === b));
+  });
+}
+
+function editorClick(p, key, ed) {
+  if (!p || !Array.isArray(p.seats)) return;
+  const [kind, a, b] = key.split(":");
+  const colour = ed.state.colour || "pink", erase = colour === "erase", tool = ed.state.tool || "cube";
+  const seatOf = (letter) => p.seats[seatIndex(letter)];
+  const bump = (counts, c, d) => { counts = counts || {}; const n = (counts[c] || 0) + d; if (n > 0) counts[c] = n; else delete counts[c]; return counts; };
+  const chosen = seatOf(document.querySelector("#ed-seat").value);
+  if (tool === "roof" && kind === "hole") { roofClick(p, a, erase, ed); return; }
+  ed.edit(() => {
+    if (tool === "boat") { if (kind === "node" && chosen) chosen.boat = a; return; }
+    if (tool === "ring") {
+      const seat = kind === "ring" ? seatOf(a) : null;
+      if (seat && seat.ring) seat.ring.offset = (seat.ring.offset + (erase ? 11 : 1)) % 12;
+      return;
+    }
+    if (tool === "worker") {
+      if (!chosen) return;
+      if (kind === "sq") {
+        const owner = p.seats.find(s => (s.workshop || []).includes(a));
+        if (owner) { owner.workshop = owner.workshop.filter(q => q !== a); owner.ring.workers += 1; }
+        else if (!erase && chosen.ring.workers > 1) { chosen.workshop = [...(chosen.workshop || []), a]; chosen.ring.workers -= 1; }
+      } else if (kind === "node" && a.startsWith("I")) {
+        const n = (chosen.islands || {})[a] || 0;
+        if (erase && n > 0) { chosen.islands = bump(chosen.islands, a, -1); chosen.ring.workers += 1; }
+        else if (!erase && chosen.ring.workers > 1) { chosen.islands = bump(chosen.islands, a, 1); chosen.ring.workers -= 1; }
+      }
+      return;
+    }
+    if (kind === "hole") {
+      p.island = p.island || {cubes: {}, roofs: []};
+      const cubes = p.island.cubes = p.island.cubes || {};
+      const stack = cubes[a] || [];
+      if (erase) stack.pop(); else if (stack.length < 3) stack.push(colour);
+      if (stack.length) cubes[a] = stack; else delete cubes[a];
+    } else if (kind === "pyr") {
+      const seat = seatOf(a), i = PYRAMID_NAMES.indexOf(b);
+      if (seat && Array.isArray(seat.pyramid) && i >= 0) seat.pyramid[i] = erase ? null : colour;
+    } else if (kind === "prep" || kind === "prepslot") {
+      const seat = seatOf(a);
+      if (!seat) return;
+      if (kind === "prep" && erase) seat.prep = bump(seat.prep, b, -1);
+      else if (kind === "prep") seat.prep = bump(bump(seat.prep, b, -1), colour, 1);
+      else if (!erase) seat.prep = bump(seat.prep, colour, 1);
+    } else if (kind === "res") {
+      const seat = seatOf(a);
+      if (seat && seat.reserve) seat.reserve = bump(seat.reserve, b, erase ? -1 : 1);
+    } else if (kind === "dock" && !erase) {
+      const docks = (p.docks || {})[a];
+      const i = docks ? docks.indexOf(b) : -1;
+      if (i >= 0) docks[i] = colour;
+    } else if (kind === "marker" && !erase) {
+      const cell = (p.markers || {})[a];
+      if (cell) cell[Number(b)] = colour;
+    }
+  });
+}
+
+// The roof tool: the first click picks a cube, the second lays the roof (the kind from the select,
+// the fields from the two cubes' colours); with × a click takes off the last roof on that hole.
+function roofClick(p, hole, erase, ed) {
+  p.island = p.island || {cubes: {}, roofs: []};
+  const roofs = p.island.roofs = p.island.roofs || [];
+  if (erase) {
+    const i = roofs.map(r => r.cells.includes(hole)).lastIndexOf(true);
+    if (i >= 0) ed.edit(() => roofs.splice(i, 1));
+    return;
+  }
+  const first = ed.state.roofStart;
+  if (!first || first === hole) { ed.state.roofStart = hole; ed.highlight([`hole:${hole}`]); return; }
+  ed.state.roofStart = null;
+  const cubes = p.island.cubes || {};
+  const a = cubes[first] || [], b = cubes[hole] || [];
+  const level = a.length;
+  if (level < 1 || level > 2 || b.length !== level) {
+    ed.error(`a roof lies on two cubes of the same level (1 or 2): ${first} has ${a.length}, ${hole} has ${b.length}`);
+    return;
+  }
+  ed.edit(() => roofs.push({level, cells: [first, hole], fields: [a[level - 1], b[level - 1]], kind: document.querySelector("#ed-roof-kind").value}));
+}
+
+// "Empty island": every cube and roof off, the fountain's ground cube kept.
+function editorClear(p) {
+  const f = ((p.island || {}).cubes || {}).e5;
+  p.island = {cubes: f ? {e5: [f[0]]} : {}, roofs: []};
+}
+
+const editor = {toolbar: editorToolbar, wire: editorWire, click: editorClick, clear: editorClear,
+                clearLabel: "Empty island", seatFields: ["coins", "vp", "privilege"]};
+
+// The header's status: where the game stands.
+function statusLine(v) { return `${v.season} round ${v.round} · ${v.phase}`; }
+
+window.BuranoBoard = {renderBoard, moveTargets, roofLines, statusLine, editor, holeNames, REGIONS, panelBox, COLOUR_FILL, SPECIES};
+(window.BoardModules = window.BoardModules || {}).burano = window.BuranoBoard;
