@@ -1,9 +1,11 @@
-"""The architecture contract (docs/architecture.md): one dependency direction, no cycles.
+"""The architecture contract (docs/architecture.md): one dependency direction, games behind a registry.
 
-`lint-imports` checks the Python modules against the contracts in pyproject.toml ([tool.importlinter]);
-the compiled modules are Cython source that import-linter cannot read, so their imports are checked
-here against the same layers. A third test proves the contract bites: a copy of the package with one
-forbidden import fails it.
+`lint-imports` checks the Python modules against the contracts in pyproject.toml ([tool.importlinter]):
+the framework's layers, the framework reaching a game only through the registry, games independent
+of each other, Burano's own layers, the reference models as oracles, no cycles. The compiled modules
+are Cython source that import-linter cannot read, so their imports are checked here against the same
+rules. The last tests prove the contracts bite: a copy of the package with one forbidden import (in
+Python or in a .pyx) fails them.
 """
 
 from __future__ import annotations
@@ -23,20 +25,8 @@ LINT_IMPORTS = shutil.which("lint-imports") or str(Path(sys.executable).parent /
 
 CONFIG = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
 LAYERS = [[m.strip() for m in re.split(r"[|:]", layer)] for layer in CONFIG["contracts"][0]["layers"]]
-
-#: Where each compiled module sits among the layers (the layer of the Python module named).
-COMPILED_LAYER = {
-    "burano_ai.games.burano._core": "burano_ai.games.burano.reference",        # a rules implementation, beside the reference
-    "burano_ai._rng": "burano_ai.core.errors",             # a leaf
-    "burano_ai.core._game": "burano_ai.core.errors",       # the C game interface: a leaf
-    "burano_ai.search._native": "burano_ai.search",   # the search's C half
-    "burano_ai.games.goofspiel._core": "burano_ai.games.goofspiel",            # Goofspiel's rules implementation
-    "burano_ai.games.goofspiel._ops_check": "burano_ai.games.goofspiel",       # its test helper for the C interface
-}
-#: C headers: .pxd files without a .pyx (`_types`, `_build`), declarations below every layer, no module.
-C_HEADERS = {".".join(pxd.relative_to(ROOT / "src_cython").with_suffix("").parts)
-             for pxd in (ROOT / "src_cython").rglob("*.pxd") if not pxd.with_suffix(".pyx").exists()}
 IMPORT = re.compile(r"^\s*(?:from\s+(burano_ai(?:\.\w+)*)\s+c?import|c?import\s+(burano_ai(?:\.\w+)*))", re.M)
+GAMES = "burano_ai.games."
 
 
 def lint_imports(cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -45,7 +35,9 @@ def lint_imports(cwd: Path, env: dict | None = None) -> subprocess.CompletedProc
 
 
 def layer_of(module: str) -> int | None:
-    """Index of the layer holding `module` or an ancestor of it (0 = top), or None if unlayered."""
+    """Index of the framework layer holding `module` or an ancestor of it (0 = top), or None if unlayered."""
+    if module == "burano_ai._rng":          # the shared RNG: a leaf beside core
+        module = "burano_ai.core"
     for i, layer in enumerate(LAYERS):
         for name in layer:
             if module == name or module.startswith(name + "."):
@@ -53,15 +45,15 @@ def layer_of(module: str) -> int | None:
     return None
 
 
-def test_python_modules_keep_the_contract():
-    result = lint_imports(ROOT)
-    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
-    assert "broken" not in result.stdout.lower().replace("0 broken", "")
+def game_of(module: str) -> str | None:
+    """The game package a module belongs to (`burano_ai.games.burano`), or None for the framework."""
+    if not module.startswith(GAMES):
+        return None
+    return GAMES + module[len(GAMES):].split(".")[0]
 
 
-def compiled_sources() -> dict[str, list[Path]]:
+def compiled_sources(src: Path) -> dict[str, list[Path]]:
     """Compiled module name -> its Cython source files (.pyx, and the .pxi files it includes)."""
-    src = ROOT / "src_cython"
     out: dict[str, list[Path]] = {}
     for pyx in src.rglob("*.pyx"):
         name = ".".join(pyx.relative_to(src).with_suffix("").parts)
@@ -72,40 +64,97 @@ def compiled_sources() -> dict[str, list[Path]]:
     return out
 
 
-def test_compiled_modules_import_only_lower_layers():
-    sources = compiled_sources()
-    assert set(COMPILED_LAYER) <= set(sources), sorted(sources)
-    for name, files in sources.items():
-        own = layer_of(COMPILED_LAYER[name])
+def compiled_violations(src: Path) -> list[str]:
+    """Every import of a compiled module (or a .pxd it cimports) that breaks the contracts."""
+    headers = {".".join(pxd.relative_to(src).with_suffix("").parts) for pxd in src.rglob("*.pxd")}
+    problems = []
+    for name, files in compiled_sources(src).items():
+        own = layer_of(name)
+        if own is None:
+            problems.append(f"{name} is in no layer")
+            continue
         for path in files:
             for m in IMPORT.finditer(path.read_text(encoding="utf-8")):
                 imported = m.group(1) or m.group(2)
-                if imported == "burano_ai" or imported in COMPILED_LAYER or imported in C_HEADERS or imported == name:
+                if imported in ("burano_ai", name):
                     continue
-                assert not imported.startswith("burano_ai.games.burano.reference"), \
-                    f"{path.name}: the compiled core and search never import the reference model ({imported})"
+                where = f"{path.name} ({name}) imports {imported}"
+                if ".reference" in imported:
+                    problems.append(f"{where}: the compiled cores and the search never import a reference model")
+                if game_of(imported) is not None and game_of(imported) != game_of(name):
+                    problems.append(f"{where}: " + ("games are independent of each other" if game_of(name)
+                                                    else "the framework reaches a game only through the registry"))
+                    continue
+                if game_of(imported) is not None or imported.startswith(name.rsplit(".", 1)[0] + "."):
+                    continue            # its own game or package
                 target = layer_of(imported)
-                assert target is not None, f"{path.name} imports {imported}, which is in no layer"
-                same_package = imported.startswith(name.rsplit(".", 1)[0] + ".") and "." in name
-                assert target > own or same_package, \
-                    f"{path.name} ({name}) imports {imported}, a layer that is not below it"
+                if target is None and imported not in headers:
+                    problems.append(f"{where}, which is in no layer")
+                elif target is not None and target <= own:
+                    problems.append(f"{where}, a layer that is not below it")
+    return problems
 
 
-def test_a_forbidden_import_breaks_the_contract(tmp_path):
-    """The contract is not decorative: the search importing the reference model fails it."""
+def copy_of_the_package(tmp_path: Path) -> Path:
     shutil.copytree(ROOT / "burano_ai", tmp_path / "burano_ai",
                     ignore=shutil.ignore_patterns("*.so", "*.mode", "__pycache__"))
+    shutil.copytree(ROOT / "src_cython", tmp_path / "src_cython")
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
-    with open(tmp_path / "burano_ai" / "search" / "limits.py", "a", encoding="utf-8") as f:
-        f.write("\nfrom burano_ai.games.burano import reference  # noqa\n")
-    env = dict(os.environ, PYTHONPATH=str(tmp_path))
-    result = lint_imports(tmp_path, env)
+    return tmp_path
+
+
+def test_python_modules_keep_the_contract():
+    result = lint_imports(ROOT)
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
+    assert "broken" not in result.stdout.lower().replace("0 broken", "")
+
+
+def test_compiled_modules_keep_the_contract():
+    sources = compiled_sources(ROOT / "src_cython")
+    assert {"burano_ai.search._native", "burano_ai.core._game", "burano_ai.games.burano._core",
+            "burano_ai.games.goofspiel._core"} <= set(sources), sorted(sources)
+    assert compiled_violations(ROOT / "src_cython") == []
+
+
+def test_the_native_tree_cimports_no_game():
+    text = (ROOT / "src_cython/burano_ai/search/_native.pyx").read_text(encoding="utf-8")
+    assert not [m for m in IMPORT.finditer(text) if game_of(m.group(1) or m.group(2) or "")]
+
+
+@pytest.mark.parametrize("where, line, broken", [
+    ("search/limits.py", "from burano_ai.games.burano import reference", "never import them BROKEN"),
+    ("search/limits.py", "from burano_ai.games.goofspiel import rules", "only through the registry BROKEN"),
+    ("session.py", "import burano_ai.games.burano.notation", "only through the registry BROKEN"),
+    ("games/goofspiel/rules.py", "from burano_ai.games.burano import enums", "independent of each other BROKEN"),
+    ("core/seats.py", "from burano_ai import engine", "only the ones below it BROKEN"),
+])
+def test_a_forbidden_import_breaks_the_contract(tmp_path, where, line, broken):
+    """The contracts are not decorative: one forbidden import in a copy of the package fails them."""
+    copy = copy_of_the_package(tmp_path)
+    with open(copy / "burano_ai" / where, "a", encoding="utf-8") as f:
+        f.write(f"\n{line}  # noqa\n")
+    result = lint_imports(copy, dict(os.environ, PYTHONPATH=str(copy)))
     assert result.returncode != 0
-    assert "never import it BROKEN" in " ".join(result.stdout.split())
+    assert broken in " ".join(result.stdout.split())
 
 
-@pytest.mark.parametrize("module", ["burano_ai.search", "burano_ai.engine", "burano_ai.games.burano.notation"])
-def test_importing_the_upper_layers_does_not_load_the_reference(module):
-    code = f"import sys, {module}; print(any(m.startswith('burano_ai.games.burano.reference') for m in sys.modules))"
+@pytest.mark.parametrize("pyx, line, problem", [
+    ("search/_native.pyx", "from burano_ai.games.burano._core cimport State", "only through the registry"),
+    ("games/goofspiel/_core.pyx", "import burano_ai.games.burano.actions as _A", "independent of each other"),
+    ("games/burano/_core.pyx", "import burano_ai.games.burano.reference as _ref", "never import a reference model"),
+    ("core/_game.pyx", "from burano_ai.search import params", "not below it"),
+])
+def test_a_forbidden_cimport_breaks_the_contract(tmp_path, pyx, line, problem):
+    copy = copy_of_the_package(tmp_path)
+    with open(copy / "src_cython" / "burano_ai" / pyx, "a", encoding="utf-8") as f:
+        f.write(f"\n{line}\n")
+    problems = compiled_violations(copy / "src_cython")
+    assert len(problems) == 1 and problem in problems[0], problems
+
+
+@pytest.mark.parametrize("module", ["burano_ai.search", "burano_ai.engine", "burano_ai.games.burano.notation",
+                                    "burano_ai.games.goofspiel.position"])
+def test_importing_the_upper_layers_does_not_load_a_reference_model(module):
+    code = f"import sys, {module}; print(any('.reference' in m for m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
