@@ -598,6 +598,7 @@ def test_the_chooser_switches_games(live_server, page, second_game):
     assert options[0] == ["burano", "Burano"] and options[-1] == ["burano-text", "Burano (text)"]
     assert page.locator("#players option").all_inner_texts() == ["2", "3", "4"]
     assert page.locator("#tabs button[data-tab='editor']").is_visible()
+    assert page.evaluate("[...document.querySelectorAll('#bot-specs option.own')].map(o => o.value)") == ["greedy"]
     # the other game: its player range and default count, no editor, the generic board
     page.select_option("#kind", "burano-text")
     assert page.locator("#players option").all_inner_texts() == ["2", "3"]
@@ -667,6 +668,7 @@ def test_a_whole_goofspiel_game_against_a_bot_on_the_generic_board(live_server, 
     assert page.locator("#players option").all_inner_texts() == ["2", "3", "4", "5"]
     assert page.locator("#players").input_value() == "2"
     assert page.locator("#tabs button[data-tab='editor']").is_hidden()
+    assert page.evaluate("document.querySelectorAll('#bot-specs option.own').length") == 0   # no greedy here
     page.select_option("#players", "3")   # with 3, B's bid is secret until the round ends (C's reveals it)
     page.fill("#spec-B", "ismcts:iterations=200,threads=1")
     page.fill("#spec-C", "random")
