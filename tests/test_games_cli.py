@@ -242,3 +242,67 @@ def test_buranos_people_side_is_its_own_rendering():
     assert burano.describe_scores([34, 20]) == "A 34 VP, B 20 VP"
     assert json.loads(burano.example_position())["view"] == "C"
     assert burano.move_entry().unit == "cubes"
+
+
+# ------------------------------------------------------------------------------------------------
+# Goofspiel, the second registered game, through the same commands
+
+
+def test_games_lists_goofspiel(runner):
+    games = {g["key"]: g for g in json.loads(invoke(runner, "games", "--json").stdout)}
+    assert {k: games["goofspiel"][k] for k in ("title", "min_players", "max_players", "default_players",
+                                               "position_format", "implementations", "default")} == {
+        "title": "Goofspiel", "min_players": 2, "max_players": 5, "default_players": 2,
+        "position_format": "goofspiel-position/1", "implementations": ["compiled", "reference"], "default": False}
+    line = next(line for line in invoke(runner, "games").stdout.splitlines() if line.startswith("goofspiel "))
+    assert line.split()[:5] == ["goofspiel", "Goofspiel", "2-5", "2", "goofspiel-position/1"]
+
+
+def test_suggest_game_goofspiel_searches_its_example(runner):
+    example = get_spec("goofspiel").example_position()
+    state = get_spec("goofspiel").load_position(json.loads(example))[0]
+    legal = [state.action_to_string(a) for a in state.legal_actions()]
+    outs = []
+    for _ in range(2):
+        result = invoke(runner, "suggest", "--game", "goofspiel", "--iterations", "300", "--threads", "1", "--json")
+        assert result.exit_code == 0, result.stderr
+        outs.append(json.loads(result.stdout))
+        outs[-1].pop("elapsed"), outs[-1].pop("iterations_per_second")
+    assert outs[0] == outs[1]                    # one thread and a budget: reproducible
+    assert outs[0]["seat"] == "B" and outs[0]["move"] in legal and outs[0]["move"].startswith("bid ")
+    text = invoke(runner, "suggest", "--game", "goofspiel", "--iterations", "300", "--threads", "1")
+    assert text.exit_code == 0 and text.stdout.startswith("seat B: bid ")
+    assert "points: expected final points" in " ".join(text.stdout.split())
+
+
+def test_goofspiel_positions_name_their_game(runner, tmp_path):
+    path = tmp_path / "g.json"
+    assert invoke(runner, "new", "--game", "goofspiel", "--players", "3", "--seed", "4", "-o", path).exit_code == 0
+    assert json.loads(path.read_text(encoding="utf-8"))["format"] == "goofspiel-position/1"
+    shown = invoke(runner, "show", path)               # no --game: the file's format names it
+    assert shown.exit_code == 0 and shown.stdout.startswith("Goofspiel 3 players, 13 cards")
+    assert "prizes left (1/13 each)" in shown.stdout
+    assert_user_error(invoke(runner, "show", path, "--game", "burano"), "g.json is a Goofspiel position, "
+                                                                       "not one of --game burano")
+    assert_user_error(invoke(runner, "show", EXAMPLE, "--game", "goofspiel"), "is a Burano position")
+    applied = invoke(runner, "apply", path, "prize 3", "bid 4", "-o", path)
+    assert applied.exit_code == 0, applied.stderr
+    assert applied.stdout.splitlines()[0] == "applied 2 steps; round 1: B to move"
+    assert " bid ?" in invoke(runner, "show", path, "--seat", "C").stdout     # A's bid is secret from C
+    assert_user_error(invoke(runner, "new", "--game", "goofspiel", "--players", "6"),
+                      "--players must be 2, 3, 4 or 5 (Goofspiel), not 6")
+
+
+def test_random_game_and_replay_of_goofspiel(runner, tmp_path):
+    path = tmp_path / "g-game.json"
+    played = invoke(runner, "random-game", "--game", "goofspiel", "--players", "3", "--seed", "2", "--record", path)
+    assert played.exit_code == 0, played.stderr
+    record = GameRecord.load(path)
+    assert record.game == "goofspiel"
+    bids = sum(not step.is_chance for step in record.steps)
+    assert f"game over after {bids} decisions" in played.stdout and "seat  points  prizes won" in played.stdout
+    assert played.stdout.splitlines()[-1] == "winner: " + ", ".join(record.result["winners"])
+    replayed = invoke(runner, "replay", path)
+    assert replayed.exit_code == 0, replayed.stderr
+    assert replayed.stdout.splitlines()[-1].startswith("result: A ") and " points" in replayed.stdout
+    assert_user_error(invoke(runner, "replay", path, "--game", "burano"), "is a Goofspiel game record")

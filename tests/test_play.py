@@ -191,6 +191,76 @@ def test_a_person_plays_a_complete_game_in_the_terminal(tmp_path):
     assert "B places a pyramid cube (hidden)" in text
 
 
+def test_a_person_plays_goofspiel_in_the_terminal(tmp_path):
+    # The second registered game through the same table: its renderer, no move shortcut (numbers and move
+    # texts), seat B, who must not see A's bid of the round before bidding itself.
+    record_path = tmp_path / "goof.json"
+    seed = 5
+    child = pexpect.spawn(sys.executable, [CLI, "play", "--game", "goofspiel", "--you", "B", "--bots", "random",
+                                           "--seed", str(seed), "--record", str(record_path)],
+                          cwd=str(tmp_path), env=cli_env(), dimensions=(50, 140), encoding="utf-8", timeout=60)
+    transcript = io.StringIO()
+    child.logfile_read = transcript
+    shadow = GameSession(2, seed, ["random", "human"], game="goofspiel")
+    shadow.advance()
+    done = []
+    try:
+        while child.expect([PROMPT, "game over: final scores"]) == 0:
+            assert child.match.group(1) == "B"
+            legal = shadow.legal_moves(1)
+            if not done:
+                child.send("bdi " + legal[-1].split()[1] + "\r")      # a typo
+                child.expect(f"did you mean '{re.escape(legal[-1])}'")
+                child.expect(PROMPT)
+                child.send("y\r")
+                move = legal[-1]
+            elif len(done) == 1:
+                child.send("hint 0.2\r")
+                child.expect(r"hint: bid \d+ +\(searched B's view only")
+                child.expect(PROMPT)
+                child.send(f"{len(legal)}\r")                        # a numbered choice
+                move = legal[-1]
+            elif len(done) == 2:
+                child.send(legal[0] + "\r")                          # the move's text
+                move = legal[0]
+            else:
+                child.send("1\r")
+                move = legal[0]
+            done.append(move)
+            shadow.play(1, move)
+            shadow.advance()
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    text = plain(transcript.getvalue())
+    assert child.exitstatus == 0, text[-3000:]
+    assert shadow.is_over() and len(done) >= 3
+    assert "Goofspiel: new game, 2 players, seed 5" in text and "pyramid" not in text
+
+    record = GameRecord.load(record_path)
+    assert record.game == "goofspiel"
+    assert [st.to_dict() for st in record.steps] == [st.to_dict() for st in shadow.record.steps]
+    reference = get_spec("goofspiel").game_class("reference")
+    scores = list(record.replay().scores())
+    assert scores == list(record.replay(game_factory=reference).scores()) == record.result["scores"]
+    table = text[text.index("game over: final scores"):]
+    assert "points" in table
+    for letter, score in zip("AB", scores):
+        assert re.search(rf"{letter} \(.*?\)\s*[│|]\s*{score}\b", table), table
+
+    # A's bid of the round was never shown to B before B bid: only "bid ?" and "A bids (hidden)".
+    spec = get_spec("goofspiel")
+    checked = 0
+    for ply, state in record.positions():
+        if state.current_player() == 1:
+            full = spec.render(state.to_dict()).splitlines()[3]         # seat A's line, with its bid
+            seen = spec.render(state.to_dict(1)).splitlines()[3]
+            assert " bid ?" in seen and full != seen and full not in text and seen in text
+            checked += 1
+    assert checked == len(done)
+    assert "A bids (hidden)" in text and "A: bid" not in text
+
+
 def _pyramid_line(shadow: GameSession) -> list[str]:
     """Colour letters for seat A's whole pyramid (tried on a copy of the shadow's record)."""
     trial = GameSession.resume(shadow.record)
@@ -209,7 +279,9 @@ def test_tab_completes_and_ctrl_c_saves_the_game_and_exits_130(tmp_path):
     try:
         child.expect(PROMPT)
         child.send("pick wo\t")
-        child.expect("pick workshop")      # completed on the prompt line
+        # Completed on the prompt line: prompt_toolkit writes the completion "rkshop" after "pick wo",
+        # in the same write or (when the typed keys arrive one by one on a busy machine) a later one.
+        child.expect("rkshop")
         child.send("\r")
         child.expect("A: pick workshop")
         child.expect(PROMPT)
