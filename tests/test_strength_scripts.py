@@ -66,3 +66,13 @@ def test_time_odds_smoke(tmp_path):
 def test_time_odds_bad_options(args, fragment, tmp_path):
     proc = run("time_odds.py", *args, "--json-dir", str(tmp_path))
     assert proc.returncode == 2 and fragment in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.skipif(not HAS_PYSPIEL, reason="OpenSpiel is an optional extra")
+def test_goofspiel_against_openspiel_smoke():
+    """Two tiny games on pyspiel's own Goofspiel: our seat mirrors every action, and the script checks
+    that both games end together with the same result (it raises if they disagree)."""
+    proc = run("goofspiel_vs_openspiel.py", "--games", "2", "--seconds", "0.01", "--cards", "4")
+    assert proc.returncode == 0, proc.stderr
+    assert "game 1: ours seat A" in proc.stdout and "game 2: ours seat B" in proc.stdout
+    assert "our win share over 2 games:" in proc.stdout
