@@ -177,7 +177,7 @@ def iteration_seed(search_seed, iteration):
 
 
 cdef int sample_index(const double* weights, int n, Rng* rng) noexcept nogil:
-    """Index drawn with probability proportional to its weight (`tree.sample_weighted`)."""
+    """Index drawn with probability proportional to its weight (`evaluators.sample_weighted`)."""
     cdef double total = 0.0, acc = 0.0, r
     cdef int i
     for i in range(n):
