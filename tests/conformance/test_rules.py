@@ -14,12 +14,25 @@ import random
 
 import pytest
 
+from burano_ai.core._game import NativeState
 from burano_ai.core.errors import BuranoError
+from burano_ai.core.game import Game, State
 from burano_ai.core.seats import CHANCE, TERMINAL
 
 from .cases import CASES, random_states, random_step
 
 GAMES = 3          # seeded random games per case
+
+
+@pytest.mark.parametrize("spec, implementation, num_players", CASES)
+def test_the_game_and_its_states_speak_the_protocol(spec, implementation, num_players):
+    game = spec.new_game(num_players, implementation)
+    assert isinstance(game, Game) and game.num_players == num_players
+    state = game.new_initial_state(0)
+    assert isinstance(state, State), [n for n in dir(State) if not n.startswith("_") and not hasattr(state, n)]
+    assert isinstance(state, NativeState) == (implementation == "compiled")
+    if implementation == "compiled" and "native_search" in spec.capabilities:
+        assert state.abi_version == 1 and state.native_num_actions >= game.num_distinct_actions()
 
 
 @pytest.mark.parametrize("spec, implementation, num_players", CASES)
@@ -95,7 +108,7 @@ def test_json_round_trip(spec, implementation, num_players):
         assert again.current_player() == state.current_player()
         assert again.legal_actions() == state.legal_actions()
         assert json.loads(text)["format"] == spec.position_format
-        if hasattr(state, "key"):       # the compiled States keep a Zobrist key
+        if implementation == "compiled":      # a compiled State keeps a Zobrist key (the C interface's)
             assert again.key() == state.key() == state.full_key()
 
 
