@@ -112,10 +112,16 @@ def main() -> None:
             page.locator("#ed-error").wait_for(state="visible")
             shot("editor")
 
-            # The generic board (any game without a board module; here Burano with board=generic).
-            page.goto(f"{url}/?kind=burano&board=generic&players=2&seed=5&seats=human,random")
+            # The generic board (a game without a board module): Goofspiel, five rounds into a 3-player game.
+            page.goto(f"{url}/?kind=goofspiel&players=3&seed=4&seats=human;ismcts:iterations=200,threads=1;random")
             page.wait_for_function("window.buranoPage().game && window.buranoPage().legal.length > 0")
-            play_until(page, "summer", random.Random(5))
+            rng = random.Random(4)
+            for _ in range(5):
+                p = page.evaluate("window.buranoPage()")
+                page.locator(f'#board button.gb-move[data-move="{rng.choice(p["legal"])}"]').click()
+                page.wait_for_function("""([v]) => { const p = window.buranoPage();
+                    return p.game.version > v && !p.game.thinking && p.legal.length > 0; }""", arg=[p["game"]["version"]])
+            page.locator("#board button.gb-move").nth(3).hover()
             shot("generic")
 
             # Replay of the example record, seen by seat B.

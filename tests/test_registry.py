@@ -123,11 +123,7 @@ def test_query_games_and_game_over_real_pipes():
 
 
 # ------------------------------------------------------------------------------------------------
-# Goofspiel (the second registered game, branch goofspiel) through the services: these run once it is
-# registered (they passed on a merge of services, native and goofspiel)
-
-needs_goofspiel = pytest.mark.skipif("goofspiel" not in game_keys(), reason="Goofspiel is not registered yet")
-
+# Goofspiel (the second registered game) through the services
 
 def _goofspiel_session(players: int = 3, seed: int = 5) -> GameSession:
     session = GameSession(players, seed, ["random"] * players, game="goofspiel")
@@ -135,7 +131,6 @@ def _goofspiel_session(players: int = 3, seed: int = 5) -> GameSession:
     return session
 
 
-@needs_goofspiel
 def test_a_goofspiel_record_replays_and_exports():
     session = _goofspiel_session()
     assert session.is_over() and session.record.game == "goofspiel"
@@ -155,7 +150,6 @@ def test_a_goofspiel_record_replays_and_exports():
         assert session.narrate(step, None)
 
 
-@needs_goofspiel
 def test_a_goofspiel_position_and_deal_through_the_protocol():
     from burano_ai.protocol import QueryError, parse_query
     session = _goofspiel_session(2, 8)
@@ -176,7 +170,6 @@ def test_a_goofspiel_position_and_deal_through_the_protocol():
         parse_query({"id": 4, "game": "goofspiel", "position": {"players": 6, "moves": []}})
 
 
-@needs_goofspiel
 def test_goofspiel_has_no_openspiel_bots_of_its_own():
     from burano_ai.bots import make_bot
     assert "openspiel" not in get_spec("goofspiel").capabilities
@@ -186,7 +179,6 @@ def test_goofspiel_has_no_openspiel_bots_of_its_own():
         make_bot("greedy", 0, "goofspiel")             # Burano's own bot
 
 
-@needs_goofspiel
 def test_a_goofspiel_query_over_real_pipes():
     from burano_ai.client import Engine
     with Engine.popen(threads=1) as engine:

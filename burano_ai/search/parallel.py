@@ -64,13 +64,27 @@ def default_game_factory() -> GameFactory:
     return get_spec(DEFAULT_GAME).game_class()
 
 
+class SameGame:
+    """A `GameFactory` that always gives one Game: how a State's own Game, with every parameter it was
+    made with (Goofspiel's card count and prize order, Burano's workshop layout), rebuilds the views of
+    that State in this process and in worker processes (it pickles when the Game does)."""
+
+    def __init__(self, game) -> None:
+        self.game = game
+
+    def __call__(self, num_players: int):
+        if num_players != self.game.num_players:
+            raise ValueError(f"this factory makes {self.game!r}, not a {num_players}-player game")
+        return self.game
+
+
 def game_factory_for(state, game_factory: GameFactory | None = None) -> GameFactory:
-    """The factory that can rebuild `state` from JSON: the given one, else the state's own Game class."""
+    """The factory that can rebuild `state` from JSON: the given one, else the state's own Game."""
     if game_factory is not None:
         return game_factory
     game = getattr(state, "game", None)
     if game is not None and hasattr(game, "state_from_json"):
-        return type(game)
+        return SameGame(game)
     return default_game_factory()
 
 

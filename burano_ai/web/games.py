@@ -17,6 +17,7 @@ from typing import Any
 
 from burano_ai.core.errors import IllegalMoveError, OptionError
 from burano_ai.core.seats import CHANCE, SEAT_LETTERS, parse_seat
+from burano_ai.engine import spec_for_position
 from burano_ai.games import DEFAULT_GAME, all_specs, get_spec
 from burano_ai.session import GameSession
 
@@ -40,7 +41,8 @@ def kind_info(spec: Any) -> dict[str, Any]:
     """What the page knows of a registered game (a "kind" of game: the game's key in the registry)."""
     return {"key": spec.key, "title": spec.title, "min_players": spec.min_players,
             "max_players": spec.max_players, "default_players": spec.default_players,
-            "board": web_board(spec), "editor": "web_editor" in spec.capabilities}
+            "board": web_board(spec), "editor": "web_editor" in spec.capabilities,
+            "bots": sorted(spec.bots()), "score_name": spec.score_name}
 
 
 def registered_kinds(default: str = DEFAULT_GAME) -> dict[str, Any]:
@@ -51,14 +53,13 @@ def registered_kinds(default: str = DEFAULT_GAME) -> dict[str, Any]:
 
 
 def kind_of_position(text: str) -> str:
-    """The key of the game whose position format `text` declares (the default game if none matches;
-    the loader then names what is wrong with it)."""
+    """The key of the game whose position format `text` declares (`engine.spec_for_position`: the default
+    game if none matches; the loader then names what is wrong with it)."""
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):
         return DEFAULT_GAME
-    tag = data.get("format") if isinstance(data, dict) else None
-    return next((spec.key for spec in all_specs() if spec.position_format == tag), DEFAULT_GAME)
+    return spec_for_position(data).key
 
 
 def check_players(spec: Any, players: Any) -> int:
@@ -86,7 +87,7 @@ def check_setup(game: Any, players: Any, seed: Any, seats: Any) -> tuple[int, in
             specs.append(spec)
             continue
         try:
-            specs.append(check_bot_spec(spec).canonical())
+            specs.append(check_bot_spec(spec, game.key).canonical())
         except ValueError as exc:
             raise OptionError(f"seats[{i}] ({SEAT_LETTERS[i]}): {exc}") from None
     if "human" not in specs:
@@ -101,8 +102,7 @@ class LiveGame:
         self.id = game_id
         self.spec = spec
         self.setup = {"kind": spec.key, "players": players, "seed": seed, "seats": seats}
-        # The game's compiled implementation; GameSession(..., game=spec.key) once branch `services` lands.
-        self.session = GameSession(players, seed, seats, game_factory=spec.game_class())
+        self.session = GameSession(players, seed, seats, game=spec.key)
         self.lock = threading.RLock()
         self.version = 0
         self.snapshots: dict[int, dict[str, Any]] = {}

@@ -15,7 +15,6 @@ from typing import Any
 from burano_ai.core.seats import SEAT_LETTERS
 from burano_ai.core.seats import parse_seat
 from burano_ai.core.errors import OptionError
-from burano_ai.games import DEFAULT_GAME
 from burano_ai.record import GameRecord, narrate_step
 
 #: Replays kept in memory.
@@ -41,9 +40,7 @@ class Replay:
         self.id = replay_id
         self.record = record
         self.seat = seat
-        # The record's game: `burano-game/1` records are Burano's; records gain a `game` field on branch
-        # `services` (until it lands, every record here is Burano's).
-        self.kind = getattr(record, "game", None) or DEFAULT_GAME
+        self.kind = record.game   # the record's game (a record without a `game` field is Burano's)
         self.views: list[dict[str, Any]] = []
         for _ply, state in record.positions():
             self.views.append(state.to_dict(seat))

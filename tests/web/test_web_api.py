@@ -54,7 +54,11 @@ def test_the_registered_games_are_listed_for_the_chooser(client):
     assert [k["key"] for k in body["kinds"]] == [spec.key for spec in all_specs()]
     burano = body["kinds"][0]
     assert burano == {"key": "burano", "title": "Burano", "min_players": 2, "max_players": 4, "default_players": 4,
-                      "board": "/static/games/burano/board.js", "editor": True}
+                      "board": "/static/games/burano/board.js", "editor": True, "bots": ["greedy"],
+                      "score_name": "vp"}
+    goofspiel = next(k for k in body["kinds"] if k["key"] == "goofspiel")   # the generic board, no editor
+    assert goofspiel == {"key": "goofspiel", "title": "Goofspiel", "min_players": 2, "max_players": 5,
+                         "default_players": 2, "board": None, "editor": False, "bots": [], "score_name": "points"}
     for kind in body["kinds"]:   # every board module is served; a game without one has none (the generic board)
         spec = next(s for s in all_specs() if s.key == kind["key"])
         assert (kind["board"] is not None) == ("web_board" in spec.capabilities)
@@ -110,6 +114,35 @@ def test_every_registered_game_plays_to_the_end_through_the_api(client, key):
     assert payload["kind"] == key and len(payload["scores"]) == players and payload["winners"], payload
     print(f"{key}: {moves} moves of seat A, scores {payload['scores']}")
     assert set(payload["winners"]) <= set("ABCDEF"[:players])
+
+
+def test_a_goofspiel_game_names_its_game_everywhere(client):
+    """The second game through every route: 5 players (beyond Burano's range), its record, replay,
+    position check and analysis all say `goofspiel`; it has no editor deal."""
+    seats = ["human", "random", "random", "ismcts:iterations=50,threads=1", "random"]
+    payload = _await_turn(client, client.post("/api/games", json={"kind": "goofspiel", "players": 5, "seed": 2,
+                                                                  "seats": seats}).json())
+    assert payload["kind"] == "goofspiel" and payload["setup"]["players"] == 5
+    assert payload["view"]["format"] == "goofspiel-position/1" and payload["view"]["view"] == "A"
+    assert payload["legal"] == [f"bid {card}" for card in payload["view"]["seats"][0]["hand"]]
+    game = payload["game"]
+    payload = _await_turn(client, client.post(f"/api/games/{game}/move", json={"move": payload["legal"][-1]}).json())
+    assert payload["log"][1] == f"A: {payload['log'][1][3:]}" and "bids (hidden)" in payload["log"][2]
+    record = client.get(f"/api/games/{game}/record", params={"seat": "A"})
+    assert f'filename="goofspiel-{game}.json"' in record.headers["content-disposition"]
+    assert json.loads(record.text)["game"] == "goofspiel"
+    replay = client.post("/api/replays", json={"record": record.text}).json()
+    assert replay["kind"] == "goofspiel" and replay["seat"] == "A" and replay["plies"] == payload["ply"]
+    checked = client.post("/api/position", json={"position": payload["view"]}).json()
+    assert checked["kind"] == "goofspiel" and checked["to_move"] == "A" and checked["legal"] == payload["legal"]
+    analysis = client.post(f"/api/games/{game}/analysis", json={}).json()
+    assert analysis["kind"] == "goofspiel"
+    client.post(f"/api/analysis/{analysis['id']}/stop")
+    _assert_error(client.get("/api/deal", params={"kind": "goofspiel", "players": 2}), 400, "Goofspiel has no position editor")
+    _assert_error(client.post("/api/games", json={"kind": "goofspiel", "players": 6, "seats": ["human"] * 6}), 400,
+                  "players must be 2 to 5 for Goofspiel")
+    _assert_error(client.post("/api/games", json={"kind": "goofspiel", "players": 2, "seats": ["human", "greedy"]}),
+                  400, "seats[1] (B)")
 
 
 def test_a_new_game_gives_the_human_seat_its_view_and_its_moves(client):

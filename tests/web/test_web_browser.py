@@ -598,6 +598,7 @@ def test_the_chooser_switches_games(live_server, page, second_game):
     assert options[0] == ["burano", "Burano"] and options[-1] == ["burano-text", "Burano (text)"]
     assert page.locator("#players option").all_inner_texts() == ["2", "3", "4"]
     assert page.locator("#tabs button[data-tab='editor']").is_visible()
+    assert page.evaluate("[...document.querySelectorAll('#bot-specs option.own')].map(o => o.value)") == ["greedy"]
     # the other game: its player range and default count, no editor, the generic board
     page.select_option("#kind", "burano-text")
     assert page.locator("#players option").all_inner_texts() == ["2", "3"]
@@ -629,3 +630,96 @@ def test_the_chooser_switches_games(live_server, page, second_game):
     page.wait_for_function("window.buranoPage().game && window.buranoPage().legal.length > 0")
     assert _page_state(page)["tab"] == "play"   # no editor for this game: the play tab instead
     assert _page_state(page)["game"]["kind"] == "burano-text"
+
+
+def _check_goofspiel_honest(payload, session, hidden_moves):
+    """Seat A's page: every Goofspiel view is A's, with no other seat's bid of this round; no hidden bid
+    in the log."""
+    views = []
+
+    def walk(node):
+        if isinstance(node, dict):
+            if node.get("format") == "goofspiel-position/1":
+                views.append(node)
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+    walk(payload)
+    for view in views:
+        assert view["view"] == "A", "the page received a view that is not its seat's"
+        for i, seat in enumerate(view["seats"][1:], 1):
+            assert seat["bid"] in (None, "?"), f"seat {i}'s bid reached the page: {seat['bid']}"
+    if isinstance(payload, dict) and "log" in payload:
+        for i in hidden_moves:
+            if i < len(payload["log"]):
+                assert session.record.steps[i].move not in payload["log"][i], f"hidden bid {i} reached the page"
+
+
+def test_a_whole_goofspiel_game_against_a_bot_on_the_generic_board(live_server, page):
+    """The second game, chosen in the form: its player range, no editor, the generic board; played to
+    the end against an ISMCTS bot (and a random one) by clicking the move buttons; nothing of the bots'
+    secret bids reaches the page."""
+    page.add_init_script(RECORD_RESPONSES)
+    page.goto(f"{live_server}/")
+    page.wait_for_function("window.buranoReady")
+    page.select_option("#kind", "goofspiel")
+    assert page.locator("#players option").all_inner_texts() == ["2", "3", "4", "5"]
+    assert page.locator("#players").input_value() == "2"
+    assert page.locator("#tabs button[data-tab='editor']").is_hidden()
+    assert page.evaluate("document.querySelectorAll('#bot-specs option.own').length") == 0   # no greedy here
+    page.select_option("#players", "3")   # with 3, B's bid is secret until the round ends (C's reveals it)
+    page.fill("#spec-B", "ismcts:iterations=200,threads=1")
+    page.fill("#spec-C", "random")
+    page.click("#new-game")
+    page.wait_for_function("window.buranoPage().game && window.buranoPage().legal.length > 0")
+    state = _page_state(page)
+    assert state["game"]["kind"] == "goofspiel" and state["board"] == "generic" and "kind=goofspiel" in page.url
+    assert page.locator("#status").inner_text().startswith("Goofspiel · your move")
+    screenshot(page, "goofspiel-start")
+    rng = random.Random(3)
+    bids = 0
+    while not state["game"]["over"]:
+        view = page.evaluate("window.buranoState()")
+        assert view["format"] == "goofspiel-position/1" and view["view"] == "A"
+        buttons = page.locator("#board button.gb-move").evaluate_all("bs => bs.map(b => b.dataset.move)")
+        assert buttons == state["legal"] == [f"bid {card}" for card in view["seats"][0]["hand"]]
+        _click_generic(page, rng.choice(state["legal"]))
+        bids += 1
+        page.wait_for_function(WAIT_FOR_TURN, arg=[state["game"]["version"]])
+        state = _page_state(page)
+    screenshot(page, "goofspiel-over")
+    assert page.locator("#result").inner_text().startswith("Game over")
+    session = _server_game(live_server, state["game"]["id"]).session
+    assert session.is_over() and session.record.seats[1].player.startswith("ismcts")
+    assert bids == sum(1 for step in session.record.steps if step.actor == "A") >= 12
+    record = json.loads(page.evaluate("fetch(document.querySelector('#download').href).then(r => r.text())"))
+    assert record["game"] == "goofspiel" and record["view"] == "A"
+    hidden_moves = [i for i, step in enumerate(session.record.steps)
+                    if step.seen_by is not None and "A" not in step.seen_by]
+    assert hidden_moves, "the bot's bids were all public: the check would prove nothing"
+    received = page.evaluate("window.__received")
+    for text in received:
+        _check_goofspiel_honest(json.loads(text), session, hidden_moves)
+
+
+def test_the_goofspiel_honest_check_finds_a_leak():
+    """The check above can fail: a full position, or another seat's bid in A's view, are caught."""
+    from burano_ai.session import GameSession
+    session = GameSession(3, 4, ["human", "random", "random"], game="goofspiel")
+    session.advance()
+    session.play(0, session.legal_moves(0)[0])
+    session.advance(should_stop=lambda: session.state.to_dict()["seats"][1]["bid"] is not None)
+    hidden = [i for i, s in enumerate(session.record.steps) if s.seen_by is not None and "A" not in s.seen_by]
+    assert hidden
+    with pytest.raises(AssertionError):
+        _check_goofspiel_honest({"view": session.state.to_dict()}, session, hidden)
+    leaked = session.state.to_dict(0)
+    leaked["seats"][1]["bid"] = session.state.to_dict()["seats"][1]["bid"]
+    with pytest.raises(AssertionError):
+        _check_goofspiel_honest({"view": leaked}, session, hidden)
+    with pytest.raises(AssertionError):
+        _check_goofspiel_honest({"log": [session.narrate(s, 1) for s in session.record.steps]}, session, hidden)
+    _check_goofspiel_honest({"view": session.state.to_dict(0), "log": [session.narrate(s, 0) for s in session.record.steps]},
+                            session, hidden)

@@ -47,6 +47,8 @@ function board() {
   return app.current.editable && window.BoardModules[kind] ? window.BoardModules[kind] : boardOf(kind);
 }
 function kindTitle(kind) { return (app.kinds[kind] || {}).title || kind; }
+// The analysis table's score column: the game's score name ("vp" reads VP).
+function scoreLabel(kind) { const name = (app.kinds[kind] || {}).score_name || "score"; return name.length <= 2 ? name.toUpperCase() : name; }
 // The game whose position editor the editor tab shows: the chosen game, if it has one.
 function editorKind() { return app.kinds[app.kind] && app.kinds[app.kind].editor ? app.kind : null; }
 // Its board module's editor tools (toolbar, wire, click, clear, clearLabel, seatFields).
@@ -90,6 +92,9 @@ function chooseKind(kind, players, specs) {
   const count = players >= k.min_players && players <= k.max_players ? players : k.default_players;
   select.value = String(count);
   buildSeatInputs(count, specs || seatSpecsFromForm());
+  // the bot suggestions: the generic bots of the page, then the game's own (Burano's greedy)
+  $$("#bot-specs option.own").forEach(o => o.remove());
+  k.bots.forEach(name => $("#bot-specs").insertAdjacentHTML("beforeend", `<option class="own" value="${name}">`));
   $("#tabs button[data-tab='editor']").hidden = !k.editor;
   if (k.editor) buildEditorTools();
   if (app.tab === "editor" && !k.editor) switchTab("play");
@@ -367,6 +372,7 @@ function showAnalysis(p) {
   if (r) app.analysis.reports = (app.analysis.reports || 0) + 1;
   if (p.done) { $("#analysis-stop").disabled = true; if (app.analysis.events) app.analysis.events.close(); $("#analysis-start").textContent = "Continue"; }
   if (!r) return;
+  $("#score-head").textContent = scoreLabel(p.kind);
   $("#analysis-info").textContent = `${p.done ? "stopped" : "searching"} · ${r.iterations} iterations · ${r.elapsed.toFixed(1)} s`;
   const body = $("#candidates tbody");
   body.innerHTML = "";
