@@ -263,7 +263,8 @@ def _factory_of(game: str, game_factory):
     return game_factory if game == DEFAULT_GAME else None
 
 
-def load_query_position(data: dict, game_factory=None) -> tuple[Any, int | None, bool]:
+def load_query_position(data: dict, game_factory=None, default_game: str = DEFAULT_GAME
+                        ) -> tuple[Any, int | None, bool]:
     """(State, view seat or None, whether the State is already the view's root) of a query's position.
 
     `game_factory` builds the default game's States (other games use their compiled Game).
@@ -273,7 +274,8 @@ def load_query_position(data: dict, game_factory=None) -> tuple[Any, int | None,
     every step); a deal and moves, `{"players": N, "seed": S, "moves": [...], "view": "B"?}` (moves are move
     and chance-outcome texts; with `view`, `?` stands for a step that seat cannot see). The game is the
     query's `game` when it names one (a position or record of another game is an error), else the one
-    the position's format tag or the record's `game` names, else burano.
+    the position's format tag or the record's `game` names, else `default_game` (burano; `burano engine
+    --game`).
     """
     game = query_game(data)
     if "position" not in data:
@@ -298,7 +300,7 @@ def load_query_position(data: dict, game_factory=None) -> tuple[Any, int | None,
             return state, view, False
         if kind is None and "moves" in position:
             _check_fields(position, GAME_FIELDS, "position.")
-            spec = get_spec(game or DEFAULT_GAME)
+            spec = get_spec(game or default_game)
             players = _whole(position, "players", spec.min_players, spec.max_players, None, "position.")
             if players is None:
                 raise QueryError(f"position.players ({player_range_text(spec)}) is missing", "position.players")
@@ -328,10 +330,11 @@ def load_query_position(data: dict, game_factory=None) -> tuple[Any, int | None,
         raise QueryError(str(exc), "position") from None
 
 
-def parse_query(data: dict, default_threads: int | None = None, game_factory=None) -> Job:
+def parse_query(data: dict, default_threads: int | None = None, game_factory=None,
+                default_game: str = DEFAULT_GAME) -> Job:
     """Check a query object (its id already checked) and load its position; QueryError naming the field."""
     _check_fields(data, QUERY_FIELDS)
-    state, view, is_view_root = load_query_position(data, game_factory)
+    state, view, is_view_root = load_query_position(data, game_factory, default_game)
     n = state.num_players
     to_move = state.current_player()
     if to_move == TERMINAL or state.is_terminal():
@@ -452,12 +455,16 @@ class EngineServer:
         threads: search threads of a query that does not say (default: `engine.suggest`'s, every core).
         game_factory: `num_players -> Game` of the default game (burano; `burano engine --engine
             reference`); default: its compiled Game. Other games always use their compiled Game.
+        game: the game of a query that names none and whose position does not either (a deal and moves);
+            `burano engine --game`.
     """
 
-    def __init__(self, output: TextIO, threads: int | None = None, game_factory=None) -> None:
+    def __init__(self, output: TextIO, threads: int | None = None, game_factory=None,
+                 game: str = DEFAULT_GAME) -> None:
         self.output = output
         self.threads = threads
         self.game_factory = game_factory
+        self.game = get_spec(game).key
         self._write_lock = threading.Lock()
         self._cond = threading.Condition()
         self._queue: collections.deque[Job] = collections.deque()
@@ -503,7 +510,7 @@ class EngineServer:
             with self._cond:
                 if qid in self._active:
                     raise QueryError(f"id {qid!r} is already in use by a query that has not finished", "id")
-            job = parse_query(data, self.threads, self.game_factory)
+            job = parse_query(data, self.threads, self.game_factory, self.game)
             with self._cond:
                 if qid in self._active:
                     raise QueryError(f"id {qid!r} is already in use by a query that has not finished", "id")
@@ -609,8 +616,9 @@ class EngineServer:
                     self._active.pop(job.id, None)
 
 
-def serve_stdio(threads: int | None = None, game_factory=None) -> None:
-    """Serve the protocol on this process's stdin and stdout (`burano engine`).
+def serve_stdio(threads: int | None = None, game_factory=None, game: str = DEFAULT_GAME) -> None:
+    """Serve the protocol on this process's stdin and stdout (`burano engine`); `game`: the game of a query
+    that does not say (`EngineServer`).
 
     File descriptor 1 is moved to a private descriptor first and fd 1 then points at stderr, so that only
     protocol lines can reach the real stdout.
@@ -622,7 +630,7 @@ def serve_stdio(threads: int | None = None, game_factory=None) -> None:
     sys.stdout = sys.stderr
     if not logging.getLogger().handlers:
         logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="burano engine: %(message)s")
-    server = EngineServer(output, threads=threads, game_factory=game_factory)
+    server = EngineServer(output, threads=threads, game_factory=game_factory, game=game)
     log.info("ready (protocol %d, burano_ai %s); one JSON query per line", PROTOCOL_VERSION, __version__)
     # The input thread reads its own file object on a copy of fd 0: were it sys.stdin, interpreter
     # shutdown would wait for the lock that a pending read holds, and abort.

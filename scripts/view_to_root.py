@@ -63,7 +63,7 @@ def main() -> None:
     def once() -> None:
         try:
             if hasattr(cli, "_load"):                             # after the re-layering
-                state, view = cli._load(path)
+                state, view = cli._load(path)[-2:]                # (spec,) state, view
                 engine.suggest(state, view=view)
             else:                                                 # before: the CLI's own loading, then text again
                 text = cli._read_text(path)

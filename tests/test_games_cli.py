@@ -306,3 +306,30 @@ def test_random_game_and_replay_of_goofspiel(runner, tmp_path):
     assert replayed.exit_code == 0, replayed.stderr
     assert replayed.stdout.splitlines()[-1].startswith("result: A ") and " points" in replayed.stdout
     assert_user_error(invoke(runner, "replay", path, "--game", "burano"), "is a Goofspiel game record")
+
+
+def test_engine_game_is_the_game_of_a_query_that_names_none():
+    query = {"id": 1, "position": {"players": 2, "seed": 3, "moves": ["prize 3"]}, "maxIterations": 100,
+             "threads": 1}
+    answers = []
+    for game in (["--game", "goofspiel"], []):
+        result = subprocess.run([sys.executable, str(ROOT / "cli.py"), "engine", *game], input=json.dumps(query) + "\n",
+                                capture_output=True, text=True, timeout=120)
+        assert result.returncode == 0, result.stderr
+        answers.append(json.loads(result.stdout.splitlines()[-1]))
+    assert answers[0]["move"].startswith("bid ") and not answers[0].get("isDuringSearch")
+    assert "cannot parse move 'prize 3'" in answers[1]["error"]    # Burano's deal: no prizes there
+
+
+def test_serve_passes_game_on(runner, monkeypatch):
+    server = pytest.importorskip("burano_ai.web.server")
+    testclient = pytest.importorskip("fastapi.testclient")
+    calls = []
+    monkeypatch.setattr(server, "serve", lambda **options: calls.append(options))
+    assert invoke(runner, "serve", "--game", "goofspiel", "--port", "8123").exit_code == 0
+    assert invoke(runner, "serve").exit_code == 0
+    assert calls[0]["game"] == "goofspiel" and calls[0]["port"] == 8123 and "game" not in calls[1]
+    from burano_ai.web.app import create_app
+    kinds = testclient.TestClient(create_app("goofspiel")).get("/api/games/kinds").json()
+    assert kinds["default"] == "goofspiel" and [k["key"] for k in kinds["kinds"]] == game_keys()
+    assert testclient.TestClient(create_app()).get("/api/games/kinds").json()["default"] == DEFAULT_GAME

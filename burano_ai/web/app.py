@@ -19,7 +19,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response, StreamingRes
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from burano_ai.games import DEFAULT_GAME
+from burano_ai.games import DEFAULT_GAME, get_spec
 from burano_ai.web.analysis import AnalysisHub
 from burano_ai.web.editor import FieldError, check_position, deal_position
 from burano_ai.web.games import GameHub, NotNow, registered_kinds
@@ -98,7 +98,9 @@ def _events(request: Request, read) -> StreamingResponse:
                              headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
-def create_app() -> FastAPI:
+def create_app(default_game: str = DEFAULT_GAME) -> FastAPI:
+    """The board's app; `default_game`: the game the new-game form offers first (`burano serve --game`)."""
+    default_game = get_spec(default_game).key
     app = FastAPI(title="burano serve", docs_url=None, redoc_url=None, openapi_url=None)
     games, analyses, replays = GameHub(), AnalysisHub(), ReplayHub()
     app.state.games, app.state.analyses, app.state.replays = games, analyses, replays
@@ -157,12 +159,12 @@ def create_app() -> FastAPI:
 
     @app.get("/api/games/kinds")   # before /api/games/{game_id}: game ids never read "kinds"
     def game_kinds():
-        return registered_kinds()
+        return registered_kinds(default_game)
 
     @app.post("/api/games")
     async def create_game(request: Request):
         data = await _body(request)
-        kind = _field(data, "kind", DEFAULT_GAME, kinds=(str,))
+        kind = _field(data, "kind", default_game, kinds=(str,))
         players = _field(data, "players", kinds=(int,))
         seed = _field(data, "seed", 0, kinds=(int,))
         seats = _field(data, "seats", kinds=(list,))

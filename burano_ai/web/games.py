@@ -45,9 +45,10 @@ def kind_info(spec: Any) -> dict[str, Any]:
             "bots": sorted(spec.bots()), "score_name": spec.score_name}
 
 
-def registered_kinds() -> dict[str, Any]:
-    """Every registered game for the page's chooser (`GET /api/games/kinds`), the default first."""
-    return {"kinds": [kind_info(spec) for spec in all_specs()], "default": DEFAULT_GAME,
+def registered_kinds(default: str = DEFAULT_GAME) -> dict[str, Any]:
+    """Every registered game for the page's chooser (`GET /api/games/kinds`), the registry's default first;
+    `default` is the one the chooser offers first (`burano serve --game`)."""
+    return {"kinds": [kind_info(spec) for spec in all_specs()], "default": default,
             "seat_letters": SEAT_LETTERS}
 
 

@@ -6,6 +6,7 @@ import threading
 import webbrowser
 
 from burano_ai.core.errors import OptionError
+from burano_ai.games import DEFAULT_GAME
 
 #: Hosts that are this machine; anything else exposes the board (and its games) to the network.
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
@@ -18,8 +19,10 @@ def check_address(host: str, port: int) -> None:
         raise OptionError(f"--port must be 0 to 65535, not {port!r}")
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False, log_level: str = "warning") -> None:
-    """Serve the board until interrupted; with `open_browser`, open it in the default browser."""
+def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False, log_level: str = "warning",
+          game: str = DEFAULT_GAME) -> None:
+    """Serve the board until interrupted; with `open_browser`, open it in the default browser; `game` is
+    the game the new-game form offers first (`burano serve --game`)."""
     import socket
 
     try:
@@ -43,7 +46,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False,
     if open_browser:
         threading.Timer(0.5, webbrowser.open, args=(url,)).start()
     # Event streams never end by themselves: on Ctrl-C, give open pages a moment, then close them.
-    uvicorn.run(create_app(), host=host, port=port, log_level=log_level, timeout_graceful_shutdown=1)
+    uvicorn.run(create_app(game), host=host, port=port, log_level=log_level, timeout_graceful_shutdown=1)
 
 
 class BackgroundServer:
