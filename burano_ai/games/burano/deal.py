@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import random
 
-from burano_ai.games.burano import actions as A
+from burano_ai.games.burano import actions
 from burano_ai.games.burano import topology
-from burano_ai.games.burano.data import buildings as B
+from burano_ai.games.burano.data import buildings
 from burano_ai.games.burano.data.colours import NUM_COLOURS, SEAT_LETTERS
 from burano_ai.games.burano.data.fish import CARDS_PER_SPECIES, FISH_DISPLAY_SIZE, NUM_SPECIES
 from burano_ai.games.burano.data.ring import (
@@ -58,10 +58,10 @@ def deal(num_players: int, seed: int = 0, layout: WorkshopLayout | None = None) 
     rng.shuffle(ships)
     pos.ports = [sorted(ships[:SHIPS_PER_PORT_AT_SETUP]), sorted(ships[SHIPS_PER_PORT_AT_SETUP:])]
     pos.cubes[0][topology.FOUNTAIN_HOLE] = rng.randrange(NUM_COLOURS)   # all colours equally many
-    pos.markers = list(A.MARKER_MAPPINGS[rng.randrange(A.NUM_MARKER_MAPPINGS)])
-    buildings = list(range(B.NUM_BUILDINGS))
-    rng.shuffle(buildings)
-    pos.building_display = sorted(buildings[:B.BUILDING_DISPLAY_SIZE])
+    pos.markers = list(actions.MARKER_MAPPINGS[rng.randrange(actions.NUM_MARKER_MAPPINGS)])
+    building_cards = list(range(buildings.NUM_BUILDINGS))
+    rng.shuffle(building_cards)
+    pos.building_display = sorted(building_cards[:buildings.BUILDING_DISPLAY_SIZE])
     fish = [s for s in range(NUM_SPECIES) for _ in range(CARDS_PER_SPECIES)]
     rng.shuffle(fish)
     for s in fish[:FISH_DISPLAY_SIZE]:

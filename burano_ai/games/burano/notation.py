@@ -22,9 +22,9 @@ import difflib
 import json
 from typing import Any
 
-from burano_ai.games.burano import actions as A
+from burano_ai.games.burano import actions
 from burano_ai.games.burano import topology
-from burano_ai.games.burano.data import buildings as B
+from burano_ai.games.burano.data import buildings
 from burano_ai.games.burano.data.colours import (
     COLOURS,
     CUBES_PER_COLOUR,
@@ -92,7 +92,7 @@ HAND_FIELDS = ("known", "blind")
 ISLAND_FIELDS = ("cubes", "roofs")
 ROOF_FIELDS = ("level", "cells", "fields", "kind")
 TILE_FIELDS = ("kind", "fields")
-BUILDING_NAMES = tuple(card[0] for card in B.BUILDING_CARDS)
+BUILDING_NAMES = tuple(card[0] for card in buildings.BUILDING_CARDS)
 PIECE_NAMES = tuple(f"r{i + 1}" for i in range(NUM_PIECES))
 
 
@@ -431,7 +431,7 @@ def position_from_dict(data: Any, num_players: int | None = None) -> Position:
             if mapping[ci] != -1:
                 raise markers.fail(f"colour {COLOURS[ci]} is on two action cells")
             mapping[ci] = a
-    if tuple(mapping) not in A.MARKER_MAPPING_ID:
+    if tuple(mapping) not in actions.MARKER_MAPPING_ID:
         raise markers.fail("each action cell holds exactly 2 of the 6 colours")
     s.markers = mapping
     docks = root.sub("docks", topology.ISLAND_NAMES)
@@ -459,7 +459,7 @@ def position_from_dict(data: Any, num_players: int | None = None) -> Position:
     s.fish_display = root.counts("fish_display", SPECIES, FISH_DISPLAY_SIZE)
     if sum(s.fish_display) > FISH_DISPLAY_SIZE:
         raise root.fail(f"the fish display holds at most {FISH_DISPLAY_SIZE} cards", "fish_display")
-    s.building_display = sorted(_counts_index(root.list("building_display", max_len=B.NUM_BUILDINGS),
+    s.building_display = sorted(_counts_index(root.list("building_display", max_len=buildings.NUM_BUILDINGS),
                                               BUILDING_NAMES, "position.building_display"))
     removed = root.list("roofs_removed", [], max_len=len(ROOF_KINDS) * len(ROOF_PAIRS))
     s.roofs_removed = [_tile(t, f"position.roofs_removed[{i}]") for i, t in enumerate(removed)]
@@ -585,7 +585,7 @@ def _read_seat(s: Position, p: int, r: _Reader, view: int | None, hidden_blind: 
     if len(slots) != ROOF_SLOTS:
         raise r.fail(f"expected {ROOF_SLOTS} roof slots (null for empty)", "roof_slots")
     pl.roof_slots = [None if t is None else _tile(t, f"{r.path}.roof_slots[{i}]") for i, t in enumerate(slots)]
-    pl.buildings = _counts_index(r.list("buildings", [], max_len=B.NUM_BUILDINGS), BUILDING_NAMES,
+    pl.buildings = _counts_index(r.list("buildings", [], max_len=buildings.NUM_BUILDINGS), BUILDING_NAMES,
                                  r.path + ".buildings")
     pl.sold = r.counts("sold", SPECIES, CARDS_PER_SPECIES, {})
     pl.boat = _lookup(r.get("boat"), topology.ROUTE_NODE_NAMES, r.path + ".boat")
@@ -701,7 +701,7 @@ def _dock(value: Any, where: str) -> int:
     if not isinstance(value, str) or value.count(":") != 1:
         raise PositionError(f"{where}: expected a dock 'island:colour' such as 'I5:orange', got {_shown(value)}")
     island, colour = value.split(":")
-    return A.dock_index(_lookup(island.strip(), topology.ISLAND_NAMES, where),
+    return actions.dock_index(_lookup(island.strip(), topology.ISLAND_NAMES, where),
                         _lookup(colour.strip(), COLOURS, where))
 
 
@@ -917,7 +917,7 @@ def _check_situation(s: Position, root: _Reader, situation: Any) -> None:
                             if s.roofs else "a roof awaits its bonus but the island has none", f"{ctx}.pending_roof")
     if situation in (_AT_BUILDING_DRAW, _AT_BUILDING_REFILL) and not s.building_deck():
         raise root.fail("a building card is to be drawn but the building deck is empty", f"{ctx}.chance")
-    if situation == _AT_BUILDING_REFILL and len(s.building_display) >= B.BUILDING_DISPLAY_SIZE:
+    if situation == _AT_BUILDING_REFILL and len(s.building_display) >= buildings.BUILDING_DISPLAY_SIZE:
         raise root.fail("the building display is full: nothing to refill", f"{ctx}.chance")
     if situation == Phase.LACE_PAY:
         _check_lace_pay(s, root)
@@ -972,7 +972,7 @@ def _check_fish_swap(s: Position, root: _Reader) -> None:
         raise root.fail(f"is {name}, a port: dock swaps come only before a trip to an island (§4.3)",
                         "context.sail_target")
     steps = set(topology.ROUTE_STEP1[pl.boat])
-    if any(B.BUILDING_CARDS[c][1] == B.LONG_VOYAGE for c in pl.buildings):
+    if any(buildings.BUILDING_CARDS[c][1] == buildings.LONG_VOYAGE for c in pl.buildings):
         steps.update(topology.ROUTE_STEP2[pl.boat])
     if target not in steps:
         raise root.fail(f"{name} is not a destination of seat {SEAT_LETTERS[p]}'s boat at "
@@ -1014,7 +1014,7 @@ def _check_lace_pay(s: Position, root: _Reader) -> None:
     if paid != sorted(paid) or len(set(paid)) != len(paid) or any(x not in decided for x in paid):
         raise root.fail(f"must list, in square order, squares of seat {SEAT_LETTERS[p]} already decided "
                         f"({', '.join(topology.SQUARE_NAMES[x] for x in decided) or 'none'})", "context.paid")
-    if s.discount_used and (not paid or not s.has_card(p, B.LACE_DISCOUNT)):
+    if s.discount_used and (not paid or not s.has_card(p, buildings.LACE_DISCOUNT)):
         raise root.fail(f"seat {SEAT_LETTERS[p]} has not paid a worker with the Lace discount card",
                         "context.discount_used")
 
@@ -1077,8 +1077,8 @@ def _check_pyramids(s: Position, root: _Reader) -> None:
 
 def _check_roof_fields(s: Position, root: _Reader) -> None:
     """A roof's fields match the cubes beneath, except fields a Roof wildcard card relaxed (§7, §9)."""
-    wild_sets = [set(c for card in pl.buildings if B.BUILDING_CARDS[card][1] == B.ROOF_WILDCARD
-                     for c in B.BUILDING_CARDS[card][2]) for pl in s.players]
+    wild_sets = [set(c for card in pl.buildings if buildings.BUILDING_CARDS[card][1] == buildings.ROOF_WILDCARD
+                     for c in buildings.BUILDING_CARDS[card][2]) for pl in s.players]
     for k, (level, line, _, _, _) in enumerate(s.roofs):
         a, b, _ = topology.ROOF_LINES[line]
         off = [s.roof_field[level - 1][h] for h in (a, b) if s.roof_field[level - 1][h] != s.cubes[level - 1][h]]
@@ -1110,7 +1110,7 @@ def _check_conservation(s: Position, root: _Reader) -> None:
             if c in seen:
                 raise root.fail(f"building card {BUILDING_NAMES[c]} is in two places")
             seen.append(c)
-    if len(s.building_display) > B.BUILDING_DISPLAY_SIZE:
+    if len(s.building_display) > buildings.BUILDING_DISPLAY_SIZE:
         raise root.fail(f"the building display holds at most {B.BUILDING_DISPLAY_SIZE} cards", "building_display")
     for kind in range(NUM_ROOF_KINDS):
         stack = s.roof_stack(kind)

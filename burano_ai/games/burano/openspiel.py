@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from burano_ai.games.burano import actions as A
+from burano_ai.games.burano import actions
 from burano_ai.games.burano import observation
 from burano_ai.core.errors import OptionError
 
@@ -96,8 +96,8 @@ class BuranoGame(pyspiel.Game):
             raise OptionError(f"{SHORT_NAME}: seed must be an integer, not {seed!r}")
         self.rules = rules_game_class(engine)(players)
         info = pyspiel.GameInfo(
-            num_distinct_actions=A.NUM_ACTIONS,
-            max_chance_outcomes=max(A.NUM_ACTIONS, DEAL_OUTCOMES),
+            num_distinct_actions=actions.NUM_ACTIONS,
+            max_chance_outcomes=max(actions.NUM_ACTIONS, DEAL_OUTCOMES),
             num_players=players,
             min_utility=0.0,
             max_utility=1.0,

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import copy
 
-from burano_ai.games.burano import actions as A
+from burano_ai.games.burano import actions
 from burano_ai.games.burano import topology
-from burano_ai.games.burano.data import buildings as B
+from burano_ai.games.burano.data import buildings
 from burano_ai.games.burano.data.colours import CUBES_PER_COLOUR, MAX_PLAYERS, MIN_PLAYERS, NUM_COLOURS
 from burano_ai.games.burano.data.fish import CARDS_PER_SPECIES, FISH_DISPLAY_SIZE, NUM_SPECIES
 from burano_ai.games.burano.data.island import MAX_LEVEL, MAX_ROOF_LEVEL
@@ -34,7 +34,7 @@ from burano_ai.games.burano.topology import WorkshopLayout
 
 #: Components of the game (§1): what `Position.component_counts` must always return.
 COMPONENTS = {"cubes": CUBES_PER_COLOUR * NUM_COLOURS, "fish": CARDS_PER_SPECIES * NUM_SPECIES,
-              "buildings": B.NUM_BUILDINGS, "roofs": NUM_ROOF_KINDS * TILES_PER_KIND}
+              "buildings": buildings.NUM_BUILDINGS, "roofs": NUM_ROOF_KINDS * TILES_PER_KIND}
 
 
 def workshop_layout(num_players: int, rows: list[str] | tuple[str, ...] | None = None) -> WorkshopLayout:
@@ -98,7 +98,7 @@ class Position:
         self.roofs_removed: list[tuple[int, int]] = []             # (kind, pair) out of the game
         self.docks = [[0, 0, 0] for _ in range(NUM_ISLANDS)]      # colours, sorted
         self.ports: list[list[int]] = [[], []]                     # ship ids, sorted
-        self.markers = list(A.MARKER_MAPPINGS[0])                  # action of each colour
+        self.markers = list(actions.MARKER_MAPPINGS[0])                  # action of each colour
         self.fish_display = [0] * NUM_SPECIES                      # face-up cards per species
         self.building_display: list[int] = []                      # card ids, sorted
         self.island_workers = [[0] * n for _ in range(NUM_ISLANDS)]
@@ -161,7 +161,7 @@ class Position:
         return counts
 
     def has_card(self, player: int, card_family: int) -> bool:
-        return any(B.BUILDING_CARDS[c][1] == card_family for c in self.players[player].buildings)
+        return any(buildings.BUILDING_CARDS[c][1] == card_family for c in self.players[player].buildings)
 
     def supply(self) -> list[int]:
         """Cubes in the supply per colour: 20 minus every cube elsewhere (derived, §1)."""
@@ -191,7 +191,7 @@ class Position:
         out = set(self.building_display)
         for pl in self.players:
             out.update(pl.buildings)
-        return [c for c in range(B.NUM_BUILDINGS) if c not in out]
+        return [c for c in range(buildings.NUM_BUILDINGS) if c not in out]
 
     def roof_stack(self, kind: int) -> list[int]:
         """Tiles left in a kind's face-down stack, per colour pair (derived)."""
@@ -212,8 +212,8 @@ class Position:
         pyr = self.players[player].pyramid
         if pos < 9:
             return True
-        if pos < A.TOP:
-            return all(pyr[b] != EMPTY for b in A.MIDDLE_SUPPORT[pos - 9])
+        if pos < actions.TOP:
+            return all(pyr[b] != EMPTY for b in actions.MIDDLE_SUPPORT[pos - 9])
         return all(pyr[9 + m] != EMPTY for m in range(4))
 
     def workshop_workers(self, player: int) -> list[int]:
@@ -227,14 +227,14 @@ class Position:
         cubes = sum(self.supply())
         cubes += sum(1 for level in self.cubes for c in level if c != EMPTY)
         fish = sum(self.fish_deck()) + sum(self.fish_display)
-        buildings = len(self.building_deck()) + len(self.building_display)
+        building_cards = len(self.building_deck()) + len(self.building_display)
         roofs = sum(sum(self.roof_stack(k)) for k in range(NUM_ROOF_KINDS)) + len(self.roofs) + len(self.roofs_removed)
         for pl in self.players:
             cubes += sum(1 for c in pl.pyramid if c != EMPTY) + sum(pl.reserve) + sum(pl.prep)
             fish += sum(pl.hand_known) + sum(pl.hand_blind) + sum(pl.sold)
-            buildings += len(pl.buildings)
+            building_cards += len(pl.buildings)
             roofs += sum(1 for t in pl.roof_slots if t is not None)
-        return {"cubes": cubes, "fish": fish, "buildings": buildings, "roofs": roofs}
+        return {"cubes": cubes, "fish": fish, "buildings": building_cards, "roofs": roofs}
 
     def check(self) -> None:
         """Raise AssertionError naming the first broken invariant (conservation, ranges, structure)."""
@@ -243,7 +243,7 @@ class Position:
         assert all(x >= 0 for x in self.supply()), f"negative supply {self.supply()}"
         assert all(x >= 0 for x in self.fish_deck()), f"negative fish deck {self.fish_deck()}"
         assert sum(self.fish_display) <= FISH_DISPLAY_SIZE
-        assert len(self.building_display) <= B.BUILDING_DISPLAY_SIZE
+        assert len(self.building_display) <= buildings.BUILDING_DISPLAY_SIZE
         assert sorted(self.ports[0] + self.ports[1]) == [0, 1, 2, 3]
         assert sorted(c for d in self.docks for c in d) == sorted(list(range(NUM_COLOURS)) * 3)
         for p, pl in enumerate(self.players):

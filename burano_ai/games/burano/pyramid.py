@@ -21,7 +21,7 @@ workers, the number of cubes placed): from the reference State's fields when pre
 
 from __future__ import annotations
 
-from burano_ai.games.burano import actions as A
+from burano_ai.games.burano import actions
 from burano_ai.games.burano.data.colours import COLOURS, NUM_COLOURS
 from burano_ai.games.burano.data.roofs import ROOF_PAIRS
 from burano_ai.games.burano.data.turn import ACTIONS, EARNING, FISHING, LACE
@@ -106,7 +106,7 @@ def colour_prior(state, player: int, legal: list[int], features: Features | None
     for action in legal:
         w = 1.0
         if features is not None:
-            c = action - A.PYRAMID
+            c = action - actions.PYRAMID
             if features.position >= FIRST_UPPER:
                 w += ACTION_BONUS.get(features.markers[c], 0.0) + ROOF_BONUS * features.roof[c]
             elif features.lace[c]:

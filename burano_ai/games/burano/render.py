@@ -14,7 +14,7 @@ import textwrap
 from typing import Any
 
 from burano_ai.games.burano import topology
-from burano_ai.games.burano.data import buildings as B
+from burano_ai.games.burano.data import buildings
 from burano_ai.games.burano.data.colours import (
     COLOUR_LETTERS,
     COLOURS,
@@ -193,7 +193,7 @@ def _supplies(d: dict[str, Any]) -> list[str]:
         tiles += [t["kind"] for t in seat["roof_slots"] if t is not None]
     stacks = ", ".join(f"{k} {TILES_PER_KIND - tiles.count(k)}" for k in ROOF_KINDS)
     owned = sum(len(seat["buildings"]) for seat in d["seats"])
-    building_deck = B.NUM_BUILDINGS - owned - len(d["building_display"])
+    building_deck = buildings.NUM_BUILDINGS - owned - len(d["building_display"])
     return [
         f"fish display: {', '.join(d['fish_display']) or '-'} | fish deck {d['fish_deck_size']}",
         f"building display: {', '.join(d['building_display']) or '-'} | deck {building_deck}",

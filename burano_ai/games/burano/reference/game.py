@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from burano_ai.games.burano import actions as A
+from burano_ai.games.burano import actions
 from burano_ai.games.burano import position
 from burano_ai.games.burano.deal import deal
 from burano_ai.games.burano.notation import position_from_json
@@ -32,10 +32,10 @@ class Game:
 
     # Metadata (OpenSpiel names).
     def num_distinct_actions(self) -> int:
-        return A.NUM_ACTIONS
+        return actions.NUM_ACTIONS
 
     def max_chance_outcomes(self) -> int:
-        return A.NUM_MARKER_MAPPINGS
+        return actions.NUM_MARKER_MAPPINGS
 
     def new_initial_state(self, seed: int = 0) -> State:
         """Set up a new game from a seed (`burano_ai.games.burano.deal`, §3); the first decision is seat A's roof pick."""

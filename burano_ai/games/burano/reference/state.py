@@ -15,9 +15,9 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from burano_ai.games.burano import actions as A
+from burano_ai.games.burano import actions
 from burano_ai.games.burano import topology
-from burano_ai.games.burano.data import buildings as B
+from burano_ai.games.burano.data import buildings
 from burano_ai.games.burano.data.colours import NUM_COLOURS
 from burano_ai.games.burano.data.fish import EMPTY_DRAW_VP, FISH_DISPLAY_SIZE, HAND_CARD_VP, NUM_SPECIES
 from burano_ai.games.burano.data.island import MAX_LEVEL, MAX_ROOF_LEVEL
@@ -133,9 +133,9 @@ class State(Position):
         if pyr[pos] == EMPTY:
             return False
         if pos < 9:
-            return all(pyr[9 + m] == EMPTY for m in range(4) if pos in A.MIDDLE_SUPPORT[m])
-        if pos < A.TOP:
-            return pyr[A.TOP] == EMPTY
+            return all(pyr[9 + m] == EMPTY for m in range(4) if pos in actions.MIDDLE_SUPPORT[m])
+        if pos < actions.TOP:
+            return pyr[actions.TOP] == EMPTY
         return True
 
     def top_level(self, hole: int) -> int:
@@ -163,7 +163,7 @@ class State(Position):
         """Route nodes the boat may end on: 1 step, or also 2 with the Long voyage card (§5.1, §9)."""
         boat = self.players[player].boat
         dests = set(topology.ROUTE_STEP1[boat])
-        if self.has_card(player, B.LONG_VOYAGE):
+        if self.has_card(player, buildings.LONG_VOYAGE):
             dests.update(topology.ROUTE_STEP2[boat])
         return sorted(dests)
 
@@ -197,13 +197,13 @@ class State(Position):
                 docks[j].remove(colour)
                 docks[j].append(pick_colour)
                 if _trip_possible(arrows, docks, island, left):
-                    out.append(A.dock_index(j, colour))
+                    out.append(actions.dock_index(j, colour))
         return out
 
     def swap_picks(self, player: int, island: int) -> list[int]:
         """Docks (`actions.dock_index`) that may start a swap on the way to `island`: those with a partner."""
-        return [A.dock_index(i, c) for i in range(NUM_ISLANDS) for c in sorted(set(self.docks[i]))
-                if self.swap_partners(player, island, A.dock_index(i, c))]
+        return [actions.dock_index(i, c) for i in range(NUM_ISLANDS) for c in sorted(set(self.docks[i]))
+                if self.swap_partners(player, island, actions.dock_index(i, c))]
 
     # ------------------------------------------------------------------------------------------
     # The State API
@@ -267,11 +267,11 @@ class State(Position):
 
     def action_to_string(self, action: int) -> str:
         """The text of an action id (TypeError if `action` is not an int)."""
-        return A.action_to_str(action)
+        return actions.action_to_str(action)
 
     def string_to_action(self, text: str) -> int:
         """The action id of a move text (TypeError if `text` is not a str; IllegalMoveError if it names none)."""
-        return A.parse_action(text)
+        return actions.parse_action(text)
 
     def play(self, text: str) -> int:
         """Parse a move text, check that it is legal here, and apply it; return the action id.
@@ -281,7 +281,7 @@ class State(Position):
             IllegalMoveError: the text does not parse or the move is not legal in this position (the
                 state is left untouched).
         """
-        action = A.parse_action(text)
+        action = actions.parse_action(text)
         self._check_offered(action, text.strip())
         self._apply_unchecked(action)
         return action
@@ -296,7 +296,7 @@ class State(Position):
             offered = self.legal_actions()
         if offered is None or action not in offered:
             kind = CHANCE_KIND_NAMES[self.chance_kind] if self.phase == CHANCE_NODE else None
-            raise A.illegal_action_error(action, text, PHASE_NAMES[self.phase], kind, self._where(), offered)
+            raise actions.illegal_action_error(action, text, PHASE_NAMES[self.phase], kind, self._where(), offered)
 
     def _where(self) -> str:
         if self.stage == ST_ROUNDS:
@@ -314,17 +314,17 @@ class State(Position):
         if kind in (CK_FISH_DRAW, CK_FISH_REFILL):
             deck = self.fish_deck()
             total = sum(deck)
-            return [(A.CH_FISH + s, deck[s] / total) for s in range(NUM_SPECIES) if deck[s] > 0]
+            return [(actions.CH_FISH + s, deck[s] / total) for s in range(NUM_SPECIES) if deck[s] > 0]
         if kind in (CK_BUILDING_DRAW, CK_BUILDING_REFILL):
             deck = self.building_deck()
-            return [(A.CH_BUILDING + c, 1.0 / len(deck)) for c in deck]
+            return [(actions.CH_BUILDING + c, 1.0 / len(deck)) for c in deck]
         if kind == CK_ROOF_TILE:
             stack = self.roof_stack(self.chance_arg)
             total = sum(stack)
-            return [(A.CH_ROOF + p, stack[p] / total) for p in range(TILES_PER_KIND) if stack[p] > 0]
+            return [(actions.CH_ROOF + p, stack[p] / total) for p in range(TILES_PER_KIND) if stack[p] > 0]
         assert kind == CK_MARKERS
-        n = A.NUM_MARKER_MAPPINGS
-        return [(A.CH_MARKERS + i, 1.0 / n) for i in range(n)]
+        n = actions.NUM_MARKER_MAPPINGS
+        return [(actions.CH_MARKERS + i, 1.0 / n) for i in range(n)]
 
     # ------------------------------------------------------------------------------------------
     # Legal actions
@@ -346,78 +346,78 @@ class State(Position):
         phase = self.phase
         out: list[int] = []
         if phase == TURN:
-            out.append(A.DONE)
+            out.append(actions.DONE)
             can_move = self.moves < MAX_MOVES and pl.coins + MOVE_COSTS[self.moves] >= 0
             if can_move:
                 if sum(pl.prep) < PREP_SLOTS:
-                    out += [A.TAKE + pos for pos in range(PYRAMID_SIZE) if self.is_free(p, pos)]
+                    out += [actions.TAKE + pos for pos in range(PYRAMID_SIZE) if self.is_free(p, pos)]
                 for c in range(NUM_COLOURS):
                     if pl.prep[c] > 0:
-                        out += [A.build_action(c, h) for h in range(topology.NUM_HOLES) if self.build_level(h)]
+                        out += [actions.build_action(c, h) for h in range(topology.NUM_HOLES) if self.build_level(h)]
                 out += self._legal_roofs(p)
             if pl.privilege > 0:
-                out.append(A.PRIV_COIN)
+                out.append(actions.PRIV_COIN)
                 supply = self.supply()
                 for pos in range(PYRAMID_SIZE):
                     if pl.pyramid[pos] == EMPTY and self.is_supported(p, pos):
-                        out += [A.priv_cube_action(c, pos) for c in range(NUM_COLOURS) if supply[c] > 0]
+                        out += [actions.priv_cube_action(c, pos) for c in range(NUM_COLOURS) if supply[c] > 0]
         elif phase == PYRAMID:
-            out = [A.PYRAMID + c for c in range(NUM_COLOURS) if pl.reserve[c] > 0]
+            out = [actions.PYRAMID + c for c in range(NUM_COLOURS) if pl.reserve[c] > 0]
         elif phase == FISH_SAIL:
-            out = [A.SAIL + node for node in self.sail_destinations(p) if self.can_sail(p, node)]
+            out = [actions.SAIL + node for node in self.sail_destinations(p) if self.can_sail(p, node)]
             if not out:
-                out.append(A.DONE)   # [RD-5]: no legal trip, the action is skipped
+                out.append(actions.DONE)   # [RD-5]: no legal trip, the action is skipped
         elif phase == FISH_SWAP:
             if not 0 <= self.sail_target < topology.NUM_ROUTE_NODES or topology.NODE_ISLAND[self.sail_target] < 0:
                 return []   # a malformed position (notation rejects it), as in the compiled core
             island = topology.NODE_ISLAND[self.sail_target]
             if self.swap_pick == EMPTY:
                 if self.matches(p, island) >= 1:
-                    out.append(A.GO)
-                out += [A.SWAP_PICK + d for d in self.swap_picks(p, island)]
+                    out.append(actions.GO)
+                out += [actions.SWAP_PICK + d for d in self.swap_picks(p, island)]
             else:
-                out = [A.SWAP_WITH + d for d in self.swap_partners(p, island, self.swap_pick)]
+                out = [actions.SWAP_WITH + d for d in self.swap_partners(p, island, self.swap_pick)]
         elif phase == FISH_DRAW:
             if sum(self.fish_deck()) > 0:
-                out.append(A.DRAW_DECK)
-            out += [A.DRAW_DISPLAY + s for s in range(NUM_SPECIES) if self.fish_display[s] > 0]
+                out.append(actions.DRAW_DECK)
+            out += [actions.DRAW_DISPLAY + s for s in range(NUM_SPECIES) if self.fish_display[s] > 0]
         elif phase == FISH_SEND:
-            out = [A.SEND + 0, A.SEND + 1]
+            out = [actions.SEND + 0, actions.SEND + 1]
         elif phase == PORT_TRADE:
-            out.append(A.DONE)
+            out.append(actions.DONE)
             ships = self.ports[topology.NODE_PORT[pl.boat]]
             hand = [pl.hand_known[s] + pl.hand_blind[s] for s in range(NUM_SPECIES)]
-            for sale, (ship, counts, _) in enumerate(A.SALES):
+            for sale, (ship, counts, _) in enumerate(actions.SALES):
                 if ship in ships and all(hand[s] >= counts[s] for s in range(NUM_SPECIES)):
-                    out.append(A.SELL + sale)
+                    out.append(actions.SELL + sale)
         elif phase == LACE_PLACE:
-            out.append(A.DONE)
+            out.append(actions.DONE)
             plain = [sq for sq in range(len(self.workshop)) if self._can_lace(p, sq, False)]
-            out += [A.LACE + sq for sq in plain]
+            out += [actions.LACE + sq for sq in plain]
             if pl.privilege > 0:
-                out += [A.LACE_PRIV + sq for sq in range(len(self.workshop))
+                out += [actions.LACE_PRIV + sq for sq in range(len(self.workshop))
                         if sq not in plain and self._can_lace(p, sq, True)]
         elif phase == RECALL:
-            out.append(A.DONE)
-            out += [A.RECALL_ISLAND + i for i in range(NUM_ISLANDS) if self.island_workers[i][p] > 0]
-            out += [A.RECALL_SQUARE + sq for sq in self.workshop_workers(p)]
+            out.append(actions.DONE)
+            out += [actions.RECALL_ISLAND + i for i in range(NUM_ISLANDS) if self.island_workers[i][p] > 0]
+            out += [actions.RECALL_SQUARE + sq for sq in self.workshop_workers(p)]
         elif phase == ROOF_BONUS:
-            out.append(A.BONUS_PRIVILEGE)
-            out += [A.BONUS_DISPLAY + c for c in self.building_display]
+            out.append(actions.BONUS_PRIVILEGE)
+            out += [actions.BONUS_DISPLAY + c for c in self.building_display]
             if self.building_deck():
-                out.append(A.BONUS_DECK)
+                out.append(actions.BONUS_DECK)
         elif phase == LACE_PAY:
-            out = [A.PAY + opt for opt in self._pay_options(p, self.pay_queue[0])]
+            out = [actions.PAY + opt for opt in self._pay_options(p, self.pay_queue[0])]
         elif phase == REPLENISH:
             supply = self.supply()
-            out = [A.REPLENISH + c for c in range(NUM_COLOURS) if supply[c] > 0]
+            out = [actions.REPLENISH + c for c in range(NUM_COLOURS) if supply[c] > 0]
         elif phase == PRIV_RESERVE:
             supply = self.supply()
-            out = [A.DONE] + [A.PRIV_RESERVE + c for c in range(NUM_COLOURS) if supply[c] > 0]
+            out = [actions.DONE] + [actions.PRIV_RESERVE + c for c in range(NUM_COLOURS) if supply[c] > 0]
         elif phase == ROOF_DISCARD:
-            out = [A.DONE] + [A.ROOF_DISCARD + i for i in range(ROOF_SLOTS) if pl.roof_slots[i] is not None]
+            out = [actions.DONE] + [actions.ROOF_DISCARD + i for i in range(ROOF_SLOTS) if pl.roof_slots[i] is not None]
         elif phase == ROOF_PICK:
-            out = [A.ROOF_KIND + k for k in range(NUM_ROOF_KINDS)
+            out = [actions.ROOF_KIND + k for k in range(NUM_ROOF_KINDS)
                    if k not in self.kinds_picked and sum(self.roof_stack(k)) > 0]
         return sorted(out)
 
@@ -426,8 +426,8 @@ class State(Position):
         pl = self.players[p]
         wild = set()
         for c in pl.buildings:
-            if B.BUILDING_CARDS[c][1] == B.ROOF_WILDCARD:
-                wild.update(B.BUILDING_CARDS[c][2])
+            if buildings.BUILDING_CARDS[c][1] == buildings.ROOF_WILDCARD:
+                wild.update(buildings.BUILDING_CARDS[c][2])
         out = []
         for line, (a, b, mid) in enumerate(topology.ROOF_LINES):
             level = self.top_level(a)
@@ -444,7 +444,7 @@ class State(Position):
                 f0, f1 = ROOF_PAIRS[tile[1]]
                 for flipped, (fa, fb) in ((False, (f0, f1)), (True, (f1, f0))):
                     if (fa == ca or fa in wild) and (fb == cb or fb in wild):
-                        out.append(A.roof_action(slot, line, flipped))
+                        out.append(actions.roof_action(slot, line, flipped))
         return out
 
     def _can_lace(self, p: int, sq: int, with_privilege: bool) -> bool:
@@ -457,7 +457,7 @@ class State(Position):
             return False
         if with_privilege:
             return True
-        if occ != NO_PLAYER and not self.has_card(p, B.LACE_BUMPING):
+        if occ != NO_PLAYER and not self.has_card(p, buildings.LACE_BUMPING):
             return False
         mine = self.workshop_workers(p)
         return not mine or any(self.workshop[n] == p for n in self.layout.neighbours[sq])
@@ -467,13 +467,13 @@ class State(Position):
         colour = self.layout.colour[sq]
         opts = []
         if colour in pl.pyramid:
-            opts.append(A.PAY_PYRAMID)
+            opts.append(actions.PAY_PYRAMID)
         if pl.privilege > 0 and self.supply()[colour] > 0:
-            opts.append(A.PAY_PRIVILEGE)
-        if not self.discount_used and self.has_card(p, B.LACE_DISCOUNT):
-            opts.append(A.PAY_DISCOUNT)
+            opts.append(actions.PAY_PRIVILEGE)
+        if not self.discount_used and self.has_card(p, buildings.LACE_DISCOUNT):
+            opts.append(actions.PAY_DISCOUNT)
         if opts:
-            opts.append(A.PAY_NONE)
+            opts.append(actions.PAY_NONE)
         return opts
 
     # ------------------------------------------------------------------------------------------
@@ -487,12 +487,12 @@ class State(Position):
             IllegalMoveError: `action` is not legal here, not an outcome offered at this chance node,
                 or the game is over; the state is left untouched.
         """
-        action = A.action_id(action)
+        action = actions.action_id(action)
         self._check_offered(action, None)
         self._apply_unchecked(action)
 
     def _apply_unchecked(self, action: int) -> None:
-        name, i = A.decode(action)
+        name, i = actions.decode(action)
         if self.phase == CHANCE_NODE:
             self._apply_chance(name, i)
             return
@@ -697,7 +697,7 @@ class State(Position):
         self._end_action()
 
     def _do_sell(self, sale: int) -> None:
-        ship, counts, vp = A.SALES[sale]
+        ship, counts, vp = actions.SALES[sale]
         pl = self.players[self.actor]
         pl.vp += vp
         for s in range(NUM_SPECIES):
@@ -779,7 +779,7 @@ class State(Position):
         self.chance_kind = CK_BUILDING_DRAW
 
     def _refill_building_display(self) -> None:
-        if len(self.building_display) < B.BUILDING_DISPLAY_SIZE and self.building_deck():
+        if len(self.building_display) < buildings.BUILDING_DISPLAY_SIZE and self.building_deck():
             self.phase = CHANCE_NODE
             self.chance_kind = CK_BUILDING_REFILL
             return
@@ -802,14 +802,14 @@ class State(Position):
             assert kind == FLAT
             pl.vp += FLAT_ROOF_VP
         for c in pl.buildings:
-            name, fam, colours = B.BUILDING_CARDS[c]
-            if fam == B.ROOF_BONUS:
-                pl.vp += B.ROOF_BONUS_VP_PER_FIELD * sum(1 for f in ROOF_PAIRS[pair] if f in colours)
+            name, fam, colours = buildings.BUILDING_CARDS[c]
+            if fam == buildings.ROOF_BONUS:
+                pl.vp += buildings.ROOF_BONUS_VP_PER_FIELD * sum(1 for f in ROOF_PAIRS[pair] if f in colours)
         self._end_action()
 
     def island_majorities(self, p: int) -> int:
         """Islands where `p` has strictly the most workers (ties won with the Island ties card)."""
-        ties = self.has_card(p, B.ISLAND_TIES)
+        ties = self.has_card(p, buildings.ISLAND_TIES)
         count = 0
         for i in range(NUM_ISLANDS):
             mine = self.island_workers[i][p]
@@ -857,7 +857,7 @@ class State(Position):
             self._continue_roof_pick()
         else:
             assert kind == CK_MARKERS
-            self.markers = list(A.MARKER_MAPPINGS[i])
+            self.markers = list(actions.MARKER_MAPPINGS[i])
             self.stage = ST_REPLENISH
             self.order_index = 0
             self._next_replenish_player()
@@ -952,7 +952,7 @@ class State(Position):
             if best == 0:
                 continue
             tied = [p for p in range(self.num_players) if counts[p] == best]
-            holders = [p for p in tied if self.has_card(p, B.ISLAND_TIES)]
+            holders = [p for p in tied if self.has_card(p, buildings.ISLAND_TIES)]
             if len(tied) == 1 or holders:
                 self.players[(holders or tied)[0]].vp += vp
             else:
@@ -999,15 +999,15 @@ class State(Position):
         pl = self.players[p]
         sq = self.pay_queue.pop(0)
         colour = self.layout.colour[sq]
-        if option == A.PAY_PYRAMID:
+        if option == actions.PAY_PYRAMID:
             # Any position may pay, even a covered one; take the highest such position.
             pos = max(i for i in range(PYRAMID_SIZE) if pl.pyramid[i] == colour)
             pl.pyramid[pos] = EMPTY
-        elif option == A.PAY_PRIVILEGE:
+        elif option == actions.PAY_PRIVILEGE:
             pl.privilege -= 1   # the cube bought from the supply goes straight back as payment
-        elif option == A.PAY_DISCOUNT:
+        elif option == actions.PAY_DISCOUNT:
             self.discount_used = True
-        if option != A.PAY_NONE:
+        if option != actions.PAY_NONE:
             self.paid.append(sq)
         self._continue_lace_pay()
 
@@ -1095,18 +1095,18 @@ class State(Position):
             pl.vp += pl.coins // COINS_PER_VP
             pl.vp += HAND_CARD_VP * (sum(pl.hand_known) + sum(pl.hand_blind))
             for c in pl.buildings:
-                _, fam, arg = B.BUILDING_CARDS[c]
-                if fam == B.SOLD_FISH:
-                    pl.vp += B.SOLD_FISH_VP_PER_CARD * sum(pl.sold[s] for s in arg)
-                elif fam == B.LACE_COLOURS:
-                    pl.vp += B.LACE_COLOURS_VP_PER_WORKER * sum(
+                _, fam, arg = buildings.BUILDING_CARDS[c]
+                if fam == buildings.SOLD_FISH:
+                    pl.vp += buildings.SOLD_FISH_VP_PER_CARD * sum(pl.sold[s] for s in arg)
+                elif fam == buildings.LACE_COLOURS:
+                    pl.vp += buildings.LACE_COLOURS_VP_PER_WORKER * sum(
                         1 for sq in self.workshop_workers(p) if self.layout.colour[sq] in arg)
-                elif fam == B.LACE_DISCOUNT:
-                    pl.vp += B.LACE_DISCOUNT_END_VP
-                elif fam == B.COLLECTOR:
-                    pl.vp += B.COLLECTOR_VP_PER_CARD * len(pl.buildings)
-                elif fam == B.MONUMENT:
-                    pl.vp += B.MONUMENT_VP
+                elif fam == buildings.LACE_DISCOUNT:
+                    pl.vp += buildings.LACE_DISCOUNT_END_VP
+                elif fam == buildings.COLLECTOR:
+                    pl.vp += buildings.COLLECTOR_VP_PER_CARD * len(pl.buildings)
+                elif fam == buildings.MONUMENT:
+                    pl.vp += buildings.MONUMENT_VP
         self.stage = ST_END
         self.phase = GAME_OVER
         self.actor = NO_PLAYER

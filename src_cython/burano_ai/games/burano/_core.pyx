@@ -45,9 +45,9 @@ from burano_ai.core._game cimport (DECISION_OPEN, DECISION_SECRET, GAME_ABI_VERS
 
 import json
 
-import burano_ai.games.burano.actions as _A
+import burano_ai.games.burano.actions as _actions
 import burano_ai.games.burano.topology as _topo
-from burano_ai.games.burano.data import buildings as _B
+from burano_ai.games.burano.data import buildings as _buildings
 from burano_ai.games.burano.data import colours as _colours
 from burano_ai.games.burano.data import fish as _fish
 from burano_ai.games.burano.data import island as _island
@@ -669,7 +669,7 @@ cdef class State:
         cdef long a
         cdef bint ok
         if type(action) is not int:
-            action = _A.action_id(action)
+            action = _actions.action_id(action)
         a = PyLong_AsLongAndOverflow(action, &overflow)
         if overflow or a < 0 or a >= NUM_ACTIONS:
             ok = False
@@ -697,7 +697,7 @@ cdef class State:
         else:
             offered = self.legal_actions()
         kind = CHANCE_KIND_NAMES[self.s.chance_kind] if self.s.phase == PH_CHANCE_NODE else None
-        return _A.illegal_action_error(action, text, PHASE_NAMES[self.s.phase], kind, self._where(), offered)
+        return _actions.illegal_action_error(action, text, PHASE_NAMES[self.s.phase], kind, self._where(), offered)
 
     def chance_outcomes(self):
         """(action, probability) of each chance outcome; empty when this is not a chance node."""
@@ -770,11 +770,11 @@ cdef class State:
 
     def action_to_string(self, action):
         """The text of an action id (TypeError if `action` is not an int)."""
-        return _A.action_to_str(action)
+        return _actions.action_to_str(action)
 
     def string_to_action(self, text):
         """The action id of a move text (TypeError if `text` is not a str; IllegalMoveError if it names none)."""
-        return _A.parse_action(text)
+        return _actions.parse_action(text)
 
     def play(self, text):
         """Parse a move text, check that it is legal here, and apply it; return the action id.
@@ -784,7 +784,7 @@ cdef class State:
             IllegalMoveError: the text does not parse or the move is not legal in this position (the
                 state is left untouched).
         """
-        cdef int action = _A.parse_action(text)
+        cdef int action = _actions.parse_action(text)
         if not is_offered_c(&self.game.g, &self.s, action):
             raise self.illegal_error(action, text.strip())
         self.apply_unchecked(action)

@@ -141,29 +141,29 @@ def _init_tables():
     _require(_route.NUM_ISLANDS == NUM_ISLANDS and _route.DOCKS_PER_ISLAND == DOCKS_PER_ISLAND, "islands")
     _require(_route.NUM_PORTS == NUM_PORTS and _ships.NUM_SHIPS == NUM_SHIPS, "ports/ships")
     _require(_topo.NUM_ROUTE_NODES == NUM_ROUTE_NODES, "route")
-    _require(_fish.NUM_SPECIES == NUM_SPECIES and _B.NUM_BUILDINGS == NUM_BUILDINGS, "fish/buildings")
+    _require(_fish.NUM_SPECIES == NUM_SPECIES and _buildings.NUM_BUILDINGS == NUM_BUILDINGS, "fish/buildings")
     _require(_workshops.NUM_SQUARES == NUM_SQUARES, "workshop squares")
     _require(_colours.MAX_PLAYERS == MAX_PLAYERS and _turn.PYRAMID_SIZE == PYRAMID_SIZE, "players/pyramid")
     _require(_ring.NUM_PIECES == NUM_PIECES and _ring.NUM_HOUSES == NUM_HOUSES
              and _ring.HOUSES_PER_PIECE == 3, "ring")
-    _require(_A.NUM_SALES == NUM_SALES and _A.NUM_MARKER_MAPPINGS == NUM_MARKER_MAPPINGS, "sales/markers")
-    _require(_A.SIZE["SWAP_PICK"] == _A.SIZE["SWAP_WITH"] == NUM_ISLANDS * NUM_COLOURS
-             and _A.NUM_ACTIONS <= MAX_ACTIONS, "actions")
-    _require(tuple(n for n, _ in _A._FAMILIES) == _FAMILY_NAMES, "action families")
+    _require(_actions.NUM_SALES == NUM_SALES and _actions.NUM_MARKER_MAPPINGS == NUM_MARKER_MAPPINGS, "sales/markers")
+    _require(_actions.SIZE["SWAP_PICK"] == _actions.SIZE["SWAP_WITH"] == NUM_ISLANDS * NUM_COLOURS
+             and _actions.NUM_ACTIONS <= MAX_ACTIONS, "actions")
+    _require(tuple(n for n, _ in _actions._FAMILIES) == _FAMILY_NAMES, "action families")
     _require(len(_turn.MOVE_COSTS) == _turn.MAX_MOVES <= 4 and len(_turn.SEASON_ROUNDS) <= 4, "turn")
-    _require(len(_B.BUILDING_CARDS) == NUM_BUILDINGS, "building cards")
-    _require((_B.ROOF_BONUS, _B.ROOF_WILDCARD, _B.SOLD_FISH, _B.LACE_COLOURS, _B.LONG_VOYAGE, _B.LACE_BUMPING,
-              _B.ISLAND_TIES, _B.LACE_DISCOUNT, _B.COLLECTOR, _B.MONUMENT) == tuple(range(NUM_CARD_FAMILIES)),
+    _require(len(_buildings.BUILDING_CARDS) == NUM_BUILDINGS, "building cards")
+    _require((_buildings.ROOF_BONUS, _buildings.ROOF_WILDCARD, _buildings.SOLD_FISH, _buildings.LACE_COLOURS, _buildings.LONG_VOYAGE, _buildings.LACE_BUMPING,
+              _buildings.ISLAND_TIES, _buildings.LACE_DISCOUNT, _buildings.COLLECTOR, _buildings.MONUMENT) == tuple(range(NUM_CARD_FAMILIES)),
              "building families")
     _require((_ring.COIN, _ring.FOUNTAIN) == (SYM_COIN, SYM_FOUNTAIN), "ring symbols")
-    _require(_A.PAY_OPTIONS == ("pyramid", "privilege", "discount", "none"), "pay options")
+    _require(_actions.PAY_OPTIONS == ("pyramid", "privilege", "discount", "none"), "pay options")
     _require((_turn.FISHING, _turn.LACE, _turn.EARNING) == (ACT_FISHING, ACT_LACE, ACT_EARNING), "actions")
     _require((_roofs.ISLAND_MAJORITY, _roofs.WORKSHOP_MAJORITY, _roofs.FOUNTAINS, _roofs.FLAT)
              == (KIND_ISLAND_MAJORITY, KIND_WORKSHOP_MAJORITY, KIND_FOUNTAINS, KIND_FLAT), "roof kinds")
     _require(len(_roofs.MAJORITY_ROOF_VP) == 4 and len(_roofs.FOUNTAIN_ROOF_VP) == 5, "roof VP tables")
     _require(len(_turn.UNION_BONUS) <= MAX_UNION, "union bonus")
     _require(_ring.ARROW_SECTORS == (10, 11, 12), "arrow sectors")
-    _require(_A.TOP == 13 and len(_A.MIDDLE_SUPPORT) == 4, "pyramid shape")
+    _require(_actions.TOP == 13 and len(_actions.MIDDLE_SUPPORT) == 4, "pyramid shape")
     # The C phase, chance-kind and stage numbers are those of burano_ai.games.burano.enums (the position format).
     Ph, CK, St = _enums.Phase, _enums.ChanceKind, _enums.Stage
     _require((PH_ROOF_PICK, PH_PYRAMID, PH_TURN, PH_FISH_SAIL, PH_FISH_SWAP, PH_FISH_DRAW, PH_FISH_SEND,
@@ -183,11 +183,11 @@ def _init_tables():
              and _enums.NO_PLAYER == EMPTY, "sentinels")
 
     # Actions.
-    NUM_ACTIONS = _A.NUM_ACTIONS
+    NUM_ACTIONS = _actions.NUM_ACTIONS
     T.num_actions = NUM_ACTIONS
     for f, name in enumerate(_FAMILY_NAMES):
-        T.offset[f] = _A.OFFSET[name]
-        for i in range(_A.SIZE[name]):
+        T.offset[f] = _actions.OFFSET[name]
+        for i in range(_actions.SIZE[name]):
             T.action_family[T.offset[f] + i] = f
             T.action_index[T.offset[f] + i] = i
     (A_DONE, A_TAKE, A_BUILD, A_ROOF, A_PRIV_COIN, A_PRIV_CUBE, A_PYRAMID, A_SAIL, A_GO, A_SWAP_PICK, A_SWAP_WITH,
@@ -222,7 +222,7 @@ def _init_tables():
         for j, (colour, symbol) in enumerate(piece):
             T.piece_colour[i][j], T.piece_symbol[i][j] = colour, symbol
     # Sales.
-    for i, (ship, counts, vp) in enumerate(_A.SALES):
+    for i, (ship, counts, vp) in enumerate(_actions.SALES):
         T.sale_ship[i] = ship
         T.sale_vp[i] = vp
         T.sale_mask[i] = 0
@@ -234,25 +234,25 @@ def _init_tables():
                 T.sale_mask[i] |= 1 << j
         T.sale_need[i] = need
     # Markers.
-    for i, mapping in enumerate(_A.MARKER_MAPPINGS):
+    for i, mapping in enumerate(_actions.MARKER_MAPPINGS):
         for j in range(NUM_COLOURS):
             T.marker_map[i][j] = mapping[j]
     # Buildings.
     for f in range(NUM_CARD_FAMILIES):
         T.family_cards[f] = 0
-    for i, (_, fam, arg) in enumerate(_B.BUILDING_CARDS):
+    for i, (_, fam, arg) in enumerate(_buildings.BUILDING_CARDS):
         T.card_family[i] = fam
         T.family_cards[fam] |= 1 << i
         T.card_arg_mask[i] = 0
         for x in arg:
             T.card_arg_mask[i] |= 1 << x
-    T.roof_bonus_vp_per_field = _B.ROOF_BONUS_VP_PER_FIELD
-    T.sold_fish_vp_per_card = _B.SOLD_FISH_VP_PER_CARD
-    T.lace_colours_vp_per_worker = _B.LACE_COLOURS_VP_PER_WORKER
-    T.lace_discount_end_vp = _B.LACE_DISCOUNT_END_VP
-    T.collector_vp_per_card = _B.COLLECTOR_VP_PER_CARD
-    T.monument_vp = _B.MONUMENT_VP
-    T.building_display_size = _B.BUILDING_DISPLAY_SIZE
+    T.roof_bonus_vp_per_field = _buildings.ROOF_BONUS_VP_PER_FIELD
+    T.sold_fish_vp_per_card = _buildings.SOLD_FISH_VP_PER_CARD
+    T.lace_colours_vp_per_worker = _buildings.LACE_COLOURS_VP_PER_WORKER
+    T.lace_discount_end_vp = _buildings.LACE_DISCOUNT_END_VP
+    T.collector_vp_per_card = _buildings.COLLECTOR_VP_PER_CARD
+    T.monument_vp = _buildings.MONUMENT_VP
+    T.building_display_size = _buildings.BUILDING_DISPLAY_SIZE
     # Roofs.
     for i, (fa, fb) in enumerate(_roofs.ROOF_PAIRS):
         T.roof_pair[i][0], T.roof_pair[i][1] = fa, fb
@@ -265,7 +265,7 @@ def _init_tables():
     # Pyramid.
     for i in range(4):
         for j in range(4):
-            T.middle_support[i][j] = _A.MIDDLE_SUPPORT[i][j]
+            T.middle_support[i][j] = _actions.MIDDLE_SUPPORT[i][j]
     # Turn and scoring.
     T.max_moves = _turn.MAX_MOVES
     for i in range(T.max_moves):
