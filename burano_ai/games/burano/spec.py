@@ -90,12 +90,7 @@ class BuranoSpec(PeopleSide):
 
     def decision_label(self, state, seat: int) -> str:
         """`spring r1` in the rounds, else the season and stage (`setup`, `summer pyramid`, ...)."""
-        d = state.to_dict(seat)
-        if d["stage"] == "setup":
-            return "setup"
-        if d["stage"] == "rounds":
-            return f"{d['season']} r{d['round']}"
-        return f"{d['season']} {d['stage']}"
+        return self.phase_label(state.to_dict(seat))
 
     def step_visibility(self, state, action: int) -> StepVisibility:
         """Rules spec §1, §4.1, §5.1: a blind fish draw is seen by its drawer only, a pyramid cube by its
