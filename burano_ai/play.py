@@ -36,7 +36,7 @@ import random
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from burano_ai.arena.plan import split_bot_list
 from burano_ai.bots.spec import parse_bot_spec
@@ -63,7 +63,7 @@ HINT_TOP = 3
 HELP_MOVES = """\
 Type a move in one of these ways:
   3                      the move numbered 3 in the list of choices
-  pick flat              the move's text (Tab completes it; any unambiguous beginning will do: pick fl)
+  {example:<22} the move's text (Tab completes it; any unambiguous beginning will do: {prefix})
 """
 HELP_COMMANDS = """\
 Commands:
@@ -77,9 +77,15 @@ Commands:
 """
 
 
-def help_text(entry: MoveEntry | None) -> str:
-    """The `help` text: the ways to type a move (with the game's shortcut, if any), then the commands."""
-    return HELP_MOVES + (entry.help if entry is not None else "") + HELP_COMMANDS
+def help_text(entry: MoveEntry | None, legal: Sequence[str] = ("pick flat", "pick fountains")) -> str:
+    """The `help` text: the ways to type a move (the last of the `legal` move texts as the example, with
+    its shortest beginning that no other legal move shares), the game's shortcut if any, the commands."""
+    example = legal[-1] if legal else "pick flat"
+    others = [text for text in legal if text != example]
+    prefix = next((example[:n] for n in range(1, len(example) + 1)
+                   if not any(text.startswith(example[:n]) for text in others)), example)
+    return HELP_MOVES.format(example=example, prefix=prefix) + (entry.help if entry is not None else "") \
+        + HELP_COMMANDS
 
 
 # ------------------------------------------------------------------------------------------------
@@ -579,7 +585,8 @@ class Table:
         """Run a command; "quit", "moved" (the position changed: show it again) or "" (keep reading)."""
         s = self.session
         if name == "help":
-            self.term.print(help_text(self.shortcut).rstrip("\n"))
+            legal = [s.state.action_to_string(a) for a in s.state.legal_actions()]
+            self.term.print(help_text(self.shortcut, legal).rstrip("\n"))
         elif name == "legal":
             self.show_choices(p)
         elif name == "board":

@@ -459,3 +459,11 @@ def test_play_many_is_all_or_nothing():
         session.play_many(0, ["pyramid pink", "pyramid purple"])
     assert session.ply == ply
     assert len(session.play_many(0, ["pyramid pink", "pyramid blue"])) == 2 and session.ply == ply + 2
+
+
+def test_help_shows_a_move_of_the_game_being_played():
+    """Regression: `help` showed Burano's `pick flat` whatever the game."""
+    from burano_ai.play import help_text
+    text = help_text(None, ["bid 1", "bid 2", "bid 12"])
+    assert "bid 12" in text and "pick" not in text and "will do: bid 12)" in text
+    assert "will do: pick f)" in help_text(None, ["done", "pick island", "pick flat"])
