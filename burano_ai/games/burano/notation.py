@@ -1062,7 +1062,7 @@ def _check_pyramids(s: Position, root: _Reader) -> None:
         for p, pl in enumerate(s.players):
             for pos in range(9, PYRAMID_SIZE):
                 if pl.pyramid[pos] >= 0 and not s.is_supported(p, pos):
-                    raise root.fail(f"{A.PYRAMID_NAMES[pos]} rests on empty cells", f"seats[{p}].pyramid")
+                    raise root.fail(f"{actions.PYRAMID_NAMES[pos]} rests on empty cells", f"seats[{p}].pyramid")
     # Clean-up step 4 (§8.4) moves each seat's pyramid to its reserve, in turn order, before it replenishes:
     # the seats done and the one replenishing have empty pyramids, and all of them from the roof refill on.
     if s.stage in (Stage.REPLENISH, Stage.ROOF_REFILL):
@@ -1111,7 +1111,7 @@ def _check_conservation(s: Position, root: _Reader) -> None:
                 raise root.fail(f"building card {BUILDING_NAMES[c]} is in two places")
             seen.append(c)
     if len(s.building_display) > buildings.BUILDING_DISPLAY_SIZE:
-        raise root.fail(f"the building display holds at most {B.BUILDING_DISPLAY_SIZE} cards", "building_display")
+        raise root.fail(f"the building display holds at most {buildings.BUILDING_DISPLAY_SIZE} cards", "building_display")
     for kind in range(NUM_ROOF_KINDS):
         stack = s.roof_stack(kind)
         for pair, left in enumerate(stack):
