@@ -101,6 +101,21 @@ class StepVisibility:
     seen_by: tuple[int, ...] | None = None
 
 
+def unrevealed_moves(steps: Sequence[Any]) -> set[int]:
+    """The indices of the record `steps` (`record.Step`s) that are moves after the last public move
+    (chance steps skipped): secret simultaneous moves still unrevealed when the record ends (Burano's
+    pyramid being built, Goofspiel's open round). A game's `hidden_in_export` starts from these."""
+    unrevealed: set[int] = set()
+    for i in range(len(steps) - 1, -1, -1):
+        step = steps[i]
+        if step.is_chance:
+            continue
+        if step.seen_by is None:
+            break
+        unrevealed.add(i)
+    return unrevealed
+
+
 @dataclass(frozen=True)
 class BotDeclaration:
     """One of a game's own bots (`GameSpec.bots`): a heuristic choice and the options its spec takes.

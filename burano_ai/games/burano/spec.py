@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from burano_ai.core.errors import OptionError, PositionError
-from burano_ai.core.game import BotDeclaration, StepVisibility
+from burano_ai.core.game import BotDeclaration, StepVisibility, unrevealed_moves
 from burano_ai.core.people import PeopleSide
 from burano_ai.core.seats import SEAT_LETTERS, parse_seat
 from burano_ai.games.burano.data.colours import MAX_PLAYERS, MIN_PLAYERS, PLAYER_COLOURS
@@ -107,14 +107,7 @@ class BuranoSpec(PeopleSide):
         when the record ends (the private moves after the last public one): a finished pyramid is
         revealed to all."""
         letter = SEAT_LETTERS[seat]
-        open_pyramid: set[int] = set()
-        for i in range(len(steps) - 1, -1, -1):
-            step = steps[i]
-            if step.is_chance:
-                continue
-            if step.seen_by is None:
-                break
-            open_pyramid.add(i)
+        open_pyramid = unrevealed_moves(steps)
         return {i for i, step in enumerate(steps)
                 if not step.visible_to(letter) and (step.kind == ChanceKind.FISH_DRAW.label or i in open_pyramid)}
 

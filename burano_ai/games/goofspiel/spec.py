@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from burano_ai.core.errors import OptionError, PositionError
+from burano_ai.core.game import StepVisibility, unrevealed_moves
 from burano_ai.core.seats import SEAT_LETTERS, parse_seat
 from burano_ai.games.goofspiel import rules
 from burano_ai.games.goofspiel.position import FORMAT as POSITION_FORMAT
@@ -100,7 +101,6 @@ class GoofspielSpec:
     def step_visibility(self, state, action: int):
         """A prize reveal is public; a bid is seen by its bidder only, but the round's last bid resolves
         the round and reveals every bid of it, so that step is public (and closes the secret ones)."""
-        from burano_ai.core.game import StepVisibility     # the record's type (the services' interface)
         if state.is_chance_node():
             return StepVisibility(rules.CHANCE_KIND_NAMES[0], None, None)
         bidder = state.current_player()
@@ -110,15 +110,7 @@ class GoofspielSpec:
         """The other seats' bids of the round still open when the record ends (the private steps after
         the last public one, prize reveals skipped): the bids of every finished round are public."""
         letter = SEAT_LETTERS[seat]
-        open_round: set[int] = set()
-        for i in range(len(steps) - 1, -1, -1):
-            step = steps[i]
-            if step.is_chance:
-                continue
-            if step.seen_by is None:
-                break
-            open_round.add(i)
-        return {i for i in open_round if not steps[i].visible_to(letter)}
+        return {i for i in unrevealed_moves(steps) if not steps[i].visible_to(letter)}
 
     def narrate_step(self, step, hidden: bool) -> str:
         """``the prize is 7``, ``B: bid 5``, ``B bids (hidden)``."""
