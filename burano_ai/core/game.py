@@ -15,9 +15,12 @@ optional capabilities it has (`capabilities`), which services read instead of pr
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
+
+from burano_ai.core.errors import OptionError
 
 
 class DecisionMode(IntEnum):
@@ -136,6 +139,20 @@ class BotDeclaration:
     choose: Callable[..., int]
     options: Mapping[str, Any]
     summary: str = ""
+
+
+def import_game_class(spec: GameSpec, implementation: str = "compiled") -> GameFactory:
+    """The Game class of `spec`'s `implementation`, imported from its "module:attribute" entry: what
+    every spec's `game_class` does.
+
+    Raises:
+        OptionError: the game has no such implementation (the message names the ones it has).
+    """
+    if implementation not in spec.implementations:
+        raise OptionError(f"unknown implementation {implementation!r} of {spec.title} "
+                          f"(expected {' or '.join(spec.implementations)})")
+    module, _, attribute = spec.implementations[implementation].partition(":")
+    return getattr(importlib.import_module(module), attribute)
 
 
 def player_range_text(spec: GameSpec) -> str:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from burano_ai.core.errors import OptionError, PositionError
-from burano_ai.core.game import BotDeclaration, StepVisibility, unrevealed_moves
+from burano_ai.core.game import BotDeclaration, StepVisibility, import_game_class, unrevealed_moves
 from burano_ai.core.people import PeopleSide
 from burano_ai.core.seats import SEAT_LETTERS, parse_seat
 from burano_ai.games.burano.data.colours import MAX_PLAYERS, MIN_PLAYERS, PLAYER_COLOURS
@@ -54,11 +53,7 @@ class BuranoSpec(PeopleSide):
 
     def game_class(self, implementation: str = "compiled"):
         """The Game class of `implementation` ("compiled" or "reference")."""
-        if implementation not in self.implementations:
-            raise OptionError(f"unknown implementation {implementation!r} of {self.title} "
-                              f"(expected {' or '.join(self.implementations)})")
-        module, _, attribute = self.implementations[implementation].partition(":")
-        return getattr(importlib.import_module(module), attribute)
+        return import_game_class(self, implementation)
 
     def new_game(self, num_players: int, implementation: str = "compiled"):
         """A Game of `implementation` for `num_players` players."""

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from burano_ai.core.errors import OptionError, PositionError
-from burano_ai.core.game import StepVisibility, unrevealed_moves
+from burano_ai.core.game import StepVisibility, import_game_class, unrevealed_moves
 from burano_ai.core.seats import SEAT_LETTERS, parse_seat
 from burano_ai.games.goofspiel import rules
 from burano_ai.games.goofspiel.position import FORMAT as POSITION_FORMAT
@@ -40,11 +39,7 @@ class GoofspielSpec:
 
     def game_class(self, implementation: str = "compiled"):
         """The Game class of `implementation` ("compiled" or "reference")."""
-        if implementation not in self.implementations:
-            raise OptionError(f"unknown implementation {implementation!r} of {self.title} "
-                              f"(expected {' or '.join(self.implementations)})")
-        module, _, attribute = self.implementations[implementation].partition(":")
-        return getattr(importlib.import_module(module), attribute)
+        return import_game_class(self, implementation)
 
     def new_game(self, num_players: int, implementation: str = "compiled", *,
                  num_cards: int = rules.DEFAULT_CARDS, points_order: str = "random"):
