@@ -109,6 +109,10 @@ class GameSession:
     def is_bot(self, seat: int) -> bool:
         return seat in self._bots
 
+    def bot(self, seat: int) -> Any:
+        """The bot playing `seat` (None for a person): its owner may set its `stop_event`."""
+        return self._bots.get(seat)
+
     def to_move(self) -> int:
         """The seat to move, or `CHANCE` / `TERMINAL`."""
         return self.state.current_player()
