@@ -33,7 +33,7 @@ import random
 import sys
 import traceback
 from pathlib import Path
-from typing import Any, Callable, NoReturn, Optional
+from typing import Any, Callable, List, NoReturn, Optional
 
 import typer
 from typer.core import TyperGroup
@@ -1091,6 +1091,14 @@ def serve(
     open_browser: bool = typer.Option(False, "--open", help="Open the board in the default web browser."),
     game: Optional[str] = typer.Option(None, "--game", metavar="GAME",
                                        help=f"The game the new-game form offers first (default {DEFAULT_GAME})."),
+    public: bool = typer.Option(False, "--public",
+                                help="Allow a --host other machines can reach (says what it exposes)."),
+    allow_host: Optional[List[str]] = typer.Option(None, "--allow-host", metavar="NAME[:PORT]",
+                                                   help="One more name the Host header may give (repeatable; "
+                                                        "default: localhost, 127.0.0.1, [::1] on --port)."),
+    limit: Optional[List[str]] = typer.Option(None, "--limit", metavar="NAME=VALUE",
+                                              help="An operator's limit (repeatable): max_games, max_streams, "
+                                                   "bot_seconds, ... (docs/web.md)."),
 ) -> None:
     """Serve the web board: play against bots, analyse, set up a position, replay a game (docs/web.md)."""
     spec = _spec(game)
@@ -1098,7 +1106,8 @@ def serve(
         from burano_ai.web.server import serve as run_server
     except ImportError as exc:
         raise OptionError(f"burano serve needs the web extra: pip install 'burano-ai[web]' ({exc})") from None
-    run_server(host=host, port=port, open_browser=open_browser, **game_keyword(spec, DEFAULT_GAME))
+    run_server(host=host, port=port, open_browser=open_browser, public=public, allow_hosts=allow_host or [],
+               limits=limit or [], **game_keyword(spec, DEFAULT_GAME))
 
 
 if __name__ == "__main__":
