@@ -907,11 +907,14 @@ def play(
                                        help="Bots for the other seats, in seat order, separated by ';': "
                                             "'ismcts:time=2;greedy' (one spec plays every other seat; default "
                                             "ismcts:time=2)."),
-    seed: Optional[int] = typer.Option(None, "--seed", "-s", help="Seed of the deal, the chance events and the "
-                                                                 "bots (default: a random one, shown)."),
+    seed: Optional[int] = typer.Option(None, "--seed", "-s", help="Play a reproducible game: the seed of the deal, "
+                                                                 "the chance events and the bots (default: secret "
+                                                                 "chance, drawn from a secret you cannot see; undo "
+                                                                 "redraws)."),
     record: Optional[Path] = typer.Option(None, "--record", metavar="FILE",
                                           help="Save the game record here (default ./<game>-game-<seed>.json, "
-                                               "burano-game-<seed>.json for Burano, or the --resume file)."),
+                                               "burano-game-<seed>.json for Burano, the start time instead of "
+                                               "the seed without --seed, or the --resume file)."),
     resume: Optional[Path] = typer.Option(None, "--resume", metavar="FILE", help="Continue a saved game."),
     names: Optional[str] = typer.Option(None, "--names", metavar="NAMES",
                                         help="Comma-separated names: one per seat, or one per person."),
