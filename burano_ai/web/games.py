@@ -124,7 +124,7 @@ class LiveGame:
         self.id = game_id
         self.spec = spec
         self.session = GameSession(players, seed, seats, game=spec.key)
-        self.seeded = bool(getattr(self.session, "seeded", seed is not None))
+        self.seeded = self.session.seeded
         # the seed only when the game was created with one (a reproducible deal); a secret deal's never
         self.setup = {"kind": spec.key, "players": players, "seats": seats, "seeded": self.seeded}
         if self.seeded:

@@ -29,7 +29,8 @@ def client():
         from fastapi.testclient import TestClient
 
     from burano_ai.web.app import create_app
-    with TestClient(create_app(), raise_server_exceptions=False) as c:
+    # a loopback name as Host: the app refuses any other (burano serve --allow-host adds names)
+    with TestClient(create_app(), raise_server_exceptions=False, base_url="http://127.0.0.1") as c:
         yield c
 
 
