@@ -79,6 +79,7 @@ async def _until_done_or_gone(request: Request, work, *args) -> Any:
                 return task.result()
             if await request.is_disconnected():
                 cancelled.set()
+                task.add_done_callback(lambda t: t.cancelled() or t.exception())   # its end is nobody's
                 raise Cancelled("the client went away")
     finally:
         cancelled.set()   # whatever ended this request (an error, a cancellation), the work stops too
@@ -111,12 +112,6 @@ def create_app(default_game: str = DEFAULT_GAME, limits: ServerLimits | None = N
     app.state.games, app.state.analyses, app.state.replays = games, analyses, replays
     app.state.streams, app.state.limits = streams, limits
     app.add_middleware(HostGuard, hosts=hosts)
-
-    @app.middleware("http")
-    async def _no_referrer(request: Request, call_next):
-        response = await call_next(request)
-        response.headers["Referrer-Policy"] = "no-referrer"   # a token in a URL never leaves in a Referer
-        return response
 
     @app.exception_handler(AccessError)
     async def _access(request, exc):

@@ -120,7 +120,9 @@ def origin_allowed(origin: str, hosts: list[tuple[str, int | None]]) -> bool:
 
 
 class HostGuard:
-    """ASGI middleware: refuse (403, one JSON line) a request whose Host or Origin is not one of `hosts`."""
+    """ASGI middleware: refuse (403, one JSON line) a request whose Host or Origin is not one of `hosts`;
+    every answer says `Referrer-Policy: no-referrer`. (Plain ASGI: Starlette's BaseHTTPMiddleware would hide
+    a client's disconnect from the routes.)"""
 
     def __init__(self, app: Any, hosts: list[tuple[str, int | None]]) -> None:
         self.app = app
@@ -139,7 +141,12 @@ class HostGuard:
         elif origin is not None and not origin_allowed(origin, self.hosts):
             problem = f"Origin {_shown(origin)} is not this server: requests from other sites are refused"
         if problem is None:
-            await self.app(scope, receive, send)
+            async def send_no_referrer(message: dict) -> None:   # a token in a URL never leaves in a Referer
+                if message["type"] == "http.response.start":
+                    message = {**message, "headers": [*message.get("headers", []),
+                                                      (b"referrer-policy", b"no-referrer")]}
+                await send(message)
+            await self.app(scope, receive, send_no_referrer if scope["type"] == "http" else send)
             return
         if scope["type"] == "websocket":
             await send({"type": "websocket.close", "code": 1008})
