@@ -63,7 +63,8 @@ def _field(data: dict[str, Any], name: str, default: Any = ..., kinds: tuple = (
         return default
     value = data[name]
     if kinds and (not isinstance(value, kinds) or isinstance(value, bool) and bool not in kinds):
-        raise ValueError(f"field {name!r} must be {' or '.join(k.__name__ for k in kinds)}, not {_shown(value)}")
+        names = " or ".join("null" if k is type(None) else k.__name__ for k in kinds)
+        raise ValueError(f"field {name!r} must be {names}, not {_shown(value)}")
     return value
 
 

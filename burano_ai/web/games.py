@@ -3,7 +3,13 @@
 The full State stays in the session; everything a browser receives is built by `seat_payload`, which
 reads only `session.view(seat)` (`state.to_dict(seat)`), the seat's legal move texts and the steps
 narrated for that seat. Each human seat's payload is rebuilt after every step and kept with a version
-number, so readers (HTTP and server-sent events) never touch a state while a bot is moving.
+number, so readers (HTTP and server-sent events) never touch a state while a bot is moving; a change wakes
+the game's event streams (`changes`).
+
+Each human seat has a token (`LiveGame.tokens`, given only to the game's creator): the routes hand a
+seat's payload only to its holder. A game created without a seed deals from the session's secret, and
+its payloads carry no seed (`setup.seeded` False); the bots' specs are held to the operator's
+`ServerLimits`.
 """
 
 from __future__ import annotations

@@ -479,3 +479,43 @@ def test_burano_serve_without_the_web_extra_says_how_to_get_it(runner, monkeypat
     assert result.exit_code == 2
     assert "needs the web extra: pip install 'burano-ai[web]'" in result.stderr
     assert result.stderr.count("\n") == 1
+
+
+def test_burano_serve_on_a_public_address_needs_public_and_says_what_it_exposes(runner, monkeypatch):
+    """Regression: `--host 0.0.0.0` only printed a warning. Now it needs --public (else exit 2, one line);
+    with it the server says what it exposes, and the address it listens on is an allowed Host."""
+    import uvicorn
+    from cli import app
+    started = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kwargs: started.append((app, kwargs)))
+    result = runner.invoke(app, ["serve", "--host", "0.0.0.0", "--port", "0"])
+    assert result.exit_code == 2 and not started
+    assert result.stderr.strip().splitlines() == [
+        "error: --host 0.0.0.0 lets other machines reach the board: add --public to mean it "
+        "(docs/web.md, \"Running it for other people\")"]
+    result = runner.invoke(app, ["serve", "--host", "0.0.0.0", "--port", "0", "--public", "--allow-host",
+                                 "board.example", "--limit", "max_games=3", "--limit", "bot_seconds=2"])
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "public: listening on 0.0.0.0:0" in out and "board.example" in out and "unencrypted" in out
+    assert "3 games" in out and "bots up to 2 s" in out
+    served = started[0][0]
+    assert served.state.limits.max_games == 3 and served.state.limits.bot_seconds == 2.0
+    assert runner.invoke(app, ["serve", "--host", "localhost", "--port", "0"]).exit_code == 0   # loopback: no flag
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--limit", "max_games"], "expected NAME=VALUE"),
+    (["--limit", "nope=3"], "unknown limit 'nope'"),
+    (["--limit", "bot_seconds=-1"], "bot_seconds: must be > 0"),
+    (["--allow-host", "a b"], "--allow-host 'a b'"),
+    (["--allow-host", "x.example:port"], "--allow-host"),
+])
+def test_burano_serve_refuses_bad_limits_and_hosts_in_one_line(runner, monkeypatch, args, words):
+    import uvicorn
+    from cli import app
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: pytest.fail("served despite a bad option"))
+    result = runner.invoke(app, ["serve", "--port", "0", *args])
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and words in lines[0], lines

@@ -356,6 +356,7 @@ async function startAnalysis() {
   showError("");
   stopAnalysisEvents();
   if (app.analysis && !app.analysis.done) await stopAnalysis();   // this page's search ends before the next
+  if (app.analysis && app.analysis.events) app.analysis.events.close();   // else it reconnects to the old one
   $("#candidates tbody").innerHTML = "";
   try {
     let payload;
