@@ -329,3 +329,25 @@ def test_a_replay_id_is_unguessable(client):
     session.advance()
     replay = client.post("/api/replays", json={"record": session.record.to_json()}).json()
     assert TOKEN.match(replay["id"])
+
+
+@pytest.mark.parametrize("game", ["burano", "goofspiel"])
+def test_a_pathological_export_is_refused_by_the_replay_route(client, game):
+    """Regression: `POST /api/replays` of a one-seat export whose other seats' steps were all nulled never
+    answered (the hidden-step fill was exponential) and pinned a core after the client had gone. Now it
+    is one 400 line (the record layer refuses such an export; its fill is bounded)."""
+    from burano_ai.session import GameSession
+    session = GameSession(3, 50, ["random"] * 3, game=game)
+    session.advance()
+    data = session.record.for_seat("A").to_dict()
+    for step in data["steps"]:
+        if step["actor"] != "A":
+            step["move"] = None
+    result: dict = {}
+    worker = threading.Thread(target=lambda: result.update(r=client.post("/api/replays", json={"record": data})),
+                              daemon=True)
+    worker.start()
+    worker.join(timeout=60)   # a guard against the old hang
+    assert not worker.is_alive(), "the replay route does not answer"
+    _error(result["r"], 400, "record.steps[")
+    assert client.app.state.replays.replays == {}
