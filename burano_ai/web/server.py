@@ -70,8 +70,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False,
     if not is_loopback(host) and not public:
         raise OptionError(f"--host {host} lets other machines reach the board: add --public to mean it "
                           f"(docs/web.md, \"Running it for other people\")")
-    if not is_loopback(host) and host not in ("0.0.0.0", "::"):
-        allow_hosts.append(f"[{host}]" if ":" in host else host)   # the address it listens on names it
+    if host not in ("0.0.0.0", "::"):   # the address it listens on names it (127.0.0.2, a LAN address)
+        allow_hosts.append(f"[{host}]" if ":" in host and not host.startswith("[") else host)
     try:
         allowed_hosts(port, allow_hosts)
     except ValueError as exc:
