@@ -30,7 +30,7 @@ class ServerLimits:
     analysis_seconds: float = 120.0      # longest analysis: it stops by itself after this
     analysis_threads: int = 0            # threads of one analysis (0: every usable core)
     max_replays: int = 8                 # replays held; the oldest is forgotten
-    max_replay_plies: int = 20_000       # steps of a record opened for replay
+    max_replay_plies: int = 5_000        # steps of a record opened for replay (a 4-player Burano game: ~600)
     bot_seconds: float = 30.0            # a bot spec's `time` (seconds per decision) at most
     bot_iterations: int = 200_000        # a bot spec's `iterations` at most
     bot_threads: int = 4                 # a bot spec's `threads` at most

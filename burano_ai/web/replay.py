@@ -7,7 +7,9 @@ and the step's engine annotations.
 
 from __future__ import annotations
 
+import json
 import threading
+import zlib
 from collections import OrderedDict
 from typing import Any
 
@@ -47,11 +49,13 @@ class Replay:
         self.record = record
         self.seat = seat
         self.kind = record.game   # the record's game (a record without a `game` field is Burano's)
-        self.views: list[dict[str, Any]] = []
+        # each view as compressed JSON (~1 KB instead of a ~20 KB dict): a replay of the most plies a server
+        # allows stays a few MB
+        self.views: list[bytes] = []
         for _ply, state in record.positions():
             if cancelled is not None and cancelled.is_set():
                 raise Cancelled("the client went away")
-            self.views.append(state.to_dict(seat))
+            self.views.append(zlib.compress(json.dumps(state.to_dict(seat)).encode(), 1))
 
     def summary(self) -> dict[str, Any]:
         rec = self.record
@@ -74,7 +78,7 @@ class Replay:
         if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= plies:
             raise OptionError(f"ply must be 0 to {plies}, not {ply!r}")
         step = self.record.steps[ply] if ply < plies else None
-        return {"ply": ply, "view": self.views[ply],
+        return {"ply": ply, "view": json.loads(zlib.decompress(self.views[ply])),
                 "next": None if step is None else step_text(step, self.seat),
                 "annotations": None if step is None else self._notes(step)}
 

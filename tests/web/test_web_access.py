@@ -281,10 +281,22 @@ def test_undo_during_a_think_stops_the_bot_and_takes_the_move_back(client):
 
 
 def test_undo_refuses_a_bot_that_cannot_be_interrupted(client):
-    """A search in worker processes cannot stop mid-decision: undo says so at once (409) instead of waiting."""
+    """A search that cannot stop mid-decision (worker processes, a third-party search): undo says so at
+    once (409) instead of waiting for the think."""
     from burano_ai.web.games import can_stop
     assert can_stop("ismcts:time=2", "burano") and can_stop("random", "burano")
     assert not can_stop("ismcts:time=2,workers=2", "burano") and not can_stop("mcts-pkg:time=1", "burano")
+    pytest.importorskip("mcts")
+    payload = _create(client, seats=("human", "mcts-pkg:time=2"), seed=3)
+    game, token = payload["game"], payload["tokens"]["A"]
+    for move in ("pick island", "pick workshop", "pick flat"):
+        moved = client.post(f"/api/games/{game}/move", json={"move": move}, headers=_with(token)).json()
+    assert moved["thinking"] == "B"
+    _error(client.post(f"/api/games/{game}/undo", json={}, headers=_with(token)), 409, "cannot be interrupted")
+    live = client.app.state.games.get(game)
+    assert _wait(lambda: not live._running or live.session.to_move() == 0)   # it moves, then undo works
+    assert _wait(lambda: live.thinking is None)
+    assert client.post(f"/api/games/{game}/undo", json={}, headers=_with(token)).status_code == 200
 
 
 def test_the_running_analyses_are_capped_and_an_owners_new_one_replaces_its_old(make_client):
