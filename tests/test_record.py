@@ -382,3 +382,27 @@ def test_an_export_of_a_record_started_mid_game_hides_the_start_and_still_replay
         resampled += first.to_dict() != loaded.initial_state().to_dict()
         assert loaded.replay().to_dict("A") == final.to_dict("A")
     assert resampled >= 1
+
+
+def test_the_schema_refuses_what_the_loader_refuses_in_names_and_results():
+    jsonschema = pytest.importorskip("jsonschema")
+    from pathlib import Path
+
+    from referencing import Registry, Resource
+    docs = Path(__file__).resolve().parent.parent / "docs"
+    schema = json.loads((docs / "game.schema.json").read_text())
+    position = json.loads((docs / "position.schema.json").read_text())
+    validator = jsonschema.Draft202012Validator(
+        schema, registry=Registry().with_resource(position["$id"], Resource.from_contents(position)))
+    record, _ = random_record(2, 3)
+    good = record.to_dict()
+    assert list(validator.iter_errors(good)) == []
+    assert list(validator.iter_errors(record.for_seat("A").to_dict())) == []
+    for mutate in (lambda d: d["seats"][0].update(name="\x1b]0;pwned\x07"), lambda d: d.update(event="\x1b[2J"),
+                   lambda d: d["result"].update(winners=[]), lambda d: d["result"].update(extra=1),
+                   lambda d: d["result"].update(order=["A", "A"])):
+        bad = json.loads(json.dumps(good))
+        mutate(bad)
+        assert list(validator.iter_errors(bad))
+        with pytest.raises(RecordError):
+            GameRecord.from_dict(bad)
