@@ -31,7 +31,7 @@ import datetime
 import json
 import os
 import random
-import unicodedata
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
@@ -395,30 +395,33 @@ class GameRecord:
         raise AssertionError("unreachable")
 
     def _apply(self, state, i: int, step: Step) -> None:
+        """Play `step` at `state` (in place), checking its actor, kind, text and who saw it (`seen_by`, `seat`)
+        against the position; RecordError naming the field otherwise (`state` is then untouched)."""
         where = f"record.steps[{i}]"
         if state.is_terminal():
             raise RecordError(f"{where}: the game is already over")
         if state.is_chance_node():
             if not step.is_chance:
                 raise RecordError(f"{where}: a chance event is pending here, not a move by {step.actor}")
-            kind = self.spec.step_visibility(state, _offered(state)[0]).kind
-            if step.kind is not None and step.kind != kind:
-                raise RecordError(f"{where}.kind: the pending chance event is {kind!r}, not {step.kind!r}")
         else:
             mover = SEAT_LETTERS[state.current_player()]
             if step.actor != mover:
                 raise RecordError(f"{where}.actor: {mover} is to move here, not {step.actor}")
         try:
-            # Who saw the step, from the state before it (parsed first: `play` names a bad text itself).
-            seen = self.spec.step_visibility(state, state.string_to_action(step.move))
-        except BuranoError:
-            seen = None
-        try:
-            state.play(step.move)
+            action = state.string_to_action(step.move)
         except BuranoError as exc:
             raise RecordError(f"{where}: {exc}") from None
-        if seen is None:      # `play` took a text that `string_to_action` refused: no implementation does
-            raise RecordError(f"{where}: {step.move!r} is not a move text of this game")
+        seen = self.spec.step_visibility(state, action)     # who saw it, from the state before it
+        if step.is_chance and step.kind is not None and step.kind != seen.kind:
+            raise RecordError(f"{where}.kind: the pending chance event is {seen.kind!r}, not {step.kind!r}")
+        try:
+            state.apply_action(action)        # checked: a refused action leaves the state untouched
+        except BuranoError as exc:
+            try:
+                state.clone().play(step.move)     # the game's own words for why the text is not legal here
+            except BuranoError as named:
+                exc = named
+            raise RecordError(f"{where}: {exc}") from None
         seen_by = None if seen.seen_by is None else [SEAT_LETTERS[p] for p in seen.seen_by]
         if step.seen_by != seen_by:
             raise RecordError(f"{where}.seen_by: the step was seen by "
@@ -558,18 +561,18 @@ _HEADER_KEYS = frozenset({"format", "game", "players", "seats", "seed", "start",
 _STEP_KEYS = frozenset({"actor", "move", "kind", "seat", "seen_by", "annotations"})
 
 
-#: Characters a text read on a terminal may not hold: controls (ESC starts a terminal escape sequence that
-#: can set the window title or clear the screen), line and paragraph separators, bidirectional overrides.
-_UNPRINTABLE_CATEGORIES = frozenset({"Cc", "Zl", "Zp"})
-_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+#: Characters a text read on a terminal may not hold: controls (C0 and C1, Unicode category Cc: ESC starts a
+#: terminal escape sequence that can set the window title or clear the screen), the line and paragraph
+#: separators (Zl, Zp), and the bidirectional marks and overrides that reorder what a terminal shows.
+_UNPRINTABLE = re.compile("[\u0000-\u001f\u007f-\u009f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def check_printable(value: str, where: str, error: type[BuranoError] = PositionError) -> str:
     """`value`, if it holds no character that changes a terminal (`error` naming the first one, escaped)."""
-    for ch in value:
-        if ch in _BIDI_CONTROLS or unicodedata.category(ch) in _UNPRINTABLE_CATEGORIES:
-            raise error(f"{where}: control character U+{ord(ch):04X} in {value!r} (texts shown on a terminal may "
-                        "not hold control characters or escape sequences)")
+    bad = _UNPRINTABLE.search(value)
+    if bad is not None:
+        raise error(f"{where}: control character U+{ord(bad.group()):04X} in {_short(value)} (texts shown on a "
+                    "terminal may not hold control characters or escape sequences)")
     return value
 
 
