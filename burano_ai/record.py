@@ -31,7 +31,7 @@ import datetime
 import json
 import os
 import random
-import unicodedata
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
@@ -39,6 +39,7 @@ from burano_ai.core.errors import BuranoError, OptionError, PositionError
 from burano_ai.core.game import player_range_text
 from burano_ai.core.jsonio import MAX_POSITION_BYTES, read_text_file
 from burano_ai.core.seats import SEAT_LETTERS, parse_seat
+from burano_ai.core.seeds import derive
 from burano_ai.games import DEFAULT_GAME, get_spec
 
 #: The format tag of a game record.
@@ -52,6 +53,9 @@ HUMAN = "human"
 #: Most state applications (public and hidden steps alike) the replay of a one-seat export may spend
 #: filling its hidden steps (`GameRecord.replay`); past it, a one-line RecordError.
 MAX_FILL_STEPS = 200_000
+#: Most samples of a one-seat start's hidden parts tried when an export is replayed (`GameRecord.replay`).
+MAX_START_SAMPLES = 16
+_START_SAMPLE_TAG = 0x57A7
 #: Longest seat name, player (bot spec) and event text.
 MAX_NAME_CHARS = 200
 #: The keys of a finished game's `result`.
@@ -314,11 +318,16 @@ class GameRecord:
     # -- playing ------------------------------------------------------------------------------------------
 
     def initial_state(self, game_factory: GameFactory | None = None):
-        """The position before the first step: the deal of `seed`, or `start` (a position of the game)."""
+        """The position before the first step: the deal of `seed`, or `start` (a position of the game; in a
+        one-seat export the seat's view, its hidden parts filled by the game's loader)."""
+        return self._initial(game_factory)[0]
+
+    def _initial(self, game_factory: GameFactory | None = None):
+        """(the position before the first step, True when it was loaded from a one-seat view)."""
         spec = self.spec
         factory = game_factory or spec.game_class("compiled")
         if self.start is None:
-            return factory(self.players).new_initial_state(self.seed)
+            return factory(self.players).new_initial_state(self.seed), False
         try:
             state, view = spec.load_position(self.start, factory)
         except PositionError as exc:
@@ -331,7 +340,7 @@ class GameRecord:
         if view is not None and SEAT_LETTERS[view] != self.view:
             raise RecordError(f"record.start: seat {SEAT_LETTERS[view]}'s one-seat view in a record exported for "
                               f"seat {self.view}")
-        return state
+        return state, view is not None
 
     def add(self, state, action: int) -> Step:
         """Append the step of applying `action` at `state` (call before applying it) and return it."""
@@ -360,11 +369,10 @@ class GameRecord:
 
         The yielded state is the replay's own: copy it (`clone()`) to keep it past the next iteration.
         """
-        if self.view is not None and any(s.hidden for s in self.steps):
-            filled = self._filled_steps(game_factory)
-        else:
-            filled = None
-        state = self.initial_state(game_factory)
+        state, from_view = self._initial(game_factory)
+        filled = None
+        if self.view is not None and (from_view or any(s.hidden for s in self.steps)):
+            state, filled = self._filled_steps(game_factory)
         for i, step in enumerate(self.steps):
             yield i, state
             self._apply(state, i, step if filled is None else filled[i])
@@ -387,30 +395,33 @@ class GameRecord:
         raise AssertionError("unreachable")
 
     def _apply(self, state, i: int, step: Step) -> None:
+        """Play `step` at `state` (in place), checking its actor, kind, text and who saw it (`seen_by`, `seat`)
+        against the position; RecordError naming the field otherwise (`state` is then untouched)."""
         where = f"record.steps[{i}]"
         if state.is_terminal():
             raise RecordError(f"{where}: the game is already over")
         if state.is_chance_node():
             if not step.is_chance:
                 raise RecordError(f"{where}: a chance event is pending here, not a move by {step.actor}")
-            kind = self.spec.step_visibility(state, _offered(state)[0]).kind
-            if step.kind is not None and step.kind != kind:
-                raise RecordError(f"{where}.kind: the pending chance event is {kind!r}, not {step.kind!r}")
         else:
             mover = SEAT_LETTERS[state.current_player()]
             if step.actor != mover:
                 raise RecordError(f"{where}.actor: {mover} is to move here, not {step.actor}")
         try:
-            # Who saw the step, from the state before it (parsed first: `play` names a bad text itself).
-            seen = self.spec.step_visibility(state, state.string_to_action(step.move))
-        except BuranoError:
-            seen = None
-        try:
-            state.play(step.move)
+            action = state.string_to_action(step.move)
         except BuranoError as exc:
             raise RecordError(f"{where}: {exc}") from None
-        if seen is None:      # `play` took a text that `string_to_action` refused: no implementation does
-            raise RecordError(f"{where}: {step.move!r} is not a move text of this game")
+        seen = self.spec.step_visibility(state, action)     # who saw it, from the state before it
+        if step.is_chance and step.kind is not None and step.kind != seen.kind:
+            raise RecordError(f"{where}.kind: the pending chance event is {seen.kind!r}, not {step.kind!r}")
+        try:
+            state.apply_action(action)        # checked: a refused action leaves the state untouched
+        except BuranoError as exc:
+            try:
+                state.clone().play(step.move)     # the game's own words for why the text is not legal here
+            except BuranoError as named:
+                exc = named
+            raise RecordError(f"{where}: {exc}") from None
         seen_by = None if seen.seen_by is None else [SEAT_LETTERS[p] for p in seen.seen_by]
         if step.seen_by != seen_by:
             raise RecordError(f"{where}.seen_by: the step was seen by "
@@ -434,17 +445,19 @@ class GameRecord:
                 raise RecordError(f"record.result.{key}: {self.result[key]!r}, but the replay gives "
                                   f"{expected.result[key]!r}")
 
-    def _filled_steps(self, game_factory: GameFactory | None) -> list[Step]:
-        """The steps of a one-seat export with every hidden step given a consistent text.
+    def _filled_steps(self, game_factory: GameFactory | None) -> tuple[Any, list[Step]]:
+        """A start and the steps of a one-seat export, every hidden step given a consistent text.
 
         Depth-first over the hidden steps, trying first the outcomes the seat's later public steps need
         (a card another seat later sells, a colour its revealed pyramid has); a complete assignment must
-        also give the record's `result`. Every state application -- a public step replayed, a hidden
-        step tried -- counts against `MAX_FILL_STEPS`; past it, a one-line RecordError.
+        also give the record's `result`. A start that is the seat's view has its hidden parts filled by
+        the game's loader; when no assignment fits that start, other samples of them are tried
+        (`State.resample`, at most `MAX_START_SAMPLES`). Every state application -- a public step
+        replayed, a hidden step tried -- counts against `MAX_FILL_STEPS`; past it, a one-line RecordError.
         """
         steps = list(self.steps)
         hidden = [i for i, s in enumerate(steps) if s.hidden]
-        state0 = self.initial_state(game_factory)
+        state0, from_view = self._initial(game_factory)
         budget = [MAX_FILL_STEPS]
         furthest: list[Any] = [-1, ""]    # the step index and message of the furthest failure, for the error
         rng = random.Random(0)
@@ -467,7 +480,7 @@ class GameRecord:
                 try:
                     apply(state, i, steps[i])
                 except RecordError:
-                    if k == 0 or budget[0] < 0:
+                    if k == 0 and not from_view or budget[0] < 0:
                         raise   # before the first hidden step the record itself is wrong; or out of budget
                     return False
             if k == len(hidden):
@@ -493,16 +506,20 @@ class GameRecord:
             steps[i] = self.steps[i]
             return False
 
-        try:
-            found = run(state0, 0, 0)
-        except RecursionError:
-            raise RecordError(f"record: {len(hidden)} hidden steps are too many to fill") from None
-        if not found:
-            # Name the furthest the replay got with any assignment, and why it stopped there.
-            raise RecordError("record: no assignment of the hidden steps makes every later step legal"
-                              + (" and gives record.result" if self.result is not None else "")
-                              + (f"; the furthest replay stops at {furthest[1]}" if furthest[1] else ""))
-        return steps
+        seat = SEAT_LETTERS.index(self.view)
+        starts = [state0] + ([state0.resample(seat, derive(_START_SAMPLE_TAG, n)) for n in range(MAX_START_SAMPLES)]
+                             if from_view else [])
+        for start in starts:
+            try:
+                found = run(start.clone(), 0, 0)
+            except RecursionError:
+                raise RecordError(f"record: {len(hidden)} hidden steps are too many to fill") from None
+            if found:
+                return start, steps
+        # Name the furthest the replay got with any assignment, and why it stopped there.
+        raise RecordError("record: no assignment of the hidden steps makes every later step legal"
+                          + (" and gives record.result" if self.result is not None else "")
+                          + (f"; the furthest replay stops at {furthest[1]}" if furthest[1] else ""))
 
     # -- export -------------------------------------------------------------------------------------------
 
@@ -544,18 +561,18 @@ _HEADER_KEYS = frozenset({"format", "game", "players", "seats", "seed", "start",
 _STEP_KEYS = frozenset({"actor", "move", "kind", "seat", "seen_by", "annotations"})
 
 
-#: Characters a text read on a terminal may not hold: controls (ESC starts a terminal escape sequence that
-#: can set the window title or clear the screen), line and paragraph separators, bidirectional overrides.
-_UNPRINTABLE_CATEGORIES = frozenset({"Cc", "Zl", "Zp"})
-_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+#: Characters a text read on a terminal may not hold: controls (C0 and C1, Unicode category Cc: ESC starts a
+#: terminal escape sequence that can set the window title or clear the screen), the line and paragraph
+#: separators (Zl, Zp), and the bidirectional marks and overrides that reorder what a terminal shows.
+_UNPRINTABLE = re.compile("[\u0000-\u001f\u007f-\u009f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def check_printable(value: str, where: str, error: type[BuranoError] = PositionError) -> str:
     """`value`, if it holds no character that changes a terminal (`error` naming the first one, escaped)."""
-    for ch in value:
-        if ch in _BIDI_CONTROLS or unicodedata.category(ch) in _UNPRINTABLE_CATEGORIES:
-            raise error(f"{where}: control character U+{ord(ch):04X} in {value!r} (texts shown on a terminal may "
-                        "not hold control characters or escape sequences)")
+    bad = _UNPRINTABLE.search(value)
+    if bad is not None:
+        raise error(f"{where}: control character U+{ord(bad.group()):04X} in {_short(value)} (texts shown on a "
+                    "terminal may not hold control characters or escape sequences)")
     return value
 
 
