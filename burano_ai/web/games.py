@@ -14,6 +14,7 @@ its payloads carry no seed (`setup.seeded` False); the bots' specs are held to t
 
 from __future__ import annotations
 
+import copy
 import json
 import threading
 from collections import OrderedDict
@@ -296,9 +297,13 @@ class LiveGame:
             self.lock.release()
 
     def record_text(self, seat: int) -> str:
-        """The game so far as `seat` may share it (a game record, other seats' private steps hidden)."""
-        with self.lock:
-            return self.session.record.for_seat(seat).to_json()
+        """The game so far as `seat` may share it (a game record, other seats' private steps hidden).
+
+        Read from a copy of the record as it stands, without the lock: a bot thinking holds the lock, and a
+        download must not wait for its think (the steps change only between decisions)."""
+        record = copy.copy(self.session.record)
+        record.steps = list(record.steps)
+        return record.for_seat(seat).to_json()
 
 def seat_payload(game: LiveGame, seat: int) -> dict[str, Any]:
     """Everything the page of `seat` gets: its view, its legal moves, its log, the game's public facts."""
