@@ -16,6 +16,7 @@ from burano_ai.core.seats import SEAT_LETTERS
 from burano_ai.core.seats import parse_seat
 from burano_ai.core.errors import OptionError
 from burano_ai.record import GameRecord, narrate_step
+from burano_ai.web.games import view_changes
 
 #: Replays kept in memory.
 MAX_REPLAYS = 8
@@ -66,8 +67,13 @@ class Replay:
         if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= plies:
             raise OptionError(f"ply must be 0 to {plies}, not {ply!r}")
         step = self.record.steps[ply] if ply < plies else None
+        seen = step is not None and step.move is not None and step.visible_to(SEAT_LETTERS[self.seat])
         return {"ply": ply, "view": self.views[ply],
                 "next": None if step is None else step_text(step, self.seat),
+                # the next step's move text when the seat saw it (the board marks where it is made)
+                "move": step.move if seen else None,
+                # what the last step changed in the seat's view (the board marks it)
+                "changes": view_changes(self.views[ply - 1], self.views[ply]) if ply > 0 else [],
                 "annotations": None if step is None else self._notes(step)}
 
 
