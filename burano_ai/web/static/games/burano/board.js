@@ -32,18 +32,18 @@ const SPECIES = ["lobster", "tuna", "squid", "crab", "shrimp", "octopus", "clam"
 // roof stacks); one panel per seat. Each SVG's viewBox is its block in board units, and the page never
 // draws a block smaller than 1 px a unit, so every text (>= 12 units) reads at >= 12 px.
 // Region boxes (board units): [x, y, w, h], each inside its block's viewBox.
-const CELL = 42;
+const CELL = 44;
 const REGIONS = {
-  island: [0, 0, 406, 430],
-  route: [0, 0, 452, 300],
-  actions: [0, 306, 452, 100],
-  workshop: [0, 0, 480, 256],
-  supply: [0, 262, 480, 190],
+  island: [0, 0, 424, 448],
+  route: [0, 0, 428, 300],
+  actions: [0, 306, 428, 100],
+  workshop: [0, 0, 380, 236],
+  supply: [0, 242, 380, 230],
 };
 const BLOCKS = {   // block -> [viewBox, flex grow]: the island gets most of the room that is left
-  island: [[0, 0, 406, 430], 4],
-  sea: [[0, 0, 452, 406], 1],
-  town: [[0, 0, 480, 452], 1],
+  island: [[0, 0, 424, 448], 4],
+  sea: [[0, 0, 428, 406], 1],
+  town: [[0, 0, 380, 472], 0],
 };
 const PANEL_W = 588, PANEL_MIN_H = 282;
 const FACT_CHARS = 58;   // a seat's fact line wraps at this many characters (12-unit text in 402 units)
@@ -136,9 +136,9 @@ function drawRoof(roof, key, cls) {
 }
 
 // -- the route ------------------------------------------------------------------------------------
-const NODE_POS = {PortL: [48, 158], I1: [138, 64], I2: [226, 64], I3: [314, 64], PortR: [404, 158],
-                  I4: [314, 252], I5: [226, 252], I6: [138, 252]};
-const NODE_W = 86, NODE_H = 90;
+const NODE_POS = {PortL: [46, 158], I1: [130, 64], I2: [214, 64], I3: [298, 64], PortR: [382, 158],
+                  I4: [298, 252], I5: [214, 252], I6: [130, 252]};
+const NODE_W = 80, NODE_H = 90;
 // The islands the seats' boats start from (a 2-player game has only A and B).
 const ISLAND_LETTER = {I1: "A", I3: "B", I4: "C", I6: "D"};
 
@@ -168,19 +168,19 @@ function drawRoute(v) {
     } else {
       const docks = (v.docks && v.docks[node]) || [];
       docks.forEach((c, i) => {
-        s += `<rect class="dock"${keyAttr(`dock:${node}:${c}`)} x="${x + 6 + i * 26}" y="${y + 21}" width="22" height="18" rx="2" ${fillOf(c)}/>`;
+        s += `<rect class="dock"${keyAttr(`dock:${node}:${c}`)} x="${x + 4 + i * 25}" y="${y + 21}" width="22" height="18" rx="2" ${fillOf(c)}/>`;
       });
       seats.forEach((seat, p) => {
         const n = (seat.islands || {})[node] || 0;
         if (n > 0) {
-          const wx = x + 12 + p * 21, wy = y + 54;
+          const wx = x + 11 + p * 19, wy = y + 54;
           s += `<g class="island-worker"${keyAttr(`wk:${node}:${LETTERS[p]}`)}><circle cx="${wx}" cy="${wy}" r="10" fill="${SEAT_FILL[p]}" class="worker"/>${txt(wx, wy + 4, n, "worker-n", 'text-anchor="middle"')}</g>`;
         }
       });
     }
     seats.forEach((seat, p) => {
       if (seat.boat === node) {
-        const bx = x + 4 + p * 20, by = y + NODE_H - 8;
+        const bx = x + 3 + p * 19, by = y + NODE_H - 8;
         s += `<g class="boat"${keyAttr("boat:" + LETTERS[p])}><path d="M${bx} ${by - 6} h18 l-4 7 h-10 z" fill="${SEAT_FILL[p]}"/>${txt(bx + 9, by - 8, LETTERS[p], "boat-letter", 'text-anchor="middle"')}</g>`;
       }
     });
@@ -194,8 +194,8 @@ function drawActions(v, opts) {
   let s = regionOpen("actions", box);
   const cells = ["fishing", "lace", "earning"];
   cells.forEach((cell, i) => {
-    const x = box[0] + 8 + i * 102, y = box[1] + 8;
-    s += `<rect x="${x}" y="${y}" width="96" height="42" rx="4" class="cell-bg"/>${txt(x + 4, y + 15, cell, "small")}`;
+    const x = box[0] + 8 + i * 92, y = box[1] + 8;
+    s += `<rect x="${x}" y="${y}" width="88" height="42" rx="4" class="cell-bg"/>${txt(x + 4, y + 15, cell, "small")}`;
     ((v.markers || {})[cell] || []).forEach((c, j) => {
       s += `<rect x="${x + 8 + j * 26}" y="${y + 21}" width="20" height="16" rx="3" ${fillOf(c)} class="marker"${keyAttr(`marker:${cell}:${j}`)}/>`;
     });
@@ -218,7 +218,7 @@ function drawWorkshop(v) {
   const layout = v.workshop_layout || [];
   const owner = {};
   (v.seats || []).forEach((seat, p) => (seat.workshop || []).forEach(sq => owner[sq] = p));
-  const size = 52;
+  const size = 48;
   layout.forEach((row, r) => {
     const cells = row.trim().split(/\s+/);
     cells.forEach((cell, c) => {
@@ -249,21 +249,25 @@ function drawSupply(v) {
   (v.fish_display || []).forEach((sp, i) => {
     s += `<g class="card"${keyAttr("fish:" + sp)}><rect x="${x + i * 86}" y="${y + 8}" width="82" height="26" rx="3" class="fish-card"/>${txt(x + i * 86 + 5, y + 26, sp, "small")}</g>`;
   });
-  s += `<g class="card"${keyAttr("fishdeck")}><rect x="${x + 266}" y="${y + 8}" width="96" height="26" rx="3" class="deck"/>${txt(x + 271, y + 26, `deck: ${v.fish_deck_size ?? "?"}`, "small light")}</g>`;
-  y += 58;
+  s += `<g class="card"${keyAttr("fishdeck")}><rect x="${x + 262}" y="${y + 8}" width="96" height="26" rx="3" class="deck"/>${txt(x + 267, y + 26, `deck: ${v.fish_deck_size ?? "?"}`, "small light")}</g>`;
+  // two columns of cards: a building's whole name always fits
+  const grid = (i) => [x + (i % 2) * 184, y + 8 + Math.floor(i / 2) * 30];
+  y += 56;
   s += txt(x, y, "Buildings", "title");
   s += `<g class="card"${keyAttr("blddeck")}><rect x="${x + 100}" y="${y - 16}" width="60" height="22" rx="3" class="deck"/>${txt(x + 106, y, "deck", "small light")}</g>`;
   (v.building_display || []).forEach((b, i) => {
-    s += `<g class="card"${keyAttr("bld:" + b)}><title>${esc(b)}</title><rect x="${x + i * 116}" y="${y + 8}" width="112" height="26" rx="3" class="bld-card"/>${txt(x + i * 116 + 4, y + 26, b, "small")}</g>`;
+    const [bx, by] = grid(i);
+    s += `<g class="card"${keyAttr("bld:" + b)}><title>${esc(b)}</title><rect x="${bx}" y="${by}" width="180" height="26" rx="3" class="bld-card"/>${txt(bx + 5, by + 18, b, "small")}</g>`;
   });
-  y += 58;
+  y += 18 + 30 * Math.max(2, Math.ceil((v.building_display || []).length / 2)) + 10;
   s += txt(x, y, "Roof stacks", "title");
   const used = {island: 0, workshop: 0, fountains: 0, flat: 0};
   ((v.island && v.island.roofs) || []).forEach(r => used[r.kind]++);
   (v.roofs_removed || []).forEach(r => used[r.kind]++);
   (v.seats || []).forEach(seat => (seat.roof_slots || []).forEach(t => { if (t) used[t.kind]++; }));
   ["island", "workshop", "fountains", "flat"].forEach((k, i) => {
-    s += `<g class="card"${keyAttr("kind:" + k)}><title>${k} roof tiles left</title><rect x="${x + i * 116}" y="${y + 8}" width="112" height="26" rx="3" class="stack"/>${txt(x + i * 116 + 5, y + 26, `${k}: ${12 - used[k]}`, "small")}</g>`;
+    const [kx, ky] = grid(i);
+    s += `<g class="card"${keyAttr("kind:" + k)}><title>${k} roof tiles left</title><rect x="${kx}" y="${ky}" width="180" height="26" rx="3" class="stack"/>${txt(kx + 5, ky + 18, `${k}: ${12 - used[k]} left`, "small")}</g>`;
   });
   return s + "</g>";
 }
@@ -359,7 +363,7 @@ function drawSeat(v, p, opts) {
   });
   s += "</g>";
   // roof slots: the tile's two fields, its kind below them
-  const rx = x0 + 300, ry = y0 + 100;
+  const rx = x0 + 300, ry = y0 + 112;
   s += `<g data-subregion="roofs">` + txt(rx, ry + 10, "roof tiles", "small");
   (seat.roof_slots || []).forEach((t, i) => {
     const x = rx + i * 94, y = ry + 16;
