@@ -108,8 +108,9 @@ def test_a_whole_game_against_a_random_bot_by_clicking_the_board(live_server, pa
     hidden_moves = [i for i, step in enumerate(session.record.steps)
                     if step.seen_by is not None and "A" not in step.seen_by]
     assert hidden_moves, "the game had no hidden step: the check would prove nothing"
+    seat_views = [state.to_dict(0) for _ply, state in session.record.positions()]
     for text in received:
-        _check_honest(json.loads(text), session, hidden_moves)
+        _check_honest(json.loads(text), session, hidden_moves, seat_views)
 
 
 def _server_game(live_server, game_id):
@@ -117,8 +118,27 @@ def _server_game(live_server, game_id):
     return live_server.app.state.games.get(game_id)
 
 
-def _check_honest(payload, session, hidden_moves):
+def _value_at(view, path):
+    for key in path:
+        if isinstance(view, dict):
+            view = view.get(key)
+        elif isinstance(view, list) and isinstance(key, int) and 0 <= key < len(view):
+            view = view[key]
+        else:
+            return None
+    return view
+
+
+def _check_honest(payload, session, hidden_moves, seat_views=None):
+    """No view but seat A's, no opponent's blind card or secret pyramid; with `seat_views` (seat A's view
+    after each step of the game), every last-move mark's value is the one in A's view after its step."""
     views = []
+    if seat_views is not None and isinstance(payload, dict) and isinstance(payload.get("marks"), dict):
+        marks = payload["marks"]
+        for i, changes in enumerate(marks["steps"]):
+            step = marks["first"] + i
+            for path, _before, after in changes:
+                assert _value_at(seat_views[step + 1], path) == after, f"a mark of step {step} is not in A's view"
 
     def walk(node):
         if isinstance(node, dict):
@@ -382,6 +402,17 @@ def test_the_honest_view_check_finds_a_leak():
     with pytest.raises(AssertionError):
         _check_honest({"view": leaked}, session, hidden)
     _check_honest({"view": session.state.to_dict(0)}, session, hidden)
+    # the last-move marks: a change that is not seat A's view is caught, A's own changes pass
+    from burano_ai.web.games import view_changes
+    seat_views = [state.to_dict(0) for _ply, state in session.record.positions()]
+    last = len(session.record.steps) - 1
+    honest = {"marks": {"since": 0, "first": last, "steps": [view_changes(seat_views[last], seat_views[last + 1])]}}
+    _check_honest(honest, session, hidden, seat_views)
+    full_hand = session.state.to_dict()["seats"][1]["hand"]["blind"]
+    assert isinstance(full_hand, dict)
+    leak = {"marks": {"since": 0, "first": last, "steps": [[[["seats", 1, "hand", "blind"], 0, full_hand]]]}}
+    with pytest.raises(AssertionError):
+        _check_honest(leak, session, hidden, seat_views)
 
 
 def test_a_thinking_bot_shows_and_a_reload_finds_the_game_again(live_server, page):
