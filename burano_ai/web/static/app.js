@@ -644,7 +644,7 @@ function showReplayStep(step) {
   });
   $("#rp-slider").value = step.ply;
   const plies = app.replay.plies;
-  $("#rp-ply").textContent = step.ply < plies ? `step ${step.ply + 1} of ${plies} next` : `the end: all ${plies} steps played`;
+  $("#rp-ply").textContent = step.ply < plies ? `step ${step.ply + 1} of ${plies}` : `the end: all ${plies} steps played`;
   $("#rp-step").textContent = step.next ? `next: ${step.ply + 1}. ${step.next}` : "end of the record";
   const a = step.annotations;
   const box = $("#rp-annotations");
