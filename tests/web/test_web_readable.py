@@ -76,6 +76,13 @@ def test_text_size_and_layout(live_server, page, width, height):
     assert report["cut"] == []
     assert report["pageOverflow"] <= 0 and report["boardOverflow"] <= 0
     assert page.evaluate(OVERLAPS)["problems"] == []
+    # white cubes, docks, markers and roof-tile fields keep a dark outline on the board's light colours
+    whites = page.evaluate("""() => Array.from(document.querySelectorAll('#board [data-white]')).map(el => {
+      const s = getComputedStyle(el); return [s.stroke, parseFloat(s.strokeWidth)]; })""")
+    outlines = ("rgb(59, 59, 59)", "rgb(204, 0, 0)",   # dark; a ring's arrow houses are outlined red
+                "rgb(0, 163, 173)", "rgb(212, 0, 0)", "rgb(224, 138, 0)")   # marked, hovered, legal
+    odd = [(stroke, w) for stroke, w in whites if w < 2 or stroke not in outlines]
+    assert len(whites) > 10 and odd == [], odd
     blocks = report["blocks"]
     assert set(blocks) == {"island", "sea", "town", "seat-A", "seat-B", "seat-C", "seat-D"}
     assert blocks["island"] >= max(blocks["sea"], blocks["town"])
@@ -323,6 +330,8 @@ def test_the_plan_text_follows_the_candidates_after_leaving_one_out(live_server,
     page.wait_for_function("window.buranoPage().game && window.buranoPage().legal.length > 0")
     page.click("#hint")
     page.wait_for_function("(() => { const a = window.buranoPage().analysis; return a && a.reports >= 1; })()")
+    page.click("#analysis-stop")   # the table stays as it is while we point at it
+    page.wait_for_function("window.buranoPage().analysis.done")
     first = page.locator("#candidates tbody tr").first
     avoided = first.get_attribute("data-move")
     first.hover()
@@ -334,3 +343,28 @@ def test_the_plan_text_follows_the_candidates_after_leaving_one_out(live_server,
     assert avoided not in page.locator("#analysis-plan").inner_text()
     page.click("#analysis-stop")
     page.wait_for_function("window.buranoPage().analysis.done")
+
+
+def test_the_generic_board_marks_the_blocks_that_changed(live_server, page):
+    """Goofspiel on the generic board: after our bid and the bot's, the blocks whose values changed in our
+    view (the prize and round, each seat's hand, bid, prizes won, points) are marked, and no other."""
+    page.goto(f"{live_server}/?kind=goofspiel&players=2&seed=3&seats=human,random")
+    page.wait_for_function("window.buranoPage().game && window.buranoPage().legal.length > 0")
+    for _ in range(3):
+        state = _page_state(page)
+        with page.expect_response(lambda r: r.url.endswith("/move")) as answer:
+            page.locator(f'#board button.gb-move.legal[data-move="{state["legal"][0]}"]').click()
+        before = answer.value.json()["view"]
+        page.wait_for_function("([v]) => { const p = window.buranoPage(); return p.game.version > v && !p.game.thinking "
+                               "&& (p.game.over || p.legal.length > 0); }", arg=[state["game"]["version"]])
+        after = page.evaluate("window.buranoState()")
+        expected = set()
+        for key, value in after.items():
+            if before.get(key) == value:
+                continue
+            if isinstance(value, list) and value and all(isinstance(x, dict) for x in value):
+                expected.update(f"block:{key}:{i}" for i, (b, a) in enumerate(zip(before[key], value)) if b != a)
+            else:
+                expected.add("block:facts")
+        assert expected, "the bids changed nothing"
+        assert set(_page_state(page)["marked"]) == expected

@@ -163,7 +163,9 @@ function planBadges(plan) {
     const shift = 14 * (used[key] = (used[key] || 0) + 1) - 14;
     const g = document.createElementNS("http://www.w3.org/2000/svg", "g");
     g.setAttribute("class", "plan-badge");
-    g.innerHTML = `<circle cx="${box.x + 6 + shift}" cy="${box.y + 6}" r="9"/><text x="${box.x + 6 + shift}" y="${box.y + 10}" text-anchor="middle">${i + 1}</text>`;
+    // at the element's top right corner (its name is written at the top left), later steps leftwards
+    const cx = box.x + box.width - 6 - shift;
+    g.innerHTML = `<circle cx="${cx}" cy="${box.y + 6}" r="9"/><text x="${cx}" y="${box.y + 10}" text-anchor="middle">${i + 1}</text>`;
     overlay.appendChild(g);
   });
 }
@@ -340,7 +342,6 @@ function whereNow(kind, view) {
 function gameStatus(p) {
   const v = p.view;
   if (p.over) return `game over · winner ${p.winners.join(", ")}`;
-  if (app.switching) return `pass the screen to ${p.to_move}`;
   const whose = p.to_move === p.seat ? "your move" : p.thinking ? `${p.thinking} is thinking` : `${p.to_move} to move`;
   return `${whereNow(p.kind, v)} · ${whose} (you are ${p.seat})`;
 }
@@ -567,8 +568,10 @@ function drawWinGraph(summary) {
   const svg = $("#rp-graph");
   const points = {};
   summary.wins.forEach((w, ply) => { if (w) (points[w[0]] = points[w[0]] || []).push([ply, w[1]]); });
-  svg.hidden = !Object.keys(points).length;
-  if (svg.hidden) return;
+  // an SVG element has no `hidden` property: the attribute itself is set or taken off
+  const none = !Object.keys(points).length;
+  svg.toggleAttribute("hidden", none);
+  if (none) return;
   const W = 300, H = 150, L = 44, R = 8, T = 8, B = 36, n = Math.max(1, summary.plies);
   const x = (ply) => L + (W - L - R) * ply / n, y = (win) => T + (H - T - B) * (1 - win);
   let s = `<rect x="${L}" y="${T}" width="${W - L - R}" height="${H - T - B}" fill="#f8f9fb" stroke="#ccd"/>`;
