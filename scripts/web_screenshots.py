@@ -131,16 +131,22 @@ def main() -> None:
             page.locator("#board button.gb-move").nth(3).hover()
             shot("generic")
 
-            # Replay of the example record, seen by seat B.
+            # Replay of the example record, seen by seat B and annotated for B by the engine (`burano
+            # analyse --seat B --iterations 1000 --seed 1`), at B's first flagged move.
+            from burano_ai.analysis import analyse
+            from burano_ai.record import GameRecord
+            from burano_ai.search import Limit
+            record = GameRecord.load(ROOT / "burano_ai" / "games" / "burano" / "data" / "examples" / "game-2p.json")
+            analyse(record, seat="B", limit=Limit(iterations=1000), seed=1).annotate(record)
+            flagged = next((i for i, step in enumerate(record.steps) if (step.annotations or {}).get("flag")), 200)
             page.goto(f"{url}/?tab=replay")
-            page.set_input_files("#rp-file", str(ROOT / "burano_ai" / "games" / "burano" / "data" / "examples" / "game-2p.json"))
-            page.wait_for_function("document.querySelector('#rp-json').value.length > 100")
+            page.fill("#rp-json", record.to_json())
             page.select_option("#rp-seat", "B")
             page.click("#rp-open")
             page.wait_for_function("window.buranoPage().replay && window.buranoPage().replay.plies > 0")
-            page.evaluate("(() => { const s = document.querySelector('#rp-slider'); s.value = 200; "
+            page.evaluate(f"(() => {{ const s = document.querySelector('#rp-slider'); s.value = {flagged}; "
                           "s.dispatchEvent(new Event('input')); })()")
-            page.wait_for_function("window.buranoPage().replay.ply === 200")
+            page.wait_for_function(f"window.buranoPage().replay.ply === {flagged}")
             shot("replay")
 
             # A 4-player late game (seat C's view) at three sizes (at 900 px the side panel is folded).

@@ -572,7 +572,7 @@ function drawWinGraph(summary) {
   const none = !Object.keys(points).length;
   svg.toggleAttribute("hidden", none);
   if (none) return;
-  const W = 300, H = 150, L = 44, R = 8, T = 8, B = 36, n = Math.max(1, summary.plies);
+  const W = 300, H = 150, L = 44, R = 18, T = 8, B = 36, n = Math.max(1, summary.plies);
   const x = (ply) => L + (W - L - R) * ply / n, y = (win) => T + (H - T - B) * (1 - win);
   let s = `<rect x="${L}" y="${T}" width="${W - L - R}" height="${H - T - B}" fill="#f8f9fb" stroke="#ccd"/>`;
   [0, 0.5, 1].forEach(w => {
@@ -590,7 +590,7 @@ function drawWinGraph(summary) {
     s += `<polyline fill="none" stroke="${colour}" stroke-width="1.5" points="${pts.map(([p, w]) => `${x(p)},${y(w)}`).join(" ")}"/>`;
     pts.forEach(([p, w]) => {
       const flag = summary.flags[p];
-      s += `<circle class="win-point" data-ply="${p}" cx="${x(p)}" cy="${y(w)}" r="${flag ? 4 : 2.5}" fill="${flag ? "#d40000" : colour}"><title>step ${p + 1}: ${actor} ${(100 * w).toFixed(0)}%${flag ? " (" + flag + ")" : ""}</title></circle>`;
+      s += `<circle class="win-point" data-ply="${p}" cx="${x(p)}" cy="${y(w)}" r="${flag ? 4 : 2.5}" fill="${flag ? "#d40000" : colour}"${flag ? ' stroke="#000" stroke-width="1.2"' : ""}><title>step ${p + 1}: ${actor} ${(100 * w).toFixed(0)}%${flag ? " (" + flag + ")" : ""}</title></circle>`;
     });
   });
   svg.innerHTML = s;
