@@ -517,6 +517,7 @@ def test_the_deal_form_without_seed_or_moves():
         state, view, _root = load_query_position({"position": position})
         return view, state.to_dict()
     assert key({"players": 2}) == key({"players": 2, "seed": 0, "moves": []})
+    assert not list(INPUT.iter_errors({"id": "d", "position": {"players": 2}}))   # the schema says so too
     assert key({"players": 3, "seed": 7}) == key({"players": 3, "seed": 7, "moves": []})
     assert key({"players": 2, "seed": 0}) != key({"players": 2, "seed": 1})
     view, _ = key({"players": 2, "view": "B"})
