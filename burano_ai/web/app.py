@@ -208,7 +208,7 @@ def create_app(default_game: str = DEFAULT_GAME, limits: ServerLimits | None = N
     @app.get("/api/games/{game_id}/events")
     def game_events(request: Request, game_id: str, seat: str | None = None):
         game, index = _game_seat(request, game_id, seat)
-        return event_stream(streams, game.changes, lambda: (game.version, game.snapshots[index], game.closed))
+        return event_stream(streams, game.updates, lambda: (game.version, game.snapshots[index], game.closed))
 
     @app.post("/api/games/{game_id}/move")
     async def move(request: Request, game_id: str):
