@@ -372,7 +372,7 @@ class GameRecord:
         state, from_view = self._initial(game_factory)
         filled = None
         if self.view is not None and (from_view or any(s.hidden for s in self.steps)):
-            state, filled = self._filled_steps(game_factory)
+            state, filled = self._filled(game_factory)
         for i, step in enumerate(self.steps):
             yield i, state
             self._apply(state, i, step if filled is None else filled[i])
@@ -445,7 +445,11 @@ class GameRecord:
                 raise RecordError(f"record.result.{key}: {self.result[key]!r}, but the replay gives "
                                   f"{expected.result[key]!r}")
 
-    def _filled_steps(self, game_factory: GameFactory | None) -> tuple[Any, list[Step]]:
+    def _filled_steps(self, game_factory: GameFactory | None) -> list[Step]:
+        """The steps of a one-seat export with every hidden step given a consistent text (`_filled`)."""
+        return self._filled(game_factory)[1]
+
+    def _filled(self, game_factory: GameFactory | None) -> tuple[Any, list[Step]]:
         """A start and the steps of a one-seat export, every hidden step given a consistent text.
 
         Depth-first over the hidden steps, trying first the outcomes the seat's later public steps need

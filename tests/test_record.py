@@ -378,7 +378,7 @@ def test_an_export_of_a_record_started_mid_game_hides_the_start_and_still_replay
         export = sub.for_seat("A")
         assert export.start == sub.initial_state().to_dict(0) and export.start != start
         loaded = GameRecord.from_json(export.to_json())
-        first, _ = loaded._filled_steps(None)
+        first, _ = loaded._filled(None)
         resampled += first.to_dict() != loaded.initial_state().to_dict()
         assert loaded.replay().to_dict("A") == final.to_dict("A")
     assert resampled >= 1
