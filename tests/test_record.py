@@ -406,3 +406,15 @@ def test_the_schema_refuses_what_the_loader_refuses_in_names_and_results():
         assert list(validator.iter_errors(bad))
         with pytest.raises(RecordError):
             GameRecord.from_dict(bad)
+
+
+def test_annotation_texts_and_session_names_are_checked_too():
+    data = _valid()
+    data["steps"][0]["annotations"] = {"comment": "nice\x1b]0;pwned\x07"}
+    with pytest.raises(RecordError, match=r"record.steps\[0\].annotations.comment: control character U\+001B"):
+        GameRecord.from_dict(data)
+    from burano_ai.session import GameSession
+    with pytest.raises(RecordError, match=r"record.seats\[0\].name: control character U\+001B"):
+        GameSession(2, seats=["human", "random"], names=["\x1b[2J", "bot"])
+    with pytest.raises(RecordError, match=r"record.event: control character U\+0007"):
+        GameSession(2, 1, ["human", "random"], event="\x07")
