@@ -470,7 +470,8 @@ class GameRecord:
             budget[0] -= 1
             if budget[0] < 0:
                 raise RecordError(f"record: no assignment of the hidden steps consistent with the record found "
-                                  f"within {MAX_FILL_STEPS} steps played (the export hides too much, or lies)")
+                                  f"within {MAX_FILL_STEPS} steps played (the export hides too much, or lies)"
+                                  + (f"; the furthest replay stops at {furthest[1]}" if furthest[1] else ""))
             try:
                 self._apply(state, i, step)
             except RecordError as exc:
