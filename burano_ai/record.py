@@ -235,7 +235,7 @@ class GameRecord:
             raise RecordError("record.steps: must be a list")
         steps = [_step(s, i, players, spec.chance_kinds) for i, s in enumerate(steps_data)]
         view = data.get("view")
-        if view is not None and (not isinstance(view, str) or view not in SEAT_LETTERS[:players]):
+        if view is not None and (not isinstance(view, str) or view not in tuple(SEAT_LETTERS[:players])):
             raise RecordError(f"record.view: must be a seat letter of this game or null, not {view!r}")
         result = _result(data.get("result"), players)
         record = cls(players=players, seats=seats, seed=seed, start=start, steps=steps, result=result, view=view,
@@ -372,7 +372,7 @@ class GameRecord:
         state, from_view = self._initial(game_factory)
         filled = None
         if self.view is not None and (from_view or any(s.hidden for s in self.steps)):
-            state, filled = self._filled_steps(game_factory)
+            state, filled = self._filled(game_factory)
         for i, step in enumerate(self.steps):
             yield i, state
             self._apply(state, i, step if filled is None else filled[i])
@@ -445,7 +445,11 @@ class GameRecord:
                 raise RecordError(f"record.result.{key}: {self.result[key]!r}, but the replay gives "
                                   f"{expected.result[key]!r}")
 
-    def _filled_steps(self, game_factory: GameFactory | None) -> tuple[Any, list[Step]]:
+    def _filled_steps(self, game_factory: GameFactory | None) -> list[Step]:
+        """The steps of a one-seat export with every hidden step given a consistent text (`_filled`)."""
+        return self._filled(game_factory)[1]
+
+    def _filled(self, game_factory: GameFactory | None) -> tuple[Any, list[Step]]:
         """A start and the steps of a one-seat export, every hidden step given a consistent text.
 
         Depth-first over the hidden steps, trying first the outcomes the seat's later public steps need
@@ -466,7 +470,8 @@ class GameRecord:
             budget[0] -= 1
             if budget[0] < 0:
                 raise RecordError(f"record: no assignment of the hidden steps consistent with the record found "
-                                  f"within {MAX_FILL_STEPS} steps played (the export hides too much, or lies)")
+                                  f"within {MAX_FILL_STEPS} steps played (the export hides too much, or lies)"
+                                  + (f"; the furthest replay stops at {furthest[1]}" if furthest[1] else ""))
             try:
                 self._apply(state, i, step)
             except RecordError as exc:
@@ -596,7 +601,7 @@ def _result(data: Any, players: int) -> dict[str, Any] | None:
     unknown = sorted(set(data) - set(RESULT_KEYS))
     if unknown:
         raise RecordError(f"record.result: unknown field {unknown[0]!r} (known: {', '.join(RESULT_KEYS)})")
-    letters = SEAT_LETTERS[:players]
+    letters = tuple(SEAT_LETTERS[:players])   # a tuple: "AB" is no seat, though it is in "ABCD"
     scores = data["scores"]
     if not isinstance(scores, list) or len(scores) != players or \
             any(isinstance(x, bool) or not isinstance(x, (int, float)) for x in scores):
@@ -606,8 +611,8 @@ def _result(data: Any, players: int) -> dict[str, Any] | None:
     if not isinstance(order, list) or sorted(order, key=str) != list(letters):
         raise RecordError(f"record.result.order: must list every seat once ({', '.join(letters)}), not {_short(order)}")
     winners = data["winners"]
-    if not isinstance(winners, list) or not winners or any(w not in letters for w in winners) or \
-            len(set(winners)) != len(winners):
+    if not isinstance(winners, list) or not winners or any(not isinstance(w, str) or w not in letters
+                                                           for w in winners) or len(set(winners)) != len(winners):
         raise RecordError(f"record.result.winners: must be a non-empty list of seat letters ({', '.join(letters)}), "
                           f"not {_short(winners)}")
     return {key: data[key] for key in RESULT_KEYS}
@@ -644,7 +649,7 @@ def _step(data: Any, i: int, players: int, chance_kinds: tuple[str, ...]) -> Ste
     unknown = sorted(set(data) - _STEP_KEYS)
     if unknown:
         raise RecordError(f"{where}: unknown field {unknown[0]!r} (known: {', '.join(sorted(_STEP_KEYS))})")
-    letters = SEAT_LETTERS[:players]
+    letters = tuple(SEAT_LETTERS[:players])   # a tuple: "AB" is no seat, though it is in "ABCD"
     actor = data.get("actor")
     if actor != CHANCE_ACTOR and (not isinstance(actor, str) or actor not in letters):
         raise RecordError(f"{where}.actor: must be a seat letter ({', '.join(letters)}) or 'chance', not {actor!r}")
@@ -661,10 +666,11 @@ def _step(data: Any, i: int, players: int, chance_kinds: tuple[str, ...]) -> Ste
     if kind is not None and actor != CHANCE_ACTOR:
         raise RecordError(f"{where}.kind: only chance steps have a kind")
     seat = data.get("seat")
-    if seat is not None and seat not in letters:
+    if seat is not None and (not isinstance(seat, str) or seat not in letters):
         raise RecordError(f"{where}.seat: must be a seat letter ({', '.join(letters)}), not {seat!r}")
     seen_by = data.get("seen_by")
-    if seen_by is not None and (not isinstance(seen_by, list) or any(x not in letters for x in seen_by)):
+    if seen_by is not None and (not isinstance(seen_by, list) or
+                                any(not isinstance(x, str) or x not in letters for x in seen_by)):
         raise RecordError(f"{where}.seen_by: must be a list of seat letters ({', '.join(letters)}) or absent")
     annotations = data.get("annotations")
     if annotations is not None and not isinstance(annotations, dict):

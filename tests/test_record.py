@@ -378,7 +378,7 @@ def test_an_export_of_a_record_started_mid_game_hides_the_start_and_still_replay
         export = sub.for_seat("A")
         assert export.start == sub.initial_state().to_dict(0) and export.start != start
         loaded = GameRecord.from_json(export.to_json())
-        first, _ = loaded._filled_steps(None)
+        first, _ = loaded._filled(None)
         resampled += first.to_dict() != loaded.initial_state().to_dict()
         assert loaded.replay().to_dict("A") == final.to_dict("A")
     assert resampled >= 1
@@ -406,3 +406,34 @@ def test_the_schema_refuses_what_the_loader_refuses_in_names_and_results():
         assert list(validator.iter_errors(bad))
         with pytest.raises(RecordError):
             GameRecord.from_dict(bad)
+
+
+def test_annotation_texts_and_session_names_are_checked_too():
+    data = _valid()
+    data["steps"][0]["annotations"] = {"comment": "nice\x1b]0;pwned\x07"}
+    with pytest.raises(RecordError, match=r"record.steps\[0\].annotations.comment: control character U\+001B"):
+        GameRecord.from_dict(data)
+    from burano_ai.session import GameSession
+    with pytest.raises(RecordError, match=r"record.seats\[0\].name: control character U\+001B"):
+        GameSession(2, seats=["human", "random"], names=["\x1b[2J", "bot"])
+    with pytest.raises(RecordError, match=r"record.event: control character U\+0007"):
+        GameSession(2, 1, ["human", "random"], event="\x07")
+
+
+@pytest.mark.parametrize("mutate,message", [
+    (lambda d: d["steps"][3].update(seen_by=[[1]]), r"record.steps\[3\].seen_by: must be a list of seat letters"),
+    (lambda d: d["steps"][3].update(seen_by=["AB"]), r"record.steps\[3\].seen_by: must be a list of seat letters"),
+    (lambda d: d["steps"][3].update(seat=[1]), r"record.steps\[3\].seat: must be a seat letter"),
+    (lambda d: d["steps"][3].update(seat="AB"), r"record.steps\[3\].seat: must be a seat letter"),
+    (lambda d: d["steps"][3].update(actor="AB"), r"record.steps\[3\].actor: must be a seat letter"),
+    (lambda d: d.update(view="AB"), r"record.view: must be a seat letter"),
+    (lambda d: d.update(result={"scores": [1, 2], "order": ["A", "B"], "winners": [["A"]]}), r"record.result.winners"),
+    (lambda d: d.update(result={"scores": [1, 2], "order": ["A", "B"], "winners": ["AB"]}), r"record.result.winners"),
+])
+def test_seat_fields_that_are_not_one_letter_are_refused_not_crashed_on(mutate, message):
+    """Before: a list inside seen_by or seat raised TypeError ('in <string>'), an internal error (exit 70);
+    "AB" passed as a seat letter because it is a substring of "ABCD"."""
+    data = _valid()
+    mutate(data)
+    with pytest.raises(RecordError, match=message):
+        GameRecord.from_dict(data)
