@@ -235,8 +235,14 @@ class GameSpec(Protocol):
     # `core.people.PeopleSide` implements every one of these for any game; a spec overrides what it
     # knows better.
 
-    def render(self, position: dict[str, Any]) -> str:
-        """A position as plain text for the terminal (`position` = `State.to_dict(seat)`: full or a view)."""
+    def render(self, position: dict[str, Any], width: int | None = None) -> str:
+        """A position as plain text for the terminal (`position` = `State.to_dict(seat)`: full or a view),
+        laid out for a terminal `width` columns wide (None: the game's full layout)."""
+        ...
+
+    def render_styled(self, position: dict[str, Any], width: int | None = None) -> list[list[tuple[str, str]]]:
+        """`render`'s lines as spans (text, style): a rich style name, "" for none (`burano play` shows
+        the styles on a colour terminal; the texts joined are `render`'s lines)."""
         ...
 
     def render_legal_actions(self, state: State) -> str:
