@@ -561,9 +561,8 @@ def _compact_other(d: dict[str, Any], p: int, seat: dict[str, Any]) -> Line:
 
 def _compact_seat(d: dict[str, Any], p: int, seat: dict[str, Any], width: int, pending: list[str]) -> list[Line]:
     """A seat in detail, in `width` columns: its numbers, cubes, ring and pyramid, roof slots, buildings,
-    hand (an item is never split; empty reserves and sold cards are left out)."""
-    head = _seat_head(d, p, seat).add(
-        f"  VP {seat['vp']}  coins {seat['coins']}  privilege {seat['privilege']}  boat {seat['boat']}")
+    hand (an item is never split; empty reserves and sold cards are left out, its boat is on the route)."""
+    head = _seat_head(d, p, seat).add(f"  VP {seat['vp']}  coins {seat['coins']}  privilege {seat['privilege']}")
     if "<- to move" in _flags(d, seat):
         head.add("  <- to move")
     pyr = Line("pyramid ").add(_pyramid_cells(seat)) if seat.get("pyramid") is not None else \

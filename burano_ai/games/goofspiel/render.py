@@ -6,13 +6,9 @@ one-seat rendering shows exactly what that seat knows: the other seats' bids of 
 
 from __future__ import annotations
 
-import textwrap
 from typing import Any
 
 from burano_ai.core.seats import SEAT_LETTERS
-
-#: Every line fits in this many columns.
-WIDTH = 80
 
 
 def _cards(cards: list[int]) -> str:
@@ -35,12 +31,6 @@ def render(state_dict: dict[str, Any]) -> str:
     lines = [head, status, f"prizes left: {_cards(d['prizes_left'])}"]
     for p, seat in enumerate(d["seats"]):
         bid = "" if seat["bid"] is None else f"  bid {seat['bid']}"
-        # 16 cards in hand and as many won pass 80 columns: the line breaks before `won`, then between cards.
-        line = f"{SEAT_LETTERS[p]}: {seat['points']:3d} pts  hand {_cards(seat['hand'])}{bid}"
-        won = f"won {_cards(seat['won'])}"
-        if len(line) + 2 + len(won) <= WIDTH:
-            lines.append(f"{line}  {won}")
-        else:
-            lines += textwrap.wrap(line, WIDTH, subsequent_indent=" " * 12)
-            lines += textwrap.wrap(won, WIDTH, initial_indent=" " * 10, subsequent_indent=" " * 14)
+        lines.append(f"{SEAT_LETTERS[p]}: {seat['points']:3d} pts  hand {_cards(seat['hand'])}{bid}"
+                     f"  won {_cards(seat['won'])}")
     return "\n".join(lines)

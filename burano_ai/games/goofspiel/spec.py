@@ -128,8 +128,8 @@ class GoofspielSpec:
         return plain_spans(self.render(position, width))
 
     def render(self, position: dict[str, Any] | str, width: int | None = None) -> str:
-        """Plain text of a position dict (`State.to_dict(seat)`, or its JSON text) for the terminal (it
-        fits 80 columns at any `width`)."""
+        """Plain text of a position dict (`State.to_dict(seat)`, or its JSON text) for the terminal: one
+        layout at any `width`, 70 columns at most (16 cards, 5 players: tests/test_render.py)."""
         if isinstance(position, str):
             try:
                 position = json.loads(position)
