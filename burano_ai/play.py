@@ -533,9 +533,11 @@ class Table:
             self.narrate(step)
 
     def board_width(self) -> int | None:
-        """The width the board is laid out for: the terminal's (`--board auto`), 80 columns (`compact`) or
-        None, the game's full layout (`wide`)."""
-        return {"auto": self.term.width, "compact": COMPACT_COLUMNS, "wide": None}[self.board_layout]
+        """The width the board is laid out for: the terminal's (`--board auto`; None when the output is not
+        a terminal: a log or a script reads the full layout), 80 columns (`compact`) or None, the game's
+        full layout (`wide`)."""
+        auto = self.term.width if self.term.console.is_terminal else None
+        return {"auto": auto, "compact": COMPACT_COLUMNS, "wide": None}[self.board_layout]
 
     def show(self, p: int) -> None:
         """What happened since seat `p`'s last look that the shared screen did not tell it, then the board as
@@ -560,8 +562,9 @@ class Table:
                 self.term.print(f"  {text}" + (f": {count} times" if count > 1 else ""), style="magenta")
         self.shown[p] = s.ply
         board = self.spec.render_styled(s.view(p), self.board_width())
-        rows = self.term.height - len(board) - 1       # under the board: the choices, then the prompt's row
-        if len(self.choice_lines(p, None)) < rows:     # a blank line above the board where there is room
+        # Under the board: the choices, then the prompt's row (a pipe has no height: every choice is listed).
+        rows = self.term.height - len(board) - 1 if self.term.console.is_terminal else None
+        if rows is None or len(self.choice_lines(p, None)) < rows:   # a blank line above the board if room
             self.term.print()
         self.term.board(board, SEAT_LETTERS[p])
         self.show_choices(p, rows)

@@ -625,9 +625,13 @@ def test_no_colour_with_no_color_or_a_dumb_terminal(tmp_path, env):
 
 
 def test_no_escape_codes_through_a_pipe(tmp_path):
-    result = subprocess.run([sys.executable, CLI, "play", "--bots", "random", "--seed", "12"], input="1\nquit\n",
-                            capture_output=True, text=True, cwd=tmp_path, timeout=120,
-                            env=tty_env(COLUMNS="80", LINES="24"))
-    assert result.returncode == 0, result.stderr
-    assert COMPACT_TOP in result.stdout and "\x1b" not in result.stdout
-    assert max(len(line) for line in result.stdout.splitlines()) <= 80
+    # A pipe is a script or a log: the full board (nothing scrolls off) and every legal move, in plain text.
+    for option, top, width in (([], FULL_ROUTE, 120), (["--board", "compact"], COMPACT_TOP, 80)):
+        result = subprocess.run([sys.executable, CLI, "play", "--bots", "random", "--seed", "12", *option],
+                                input="1\nquit\n", capture_output=True, text=True, cwd=tmp_path, timeout=120,
+                                env=tty_env(COLUMNS="80", LINES="24"))
+        assert result.returncode == 0, result.stderr
+        assert top in result.stdout and "\x1b" not in result.stdout
+        assert max(len(line) for line in result.stdout.splitlines()) <= width
+        assert "more: type legal" not in result.stdout
+        assert "4 pick flat" in result.stdout      # the first decision's whole list
