@@ -3,12 +3,14 @@
 The game itself is a `GameSession` (burano_ai.session): it holds the full position and the record, plays
 the bots and the chance events, takes the people's moves back (`undo`) and hints from a seat's view. This
 module is only the table around it: it shows each person the board *as that seat sees it*
-(`spec.render(session.view(seat))`, never the full state), narrates the other seats' moves and the
-chance events as they happen (`session.narrate`, hiding what the reader's seat cannot see), shows a
-spinner while a bot thinks, and turns what a person types into moves (`resolve_entry`): a number from the
-list of choices, the move text or an unambiguous prefix of it, the game's own shortcut (its spec's
-`move_entry()`: Burano's is a pyramid in one line), or a command (`legal`, `hint`, `undo`, `save`,
-`quit`, `help`, `board`), with "did you mean" for typos.
+(`spec.render_styled(session.view(seat), width)`, never the full state: laid out for the terminal's
+width, in colour where it has colours, the board, the choices and the prompt within its height),
+narrates the other seats' moves and the chance events as they happen, before the board
+(`session.narrate`, hiding what the reader's seat cannot see), shows a spinner while a bot thinks, and
+turns what a person types into moves (`resolve_entry`): a number from the list of choices, the move
+text or an unambiguous prefix of it, the game's own shortcut (its spec's `move_entry()`: Burano's is a
+pyramid in one line), or a command (`legal`, `hint`, `undo`, `save`, `quit`, `help`, `board`), with
+"did you mean" for typos.
 
 Everything game-specific comes from the game's spec (`burano_ai.games.get_spec`, the people side of
 `core.game.GameSpec`): the board, the heading of a turn, the score column, the move shortcut. A game

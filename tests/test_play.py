@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import os
+import random
 import re
 import subprocess
 import sys
@@ -635,3 +636,31 @@ def test_no_escape_codes_through_a_pipe(tmp_path):
         assert max(len(line) for line in result.stdout.splitlines()) <= width
         assert "more: type legal" not in result.stdout
         assert "4 pick flat" in result.stdout      # the first decision's whole list
+
+
+def test_the_choices_are_shortened_to_the_rows_left_under_the_board(tmp_path):
+    from rich.console import Console
+
+    from burano_ai.play import RULE, PlaySetup, Table, Terminal
+    session = GameSession(4, 3, ["human", "random", "random", "random"])
+    session.advance()
+    rng = random.Random(3)
+    while len(session.legal_moves(0)) < 20:            # a decision with a long list
+        session.play(0, rng.choice(session.legal_moves(0)))
+        session.advance()
+    legal = session.legal_moves(0)
+    console = Console(file=io.StringIO(), width=80, height=24, force_terminal=True)
+    table = Table(PlaySetup(session, tmp_path / "g.json"), Terminal(False, console))
+    full = table.choice_lines(0, None)
+    assert full[0] == RULE and len(full) > 3
+    assert table.choice_lines(0, len(full)) == full                  # room for all: all of them
+    for rows in range(-1, len(full)):
+        lines = table.choice_lines(0, rows)
+        assert len(lines) <= max(rows, 1), (rows, lines)
+        assert lines[0] == RULE or rows < 2
+        listing = [line for line in lines if line != RULE and "type legal" not in line]
+        numbers = [int(n) for line in listing for n in re.findall(r"(?:^|\s)(\d+) \w", line)]
+        shown = len(numbers)
+        assert sorted(numbers) == list(range(1, shown + 1))             # the first moves, numbered as always
+        assert f"{len(legal) - shown} more: type legal" in lines[-1] if shown else \
+            f"{len(legal)} moves: type legal" in lines[-1]

@@ -565,9 +565,13 @@ def _compact_seat(d: dict[str, Any], p: int, seat: dict[str, Any], width: int, p
     head = _seat_head(d, p, seat).add(f"  VP {seat['vp']}  coins {seat['coins']}  privilege {seat['privilege']}")
     if "<- to move" in _flags(d, seat):
         head.add("  <- to move")
-    pyr = Line("pyramid ").add(_pyramid_cells(seat)) if seat.get("pyramid") is not None else \
-        Line(f"pyramid hidden ({seat.get('placed', 0)} placed; cubes ").add(
+    if seat.get("pyramid") is None:
+        pyr = Line(f"pyramid hidden ({seat.get('placed', 0)} placed; cubes ").add(
             _short_counts(seat.get("cubes") or {})).add(")")
+    elif any(c is not None for c in seat["pyramid"]):
+        pyr = Line("pyramid ").add(_pyramid_cells(seat))
+    else:
+        pyr = Line("pyramid -")
     slots = Line("roof slots ")
     for i, t in enumerate(seat["roof_slots"]):
         slots.add(", " if i else "")
