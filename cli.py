@@ -926,7 +926,7 @@ def play(
 
     At your turn: the board as your seat sees it and the numbered legal moves. Type a number, a move
     (Tab completes; any unambiguous beginning will do), the game's own shortcut (Burano: a pyramid in
-    one line, pyramid W W G B ...), or legal, board, hint [seconds], undo, save [path], quit, help.
+    one line, pyramid w w g b ...), or legal, board, hint [seconds], undo, save [path], quit, help.
     The game record is always saved.
     """
     from burano_ai.play import check_board_layout, run_play, setup_game

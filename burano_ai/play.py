@@ -333,16 +333,17 @@ class Terminal:
         return self.console.height
 
     def print(self, text: str = "", style: str | None = None) -> None:
-        """A line of text; a line longer than the terminal is wide is broken between words, its next lines
-        indented under it (so the terminal never wraps it)."""
+        """Text, line by line; a line longer than the terminal is wide is broken between words, its next
+        lines indented under it (so the terminal never wraps it)."""
         from rich.text import Text
         width = self.width
-        lines = [text]
-        if len(text) > width:
-            indent = " " * (len(text) - len(text.lstrip(" ")) + 2)
-            lines = textwrap.wrap(text, width, subsequent_indent=indent, break_on_hyphens=False) or [text]
-        for line in lines:
-            self.console.print(Text(line, style=style or ""), soft_wrap=True)
+        for line in text.split("\n"):
+            pieces = [line]
+            if len(line) > width:
+                indent = " " * (len(line) - len(line.lstrip(" ")) + 2)
+                pieces = textwrap.wrap(line, width, subsequent_indent=indent, break_on_hyphens=False) or [line]
+            for piece in pieces:
+                self.console.print(Text(piece, style=style or ""), soft_wrap=True)
 
     def board(self, rendering: Sequence[Sequence[tuple[str, str]]], viewer: str) -> None:
         """A board rendering (lines of styled spans: `GameSpec.render_styled`), in colour where the terminal

@@ -443,7 +443,7 @@ def test_a_pyramid_in_one_line():
     # One legal pyramid move typed whole is that move; a game without the shortcut reads only move texts.
     assert resolve_entry("pyramid white", ["pyramid white"], pyramid).moves == ["pyramid white"]
     assert resolve_entry("pyramid W W", ["pyramid white"]).kind == "error"
-    assert pyramid.one_line(["pyramid white", "pyramid green"]) == "pyramid W G"
+    assert pyramid.one_line(["pyramid white", "pyramid green"]) == "pyramid w g"   # the board's letters
     assert pyramid.one_line(["pyramid white", "done"]) is None
     assert pyramid.complete_word("pyramid gr") == ["green"] and pyramid.complete_word("take") == []
 

@@ -307,7 +307,7 @@ class OpenSpielSpec(Protocol):
 class MoveEntry(Protocol):
     """A game's shortcuts for typing moves at the terminal, besides a number and a move's text.
 
-    Burano's: a whole pyramid in one line (`pyramid W W G B ...`, colour letters or names).
+    Burano's: a whole pyramid in one line (`pyramid w w g b ...`, colour letters or names).
 
     Attributes:
         unit: what the moves of one line are, in the plural ("cubes"), for "A: pyramid W G (2 cubes)".
@@ -328,7 +328,7 @@ class MoveEntry(Protocol):
         ...
 
     def one_line(self, moves: Sequence[str]) -> str | None:
-        """Several moves written as one short-form line ("pyramid W W G"), or None if they are not one."""
+        """Several moves written as one short-form line ("pyramid w w g"), or None if they are not one."""
         ...
 
 
