@@ -17,6 +17,7 @@ from burano_ai.games import get_spec
 from burano_ai.games.burano.data.colours import COLOURS
 from burano_ai.games.burano.render import (
     COLOUR_STYLES,
+    COMPACT_ROWS,
     COMPACT_WIDTH,
     LEGEND,
     LETTERS,
@@ -31,6 +32,7 @@ from burano_ai.session import GameSession
 #: Rows the compact board may take at 80 x 24: the rule naming the seat to move and the prompt take the
 #: last two (burano play lists the moves in what is left, or says how many there are).
 BOARD_ROWS = 22
+assert COMPACT_ROWS == BOARD_ROWS
 
 
 def decision_views(players: int, seed: int, every: int = 1):
@@ -59,6 +61,20 @@ def test_the_compact_board_fits_80_columns_and_leaves_two_rows_of_24(players):
             assert len(lines) <= BOARD_ROWS, (players, seed, ply, "\n".join(lines))
             checked += 1
     assert checked > 100
+
+
+def test_a_long_entry_of_the_viewer_leaves_out_the_routes_heading():
+    # 4 players, seed 10, random bots: C's entry (a pending fishing trip, three roof slots, three buildings,
+    # a hand of known and blind cards) took 6 rows and the board 23 (found scanning random games, 12 seeds).
+    session = GameSession(4, 10, ["random"] * 4)
+    while session.ply < 587:
+        session.bot_move()
+    view = session.view(2)
+    lines = render_position(view, 80).splitlines()
+    assert len(lines) == BOARD_ROWS and "route  boats" not in "\n".join(lines)
+    assert lines[1].startswith("9  ") and lines[1][31:].startswith("PortL")
+    usual = render_position(session.view(0), 80)
+    assert "route  boats   docks  workers" in usual
 
 
 def test_the_layout_follows_the_width():

@@ -45,6 +45,9 @@ WIDTH = 100   # wrap width of free text in the full layout; its side-by-side sec
 WIDE = 120
 #: The compact layout's width: every line fits in it.
 COMPACT_WIDTH = 80
+#: The compact layout's rows (at most, in every position seen in tests/test_render.py): 24 less the rule
+#: naming the seat to move and the prompt under it. Past it, the route's heading is left out.
+COMPACT_ROWS = 22
 #: Colour letters: lower-case, so that they never read as a seat (`b` is blue, `B` is seat B).
 LETTERS = {c: letter.lower() for c, letter in zip(COLOURS, COLOUR_LETTERS)}
 #: The style of each colour's letters on a colour terminal (rich style names).
@@ -530,9 +533,11 @@ def _compact_status(d: dict[str, Any], width: int) -> Line:
     return line if len(line) <= width else Line(line.text[:width - 3] + "...")
 
 
-def _compact_right(d: dict[str, Any], width: int) -> list[Line]:
+def _compact_right(d: dict[str, Any], width: int, heading: bool = True) -> list[Line]:
+    """The right column: the status, the route (with its columns' heading), the displays and supplies."""
     boats, workers = _route_parts(d)
-    lines = [_compact_status(d, width), Line("route  boats   docks  workers | ships at ports", "dim")]
+    lines = [_compact_status(d, width)] + ([Line("route  boats   docks  workers | ships at ports", "dim")]
+                                           if heading else [])
     for node in ROUTE_NODES:
         line = Line(f"{node:<5}  ").add(_seats_text(boats[node]).pad(8))
         if node in d["ports"]:
@@ -593,10 +598,10 @@ def _compact_seat(d: dict[str, Any], p: int, seat: dict[str, Any], width: int, p
     return _pack(items, width)
 
 
-def _compact(d: dict[str, Any]) -> list[Line]:
+def _compact(d: dict[str, Any], heading: bool = True) -> list[Line]:
     width = COMPACT_WIDTH
     left = _island_grid(d, _COMPACT_CELL) + _workshop_grid(d, compact=True)
-    lines = _side_by_side(left, _compact_right(d, width - _COMPACT_LEFT), _COMPACT_LEFT)
+    lines = _side_by_side(left, _compact_right(d, width - _COMPACT_LEFT, heading), _COMPACT_LEFT)
     pending = _pending(d)
     viewer = d["view"]
     if pending and not (viewer and viewer == d["actor"]):   # else it is told in the viewer's entry
@@ -607,6 +612,8 @@ def _compact(d: dict[str, Any]) -> list[Line]:
     for p, seat in enumerate(d["seats"]):
         if not viewer or seat["seat"] == viewer:
             lines += _compact_seat(d, p, seat, width, pending if seat["seat"] == d["actor"] else [])
+    if heading and len(lines) > COMPACT_ROWS:   # a long entry of the viewer's: the route's heading makes room
+        return _compact(d, heading=False)
     return lines
 
 
