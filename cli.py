@@ -921,23 +921,27 @@ def play(
     game: Optional[str] = typer.Option(None, "--game", metavar="GAME",
                                        help=f"The game (default {DEFAULT_GAME}; with --resume, the record's own "
                                             "game; `burano games` lists them)."),
+    board: str = typer.Option("auto", "--board", metavar="LAYOUT",
+                              help="The board's layout: auto (compact below 120 columns, where it fits 80x24 "
+                                   "with the prompt; full from 120), compact or wide."),
 ) -> None:
     """Play a game (Burano by default) against bots in the terminal (one seat, or several hot-seat).
 
     At your turn: the board as your seat sees it and the numbered legal moves. Type a number, a move
     (Tab completes; any unambiguous beginning will do), the game's own shortcut (Burano: a pyramid in
-    one line, pyramid W W G B ...), or legal, board, hint [seconds], undo, save [path], quit, help.
+    one line, pyramid w w g b ...), or legal, board, hint [seconds], undo, save [path], quit, help.
     The game record is always saved.
     """
-    from burano_ai.play import run_play, setup_game
+    from burano_ai.play import check_board_layout, run_play, setup_game
 
+    check_board_layout(board)
     _check_output(record, "--record")
     if resume is not None and not resume.is_file():
         raise PositionError(f"--resume {resume}: no such file")
     game = _spec(game).key if resume is None else _record_game(resume, game).key
     setup = setup_game(players=players, you=you, bots=bots, seed=seed, names=names, record=record, resume=resume,
                        game=game)
-    raise typer.Exit(run_play(setup))
+    raise typer.Exit(run_play(setup, board=board))
 
 
 @app.command()

@@ -3,12 +3,14 @@
 The game itself is a `GameSession` (burano_ai.session): it holds the full position and the record, plays
 the bots and the chance events, takes the people's moves back (`undo`) and hints from a seat's view. This
 module is only the table around it: it shows each person the board *as that seat sees it*
-(`spec.render(session.view(seat))`, never the full state), narrates the other seats' moves and the
-chance events as they happen (`session.narrate`, hiding what the reader's seat cannot see), shows a
-spinner while a bot thinks, and turns what a person types into moves (`resolve_entry`): a number from the
-list of choices, the move text or an unambiguous prefix of it, the game's own shortcut (its spec's
-`move_entry()`: Burano's is a pyramid in one line), or a command (`legal`, `hint`, `undo`, `save`,
-`quit`, `help`, `board`), with "did you mean" for typos.
+(`spec.render_styled(session.view(seat), width)`, never the full state: laid out for the terminal's
+width, in colour where it has colours, the board, the choices and the prompt within its height),
+narrates the other seats' moves and the chance events as they happen, before the board
+(`session.narrate`, hiding what the reader's seat cannot see), shows a spinner while a bot thinks, and
+turns what a person types into moves (`resolve_entry`): a number from the list of choices, the move
+text or an unambiguous prefix of it, the game's own shortcut (its spec's `move_entry()`: Burano's is a
+pyramid in one line), or a command (`legal`, `hint`, `undo`, `save`, `quit`, `help`, `board`), with
+"did you mean" for typos.
 
 Everything game-specific comes from the game's spec (`burano_ai.games.get_spec`, the people side of
 `core.game.GameSpec`): the board, the heading of a turn, the score column, the move shortcut. A game
@@ -34,6 +36,7 @@ from __future__ import annotations
 import difflib
 import os
 import sys
+import textwrap
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -60,6 +63,13 @@ COMMANDS = ("legal", "hint", "undo", "save", "quit", "help", "board")
 YES = ("y", "yes")
 #: Candidates a hint lists.
 HINT_TOP = 3
+#: `--board`: the board's layout for the terminal's width (the game's compact one below its full width,
+#: Burano's at 120 columns), the compact one (80 columns), or the full one.
+BOARD_LAYOUTS = ("auto", "compact", "wide")
+#: The width `--board compact` lays the board out for.
+COMPACT_COLUMNS = 80
+#: In `Table.choice_lines`: where the rule naming the seat to move goes.
+RULE = "\x00rule"
 
 HELP_MOVES = """\
 Type a move in one of these ways:
@@ -314,23 +324,48 @@ class Terminal:
 
     # output
 
-    def print(self, text: str = "", style: str | None = None) -> None:
-        from rich.text import Text
-        self.console.print(Text(text, style=style or ""), soft_wrap=True)
+    @property
+    def width(self) -> int:
+        """The terminal's columns now (rich reads the pty's size, or COLUMNS; 80 when it cannot tell)."""
+        return self.console.width
 
-    def board(self, rendering: str, viewer: str) -> None:
-        """A board rendering (plain text), the viewer's own seat in bold: from its first line (its letter,
-        then ` (` or `: `, as in Burano's `B (red)  VP ...` or Goofspiel's `B:  12 pts ...`) to the next
-        unindented line."""
+    @property
+    def height(self) -> int:
+        """The terminal's rows now (the pty's size, or LINES; 25 when it cannot tell)."""
+        return self.console.height
+
+    def print(self, text: str = "", style: str | None = None) -> None:
+        """Text, line by line; a line longer than the terminal is wide is broken between words, its next
+        lines indented under it (so the terminal never wraps it)."""
+        from rich.text import Text
+        width = self.width
+        for line in text.split("\n"):
+            pieces = [line]
+            if len(line) > width:
+                indent = " " * (len(line) - len(line.lstrip(" ")) + 2)
+                pieces = textwrap.wrap(line, width, subsequent_indent=indent, break_on_hyphens=False) or [line]
+            for piece in pieces:
+                self.console.print(Text(piece, style=style or ""), soft_wrap=True)
+
+    def board(self, rendering: Sequence[Sequence[tuple[str, str]]], viewer: str) -> None:
+        """A board rendering (lines of styled spans: `GameSpec.render_styled`), in colour where the terminal
+        has it, and the viewer's own seat in bold: from its first line (its letter, then ` (` or `: `, as
+        in Burano's `B (red)  VP ...` or Goofspiel's `B:  12 pts ...`) to the next unindented line."""
         from rich.text import Text
         text = Text()
         mine = False
-        for line in rendering.rstrip("\n").split("\n"):
+        for spans in rendering:
+            line = "".join(t for t, _ in spans)
             if line[:1] in SEAT_LETTERS and line[1:3] in (" (", ": "):   # a seat's first line
                 mine = line[0] == viewer
             elif line[:1] != " ":
                 mine = False
-            text.append(line + "\n", style="bold" if mine else "")
+            start = len(text)
+            for t, style in spans:
+                text.append(t, style=style)
+            if mine:
+                text.stylize("bold", start, len(text))
+            text.append("\n")
         text.rstrip()
         self.console.print(text, soft_wrap=True)
 
@@ -409,8 +444,9 @@ class Terminal:
 class Table:
     """Plays one game at the terminal: the loop of bots, narration, boards and the people's entries."""
 
-    def __init__(self, setup: PlaySetup, terminal: Terminal | None = None) -> None:
+    def __init__(self, setup: PlaySetup, terminal: Terminal | None = None, board: str = "auto") -> None:
         self.session = setup.session
+        self.board_layout = check_board_layout(board)
         self.record_path = setup.record_path
         self.resumed = setup.resumed
         self.spec = setup.spec
@@ -502,17 +538,23 @@ class Table:
                 step = s.bot_move()
             self.narrate(step)
 
+    def board_width(self) -> int | None:
+        """The width the board is laid out for: the terminal's (`--board auto`; None when the output is not
+        a terminal: a log or a script reads the full layout), 80 columns (`compact`) or None, the game's
+        full layout (`wide`)."""
+        auto = self.term.width if self.term.console.is_terminal else None
+        return {"auto": auto, "compact": COMPACT_COLUMNS, "wide": None}[self.board_layout]
+
     def show(self, p: int) -> None:
-        """The board as seat `p` sees it, what happened since its last look that the shared screen did not
-        tell it, and its choices."""
+        """What happened since seat `p`'s last look that the shared screen did not tell it, then the board as
+        the seat sees it and its choices, laid out so that the board, the choices and the prompt fit the
+        terminal's height (`show_choices` shortens the list when they would not)."""
         s = self.session
         self.flush_narration()
         handed_over = self.hot_seat and self.last_seat is not None and self.last_seat != p
         if handed_over:
             self.handover(p)
         self.last_seat = p
-        self.term.print()
-        self.term.board(self.spec.render(s.view(p)), SEAT_LETTERS[p])
         since = [st for st in s.record.steps[self.shown[p]:] if st.actor != SEAT_LETTERS[p]]
         if handed_over:   # the screen was cleared: everything since this seat's last look, as it may see it
             lines = [s.narrate(st, p) for st in since]
@@ -525,7 +567,13 @@ class Table:
             for text, count in _runs(lines):
                 self.term.print(f"  {text}" + (f": {count} times" if count > 1 else ""), style="magenta")
         self.shown[p] = s.ply
-        self.show_choices(p)
+        board = self.spec.render_styled(s.view(p), self.board_width())
+        # Under the board: the choices, then the prompt's row (a pipe has no height: every choice is listed).
+        rows = self.term.height - len(board) - 1 if self.term.console.is_terminal else None
+        if rows is None or len(self.choice_lines(p, None)) < rows:   # a blank line above the board if room
+            self.term.print()
+        self.term.board(board, SEAT_LETTERS[p])
+        self.show_choices(p, rows)
 
     def handover(self, p: int) -> None:
         """Hot-seat: clear the screen (and the scrollback) before the next person looks."""
@@ -535,10 +583,31 @@ class Table:
             self.term.read(f"{SEAT_LETTERS[p]}: press Enter when only you can see the screen ", [])
             self.term.clear()
 
-    def show_choices(self, p: int) -> None:
+    def choice_lines(self, p: int, rows: int | None) -> list[str]:
+        """The numbered legal moves in columns, in at most `rows` lines (None: all of them) with the rule
+        above them: when they do not all fit, the first ones and a line saying how many more; with no room
+        for the rule, that line alone."""
         legal = self.session.legal_moves(p)
-        self.term.rule(f"{self.who(p)} to move: {self.spec.turn_label(self.session.view(p))}")
-        self.term.print(_columns([f"{i + 1:>2} {m}" for i, m in enumerate(legal)], self.term.console.width))
+        items = [f"{i + 1:>2} {m}" for i, m in enumerate(legal)]
+        width = self.term.width
+        listing = _columns(items, width).split("\n")
+        if rows is None or len(listing) + 1 <= rows:
+            return [RULE] + listing
+        room = rows - 2   # the rule and the "more" line
+        shown = max((k for k in range(1, len(items) + 1) if len(_columns(items[:k], width).split("\n")) <= room),
+                    default=0)
+        more = f"  ... {len(items) - shown} more: type legal to list them all (Tab completes a move)" if shown else \
+            f"  {len(items)} moves: type legal to list them (Tab completes a move)"
+        lines = (_columns(items[:shown], width).split("\n") if shown else []) + [more]
+        return lines if rows < 2 else [RULE] + lines
+
+    def show_choices(self, p: int, rows: int | None = None) -> None:
+        """The rule naming the seat to move, then its numbered legal moves (in at most `rows` lines)."""
+        for line in self.choice_lines(p, rows):
+            if line == RULE:
+                self.term.rule(f"{self.who(p)} to move: {self.spec.turn_label(self.session.view(p))}")
+            else:
+                self.term.print(line)
 
     def decide(self, p: int) -> bool:
         """Read entries until seat `p` has moved (True) or the person quits (False)."""
@@ -663,7 +732,7 @@ class Table:
         self.autosave()
         p = self.last_seat if self.last_seat is not None else s.humans()[0]
         self.term.print()
-        self.term.board(self.spec.render(s.view(p)), SEAT_LETTERS[p])
+        self.term.board(self.spec.render_styled(s.view(p), self.board_width()), SEAT_LETTERS[p])
         result = s.record.result or {}
         from rich.table import Table as RichTable
         score, cells = self.spec.score_columns(s.state)[0]
@@ -715,6 +784,13 @@ def _columns(items: list[str], width: int) -> str:
     return "\n".join(lines)
 
 
-def run_play(setup: PlaySetup, interactive: bool | None = None) -> int:
-    """Play the game of `setup` at this terminal; the exit code."""
-    return Table(setup, Terminal(interactive)).run()
+def check_board_layout(board: str) -> str:
+    """`board` if it names a layout of `BOARD_LAYOUTS`, else an `OptionError` naming them."""
+    if board not in BOARD_LAYOUTS:
+        raise OptionError(f"--board must be one of {', '.join(BOARD_LAYOUTS)}, not {board!r}")
+    return board
+
+
+def run_play(setup: PlaySetup, interactive: bool | None = None, board: str = "auto") -> int:
+    """Play the game of `setup` at this terminal (the board laid out as `board` says); the exit code."""
+    return Table(setup, Terminal(interactive), check_board_layout(board)).run()

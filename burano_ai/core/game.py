@@ -235,8 +235,14 @@ class GameSpec(Protocol):
     # `core.people.PeopleSide` implements every one of these for any game; a spec overrides what it
     # knows better.
 
-    def render(self, position: dict[str, Any]) -> str:
-        """A position as plain text for the terminal (`position` = `State.to_dict(seat)`: full or a view)."""
+    def render(self, position: dict[str, Any], width: int | None = None) -> str:
+        """A position as plain text for the terminal (`position` = `State.to_dict(seat)`: full or a view),
+        laid out for a terminal `width` columns wide (None: the game's full layout)."""
+        ...
+
+    def render_styled(self, position: dict[str, Any], width: int | None = None) -> list[list[tuple[str, str]]]:
+        """`render`'s lines as spans (text, style): a rich style name, "" for none (`burano play` shows
+        the styles on a colour terminal; the texts joined are `render`'s lines)."""
         ...
 
     def render_legal_actions(self, state: State) -> str:
@@ -301,7 +307,7 @@ class OpenSpielSpec(Protocol):
 class MoveEntry(Protocol):
     """A game's shortcuts for typing moves at the terminal, besides a number and a move's text.
 
-    Burano's: a whole pyramid in one line (`pyramid W W G B ...`, colour letters or names).
+    Burano's: a whole pyramid in one line (`pyramid w w g b ...`, colour letters or names).
 
     Attributes:
         unit: what the moves of one line are, in the plural ("cubes"), for "A: pyramid W G (2 cubes)".
@@ -322,7 +328,7 @@ class MoveEntry(Protocol):
         ...
 
     def one_line(self, moves: Sequence[str]) -> str | None:
-        """Several moves written as one short-form line ("pyramid W W G"), or None if they are not one."""
+        """Several moves written as one short-form line ("pyramid w w g"), or None if they are not one."""
         ...
 
 

@@ -39,6 +39,11 @@ def check_player_count(players: object, spec, what: str = "--players") -> int:
     return players
 
 
+def plain_spans(text: str) -> list[list[tuple[str, str]]]:
+    """A rendering's lines as unstyled spans (`GameSpec.render_styled` for a game without styles)."""
+    return [[(line, "")] for line in text.rstrip("\n").split("\n")]
+
+
 class PeopleSide:
     """The people-side hooks of `GameSpec` for any game, from the State API alone.
 
@@ -50,11 +55,16 @@ class PeopleSide:
     title: str
     default_players: int
 
-    def render(self, position: dict[str, Any]) -> str:
-        """Every field of the position, one `key: value` line each (nested values as compact JSON)."""
+    def render(self, position: dict[str, Any], width: int | None = None) -> str:
+        """Every field of the position, one `key: value` line each (nested values as compact JSON; the
+        same at any `width`)."""
         lines = [f"{key}: {value if isinstance(value, str) else json.dumps(value, separators=(', ', ': '))}"
                  for key, value in position.items() if key != "format"]
         return "\n".join(lines) + "\n"
+
+    def render_styled(self, position: dict[str, Any], width: int | None = None) -> list[list[tuple[str, str]]]:
+        """`render`'s lines, without styles."""
+        return plain_spans(self.render(position, width))
 
     def render_legal_actions(self, state: State) -> str:
         """The move texts of the seat to move, one per line (chance outcomes with their probabilities)."""

@@ -141,10 +141,16 @@ class BuranoSpec(PeopleSide):
 
     # --- people side: terminal rendering, move entry, score columns (cli, play)
 
-    def render(self, position):
-        """The board as plain text (`render.render_position`): islands, route, workshop, every seat."""
+    def render(self, position, width: int | None = None):
+        """The board as plain text (`render.render_position`): islands, route, workshop, every seat; the
+        compact layout (80 columns) when `width` is below `render.WIDE`."""
         from burano_ai.games.burano.render import render_position
-        return render_position(position)
+        return render_position(position, width)
+
+    def render_styled(self, position, width: int | None = None) -> list[list[tuple[str, str]]]:
+        """`render`'s lines as styled spans: cube letters in their colours, seat letters in bold."""
+        from burano_ai.games.burano.render import render_lines
+        return [line.spans for line in render_lines(position, width)]
 
     def render_legal_actions(self, state) -> str:
         """The legal moves grouped by verb, or the chance outcomes with their probabilities."""

@@ -8,6 +8,7 @@ from typing import Any, Mapping, Sequence
 
 from burano_ai.core.errors import OptionError, PositionError
 from burano_ai.core.game import StepVisibility, import_game_class, unrevealed_moves
+from burano_ai.core.people import plain_spans
 from burano_ai.core.seats import SEAT_LETTERS, parse_seat
 from burano_ai.games.goofspiel import rules
 from burano_ai.games.goofspiel.position import FORMAT as POSITION_FORMAT
@@ -122,8 +123,13 @@ class GoofspielSpec:
 
     # --- people side: terminal rendering, move entry, score columns (cli, play)
 
-    def render(self, position: dict[str, Any] | str) -> str:
-        """Plain text of a position dict (`State.to_dict(seat)`, or its JSON text) for the terminal."""
+    def render_styled(self, position: dict[str, Any], width: int | None = None) -> list[list[tuple[str, str]]]:
+        """`render`'s lines, without styles."""
+        return plain_spans(self.render(position, width))
+
+    def render(self, position: dict[str, Any] | str, width: int | None = None) -> str:
+        """Plain text of a position dict (`State.to_dict(seat)`, or its JSON text) for the terminal: one
+        layout at any `width`, 70 columns at most (16 cards, 5 players: tests/test_render.py)."""
         if isinstance(position, str):
             try:
                 position = json.loads(position)
