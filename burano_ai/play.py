@@ -672,6 +672,8 @@ class Table:
         winners = result.get("winners", [])
         self.term.print(f"winner{'s' if len(winners) > 1 else ''}: "
                         f"{', '.join(self.who(SEAT_LETTERS.index(w)) for w in winners)}", style="bold")
+        for line in self.spec.describe_result(s.state):   # the tie-break, where it decided
+            self.term.print(line, style="bold")
         self.term.print(f"the game record is saved to {self.record_path}")
 
 

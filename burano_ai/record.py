@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
 from burano_ai.core.errors import BuranoError, OptionError, PositionError
-from burano_ai.core.game import player_range_text
+from burano_ai.core.game import StepEffect, player_range_text
 from burano_ai.core.jsonio import MAX_POSITION_BYTES, read_text_file
 from burano_ai.core.seats import SEAT_LETTERS, parse_seat
 from burano_ai.games import DEFAULT_GAME, get_spec
@@ -602,13 +602,46 @@ def _unseen_action(state, view: int | None, where: str, game: str) -> int:
     return outcomes[0]
 
 
-def narrate_step(step: Step, seat: int | None = None, game: str = DEFAULT_GAME) -> str:
+#: Between a step's text and its consequences in a narration line.
+EFFECTS_SEPARATOR = " — "
+
+
+def narrate_step(step: Step, seat: int | None = None, game: str = DEFAULT_GAME,
+                 effects: list[StepEffect] | None = None) -> str:
     """The step of a `game` record as `seat` (0-based) may read it; None: the umpire, who sees everything.
 
     The words are the game's (`GameSpec.narrate_step`): in Burano ``B: take b5``, ``B draws a fish card
     from the deck`` (hidden from the reader), ``A draws tuna from the deck``, ``the fish display is
-    refilled: squid``, ``C places a pyramid cube (hidden)``.
+    refilled: squid``, ``C places a pyramid cube (hidden)``. With the step's `effects`
+    (`GameSpec.step_effects`, see `record_effects`), the ones the seat may read follow the text:
+    ``B: roof 3 e5-e7 — B -3 coins (second move of the turn); B +5 VP (island roof: 2 island majorities)``.
     """
     letter = None if seat is None else SEAT_LETTERS[seat]
     hidden = step.move is None or (letter is not None and not step.visible_to(letter))
-    return get_spec(game).narrate_step(step, hidden)
+    text = get_spec(game).narrate_step(step, hidden)
+    told = [e.text for e in effects or () if e.visible_to(seat)]
+    return text + (EFFECTS_SEPARATOR + "; ".join(told) if told else "")
+
+
+def step_effects(before, after, action: int | None = None, game: str = DEFAULT_GAME) -> list[StepEffect]:
+    """What the step from `before` to `after` (full States of `game`; `action` its action if known)
+    changed, in the game's words, each effect with who may read it (`GameSpec.step_effects`)."""
+    return list(get_spec(game).step_effects(before, after, action))
+
+
+def record_effects(record: GameRecord, game_factory: GameFactory | None = None) -> list[list[StepEffect]]:
+    """The effects of every step of `record` (derived: a record stores none), replayed once.
+
+    A one-seat export replays with its hidden steps filled (`GameRecord.positions`); an effect never
+    depends on which fill, since a game tells only what every reader of it may know."""
+    out: list[list[StepEffect]] = []
+    previous = None
+    action = None
+    for ply, state in record.positions(game_factory):
+        if previous is not None:
+            out.append(step_effects(previous, state, action, record.game))
+        if ply < len(record.steps):
+            previous = state.clone()
+            move = record.steps[ply].move
+            action = None if move is None else state.string_to_action(move)
+    return out

@@ -30,7 +30,7 @@ from burano_ai.core.seeds import derive
 from burano_ai.engine import suggest
 from burano_ai.games import DEFAULT_GAME, get_spec
 from burano_ai.random_play import sample_chance
-from burano_ai.record import HUMAN, GameRecord, RecordError, SeatInfo, Step, narrate_step
+from burano_ai.record import HUMAN, GameRecord, RecordError, SeatInfo, Step, narrate_step, record_effects, step_effects
 from burano_ai.search.limits import Limit
 
 #: Seed-derivation tags of the session's random choices.
@@ -74,6 +74,8 @@ class GameSession:
         self._bots = {i: make_bot(s, derive(self.bot_seed, _BOT_TAG, i), game) for i, s in enumerate(specs)
                       if s != HUMAN}
         self.state = self.record.initial_state(game_factory)
+        #: per step of the record: what it changed (`record.step_effects`), told with its narration.
+        self.effects: list[list] = []
 
     @classmethod
     def resume(cls, record: GameRecord, game_factory: Callable[[int], Any] | None = None,
@@ -87,6 +89,7 @@ class GameSession:
         session.record.date = record.date
         state = record.replay(game_factory=game_factory)   # raises RecordError naming a bad step
         session.record.steps = list(record.steps)
+        session.effects = record_effects(session.record, game_factory)
         session.state = state
         session._sync_bots()
         if state.is_terminal():
@@ -131,14 +134,20 @@ class GameSession:
         return [self.state.action_to_string(a) for a in self.state.legal_actions()]
 
     def narrate(self, step: Step, seat: int | str | None) -> str:
-        """The step as `seat` may read it (None: the umpire, who sees everything)."""
-        return narrate_step(step, None if seat is None else self.seat(seat), self.game)
+        """The step as `seat` may read it (None: the umpire, who sees everything), with what it changed
+        that the seat may read (VP and coins and why, in Burano)."""
+        steps = self.record.steps
+        ply = next((i for i in range(len(steps) - 1, -1, -1) if steps[i] is step), None)
+        effects = None if ply is None or ply >= len(self.effects) else self.effects[ply]
+        return narrate_step(step, None if seat is None else self.seat(seat), self.game, effects)
 
     # -- playing -----------------------------------------------------------------------------------------
 
     def _step(self, action: int) -> Step:
+        before = self.state.clone()
         step = self.record.add(self.state, action)
         self.state.apply_action(action)
+        self.effects.append(step_effects(before, self.state, action, self.game))
         if self.state.is_terminal():
             self.record.finish(self.state)
         return step
@@ -251,6 +260,7 @@ class GameSession:
         if not mine:
             return False
         self.record.truncate(mine[-1])
+        del self.effects[mine[-1]:]
         self.state = self.record.replay(game_factory=self.game_factory)
         self._sync_bots()
         return True

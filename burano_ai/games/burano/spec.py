@@ -119,6 +119,17 @@ class BuranoSpec(PeopleSide):
             return f"{step.actor} places a pyramid cube (hidden)"
         return f"{step.actor}: {step.move}"
 
+    def step_effects(self, before, after, action: int | None = None):
+        """Every VP and coin gained or paid with its reason, the final scoring per seat and category, and
+        the result with its tie-break (`narration.step_effects`): public, so every seat reads them."""
+        from burano_ai.games.burano.narration import step_effects
+        return step_effects(before, after, action)
+
+    def describe_result(self, state) -> list[str]:
+        """`A and B tie on 17 VP; B wins the tie-break on cubes in the preparation area (A 1, B 3)`."""
+        from burano_ai.games.burano.narration import describe_result
+        return describe_result(state)
+
     def openspiel_game(self, num_players: int, implementation: str = "compiled"):
         """The cached pyspiel game of `burano_ai.games.burano.openspiel` for our `implementation`."""
         from burano_ai.games.burano.openspiel import game_for
