@@ -59,6 +59,8 @@ COMMANDS = ("legal", "hint", "undo", "save", "quit", "help", "board")
 YES = ("y", "yes")
 #: Candidates a hint lists.
 HINT_TOP = 3
+#: Before each consequence of a step, on the lines under it.
+EFFECT_MARK = "→"
 
 HELP_MOVES = """\
 Type a move in one of these ways:
@@ -439,15 +441,18 @@ class Table:
         return humans[0]
 
     def narrate(self, step: Step) -> None:
-        """Tell the step now; a run of the same text (a bot's hidden pyramid) is counted, told once."""
-        text = self.session.narrate(step, self.shared_reader(step))
-        if self._repeat is not None and self._repeat[0] == text:
+        """Tell the step now, what it changed below it; a run of the same text without changes (a bot's
+        hidden pyramid) is counted, told once."""
+        text, effects = self.session.narrate_parts(step, self.shared_reader(step))
+        if self._repeat is not None and self._repeat[0] == text and not effects:
             self._repeat[1] += 1
             return
         self.flush_narration()
         style = "yellow" if step.is_chance else ("bold" if not self.session.is_bot(_actor(step)) else None)
         self.term.print(f"  {text}", style=style)
-        self._repeat = [text, 1]
+        for effect in effects:
+            self.term.print(f"    {EFFECT_MARK} {effect}", style="cyan")
+        self._repeat = [text, 1] if not effects else None
 
     def flush_narration(self) -> None:
         if self._repeat is not None and self._repeat[1] > 1:
@@ -533,9 +538,14 @@ class Table:
             self.term.clear()
 
     def show_choices(self, p: int) -> None:
+        """The numbered legal moves in people's words (a block per kind of move), then what the next
+        move costs and why moves are missing."""
         legal = self.session.legal_moves(p)
+        words = self.session.describe_legal(p)
         self.term.rule(f"{self.who(p)} to move: {self.spec.turn_label(self.session.view(p))}")
-        self.term.print(_columns([f"{i + 1:>2} {m}" for i, m in enumerate(legal)], self.term.console.width))
+        self.term.print(_choices(legal, words, self.term.console.width))
+        for note in self.session.move_notes(p):
+            self.term.print(f"  {note}", style="dim")
 
     def decide(self, p: int) -> bool:
         """Read entries until seat `p` has moved (True) or the person quits (False)."""
@@ -549,6 +559,10 @@ class Table:
                 self.save_quietly("end of input")
                 return False
             entry = resolve_entry(line, legal, self.shortcut)
+            if entry.kind == "error":   # a move in people's words, as the list shows it
+                spoken = _by_words(legal, self.session.describe_legal(p)).get(_normal(line))
+                if spoken is not None:
+                    entry = Entry("moves", moves=[spoken], how=f"{line.strip()} = {spoken}")
             if entry.kind == "error" and _normal(line) in YES and self.suggestion:
                 entry = Entry("moves", moves=[self.suggestion], how=f"playing {self.suggestion}")
             self.suggestion = entry.suggestion
@@ -686,6 +700,29 @@ def _runs(lines: list[str]) -> list[tuple[str, int]]:
         else:
             out.append((line, 1))
     return out
+
+
+def _by_words(legal: list[str], words: list[str]) -> dict[str, str]:
+    """People's words of each legal move (normalised) -> its move text, where the words name one move
+    and are not a move text themselves."""
+    keys = [_normal(w) for w in words]
+    texts = {m.lower() for m in legal}
+    return {k: m for k, m in zip(keys, legal) if keys.count(k) == 1 and k not in texts}
+
+
+def _choices(legal: list[str], words: list[str], width: int) -> str:
+    """The legal moves numbered from 1 in people's words, a block of columns per kind of move (the move
+    text's first word); a move whose words are its text shows once."""
+    if not legal:
+        return "  (no moves)"
+    blocks: list[list[str]] = []
+    kind = None
+    for i, (move, said) in enumerate(zip(legal, words or legal)):
+        if move.split()[0] != kind:
+            kind = move.split()[0]
+            blocks.append([])
+        blocks[-1].append(f"{i + 1:>2} {said}")
+    return "\n".join(_columns(block, width) for block in blocks)
 
 
 def _actor(step: Step) -> int:

@@ -616,11 +616,16 @@ def narrate_step(step: Step, seat: int | None = None, game: str = DEFAULT_GAME,
     (`GameSpec.step_effects`, see `record_effects`), the ones the seat may read follow the text:
     ``B: roof 3 e5-e7 — B -3 coins (second move of the turn); B +5 VP (island roof: 2 island majorities)``.
     """
+    text, told = narrate_parts(step, seat, game, effects)
+    return text + (EFFECTS_SEPARATOR + "; ".join(told) if told else "")
+
+
+def narrate_parts(step: Step, seat: int | None = None, game: str = DEFAULT_GAME,
+                  effects: list[StepEffect] | None = None) -> tuple[str, list[str]]:
+    """`narrate_step` in parts: (the step's text, the texts of the effects `seat` may read)."""
     letter = None if seat is None else SEAT_LETTERS[seat]
     hidden = step.move is None or (letter is not None and not step.visible_to(letter))
-    text = get_spec(game).narrate_step(step, hidden)
-    told = [e.text for e in effects or () if e.visible_to(seat)]
-    return text + (EFFECTS_SEPARATOR + "; ".join(told) if told else "")
+    return get_spec(game).narrate_step(step, hidden), [e.text for e in effects or () if e.visible_to(seat)]
 
 
 def step_effects(before, after, action: int | None = None, game: str = DEFAULT_GAME) -> list[StepEffect]:

@@ -30,7 +30,8 @@ from burano_ai.core.seeds import derive
 from burano_ai.engine import suggest
 from burano_ai.games import DEFAULT_GAME, get_spec
 from burano_ai.random_play import sample_chance
-from burano_ai.record import HUMAN, GameRecord, RecordError, SeatInfo, Step, narrate_step, record_effects, step_effects
+from burano_ai.record import (EFFECTS_SEPARATOR, HUMAN, GameRecord, RecordError, SeatInfo, Step, narrate_parts,
+                              record_effects, step_effects)
 from burano_ai.search.limits import Limit
 
 #: Seed-derivation tags of the session's random choices.
@@ -133,13 +134,35 @@ class GameSession:
             return []
         return [self.state.action_to_string(a) for a in self.state.legal_actions()]
 
+    def describe_legal(self, seat: int | str) -> list[str]:
+        """The seat's legal moves in people's words (`GameSpec.describe_move`), in the order of
+        `legal_moves` ([] unless it is to move)."""
+        p = self.seat(seat)
+        if self.state.current_player() != p:
+            return []
+        spec = get_spec(self.game)
+        return [spec.describe_move(self.state, a) for a in self.state.legal_actions()]
+
+    def move_notes(self, seat: int | str) -> list[str]:
+        """What the seat's next move costs and why moves are missing (`GameSpec.move_notes`); [] unless
+        it is to move."""
+        p = self.seat(seat)
+        if self.state.current_player() != p:
+            return []
+        return list(get_spec(self.game).move_notes(self.state))
+
     def narrate(self, step: Step, seat: int | str | None) -> str:
         """The step as `seat` may read it (None: the umpire, who sees everything), with what it changed
-        that the seat may read (VP and coins and why, in Burano)."""
+        that the seat may read (VP and coins and why, in Burano): `record.narrate_step`."""
+        text, told = self.narrate_parts(step, seat)
+        return text + (EFFECTS_SEPARATOR + "; ".join(told) if told else "")
+
+    def narrate_parts(self, step: Step, seat: int | str | None) -> tuple[str, list[str]]:
+        """`narrate` in parts: (the step's text, the effects the seat may read)."""
         steps = self.record.steps
         ply = next((i for i in range(len(steps) - 1, -1, -1) if steps[i] is step), None)
         effects = None if ply is None or ply >= len(self.effects) else self.effects[ply]
-        return narrate_step(step, None if seat is None else self.seat(seat), self.game, effects)
+        return narrate_parts(step, None if seat is None else self.seat(seat), self.game, effects)
 
     # -- playing -----------------------------------------------------------------------------------------
 

@@ -27,6 +27,7 @@ from burano_ai.games.burano.data.ring import ARROW_SECTORS, HOUSES_PER_PIECE, NU
 from burano_ai.games.burano.data.roofs import ROOF_KINDS, TILES_PER_KIND
 from burano_ai.games.burano.data.route import ROUTE_NODES
 from burano_ai.games.burano.data.turn import SEASON_ROUNDS, SEASONS
+from burano_ai.games.burano.words import status_words
 
 WIDTH = 100   # wrap width of free text; the side-by-side board sections reach 120 at most
 _LETTER = dict(zip(COLOURS, COLOUR_LETTERS))
@@ -87,19 +88,7 @@ def _header(d: dict[str, Any]) -> list[str]:
         f"stage {d['stage']}, phase {d['phase']} | to move: {to_move} | moves made this turn: {ctx.get('moves', 0)}",
         "action board: " + " | ".join(f"{a} = {' '.join(cols)}" for a, cols in d["markers"].items()),
     ]
-    pending = []
-    for key in ("sail_target", "swap_pick", "fish_island", "fish_matches", "draws_left", "lace_allow", "pending_roof", "pay_queue", "paid",
-                "shortfall", "picks_left", "kinds_picked", "chance_arg"):
-        value = ctx.get(key)
-        if value in (None, 0, [], {}, False):
-            continue
-        if isinstance(value, dict):
-            value = _counts(value, short=True)
-        elif isinstance(value, list):
-            value = " ".join(map(str, value))
-        pending.append(f"{key} {value}")
-    if pending:
-        lines += _wrap("pending: " + ", ".join(pending))
+    lines += [w for status in status_words(d) for w in _wrap(status)]   # the pending decision, in words
     return lines
 
 

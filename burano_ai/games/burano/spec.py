@@ -162,6 +162,17 @@ class BuranoSpec(PeopleSide):
         from burano_ai.games.burano.render import render_legal_actions
         return render_legal_actions(state)
 
+    def describe_move(self, state, action: int) -> str:
+        """`roof island orange-white (slot 2): orange on g5, white on e5`, `end the turn`, `stop placing
+        lace workers` (`words.describe_move`); the move text stays the notation."""
+        from burano_ai.games.burano.words import describe_move
+        return describe_move(state, action)
+
+    def move_notes(self, state) -> list[str]:
+        """What the next move costs and why moves are missing (`words.move_notes`)."""
+        from burano_ai.games.burano.words import move_notes
+        return move_notes(state)
+
     def phase_label(self, position) -> str:
         """`spring r1` in the rounds, else the season and stage (`setup`, `summer pyramid`, ...)."""
         if position["stage"] == "setup":
