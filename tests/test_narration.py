@@ -451,3 +451,74 @@ def test_all_specs_have_the_new_hooks():
         assert all(spec.describe_move(state, a) for a in state.legal_actions())
         assert isinstance(spec.move_notes(state), list)
         assert spec.describe_result(state) == []
+
+
+# -- the terminal -----------------------------------------------------------------------------------
+
+
+def test_burano_play_narrates_every_score_change_of_the_bots_turns(tmp_path):
+    """`burano play` in a pseudo-terminal, A against the random bot to the end: for every step A did not
+    make whose VP or coins changed in A's views, each consequence is on the screen and the amounts
+    told add up to the changes A's views show; the end names the result. A types some moves in
+    people's words (`End the turn without a move (+1 coin)`), which the table accepts."""
+    import io
+    import os
+    import sys
+    from pathlib import Path
+
+    pexpect = pytest.importorskip("pexpect")
+    cli = str(Path(__file__).resolve().parent.parent / "cli.py")
+    prompt = r"([A-D]) to move>(?=\x1b\[\d+D)"
+    env = dict(os.environ, PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm", COLUMNS="140", LINES="50")
+    seed = 11
+    record_path = tmp_path / "game.json"
+    child = pexpect.spawn(sys.executable, [cli, "play", "--players", "2", "--you", "A", "--bots", "random",
+                                           "--seed", str(seed), "--record", str(record_path)],
+                          cwd=str(tmp_path), env=env, dimensions=(50, 140), encoding="utf-8", timeout=60)
+    transcript = io.StringIO()
+    child.logfile_read = transcript
+    shadow = GameSession(2, seed, ["human", "random"])
+    shadow.advance()
+    spoken = 0
+    try:
+        while child.expect([prompt, "game over: final scores"]) == 0:
+            assert child.match.group(1) == "A"
+            legal = shadow.legal_moves(0)
+            words = shadow.describe_legal(0)
+            ending = [i for i, w in enumerate(words) if w.startswith("end the turn")]
+            if ending and spoken < 3:   # people's words as input
+                child.send(words[ending[0]].capitalize() + "\r")
+                move = legal[ending[0]]
+                spoken += 1
+            else:
+                child.send("1\r")
+                move = legal[0]
+            shadow.play(0, move)
+            shadow.advance()
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][0-9A-Za-z]|\r", "", transcript.getvalue())
+    assert child.exitstatus == 0, text[-3000:]
+    assert shadow.is_over() and spoken == 3
+    screen = " ".join(text.split())
+
+    record = GameRecord.load(record_path)
+    assert [s.to_dict() for s in record.steps] == [s.to_dict() for s in shadow.record.steps]
+    effects = record_effects(record)
+    views = [state.to_dict(0) for _, state in record.positions()]
+    changed = 0
+    for i, step in enumerate(record.steps):
+        if step.actor == "A":
+            continue
+        told = [e.text for e in effects[i] if e.visible_to(0)]
+        for p, letter in enumerate("AB"):
+            old, new = views[i]["seats"][p], views[i + 1]["seats"][p]
+            delta = (new["vp"] - old["vp"], new["coins"] - old["coins"])
+            assert told_amounts(told, letter) == delta, (i, step, told)
+            changed += delta != (0, 0)
+        for line in told:
+            assert " ".join(line.split()) in screen, f"step {i} ({step.move}): {line!r} was not on the screen"
+    assert changed > 20
+    for line in BURANO.describe_result(record.replay()):
+        assert line in screen
