@@ -522,3 +522,20 @@ def test_burano_play_narrates_every_score_change_of_the_bots_turns(tmp_path):
     assert changed > 20
     for line in BURANO.describe_result(record.replay()):
         assert line in screen
+
+
+def test_the_web_payload_carries_the_words_the_notes_and_the_narrated_log():
+    from burano_ai.web.games import GameHub, seat_payload
+    game = GameHub().create("burano", 2, 7, ["human", "random"])
+    for _ in range(40):   # A's moves until a step of the bot or of chance changed something
+        if game._thread is not None:
+            game._thread.join(timeout=120)
+        payload = seat_payload(game, 0)
+        if any(" — " in line for line in payload["log"]) or payload["over"]:
+            break
+        game.play(0, payload["legal"][0])
+    assert len(payload["legal_words"]) == len(payload["legal"]) > 0
+    assert payload["legal_words"] == game.session.describe_legal(0)
+    assert payload["notes"] == game.session.move_notes(0)
+    assert any(" — " in line for line in payload["log"])
+    assert payload["log"] == [game.session.narrate(s, 0) for s in game.session.record.steps]
