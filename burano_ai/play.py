@@ -422,7 +422,9 @@ class Table:
         self.shown = {p: self.session.ply for p in humans}
         self.last_seat: int | None = None
         self.suggestion: str | None = None
-        self._repeat: list | None = None   # [text, count] of the last narration line
+        #: the step told last, not yet printed: [text, count, style, effects, its actor if the reader does
+        #: not see it (a run that may go on while the bot thinks), else None]
+        self._repeat: list | None = None
 
     # -- names and narration
 
@@ -441,23 +443,28 @@ class Table:
         return humans[0]
 
     def narrate(self, step: Step) -> None:
-        """Tell the step now, what it changed below it; a run of the same text without changes (a bot's
-        hidden pyramid) is counted, told once."""
+        """Tell the step, what it changed on the lines below it. A run of one seat's steps told alike (a
+        bot's hidden pyramid: 14 steps) is one line with its count, told when the run ends."""
         text, effects = self.session.narrate_parts(step, self.shared_reader(step))
-        if self._repeat is not None and self._repeat[0] == text and not effects:
-            self._repeat[1] += 1
+        run = self._repeat
+        if run is not None and run[0] == text and not run[3]:
+            run[1] += 1
+            run[3] = effects   # the run's last step may change something (the pyramid's leftover cubes)
             return
         self.flush_narration()
         style = "yellow" if step.is_chance else ("bold" if not self.session.is_bot(_actor(step)) else None)
-        self.term.print(f"  {text}", style=style)
-        for effect in effects:
-            self.term.print(f"    {EFFECT_MARK} {effect}", style="cyan")
-        self._repeat = [text, 1] if not effects else None
+        hidden = not step.visible_to(SEAT_LETTERS[self.shared_reader(step)])
+        self._repeat = [text, 1, style, effects, step.actor if hidden else None]
 
     def flush_narration(self) -> None:
-        if self._repeat is not None and self._repeat[1] > 1:
-            self.term.print(f"  {self._repeat[0]}: {self._repeat[1]} times in all", style="dim")
+        """Print the step told last (with its run's count) and its consequences."""
+        if self._repeat is None:
+            return
+        text, count, style, effects, _ = self._repeat
         self._repeat = None
+        self.term.print(f"  {text}" + (f": {count} times in all" if count > 1 else ""), style=style)
+        for effect in effects:
+            self.term.print(f"    {EFFECT_MARK} {effect}", style="cyan")
 
     # -- the loop
 
@@ -498,6 +505,8 @@ class Table:
             if p >= 0 and not s.is_bot(p):
                 return
             if p >= 0:
+                if self._repeat is None or self._repeat[4] != SEAT_LETTERS[p] or self._repeat[3]:
+                    self.flush_narration()   # told before the bot thinks, unless it goes on with a hidden run
                 with self.term.thinking(f"{self.who(p)} is thinking{_budget_text(s.record.seats[p].player)}"):
                     step = s.bot_move()
             else:
