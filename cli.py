@@ -566,7 +566,7 @@ def replay(
     Every step is checked as it is played; a bad record gets one line naming the step.
     """
     from burano_ai.record import GameRecord, RecordError
-    from burano_ai.record import narrate_step, record_effects
+    from burano_ai.record import narrate_step, record_narration
     _check_output(output, "--output")
     if file.is_dir():
         raise RecordError(f"{file} is a directory, not a game record")
@@ -589,14 +589,14 @@ def replay(
     state = None
     lines = []
     listing = not quiet and not (output is not None or as_json)
-    effects = record_effects(record) if listing else []
+    words, effects = record_narration(record) if listing else ([], [])
     for i, st in record.positions():
         if i == ply:
             state = st.clone()
         if i < total and listing:
             step = record.steps[i]
             marker = ">" if i == ply else " "
-            told = narrate_step(step, viewer, effects=effects[i], **game_keyword(spec, DEFAULT_GAME))
+            told = narrate_step(step, viewer, effects=effects[i], words=words[i], **game_keyword(spec, DEFAULT_GAME))
             lines.append(f"{marker}{i:4d}  {spec.phase_label(st.to_dict()):<16} {told}")
     assert state is not None
     position = state.to_dict(viewer) if viewer is not None else state.to_dict()

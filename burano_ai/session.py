@@ -31,7 +31,7 @@ from burano_ai.engine import suggest
 from burano_ai.games import DEFAULT_GAME, get_spec
 from burano_ai.random_play import sample_chance
 from burano_ai.record import (EFFECTS_SEPARATOR, HUMAN, GameRecord, RecordError, SeatInfo, Step, narrate_parts,
-                              record_effects, step_effects)
+                              record_narration, step_effects, step_words)
 from burano_ai.search.limits import Limit
 
 #: Seed-derivation tags of the session's random choices.
@@ -75,8 +75,10 @@ class GameSession:
         self._bots = {i: make_bot(s, derive(self.bot_seed, _BOT_TAG, i), game) for i, s in enumerate(specs)
                       if s != HUMAN}
         self.state = self.record.initial_state(game_factory)
-        #: per step of the record: what it changed (`record.step_effects`), told with its narration.
+        #: per step of the record: what it changed (`record.step_effects`) and its move in people's words
+        #: (`record.step_words`), told with its narration.
         self.effects: list[list] = []
+        self.words: list[str | None] = []
 
     @classmethod
     def resume(cls, record: GameRecord, game_factory: Callable[[int], Any] | None = None,
@@ -90,7 +92,7 @@ class GameSession:
         session.record.date = record.date
         state = record.replay(game_factory=game_factory)   # raises RecordError naming a bad step
         session.record.steps = list(record.steps)
-        session.effects = record_effects(session.record, game_factory)
+        session.words, session.effects = record_narration(session.record, game_factory)
         session.state = state
         session._sync_bots()
         if state.is_terminal():
@@ -161,13 +163,15 @@ class GameSession:
         """`narrate` in parts: (the step's text, the effects the seat may read)."""
         steps = self.record.steps
         ply = next((i for i in range(len(steps) - 1, -1, -1) if steps[i] is step), None)
-        effects = None if ply is None or ply >= len(self.effects) else self.effects[ply]
-        return narrate_parts(step, None if seat is None else self.seat(seat), self.game, effects)
+        known = ply is not None and ply < len(self.effects)
+        return narrate_parts(step, None if seat is None else self.seat(seat), self.game,
+                             self.effects[ply] if known else None, self.words[ply] if known else None)
 
     # -- playing -----------------------------------------------------------------------------------------
 
     def _step(self, action: int) -> Step:
         before = self.state.clone()
+        self.words.append(step_words(self.state, action, self.game))
         step = self.record.add(self.state, action)
         self.state.apply_action(action)
         self.effects.append(step_effects(before, self.state, action, self.game))
@@ -284,6 +288,7 @@ class GameSession:
             return False
         self.record.truncate(mine[-1])
         del self.effects[mine[-1]:]
+        del self.words[mine[-1]:]
         self.state = self.record.replay(game_factory=self.game_factory)
         self._sync_bots()
         return True

@@ -24,7 +24,7 @@ from burano_ai.games.burano.data.turn import (
     BUMP_COINS, ISLAND_MAJORITY_VP, LACE_PAID_VP, MOVE_COSTS, NO_MOVE_COINS, RECALL_COINS)
 from burano_ai.games.burano.narration import amounts, format_entries, step_entries
 from burano_ai.games.burano.words import describe_move, move_notes, status_words
-from burano_ai.record import GameRecord, describe_step, narrate_step, record_effects
+from burano_ai.record import GameRecord, describe_step, narrate_step, record_effects, record_narration, step_words
 from burano_ai.session import GameSession
 
 BURANO = get_spec("burano")
@@ -296,8 +296,10 @@ def test_amounts_and_merged_lines():
 # -- what a seat may read ---------------------------------------------------------------------------
 
 
-def _told(spec, step, effects, seat: int) -> str:
-    return narrate_step(step, seat, spec.key, effects)
+def _told(spec, before, action, after, seat: int) -> str:
+    """The step from `before` to `after` as `seat` reads it: its text, its people's words, its effects."""
+    return narrate_step(describe_step(before, action, spec.key), seat, spec.key,
+                        spec.step_effects(before, after, action), step_words(before, action, spec.key))
 
 
 @pytest.mark.parametrize("spec,players,seed", [(BURANO, 2, 42), (BURANO, 3, 7), (GOOFSPIEL, 3, 5)],
@@ -314,7 +316,6 @@ def test_a_seats_narration_is_the_same_in_every_world_it_cannot_tell_apart(spec,
         if spec is BURANO and players == 3 and ply % 3:
             continue
         step = describe_step(before, action, spec.key)
-        effects = spec.step_effects(before, after, action)
         for x in range(players):
             letter = "ABCDEF"[x]
             world = before.resample(x, rng.randrange(2**31))
@@ -331,8 +332,8 @@ def test_a_seats_narration_is_the_same_in_every_world_it_cannot_tell_apart(spec,
             moved.apply_action(other)
             if moved.to_dict(x) != after.to_dict(x):
                 continue   # a world X tells apart after the step (its last bid reveals every bid of it)
-            assert _told(spec, other_step, spec.step_effects(world, moved, other), x) == \
-                _told(spec, step, effects, x), f"step {ply} told to {letter}"
+            assert _told(spec, world, other, moved, x) == _told(spec, before, action, after, x), \
+                f"step {ply} told to {letter}"
             compared += 1
     assert compared > 50 and hidden > 5
 
@@ -373,13 +374,15 @@ def test_records_and_sessions_tell_the_same_effects_and_exports_tell_them_too():
     session = GameSession(2, 42, ["random", "random"])
     session.advance()
     record = GameRecord.from_json(session.record.to_json())
-    effects = record_effects(record)
+    words, effects = record_narration(record)
     assert [[e.text for e in es] for es in effects] == [[e.text for e in es] for es in session.effects]
+    assert words == session.words and any(words) and record_effects(record) == effects
     for seat in range(2):
-        told = [narrate_step(s, seat, effects=e) for s, e in zip(record.steps, effects)]
+        told = [narrate_step(s, seat, effects=e, words=w) for s, e, w in zip(record.steps, effects, words)]
         assert told == [session.narrate(s, seat) for s in session.record.steps]
     exported = record.for_seat(0)
-    told_export = [narrate_step(s, 0, effects=e) for s, e in zip(exported.steps, record_effects(exported))]
+    words, effects = record_narration(exported)
+    told_export = [narrate_step(s, 0, effects=e, words=w) for s, e, w in zip(exported.steps, effects, words)]
     assert told_export == [session.narrate(s, 0) for s in session.record.steps]
     resumed = GameSession.resume(record)
     assert [resumed.narrate(s, 1) for s in resumed.record.steps] == [session.narrate(s, 1) for s in session.record.steps]
@@ -393,7 +396,7 @@ def test_undo_forgets_the_effects_of_the_steps_taken_back():
         session.play(0, session.legal_moves(0)[0])
         session.advance()
     session.undo(0)
-    assert len(session.effects) == len(session.record.steps)
+    assert len(session.effects) == len(session.words) == len(session.record.steps)
 
 
 def test_step_effects_are_public_in_burano_and_visible_to_everyone():
@@ -539,3 +542,15 @@ def test_the_web_payload_carries_the_words_the_notes_and_the_narrated_log():
     assert payload["notes"] == game.session.move_notes(0)
     assert any(" — " in line for line in payload["log"])
     assert payload["log"] == [game.session.narrate(s, 0) for s in game.session.record.steps]
+
+
+def test_a_move_is_narrated_with_its_words_where_the_reader_sees_it():
+    session = GameSession(2, 42, ["random", "random"])
+    session.advance()
+    steps = session.record.steps
+    lace_end = next(i for i, s in enumerate(steps) if s.move == "done" and session.words[i] == "stop placing lace workers")
+    assert session.narrate(steps[lace_end], 1).startswith(f"{steps[lace_end].actor}: done (stop placing lace workers)")
+    build = next(i for i, s in enumerate(steps) if s.move.startswith("build "))
+    assert re.match(r"[AB]: build \w+@\w+ \(level \d, (fishing|lace|earning)\)", session.narrate(steps[build], None))
+    hidden = next(i for i, s in enumerate(steps) if s.actor == "B" and not s.visible_to("A"))
+    assert session.narrate(steps[hidden], 0) == "B places a pyramid cube (hidden)"   # no words, no colour

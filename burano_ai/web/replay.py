@@ -16,16 +16,17 @@ from burano_ai.core.seats import SEAT_LETTERS
 from burano_ai.core.seats import parse_seat
 from burano_ai.core.errors import OptionError
 from burano_ai.games import DEFAULT_GAME
-from burano_ai.record import GameRecord, narrate_step, record_effects
+from burano_ai.record import GameRecord, narrate_step, record_narration
 
 #: Replays kept in memory.
 MAX_REPLAYS = 8
 
 
-def step_text(step: Any, seat: int, effects: list | None = None, game: str = DEFAULT_GAME) -> str:
-    """The step of a `game` record as `seat` may read it, with what it changed that the seat may read
-    (`effects`)."""
-    return narrate_step(step, seat, game, effects)
+def step_text(step: Any, seat: int, effects: list | None = None, game: str = DEFAULT_GAME,
+              words: str | None = None) -> str:
+    """The step of a `game` record as `seat` may read it, the move in people's `words`, with what it
+    changed that the seat may read (`effects`)."""
+    return narrate_step(step, seat, game, effects, words)
 
 
 def _win(actor: str, notes: dict | None) -> list[Any] | None:
@@ -46,14 +47,15 @@ class Replay:
         self.views: list[dict[str, Any]] = []
         for _ply, state in record.positions():
             self.views.append(state.to_dict(seat))
-        self.effects = record_effects(record)
+        self.words, self.effects = record_narration(record)
 
     def summary(self) -> dict[str, Any]:
         rec = self.record
         return {"id": self.id, "kind": self.kind, "players": rec.players, "seat": SEAT_LETTERS[self.seat],
                 "plies": len(rec.steps),
                 "seats": [{"name": s.name, "player": s.player} for s in rec.seats],
-                "result": rec.result, "steps": [step_text(s, self.seat, e, self.kind) for s, e in zip(rec.steps, self.effects)],
+                "result": rec.result, "steps": [step_text(s, self.seat, e, self.kind, w)
+                                                   for s, e, w in zip(rec.steps, self.effects, self.words)],
                 "flags": [(self._notes(s) or {}).get("flag") for s in rec.steps],
                 "wins": [_win(s.actor, self._notes(s)) for s in rec.steps],
                 **self.at(0)}
@@ -70,7 +72,7 @@ class Replay:
             raise OptionError(f"ply must be 0 to {plies}, not {ply!r}")
         step = self.record.steps[ply] if ply < plies else None
         return {"ply": ply, "view": self.views[ply],
-                "next": None if step is None else step_text(step, self.seat, self.effects[ply], self.kind),
+                "next": None if step is None else step_text(step, self.seat, self.effects[ply], self.kind, self.words[ply]),
                 "annotations": None if step is None else self._notes(step)}
 
 

@@ -222,7 +222,7 @@ def test_a_seat_that_is_not_to_move_is_told_so(client):
 def test_move_undo_and_the_record(client):
     game = _new_game(client)["game"]
     after = client.post(f"/api/games/{game}/move", json={"move": "pick flat"}).json()
-    assert after["log"][0] == "A: pick flat" and "pick flat" not in after["legal"]
+    assert after["log"][0].startswith("A: pick flat") and "pick flat" not in after["legal"]
     undone = client.post(f"/api/games/{game}/undo", json={"seat": "A"}).json()
     assert undone["log"] == [] and "pick flat" in undone["legal"]
     client.post(f"/api/games/{game}/move", json={"move": "pick island"})

@@ -163,7 +163,7 @@ class BuranoSpec(PeopleSide):
         return render_legal_actions(state)
 
     def describe_move(self, state, action: int) -> str:
-        """`roof island orange-white (slot 2): orange on g5, white on e5`, `end the turn`, `stop placing
+        """`roof island orange-white from slot 2: orange on g5, white on e5`, `end the turn`, `stop placing
         lace workers` (`words.describe_move`); the move text stays the notation."""
         from burano_ai.games.burano.words import describe_move
         return describe_move(state, action)

@@ -3,9 +3,9 @@
 The move texts of `actions.action_to_str` (``roof 2 e3-g3``, ``privilege cube yellow@top``, ``done``)
 are the canonical notation: records, scripts and the engine protocol use them, and every tool accepts
 them forever. This module adds the words people read beside them, like SAN beside UCI in chess:
-`describe_move` (``roof the flat pink-orange tile: pink on e3, orange on g3``), `move_notes` (what the
+`describe_move` (``roof flat pink-orange from slot 2: pink on e3, orange on g3``), `move_notes` (what the
 next move costs, and why moves are missing: ``take, build, roof: the second move of the turn costs 3
-coins, you have 1``) and `status_words` (``fishing at I2: 2 matches, 2 cards left to draw``).
+coins, you have 1 coin``) and `status_words` (``fishing at I2: 2 matches, 2 cards left to draw``).
 
 Everything here reads the position dict of the seat to move (`State.to_dict(actor)`), so it never says
 more than that seat sees.
@@ -93,7 +93,7 @@ def describe_move(state, action: int, position: dict[str, Any] | None = None) ->
         if not tile:
             return text
         f0, f1 = tile["fields"]
-        return f"roof {tile['kind']} {f0}-{f1} (slot {slot + 1}): {f0} on {a}, {f1} on {b}"
+        return f"roof {tile['kind']} {f0}-{f1} from slot {slot + 1}: {f0} on {a}, {f1} on {b}"
     if name == "PRIV_COIN":
         return "spend 1 privilege for 1 coin"
     if name == "PRIV_CUBE":
