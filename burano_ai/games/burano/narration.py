@@ -17,6 +17,7 @@ named or not) is `spec.narrate_step`'s.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -30,7 +31,7 @@ from burano_ai.games.burano.data.roofs import (
     FLAT, FOUNTAINS, ISLAND_MAJORITY, ROOF_KINDS, ROOF_PAIRS, WORKSHOP_MAJORITY)
 from burano_ai.games.burano.data.route import NUM_ISLANDS
 from burano_ai.games.burano.data.turn import COINS_PER_VP, LACE_PAID_VP, SEASONS, UNION_BONUS
-from burano_ai.games.burano.notation import position_from_dict
+from burano_ai.games.burano.position import Position
 from burano_ai.games.burano.reference.game import Game as ReferenceGame
 from burano_ai.games.burano.reference.state import State as ReferenceState
 
@@ -253,14 +254,20 @@ for _name, _reason in _RULES.items():
     _wrap(_name, _reason)
 
 
+@functools.lru_cache(maxsize=16)
+def _reference_game(num_players: int, rows: tuple[str, ...]) -> ReferenceGame:
+    return ReferenceGame(num_players, rows)
+
+
 def ledger(before, action: int) -> tuple[list[Entry], dict[str, Any]]:
     """The bookings of applying `action` at `before` (a full State of either implementation), and the
     full position after it as the reference model computes it."""
-    position = position_from_dict(before.to_dict())
-    game = ReferenceGame(position.num_players, position.layout.rows)
-    state = _Ledger.from_position(position, game)
+    position = before.to_position()   # a fresh copy: the ledger takes its fields as they are
+    state = _Ledger(_reference_game(position.num_players, tuple(position.layout.rows)))
+    for name in Position.FIELDS:
+        setattr(state, name, getattr(position, name))
     state.start_books()
-    state.apply_action(action)
+    state._apply_unchecked(actions.action_id(action))   # the result is checked against the real step
     return state.entries, state.to_dict()
 
 
