@@ -416,7 +416,7 @@ def test_every_move_has_words_and_done_says_what_it_ends():
         words = describe_move(before, action)
         assert words and "?" not in words, (text, words)
         said.setdefault(before.phase_name() if text == "done" else text.split()[0], set()).add(words)
-    assert said["turn"] >= {"end the turn"} or said["turn"] >= {"end the turn without a move (+1 coin)"}
+    assert said["turn"] >= {"end the turn"} or said["turn"] >= {"end the turn without a move: +1 coin"}
     for phase in ("port-trade", "lace", "recall"):
         if phase in said:
             assert not any("turn" in w for w in said[phase]), said[phase]
@@ -463,7 +463,7 @@ def test_burano_play_narrates_every_score_change_of_the_bots_turns(tmp_path):
     """`burano play` in a pseudo-terminal, A against the random bot to the end: for every step A did not
     make whose VP or coins changed in A's views, each consequence is on the screen and the amounts
     told add up to the changes A's views show; the end names the result. A types some moves in
-    people's words (`End the turn without a move (+1 coin)`), which the table accepts."""
+    people's words (`End the turn without a move: +1 coin`), which the table accepts."""
     import io
     import os
     import sys

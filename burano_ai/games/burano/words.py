@@ -74,7 +74,7 @@ def describe_move(state, action: int, position: dict[str, Any] | None = None) ->
     name, i = actions.decode(action)
     if name == "DONE":
         if d["phase"] == "turn" and ctx["moves"] == 0:
-            return f"end the turn without a move (+{_coins(NO_MOVE_COINS)})"
+            return f"end the turn without a move: +{_coins(NO_MOVE_COINS)}"
         return DONE_WORDS.get(d["phase"], "done")
     if name == "TAKE":
         colour = me["pyramid"][i]
@@ -102,7 +102,8 @@ def describe_move(state, action: int, position: dict[str, Any] | None = None) ->
     if name == "PYRAMID":
         placed = sum(1 for c in me["pyramid"] if c is not None)
         where = actions.PYRAMID_NAMES[placed] if placed < len(actions.PYRAMID_NAMES) else "?"
-        return f"place a {actions.COLOURS[i]} cube on pyramid {where}"
+        colour = actions.COLOURS[i]
+        return f"place {'an' if colour[0] in 'aeiou' else 'a'} {colour} cube on pyramid {where}"
     if name == "SAIL":
         node = topology.ROUTE_NODE_NAMES[i]
         return f"sail to {node} and fish" if topology.NODE_ISLAND[i] >= 0 else f"sail to {node} and sell fish"
@@ -130,8 +131,7 @@ def describe_move(state, action: int, position: dict[str, Any] | None = None) ->
         other = _seat_of_square(d, sq)
         if other is not None:
             parts.append(f"bumps {other}: {other} +{_coins(BUMP_COINS)}")
-        head = f"lace on {sq} ({', '.join(parts)})"
-        return head + (", spending 1 privilege" if name == "LACE_PRIV" else "")
+        return f"{text}: {', '.join(parts)}" + (", spending 1 privilege" if name == "LACE_PRIV" else "")
     if name in ("RECALL_ISLAND", "RECALL_SQUARE"):
         where = topology.ISLAND_NAMES[i] if name == "RECALL_ISLAND" else topology.SQUARE_NAMES[i]
         return f"bring a worker home from {where} (+{_coins(RECALL_COINS)})"
