@@ -66,6 +66,7 @@ HELP_MOVES = """\
 Type a move in one of these ways:
   3                      the move numbered 3 in the list of choices
   {example:<22} the move's text (Tab completes it; any unambiguous beginning will do: {prefix})
+  the words as listed    the move as the list of choices says it (whole, any case)
 """
 HELP_COMMANDS = """\
 Commands:
