@@ -554,3 +554,15 @@ def test_a_move_is_narrated_with_its_words_where_the_reader_sees_it():
     assert re.match(r"[AB]: build \w+@\w+ \(level \d, (fishing|lace|earning)\)", session.narrate(steps[build], None))
     hidden = next(i for i, s in enumerate(steps) if s.actor == "B" and not s.visible_to("A"))
     assert session.narrate(steps[hidden], 0) == "B places a pyramid cube (hidden)"   # no words, no colour
+
+
+def test_a_goofspiel_replay_on_the_web_is_told_in_goofspiel_s_words():
+    """Regression: the web replay narrated every record with Burano's words (a Goofspiel prize read
+    `chance: prize 7` instead of `the prize is 7`)."""
+    from burano_ai.web.replay import Replay
+    session = GameSession(2, 3, ["random", "random"], game="goofspiel")
+    session.advance()
+    replay = Replay("r1", GameRecord.from_json(session.record.to_json()), 0)
+    told = replay.summary()["steps"]
+    assert told == [session.narrate(s, 0) for s in session.record.steps]
+    assert told[0].startswith("the prize is ") and any("takes it" in line for line in told)
