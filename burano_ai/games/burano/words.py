@@ -25,7 +25,7 @@ _ORDINALS = ("first", "second", "third", "fourth")
 #: How `done` reads in each phase: ending a sub-action is not ending the turn.
 DONE_WORDS = {
     "turn": "end the turn",
-    "fish-sail": "skip fishing (no trip is possible)",
+    "fish-sail": "skip fishing",
     "port-trade": "leave the port without selling",
     "lace": "stop placing lace workers",
     "recall": "stop recalling workers",
