@@ -618,11 +618,11 @@ def replay(
     typer.echo(_board(spec, state, viewer), nl=False)
     typer.echo(_to_move_line(spec, state, viewer))
     if ply == total and record.result is not None:
+        for line in spec.describe_result(state):   # the tie-break, where it decided
+            typer.echo(line)
         typer.echo("result: " + spec.describe_scores(record.result["scores"])
                    + f"; winner{'s' if len(record.result['winners']) > 1 else ''}: "
                    + ", ".join(record.result["winners"]))
-        for line in spec.describe_result(state):
-            typer.echo(line)
 
 
 @app.command()

@@ -665,7 +665,10 @@ def record_narration(record: GameRecord, game_factory: GameFactory | None = None
         if ply < len(record.steps):
             previous = state.clone()
             move = record.steps[ply].move
-            action = None if move is None else state.string_to_action(move)
+            try:
+                action = None if move is None else state.string_to_action(move)
+            except BuranoError:   # the replay names the bad step (`GameRecord._apply`)
+                action = None
             words.append(None if action is None else step_words(state, action, record.game))
     return words, effects
 
