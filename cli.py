@@ -566,7 +566,7 @@ def replay(
     Every step is checked as it is played; a bad record gets one line naming the step.
     """
     from burano_ai.record import GameRecord, RecordError
-    from burano_ai.record import narrate_step
+    from burano_ai.record import narrate_step, record_narration
     _check_output(output, "--output")
     if file.is_dir():
         raise RecordError(f"{file} is a directory, not a game record")
@@ -588,13 +588,15 @@ def replay(
         raise OptionError(f"--ply must be from {-total} to {total} (the record has {total} steps), not {ply}")
     state = None
     lines = []
+    listing = not quiet and not (output is not None or as_json)
+    words, effects = record_narration(record) if listing else ([], [])
     for i, st in record.positions():
         if i == ply:
             state = st.clone()
-        if i < total and not quiet and not (output is not None or as_json):
+        if i < total and listing:
             step = record.steps[i]
             marker = ">" if i == ply else " "
-            told = narrate_step(step, viewer, **game_keyword(spec, DEFAULT_GAME))
+            told = narrate_step(step, viewer, effects=effects[i], words=words[i], **game_keyword(spec, DEFAULT_GAME))
             lines.append(f"{marker}{i:4d}  {spec.phase_label(st.to_dict()):<16} {told}")
     assert state is not None
     position = state.to_dict(viewer) if viewer is not None else state.to_dict()
@@ -616,6 +618,8 @@ def replay(
     typer.echo(_board(spec, state, viewer), nl=False)
     typer.echo(_to_move_line(spec, state, viewer))
     if ply == total and record.result is not None:
+        for line in spec.describe_result(state):   # the tie-break, where it decided
+            typer.echo(line)
         typer.echo("result: " + spec.describe_scores(record.result["scores"])
                    + f"; winner{'s' if len(record.result['winners']) > 1 else ''}: "
                    + ", ".join(record.result["winners"]))

@@ -70,11 +70,16 @@ BOARD_LAYOUTS = ("auto", "compact", "wide")
 COMPACT_COLUMNS = 80
 #: In `Table.choice_lines`: where the rule naming the seat to move goes.
 RULE = "\x00rule"
+#: In `Table.choice_lines`: a line that follows is a note (what the next move costs, why moves are missing).
+NOTE = "\x00note"
+#: Before each consequence of a step, on the lines under it.
+EFFECT_MARK = "→"
 
 HELP_MOVES = """\
 Type a move in one of these ways:
   3                      the move numbered 3 in the list of choices
   {example:<22} the move's text (Tab completes it; any unambiguous beginning will do: {prefix})
+  the words as listed    the move as the list of choices says it (whole, any case)
 """
 HELP_COMMANDS = """\
 Commands:
@@ -458,7 +463,9 @@ class Table:
         self.shown = {p: self.session.ply for p in humans}
         self.last_seat: int | None = None
         self.suggestion: str | None = None
-        self._repeat: list | None = None   # [text, count] of the last narration line
+        #: the step told last, not yet printed: [text, count, style, effects, its actor if the reader does
+        #: not see it (a run that may go on while the bot thinks), else None]
+        self._repeat: list | None = None
 
     # -- names and narration
 
@@ -477,20 +484,28 @@ class Table:
         return humans[0]
 
     def narrate(self, step: Step) -> None:
-        """Tell the step now; a run of the same text (a bot's hidden pyramid) is counted, told once."""
-        text = self.session.narrate(step, self.shared_reader(step))
-        if self._repeat is not None and self._repeat[0] == text:
-            self._repeat[1] += 1
+        """Tell the step, what it changed on the lines below it. A run of one seat's steps told alike (a
+        bot's hidden pyramid: 14 steps) is one line with its count, told when the run ends."""
+        text, effects = self.session.narrate_parts(step, self.shared_reader(step))
+        run = self._repeat
+        if run is not None and run[0] == text and not run[3]:
+            run[1] += 1
+            run[3] = effects   # the run's last step may change something (the pyramid's leftover cubes)
             return
         self.flush_narration()
         style = "yellow" if step.is_chance else ("bold" if not self.session.is_bot(_actor(step)) else None)
-        self.term.print(f"  {text}", style=style)
-        self._repeat = [text, 1]
+        hidden = not step.visible_to(SEAT_LETTERS[self.shared_reader(step)])
+        self._repeat = [text, 1, style, effects, step.actor if hidden else None]
 
     def flush_narration(self) -> None:
-        if self._repeat is not None and self._repeat[1] > 1:
-            self.term.print(f"  {self._repeat[0]}: {self._repeat[1]} times in all", style="dim")
+        """Print the step told last (with its run's count) and its consequences."""
+        if self._repeat is None:
+            return
+        text, count, style, effects, _ = self._repeat
         self._repeat = None
+        self.term.print(f"  {text}" + (f": {count} times in all" if count > 1 else ""), style=style)
+        for effect in effects:
+            self.term.print(f"    {EFFECT_MARK} {effect}", style="cyan")
 
     # -- the loop
 
@@ -532,6 +547,8 @@ class Table:
             if p >= 0 and not s.is_bot(p):
                 return
             if p >= 0:
+                if self._repeat is None or self._repeat[4] != SEAT_LETTERS[p] or self._repeat[3]:
+                    self.flush_narration()   # told before the bot thinks, unless it goes on with a hidden run
                 with self.term.thinking(f"{self.who(p)} is thinking{_budget_text(s.record.seats[p].player)}"):
                     step = s.bot_move()
             else:
@@ -584,28 +601,36 @@ class Table:
             self.term.clear()
 
     def choice_lines(self, p: int, rows: int | None) -> list[str]:
-        """The numbered legal moves in columns, in at most `rows` lines (None: all of them) with the rule
-        above them: when they do not all fit, the first ones and a line saying how many more; with no room
-        for the rule, that line alone."""
+        """The numbered legal moves in people's words (a block per kind of move), then what the next move
+        costs and why moves are missing (`NOTE` lines), in at most `rows` lines (None: all of them) with
+        the rule above them: when they do not all fit, the first moves and a line saying how many more (the
+        notes go first); with no room for the rule, that line alone."""
         legal = self.session.legal_moves(p)
-        items = [f"{i + 1:>2} {m}" for i, m in enumerate(legal)]
+        words = self.session.describe_legal(p) or legal
         width = self.term.width
-        listing = _columns(items, width).split("\n")
-        if rows is None or len(listing) + 1 <= rows:
-            return [RULE] + listing
+        notes = [NOTE + piece for note in self.session.move_notes(p)
+                 for piece in textwrap.wrap(f"  {note}", width, subsequent_indent="    ", break_on_hyphens=False)]
+
+        def listing(k: int) -> list[str]:
+            return _choices(legal[:k], words[:k], width).split("\n")
+        full = listing(len(legal))
+        if rows is None or len(full) + len(notes) + 1 <= rows:
+            return [RULE] + full + notes
         room = rows - 2   # the rule and the "more" line
-        shown = max((k for k in range(1, len(items) + 1) if len(_columns(items[:k], width).split("\n")) <= room),
-                    default=0)
-        more = f"  ... {len(items) - shown} more: type legal to list them all (Tab completes a move)" if shown else \
-            f"  {len(items)} moves: type legal to list them (Tab completes a move)"
-        lines = (_columns(items[:shown], width).split("\n") if shown else []) + [more]
+        shown = max((k for k in range(1, len(legal) + 1) if len(listing(k)) <= room), default=0)
+        more = f"  ... {len(legal) - shown} more: type legal to list them all (Tab completes a move)" if shown else \
+            f"  {len(legal)} moves: type legal to list them (Tab completes a move)"
+        lines = (listing(shown) if shown else []) + [more]
         return lines if rows < 2 else [RULE] + lines
 
     def show_choices(self, p: int, rows: int | None = None) -> None:
-        """The rule naming the seat to move, then its numbered legal moves (in at most `rows` lines)."""
+        """The rule naming the seat to move, then its numbered legal moves in people's words and the notes
+        on what the next move costs (in at most `rows` lines)."""
         for line in self.choice_lines(p, rows):
             if line == RULE:
                 self.term.rule(f"{self.who(p)} to move: {self.spec.turn_label(self.session.view(p))}")
+            elif line.startswith(NOTE):
+                self.term.print(line[len(NOTE):], style="dim")
             else:
                 self.term.print(line)
 
@@ -621,6 +646,10 @@ class Table:
                 self.save_quietly("end of input")
                 return False
             entry = resolve_entry(line, legal, self.shortcut)
+            if entry.kind == "error":   # a move in people's words, as the list shows it
+                spoken = _by_words(legal, self.session.describe_legal(p)).get(_normal(line))
+                if spoken is not None:
+                    entry = Entry("moves", moves=[spoken], how=f"{line.strip()} = {spoken}")
             if entry.kind == "error" and _normal(line) in YES and self.suggestion:
                 entry = Entry("moves", moves=[self.suggestion], how=f"playing {self.suggestion}")
             self.suggestion = entry.suggestion
@@ -744,6 +773,8 @@ class Table:
         winners = result.get("winners", [])
         self.term.print(f"winner{'s' if len(winners) > 1 else ''}: "
                         f"{', '.join(self.who(SEAT_LETTERS.index(w)) for w in winners)}", style="bold")
+        for line in self.spec.describe_result(s.state):   # the tie-break, where it decided
+            self.term.print(line, style="bold")
         self.term.print(f"the game record is saved to {self.record_path}")
 
 
@@ -756,6 +787,29 @@ def _runs(lines: list[str]) -> list[tuple[str, int]]:
         else:
             out.append((line, 1))
     return out
+
+
+def _by_words(legal: list[str], words: list[str]) -> dict[str, str]:
+    """People's words of each legal move (normalised) -> its move text, where the words name one move
+    and are not a move text themselves."""
+    keys = [_normal(w) for w in words]
+    texts = {m.lower() for m in legal}
+    return {k: m for k, m in zip(keys, legal) if keys.count(k) == 1 and k not in texts}
+
+
+def _choices(legal: list[str], words: list[str], width: int) -> str:
+    """The legal moves numbered from 1 in people's words, a block of columns per kind of move (the move
+    text's first word); a move whose words are its text shows once."""
+    if not legal:
+        return "  (no moves)"
+    blocks: list[list[str]] = []
+    kind = None
+    for i, (move, said) in enumerate(zip(legal, words or legal)):
+        if move.split()[0] != kind:
+            kind = move.split()[0]
+            blocks.append([])
+        blocks[-1].append(f"{i + 1:>2} {said}")
+    return "\n".join(_columns(block, width) for block in blocks)
 
 
 def _actor(step: Step) -> int:

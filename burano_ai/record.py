@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
 from burano_ai.core.errors import BuranoError, OptionError, PositionError
-from burano_ai.core.game import player_range_text
+from burano_ai.core.game import StepEffect, player_range_text
 from burano_ai.core.jsonio import MAX_POSITION_BYTES, read_text_file
 from burano_ai.core.seats import SEAT_LETTERS, parse_seat
 from burano_ai.core.seeds import derive
@@ -765,13 +765,77 @@ def _unseen_action(state, view: int | None, where: str, game: str) -> int:
     return outcomes[0]
 
 
-def narrate_step(step: Step, seat: int | None = None, game: str = DEFAULT_GAME) -> str:
+#: Between a step's text and its consequences in a narration line.
+EFFECTS_SEPARATOR = " — "
+
+
+def narrate_step(step: Step, seat: int | None = None, game: str = DEFAULT_GAME,
+                 effects: list[StepEffect] | None = None, words: str | None = None) -> str:
     """The step of a `game` record as `seat` (0-based) may read it; None: the umpire, who sees everything.
 
     The words are the game's (`GameSpec.narrate_step`): in Burano ``B: take b5``, ``B draws a fish card
     from the deck`` (hidden from the reader), ``A draws tuna from the deck``, ``the fish display is
-    refilled: squid``, ``C places a pyramid cube (hidden)``.
+    refilled: squid``, ``C places a pyramid cube (hidden)``. With the move in people's `words`
+    (`step_words`) they follow its text where the reader sees it: ``C: done (stop placing lace
+    workers)``. With the step's `effects` (`GameSpec.step_effects`, see `record_narration`), the ones
+    the seat may read follow: ``B: take b5 (...) — B -3 coins (second move of the turn)``.
     """
+    text, told = narrate_parts(step, seat, game, effects, words)
+    return text + (EFFECTS_SEPARATOR + "; ".join(told) if told else "")
+
+
+def narrate_parts(step: Step, seat: int | None = None, game: str = DEFAULT_GAME,
+                  effects: list[StepEffect] | None = None, words: str | None = None) -> tuple[str, list[str]]:
+    """`narrate_step` in parts: (the step's text, the texts of the effects `seat` may read)."""
     letter = None if seat is None else SEAT_LETTERS[seat]
     hidden = step.move is None or (letter is not None and not step.visible_to(letter))
-    return get_spec(game).narrate_step(step, hidden)
+    if words and not hidden and not step.is_chance:
+        if words.startswith(step.move):   # `build pink@e5: level 2, lace` says only what it adds
+            words = words[len(step.move):].lstrip(" :,")
+        step = Step(**{**step.__dict__, "move": f"{step.move} ({words})" if words else step.move})
+    return get_spec(game).narrate_step(step, hidden), [e.text for e in effects or () if e.visible_to(seat)]
+
+
+def step_effects(before, after, action: int | None = None, game: str = DEFAULT_GAME) -> list[StepEffect]:
+    """What the step from `before` to `after` (full States of `game`; `action` its action if known)
+    changed, in the game's words, each effect with who may read it (`GameSpec.step_effects`)."""
+    return list(get_spec(game).step_effects(before, after, action))
+
+
+def step_words(state, action: int, game: str = DEFAULT_GAME) -> str | None:
+    """The move `action` of `state` in people's words (`GameSpec.describe_move`); None for a chance
+    outcome, or when the words are the move's text."""
+    if state.is_chance_node():
+        return None
+    words = get_spec(game).describe_move(state, action)
+    return None if words == state.action_to_string(action) else words
+
+
+def record_narration(record: GameRecord, game_factory: GameFactory | None = None
+                     ) -> tuple[list[str | None], list[list[StepEffect]]]:
+    """For every step of `record`: its move in people's words (`step_words`) and its effects (derived: a
+    record stores neither), replayed once.
+
+    A one-seat export replays with its hidden steps filled (`GameRecord.positions`); what is told never
+    depends on which fill, since a game tells only what every reader of it may know."""
+    words: list[str | None] = []
+    effects: list[list[StepEffect]] = []
+    previous = None
+    action = None
+    for ply, state in record.positions(game_factory):
+        if previous is not None:
+            effects.append(step_effects(previous, state, action, record.game))
+        if ply < len(record.steps):
+            previous = state.clone()
+            move = record.steps[ply].move
+            try:
+                action = None if move is None else state.string_to_action(move)
+            except BuranoError:   # the replay names the bad step (`GameRecord._apply`)
+                action = None
+            words.append(None if action is None else step_words(state, action, record.game))
+    return words, effects
+
+
+def record_effects(record: GameRecord, game_factory: GameFactory | None = None) -> list[list[StepEffect]]:
+    """The effects of every step of `record` (`record_narration`)."""
+    return record_narration(record, game_factory)[1]

@@ -46,7 +46,8 @@ from burano_ai.core.seeds import SEED_MASK, derive
 from burano_ai.engine import suggest
 from burano_ai.games import DEFAULT_GAME, get_spec
 from burano_ai.random_play import sample_chance
-from burano_ai.record import HUMAN, GameRecord, RecordError, SeatInfo, Step, narrate_step
+from burano_ai.record import (EFFECTS_SEPARATOR, HUMAN, GameRecord, RecordError, SeatInfo, Step, narrate_parts,
+                              record_narration, step_effects, step_words)
 from burano_ai.search.limits import Limit
 
 #: Seed-derivation tags of the session's random choices.
@@ -117,6 +118,10 @@ class GameSession:
                                      start=start, event=event, game=game)
         self._bots = {i: make_bot(s, self._bot_seed(i), game) for i, s in enumerate(specs) if s != HUMAN}
         self.state = self.record.initial_state(game_factory)
+        #: per step of the record: what it changed (`record.step_effects`) and its move in people's words
+        #: (`record.step_words`), told with its narration.
+        self.effects: list[list] = []
+        self.words: list[str | None] = []
 
     def _bot_seed(self, seat: int) -> int:
         """The seed of the bot at `seat`: from `bot_seed` (seeded), else from the secret and the undos so far."""
@@ -155,6 +160,7 @@ class GameSession:
         session.record.date = record.date
         state = record.replay(game_factory=game_factory)   # raises RecordError naming a bad step
         session.record.steps = list(record.steps)
+        session.words, session.effects = record_narration(session.record, game_factory)
         session.state = state
         session._sync_bots()
         if state.is_terminal():
@@ -202,15 +208,45 @@ class GameSession:
             return []
         return [self.state.action_to_string(a) for a in self.state.legal_actions()]
 
+    def describe_legal(self, seat: int | str) -> list[str]:
+        """The seat's legal moves in people's words (`GameSpec.describe_move`), in the order of
+        `legal_moves` ([] unless it is to move)."""
+        p = self.seat(seat)
+        if self.state.current_player() != p:
+            return []
+        spec = get_spec(self.game)
+        return [spec.describe_move(self.state, a) for a in self.state.legal_actions()]
+
+    def move_notes(self, seat: int | str) -> list[str]:
+        """What the seat's next move costs and why moves are missing (`GameSpec.move_notes`); [] unless
+        it is to move."""
+        p = self.seat(seat)
+        if self.state.current_player() != p:
+            return []
+        return list(get_spec(self.game).move_notes(self.state))
+
     def narrate(self, step: Step, seat: int | str | None) -> str:
-        """The step as `seat` may read it (None: the umpire, who sees everything)."""
-        return narrate_step(step, None if seat is None else self.seat(seat), self.game)
+        """The step as `seat` may read it (None: the umpire, who sees everything), with what it changed
+        that the seat may read (VP and coins and why, in Burano): `record.narrate_step`."""
+        text, told = self.narrate_parts(step, seat)
+        return text + (EFFECTS_SEPARATOR + "; ".join(told) if told else "")
+
+    def narrate_parts(self, step: Step, seat: int | str | None) -> tuple[str, list[str]]:
+        """`narrate` in parts: (the step's text, the effects the seat may read)."""
+        steps = self.record.steps
+        ply = next((i for i in range(len(steps) - 1, -1, -1) if steps[i] is step), None)
+        known = ply is not None and ply < len(self.effects)
+        return narrate_parts(step, None if seat is None else self.seat(seat), self.game,
+                             self.effects[ply] if known else None, self.words[ply] if known else None)
 
     # -- playing -----------------------------------------------------------------------------------------
 
     def _step(self, action: int) -> Step:
+        before = self.state.clone()
+        self.words.append(step_words(self.state, action, self.game))
         step = self.record.add(self.state, action)
         self.state.apply_action(action)
+        self.effects.append(step_effects(before, self.state, action, self.game))
         if self.state.is_terminal():
             self.record.finish(self.state)
         return step
@@ -326,6 +362,8 @@ class GameSession:
         if not mine:
             return False
         self.record.truncate(mine[-1])
+        del self.effects[mine[-1]:]
+        del self.words[mine[-1]:]
         self.state = self.record.replay(game_factory=self.game_factory)
         self.undos += 1
         self._sync_bots()

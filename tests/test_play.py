@@ -635,7 +635,7 @@ def test_no_escape_codes_through_a_pipe(tmp_path):
         assert top in result.stdout and "\x1b" not in result.stdout
         assert max(len(line) for line in result.stdout.splitlines()) <= width
         assert "more: type legal" not in result.stdout
-        assert "4 pick flat" in result.stdout      # the first decision's whole list
+        assert "4 draw a flat roof tile" in result.stdout      # the first decision's whole list, in words
 
 
 def test_the_choices_are_shortened_to_the_rows_left_under_the_board(tmp_path):

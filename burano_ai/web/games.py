@@ -354,6 +354,8 @@ def seat_payload(game: LiveGame, seat: int) -> dict[str, Any]:
         "humans": [SEAT_LETTERS[i] for i in session.humans()],
         "view": session.view(seat),
         "legal": session.legal_moves(seat),
+        "legal_words": session.describe_legal(seat),   # the same moves in people's words
+        "notes": session.move_notes(seat),              # the next move's cost, why moves are missing
         "to_move": "over" if over else ("chance" if to_move == CHANCE else SEAT_LETTERS[to_move]),
         "thinking": None if game.thinking is None else SEAT_LETTERS[game.thinking],
         "log": list(game.logs.get(seat, [])),
@@ -367,6 +369,7 @@ def seat_payload(game: LiveGame, seat: int) -> dict[str, Any]:
         payload["scores"] = list(session.state.scores())
         returns = session.state.returns()   # the winners share the best return (the game's order of finish)
         payload["winners"] = [SEAT_LETTERS[i] for i, r in enumerate(returns) if r == max(returns)]
+        payload["result_text"] = game.spec.describe_result(session.state)   # the tie-break named
     return payload
 
 

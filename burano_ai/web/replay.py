@@ -16,7 +16,8 @@ from typing import Any
 from burano_ai.core.seats import SEAT_LETTERS
 from burano_ai.core.seats import parse_seat
 from burano_ai.core.errors import OptionError
-from burano_ai.record import GameRecord, narrate_step
+from burano_ai.games import DEFAULT_GAME
+from burano_ai.record import GameRecord, narrate_step, record_narration
 from burano_ai.web.games import view_changes
 from burano_ai.web.guard import new_token
 from burano_ai.web.limits import ServerLimits
@@ -27,9 +28,11 @@ class Cancelled(Exception):
     """The client that asked for a replay went away before it was built."""
 
 
-def step_text(step: Any, seat: int) -> str:
-    """The step as `seat` may read it."""
-    return narrate_step(step, seat)
+def step_text(step: Any, seat: int, effects: list | None = None, game: str = DEFAULT_GAME,
+              words: str | None = None) -> str:
+    """The step of a `game` record as `seat` may read it, the move in people's `words`, with what it
+    changed that the seat may read (`effects`)."""
+    return narrate_step(step, seat, game, effects, words)
 
 
 def _win(actor: str, notes: dict | None) -> list[Any] | None:
@@ -57,6 +60,7 @@ class Replay:
             if cancelled is not None and cancelled.is_set():
                 raise Cancelled("the client went away")
             self.views.append(zlib.compress(json.dumps(state.to_dict(seat)).encode(), 1))
+        self.words, self.effects = record_narration(record)
 
     def view(self, ply: int) -> dict[str, Any]:
         """The seat's view before step `ply`."""
@@ -67,7 +71,8 @@ class Replay:
         return {"id": self.id, "kind": self.kind, "players": rec.players, "seat": SEAT_LETTERS[self.seat],
                 "plies": len(rec.steps),
                 "seats": [{"name": s.name, "player": s.player} for s in rec.seats],
-                "result": rec.result, "steps": [step_text(s, self.seat) for s in rec.steps],
+                "result": rec.result, "steps": [step_text(s, self.seat, e, self.kind, w)
+                                                   for s, e, w in zip(rec.steps, self.effects, self.words)],
                 "flags": [(self._notes(s) or {}).get("flag") for s in rec.steps],
                 "wins": [_win(s.actor, self._notes(s)) for s in rec.steps],
                 **self.at(0)}
@@ -86,7 +91,8 @@ class Replay:
         seen = step is not None and step.move is not None and step.visible_to(SEAT_LETTERS[self.seat])
         view = self.view(ply)
         return {"ply": ply, "view": view,
-                "next": None if step is None else step_text(step, self.seat),
+                "next": None if step is None else step_text(step, self.seat, self.effects[ply], self.kind,
+                                                            self.words[ply]),
                 # the next step's move text when the seat saw it (the board marks where it is made)
                 "move": step.move if seen else None,
                 # what the last step changed in the seat's view (the board marks it)

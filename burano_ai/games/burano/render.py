@@ -39,6 +39,7 @@ from burano_ai.games.burano.data.ring import ARROW_SECTORS, HOUSES_PER_PIECE, NU
 from burano_ai.games.burano.data.roofs import ROOF_KINDS, TILES_PER_KIND
 from burano_ai.games.burano.data.route import ROUTE_NODES
 from burano_ai.games.burano.data.turn import SEASON_ROUNDS, SEASONS
+from burano_ai.games.burano.words import status_words
 
 WIDTH = 100   # wrap width of free text in the full layout; its side-by-side sections reach 120 at most
 #: Terminal columns from which the full layout is used; below, the compact one (80 columns wide).
@@ -220,20 +221,8 @@ def _to_move(d: dict[str, Any]) -> str:
 
 
 def _pending(d: dict[str, Any]) -> list[str]:
-    """The pending sub-action's context fields, `key value` each (empty when nothing is pending)."""
-    ctx = d.get("context") or {}
-    pending = []
-    for key in ("sail_target", "swap_pick", "fish_island", "fish_matches", "draws_left", "lace_allow", "pending_roof", "pay_queue", "paid",
-                "shortfall", "picks_left", "kinds_picked", "chance_arg"):
-        value = ctx.get(key)
-        if value in (None, 0, [], {}, False):
-            continue
-        if isinstance(value, dict):
-            value = _short_counts(value).text
-        elif isinstance(value, list):
-            value = " ".join(map(str, value))
-        pending.append(f"{key} {value}")
-    return pending
+    """Where the pending sub-action stands, in words (`words.status_words`; empty when nothing is pending)."""
+    return status_words(d)
 
 
 def _header(d: dict[str, Any]) -> list[Line]:
@@ -253,7 +242,7 @@ def _header(d: dict[str, Any]) -> list[Line]:
     ]
     pending = _pending(d)
     if pending:
-        lines += map(Line, _wrap("pending: " + ", ".join(pending)))
+        lines += [Line(w) for status in pending for w in _wrap(status)]   # the pending decision, in words
     return lines
 
 
@@ -462,8 +451,10 @@ def _listed(title: str, names: list[str], sep: str = " ") -> list[str]:
         [name + ("," if i < len(names) - 2 else "") for i, name in enumerate(names[1:])]
 
 
-def _pending_items(pending: list[str]) -> list[str]:
-    return _listed("pending:", pending)
+def _pending_items(pending: list[str], width: int) -> list[str]:
+    """The pending decision in words (`status_words`), as pieces a row wide at most (the packer puts each on
+    its own row when it is long: a sentence is never cut inside a word)."""
+    return textwrap.wrap("pending: " + "; ".join(pending), width - 4, break_on_hyphens=False)
 
 
 def _compact_hand(seat: dict[str, Any]) -> str:
@@ -586,7 +577,7 @@ def _compact_seat(d: dict[str, Any], p: int, seat: dict[str, Any], width: int, p
             slots.add(f"{t['kind']} ").add(*_cube(t["fields"][0])).add("-").add(*_cube(t["fields"][1]))
     items: list[Line | str | list[str]] = [
         head,
-        *([_pending_items(pending)] if pending else []),
+        *([_pending_items(pending, width)] if pending else []),
         Line("prep ").add(_short_counts(seat["prep"])),
         *([Line("reserve ").add(_short_counts(seat["reserve"]))] if seat.get("reserve") else []),
         _compact_ring(seat), pyr,
@@ -605,7 +596,7 @@ def _compact(d: dict[str, Any], heading: bool = True) -> list[Line]:
     pending = _pending(d)
     viewer = d["view"]
     if pending and not (viewer and viewer == d["actor"]):   # else it is told in the viewer's entry
-        lines += _pack([_pending_items(pending)], width)
+        lines += _pack([_pending_items(pending, width)], width)
     others = [_compact_other(d, p, seat) for p, seat in enumerate(d["seats"]) if viewer and seat["seat"] != viewer]
     if others:
         lines += _pack(others, width, rest="", sep=" | ")
