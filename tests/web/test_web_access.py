@@ -87,7 +87,7 @@ def test_every_seat_route_needs_the_seats_token(client):
     a = client.get(f"/api/games/{game}", headers=_with(tokens["A"])).json()
     assert a["seat"] == "A" and a["view"]["view"] == "A"
     played = client.post(f"/api/games/{game}/move", json={"move": "pick flat"}, headers=_with(tokens["A"]))
-    assert played.status_code == 200 and played.json()["log"][0] == "A: pick flat"
+    assert played.status_code == 200 and played.json()["log"][0].startswith("A: pick flat")
 
 
 def test_game_and_analysis_ids_are_unguessable(client):
