@@ -264,6 +264,11 @@ def run_search(root, seat: int, limit: Limit, params: Params, seed: int = 0, wor
                                      on_summary=None if on_summary is None else (
                                          lambda summary: on_summary({**summary, "threads": threads, "notes": notes})),
                                      report_every=report_every)
+        if threads > 1 and searcher.threads_used == 1 and searcher.iteration_cpu_us > 0:    # native only here
+            from burano_ai.search._native import MIN_SHARED_ITERATION_US
+
+            notes.append(f"ran 1 thread, not {threads}: an iteration took {searcher.iteration_cpu_us:.0f} µs, too "
+                         f"short to share the tree (threads help from {MIN_SHARED_ITERATION_US:g} µs)")
         if stopped:
             return {**searcher.summary(PARTIAL_PLAN_NODES), "threads": threads, "notes": notes, "stopped": True}
         return {**searcher.summary(), "threads": threads, "notes": notes}
