@@ -123,8 +123,11 @@ MAX_THREADS = 256
 #: alone). Shorter iterations spend a large share of their time in the tree's critical sections, and T
 #: threads then run slower than one (issue 21: the 2p last round, 5-10 µs an iteration, 0.76-0.93× at
 #: 4-16 threads on a 16-core host, 0.80× at 2 here); every bench position outside a game's last round
-#: takes 27-190 µs and scales (docs/benchmarks.md, "Threads sharing one tree").
-MIN_SHARED_ITERATION_US = 20.0
+#: takes 27-190 µs and scales (docs/benchmarks.md, "Threads sharing one tree"). The floor sits between
+#: the two with room both ways: last rounds measured 5-7 µs idle and 7-10.5 µs on a loaded machine (load
+#: stretches CPU time too: shared caches), the shortest mid-game position 27 µs idle, which a host 1.5×
+#: faster would bring to 18 µs.
+MIN_SHARED_ITERATION_US = 15.0
 #: Iterations the calling thread runs alone at the start of a threaded `run` to measure their length
 #: (fewer when the budget is smaller; at most PROBE_SECONDS of wall time).
 PROBE_ITERATIONS = 64
