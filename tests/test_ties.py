@@ -61,9 +61,10 @@ def test_overlapping_values_are_tied_and_named_best_first():
 
 def test_the_standard_errors_widen_the_tie_beyond_the_margin():
     best = candidate("a", 400, 0.60, 0.04)
-    inside = candidate("b", 400, 0.60 - TIE_MARGIN - 0.05, 0.04)     # 0.09 apart: within 2 × 0.057
-    outside = candidate("c", 400, 0.60 - TIE_MARGIN - 0.05, 0.005)   # sure of themselves: not tied
-    assert TIE_Z * (0.04 ** 2 + 0.04 ** 2) ** 0.5 > 0.09 + 1e-9
+    gap = TIE_MARGIN + 0.03
+    inside = candidate("b", 400, 0.60 - gap, 0.04)                   # beyond the margin, within 2 × 0.057
+    outside = candidate("c", 400, 0.60 - gap, 0.005)                 # sure of themselves: not tied
+    assert TIE_Z * (0.04 ** 2 + 0.04 ** 2) ** 0.5 > gap + 1e-9
     assert tied_candidates([best, inside]) == (best, inside)
     assert tied_candidates([candidate("a", 400, 0.60, 0.005), outside]) == ()
 
