@@ -196,8 +196,24 @@ def test_suggest_says_when_it_ran_one_thread_for_short_iterations(mid3, monkeypa
     single = suggest(root, limit=Limit(iterations=500), seed=1, threads=1)
     assert [(c.move, c.visits, c.value) for c in fell_back.candidates] == \
         [(c.move, c.visits, c.value) for c in single.candidates]
-    monkeypatch.setattr(native, "MIN_SHARED_ITERATION_US", 0.0)
+    monkeypatch.setattr(native, "MIN_SHARED_ITERATION_US", 0.0)                # always share
     assert suggest(root, limit=Limit(iterations=500), seed=1, threads=2).notes == ()
+
+
+def test_busy_cores_keep_a_search_on_one_thread(mid3, monkeypatch):
+    """A probe that got less than MIN_PROBE_CPU_SHARE of a core stays on one thread (here: a share no
+    thread can reach), bit for bit the one-thread search, and suggest says why."""
+    root, seat = mid3
+    monkeypatch.setattr(native, "MIN_PROBE_CPU_SHARE", 2.0)
+    plain = native.NativeSearcher(root, seat, NATIVE, 5)
+    plain.run(iterations=700)
+    busy = native.NativeSearcher(root, seat, NATIVE, 5)
+    busy.run(iterations=700, threads=2, min_iteration_us=1e-6)
+    assert busy.threads_used == 1 and 0 < busy.probe_cpu_share <= 1
+    assert without_elapsed(busy.summary()) == without_elapsed(plain.summary())
+    monkeypatch.setattr(native, "MIN_SHARED_ITERATION_US", 1e-6)
+    result = suggest(root, limit=Limit(iterations=500), seed=1, threads=2)
+    assert any(n.startswith("ran 1 thread, not 2: other work held the cores") for n in result.notes), result.notes
 
 
 @pytest.mark.parametrize("threads", [0, -1, 1.5, True, native.MAX_THREADS + 1])

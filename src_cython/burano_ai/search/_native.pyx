@@ -28,7 +28,8 @@ backpropagation — never during the resample, the rules calls between tree step
 under it. Measured with one thread, the mutex is held for 2-4 % of an iteration mid-game and about
 25 % in a game's last round, where playouts are short; there threads lose more to contention than
 they gain (docs/benchmarks.md), so a threaded run measures its first iterations' CPU time and stays on
-one thread when they are shorter than MIN_SHARED_ITERATION_US (`run`). It is an adaptive mutex where
+one thread when they are shorter than MIN_SHARED_ITERATION_US, or when other work held the cores
+meanwhile (MIN_PROBE_CPU_SHARE; `run`). It is an adaptive mutex where
 glibc has one: a waiter spins briefly first.
 
 Virtual loss: an edge's visit is counted as soon as a thread takes it (in its next critical section),
@@ -132,6 +133,12 @@ MIN_SHARED_ITERATION_US = 15.0
 #: (fewer when the budget is smaller; at most PROBE_SECONDS of wall time).
 PROBE_ITERATIONS = 64
 PROBE_SECONDS = 0.02
+#: Threads share the tree only when the calling thread got at least this share of a core (CPU time /
+#: wall time) while it ran the probe. Less means other work holds the cores: extra threads would then
+#: wait for a core, and a thread preempted while it holds the tree's lock stalls the others (measured
+#: here with other sessions holding ~90 % of both cores: two threads 0.74-0.88× of one at mid-game,
+#: docs/benchmarks.md). OpenMP's dynamic thread count (OMP_DYNAMIC) backs off under load for the same reason.
+MIN_PROBE_CPU_SHARE = 0.75
 #: The C game interface version this tree was built for (GAME_ABI_VERSION; `NativeState.abi_version`
 #: must equal it).
 ABI_VERSION = _GAME_ABI_VERSION_C
@@ -432,6 +439,7 @@ cdef class NativeSearcher:
     cdef readonly long dead_ends      # iterations that stopped at a dead end (a malformed position)
     cdef readonly int threads_used    # threads the last `run` iterated with (1 after a fallback: see run)
     cdef readonly double iteration_cpu_us   # CPU µs per iteration measured by the last threaded run's probe
+    cdef readonly double probe_cpu_share    # the calling thread's CPU time / wall time during that probe
     cdef uint64_t seed_c
     cdef int policy
     cdef int num_actions
@@ -529,6 +537,7 @@ cdef class NativeSearcher:
         self.iterations = 0
         self.threads_used = 1
         self.iteration_cpu_us = 0.0
+        self.probe_cpu_share = 0.0
         self.claimed = 0
         self.elapsed = 0.0
         self.dead_ends = 0
@@ -997,9 +1006,11 @@ cdef class NativeSearcher:
 
         Threads only where they help: a threaded run first lets the calling thread run up to
         PROBE_ITERATIONS iterations alone and measures their CPU time; when an iteration takes less than
-        `min_iteration_us` microseconds (default MIN_SHARED_ITERATION_US; 0: always share) the rest of
-        the run stays on that one thread, since T threads would contend for the tree more than they
-        gain. `threads_used` and `iteration_cpu_us` say what the last run did. A run that fell back is
+        `min_iteration_us` microseconds (default MIN_SHARED_ITERATION_US; 0: always share, whatever the
+        probe finds) the rest of the run stays on that one thread, since T threads would contend for the
+        tree more than they gain; so it does when the thread got less than MIN_PROBE_CPU_SHARE of a core
+        meanwhile (other work holds the cores). `threads_used`, `iteration_cpu_us` and
+        `probe_cpu_share` say what the last run did. A run that fell back is
         the one-thread search bit for bit (an iteration's seeds are its index), but whether it falls
         back depends on timing.
 
@@ -1010,7 +1021,7 @@ cdef class NativeSearcher:
             RuntimeError: a playout did not end within the game's step limit.
         """
         cdef long budget, first, probe, done_before
-        cdef double stop_time, pause, step, cpu
+        cdef double stop_time, pause, step, cpu, wall
         cdef int outcome
         cdef WorkerC w
         if iterations is None and deadline is None:
@@ -1043,15 +1054,20 @@ cdef class NativeSearcher:
                 self.claim_end = first + probe
                 done_before = self.iterations
                 self.iteration_cpu_us = 0.0
+                self.probe_cpu_share = 0.0
                 pause = time.time() + PROBE_SECONDS
+                wall = time.perf_counter()
                 cpu = time.thread_time()
                 with nogil:
                     outcome = self.run_batch(&w, stop_time, pause)
                 cpu = time.thread_time() - cpu
+                wall = time.perf_counter() - wall
                 if self.iterations > done_before:
                     self.iteration_cpu_us = cpu * 1e6 / (self.iterations - done_before)
+                    self.probe_cpu_share = min(1.0, cpu / wall) if wall > 0 else 1.0
                 if (outcome not in (BATCH_BUDGET, BATCH_PAUSE) or self.iteration_cpu_us < min_iteration_us
-                        or self.claimed >= first + budget):       # failed, out of time, too short, or done
+                        or self.probe_cpu_share < MIN_PROBE_CPU_SHARE
+                        or self.claimed >= first + budget):   # failed, out of time, too short, busy cores, or done
                     self.threads_used = 1
             self.claim_end = first + budget
             for t in range(1, self.threads_used):
