@@ -11,6 +11,7 @@ MAX_THREADS: int    # most threads one `run` accepts
 MIN_SHARED_ITERATION_US: float    # threads share the tree only when an iteration takes this much CPU time
 PROBE_ITERATIONS: int    # iterations a threaded run times on the calling thread alone first
 PROBE_SECONDS: float    # at most this long
+REPROBE_SECONDS: float    # a run this soon after the last probe reuses its verdict
 MIN_PROBE_CPU_SHARE: float    # ... and only when the calling thread got this share of a core meanwhile
 ABI_VERSION: int    # the C game interface version the tree was built for (GAME_ABI_VERSION)
 

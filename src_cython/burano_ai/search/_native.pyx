@@ -131,8 +131,12 @@ MAX_THREADS = 256
 MIN_SHARED_ITERATION_US = 15.0
 #: Iterations the calling thread runs alone at the start of a threaded `run` to measure their length
 #: (fewer when the budget is smaller; at most PROBE_SECONDS of wall time).
-PROBE_ITERATIONS = 64
+PROBE_ITERATIONS = 256
 PROBE_SECONDS = 0.02
+#: A run within this many seconds of the searcher's last probe (with the same floor) reuses its verdict
+#: instead of probing again: a streamed search (`engine.suggest(on_report=...)`) runs in chunks of a
+#: quarter second, and a probe in each would keep the other threads idle for up to PROBE_SECONDS of it.
+REPROBE_SECONDS = 1.0
 #: Threads share the tree only when the calling thread got at least this share of a core (CPU time /
 #: wall time) while it ran the probe. Less means other work holds the cores: extra threads would then
 #: wait for a core, and a thread preempted while it holds the tree's lock stalls the others (measured
@@ -440,6 +444,9 @@ cdef class NativeSearcher:
     cdef readonly int threads_used    # threads the last `run` iterated with (1 after a fallback: see run)
     cdef readonly double iteration_cpu_us   # CPU µs per iteration measured by the last threaded run's probe
     cdef readonly double probe_cpu_share    # the calling thread's CPU time / wall time during that probe
+    cdef double probed_at             # time.perf_counter() at the end of the last probe, 0 before any
+    cdef bint probe_solo              # its verdict: stay on one thread (short iterations or busy cores)
+    cdef double probe_floor           # the min_iteration_us it judged with
     cdef uint64_t seed_c
     cdef int policy
     cdef int num_actions
@@ -538,6 +545,9 @@ cdef class NativeSearcher:
         self.threads_used = 1
         self.iteration_cpu_us = 0.0
         self.probe_cpu_share = 0.0
+        self.probed_at = 0.0
+        self.probe_solo = False
+        self.probe_floor = -1.0
         self.claimed = 0
         self.elapsed = 0.0
         self.dead_ends = 0
@@ -1010,7 +1020,8 @@ cdef class NativeSearcher:
         probe finds) the rest of the run stays on that one thread, since T threads would contend for the
         tree more than they gain; so it does when the thread got less than MIN_PROBE_CPU_SHARE of a core
         meanwhile (other work holds the cores). `threads_used`, `iteration_cpu_us` and
-        `probe_cpu_share` say what the last run did. A run that fell back is
+        `probe_cpu_share` say what the last probe found; a run within REPROBE_SECONDS of it reuses its
+        verdict. A run that fell back is
         the one-thread search bit for bit (an iteration's seeds are its index), but whether it falls
         back depends on timing.
 
@@ -1047,7 +1058,11 @@ cdef class NativeSearcher:
         start = time.perf_counter()
         next_report = time.time() + progress_every
         try:
-            if threads > 1 and min_iteration_us > 0:
+            if (threads > 1 and min_iteration_us > 0 and self.probed_at > 0 and self.probe_floor == min_iteration_us
+                    and time.perf_counter() - self.probed_at < REPROBE_SECONDS):
+                if self.probe_solo:       # a recent probe's verdict (REPROBE_SECONDS)
+                    self.threads_used = 1
+            elif threads > 1 and min_iteration_us > 0:
                 # The probe: a few iterations on this thread alone, timed in CPU time (machine load
                 # stretches wall time, not the work of an iteration).
                 probe = PROBE_ITERATIONS if budget > PROBE_ITERATIONS else budget
@@ -1065,6 +1080,11 @@ cdef class NativeSearcher:
                 if self.iterations > done_before:
                     self.iteration_cpu_us = cpu * 1e6 / (self.iterations - done_before)
                     self.probe_cpu_share = min(1.0, cpu / wall) if wall > 0 else 1.0
+                    if outcome in (BATCH_BUDGET, BATCH_PAUSE):
+                        self.probe_solo = (self.iteration_cpu_us < min_iteration_us
+                                           or self.probe_cpu_share < MIN_PROBE_CPU_SHARE)
+                        self.probe_floor = min_iteration_us
+                        self.probed_at = time.perf_counter()
                 if (outcome not in (BATCH_BUDGET, BATCH_PAUSE) or self.iteration_cpu_us < min_iteration_us
                         or self.probe_cpu_share < MIN_PROBE_CPU_SHARE
                         or self.claimed >= first + budget):   # failed, out of time, too short, busy cores, or done
