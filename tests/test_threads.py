@@ -180,6 +180,23 @@ def test_the_probe_and_the_rest_run_exactly_the_budget(mid3, budget):
     check_tree(searcher)
 
 
+def test_a_recent_probe_verdict_is_reused(mid3, monkeypatch):
+    """A run within REPROBE_SECONDS of the last probe keeps its verdict (a streamed search's chunks)."""
+    root, seat = mid3
+    searcher = native.NativeSearcher(root, seat, NATIVE, 5)
+    monkeypatch.setattr(native, "REPROBE_SECONDS", 1e9)
+    monkeypatch.setattr(native, "MIN_PROBE_CPU_SHARE", 2.0)          # the first probe: busy cores
+    searcher.run(iterations=300, threads=2, min_iteration_us=1e-6)
+    assert searcher.threads_used == 1
+    monkeypatch.setattr(native, "MIN_PROBE_CPU_SHARE", 0.0)
+    searcher.run(iterations=300, threads=2, min_iteration_us=1e-6)   # reused: still one thread
+    assert searcher.threads_used == 1 and searcher.iterations == 600
+    monkeypatch.setattr(native, "REPROBE_SECONDS", 0.0)              # probe again: the cores now look free
+    searcher.run(iterations=300, threads=2, min_iteration_us=1e-6)
+    assert searcher.threads_used == 2 and searcher.iterations == 900
+    check_tree(searcher)
+
+
 @pytest.mark.parametrize("floor", [-1, float("nan"), float("inf"), True, "20"])
 def test_bad_iteration_floors_are_refused(mid3, floor):
     root, seat = mid3
