@@ -790,7 +790,9 @@ def _print_suggestion(result, top: int, plans: bool = False, score: str = "VP") 
     from rich.table import Table
 
     console = _console(highlight=False)
-    console.print(f"seat {result.seat_letter}: [bold]{result.move}[/bold]")
+    console.print(f"seat {result.seat_letter}: [bold]{escape(result.move)}[/bold]")
+    if result.tied:     # issue 21: a statistical tie is said, and the tied moves named
+        console.print(escape(result.tie_text), style="yellow")
     console.print(escape(f"plan for this turn: {PLAN_ARROW.join(step.text() for step in result.pv)}"))
     table = Table(show_header=True, header_style="bold", box=None)
     for col, justify in (("move", "left"), ("visits", "right"), ("win", "right"), (score, "right"),

@@ -1,6 +1,6 @@
 """Threads sharing one native tree: speed-up of T threads over one, and whether their answers agree.
 
-Run: python bench/thread_report.py [--rounds 5] [--seconds 1.0] [--threads 2] [--positions a,b]
+Run: python bench/thread_report.py [--rounds 5] [--seconds 1.0] [--threads 2] [--positions a,b] [--forced]
      python bench/thread_report.py --agreement [--iterations 20000] [--seeds 5]
 
 Speed (the default): on the fixed positions of bench/positions.py, one search with one thread and one
@@ -10,7 +10,10 @@ after round, so that machine noise falls on both alike. Prints per position the 
 each, the median T/1 ratio with its range over the rounds, and the CPU time per iteration of each
 (process time: equal CPU per iteration with a ratio below T means the cores were not free — another
 job held one — rather than that the threads got in each other's way), and on Linux how busy the
-machine's CPUs were during the run besides this process.
+machine's CPUs were during the run besides this process. The T-thread search is `run(threads=T)` as
+`suggest` runs it: threads only where iterations are long enough (`MIN_SHARED_ITERATION_US`); the column
+"threads used" says how many it ran. `--forced` adds T threads that always share the tree
+(`min_iteration_us=0`, the behaviour before issue 21).
 
 Agreement (`--agreement`): the best move of `suggest` at the same iteration budget with one thread,
 with T threads on one tree, and with T root-parallel worker processes, for several seeds on a few
@@ -36,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from burano_ai import Game  # noqa: E402
 from burano_ai.engine import suggest  # noqa: E402
 from burano_ai.search import Limit, Params  # noqa: E402
-from burano_ai.search._native import NativeSearcher  # noqa: E402
+from burano_ai.search._native import MIN_SHARED_ITERATION_US, NativeSearcher  # noqa: E402
 from burano_ai.search.parallel import canonical_root  # noqa: E402
 
 from positions import POSITIONS, load  # noqa: E402
@@ -52,14 +55,15 @@ def _root(name: str):
     return canonical_root(state, seat), seat
 
 
-def _timed(root, seat, iterations: int, threads: int) -> tuple[float, float]:
-    """(wall seconds, CPU seconds of this process) of one search."""
+def _timed(root, seat, iterations: int, threads: int, min_iteration_us: float | None = None) -> tuple[float, float, int]:
+    """(wall seconds, CPU seconds of this process, threads the search used) of one search;
+    `min_iteration_us` as `NativeSearcher.run` takes it (None: its default; 0: always share the tree)."""
     searcher = NativeSearcher(root, seat, Params(tree="native"), SEED)
     wall, cpu = time.perf_counter(), time.process_time()
-    searcher.run(iterations=iterations, threads=threads)
+    searcher.run(iterations=iterations, threads=threads, min_iteration_us=min_iteration_us)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     assert searcher.iterations == iterations
-    return wall, cpu
+    return wall, cpu, searcher.threads_used
 
 
 def _cpu_ticks() -> tuple[int, int] | None:
@@ -72,34 +76,42 @@ def _cpu_ticks() -> tuple[int, int] | None:
     return sum(fields) - idle, sum(fields)
 
 
-def speed(names: list[str], rounds: int, seconds: float, threads: int) -> None:
+def speed(names: list[str], rounds: int, seconds: float, threads: int, forced: bool) -> None:
     ticks, cpu_start, wall_start = _cpu_ticks(), time.process_time(), time.perf_counter()
+    modes = [("1", 1, None), (f"{threads}", threads, None)] + ([(f"{threads} forced", threads, 0.0)] if forced else [])
     print(f"{rounds} alternating rounds per position, seed {SEED}, the default Params (heuristic playout), "
-          f"1 vs {threads} threads")
+          f"1 vs {threads} threads (the default: threads only where iterations are long enough, "
+          f"MIN_SHARED_ITERATION_US = {MIN_SHARED_ITERATION_US:g})" + (
+              f", and {threads} threads forced to share the tree (min_iteration_us=0)" if forced else ""))
     print()
-    print(f"| position | iterations | 1 thread, it/s | {threads} threads, it/s | ratio (median) | ratio range "
-          f"| CPU µs/it, 1 | CPU µs/it, {threads} |")
-    print("|---|---:|---:|---:|---:|---|---:|---:|")
-    all_ratios = []
+    head = " | ".join(f"{label} threads, it/s | ratio {label} / 1 (median) | range" for label, *_ in modes[1:])
+    print(f"| position | iterations | 1 thread, it/s | {head} | threads used | CPU µs/it, 1 |")
+    print("|---|---:|---:|" + "---:|---:|---|" * (len(modes) - 1) + "---|---:|")
+    all_ratios: dict[str, list[float]] = collections.defaultdict(list)
     for name in names:
         root, seat = _root(name)
-        probe, _cpu = _timed(root, seat, 2000, 1)
+        probe, _cpu, _used = _timed(root, seat, 2000, 1)
         iterations = max(2000, int(2000 * seconds / probe))
-        runs: dict[int, list[tuple[float, float]]] = {1: [], threads: []}
+        runs: dict[str, list[tuple[float, float, int]]] = {label: [] for label, *_ in modes}
         for r in range(rounds):
-            order = (1, threads) if r % 2 == 0 else (threads, 1)
-            for t in order:
-                runs[t].append(_timed(root, seat, iterations, t))
-        ratios = [one[0] / many[0] for one, many in zip(runs[1], runs[threads])]
-        all_ratios += ratios
-        rate = {t: statistics.median(iterations / wall for wall, _cpu in runs[t]) for t in runs}
-        cpu = {t: statistics.median(c for _wall, c in runs[t]) / iterations * 1e6 for t in runs}
-        print(f"| {name} | {iterations:,} | {rate[1]:,.0f} | {rate[threads]:,.0f} | "
-              f"{statistics.median(ratios):.2f}× | {min(ratios):.2f}–{max(ratios):.2f}× | "
-              f"{cpu[1]:.1f} | {cpu[threads]:.1f} |")
+            order = modes if r % 2 == 0 else modes[::-1]
+            for label, t, floor in order:
+                runs[label].append(_timed(root, seat, iterations, t, floor))
+        cells = []
+        for label, *_ in modes[1:]:
+            ratios = [one[0] / many[0] for one, many in zip(runs["1"], runs[label])]
+            all_ratios[label] += ratios
+            rate = statistics.median(iterations / wall for wall, _cpu, _used in runs[label])
+            cells.append(f"{rate:,.0f} | {statistics.median(ratios):.2f}× | {min(ratios):.2f}–{max(ratios):.2f}×")
+        used = collections.Counter(u for _w, _c, u in runs[f"{threads}"])
+        cpu1 = statistics.median(c for _wall, c, _u in runs["1"]) / iterations * 1e6
+        rate1 = statistics.median(iterations / wall for wall, _cpu, _used in runs["1"])
+        print(f"| {name} | {iterations:,} | {rate1:,.0f} | {' | '.join(cells)} | "
+              f"{', '.join(f'{u} ({n}×)' for u, n in sorted(used.items()))} | {cpu1:.1f} |")
     print()
-    print(f"all rounds: median {statistics.median(all_ratios):.2f}×, geometric mean "
-          f"{statistics.geometric_mean(all_ratios):.2f}×, range {min(all_ratios):.2f}–{max(all_ratios):.2f}×")
+    for label, ratios in all_ratios.items():
+        print(f"{label} threads / 1, all rounds: median {statistics.median(ratios):.2f}×, geometric mean "
+              f"{statistics.geometric_mean(ratios):.2f}×, range {min(ratios):.2f}–{max(ratios):.2f}×")
     after = _cpu_ticks()
     if ticks is not None and after is not None:
         busy, total = after[0] - ticks[0], after[1] - ticks[1]
@@ -140,6 +152,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=1.0, help="length of a one-thread search")
     parser.add_argument("--positions", default=None, help="comma-separated names from bench/positions.py")
+    parser.add_argument("--forced", action="store_true",
+                        help="also time T threads that always share the tree (no fallback to one thread)")
     parser.add_argument("--agreement", action="store_true", help="compare the answers instead of the speed")
     parser.add_argument("--iterations", type=int, default=20000, help="budget of each --agreement search")
     parser.add_argument("--seeds", type=int, default=5, help="seeds per mode and position for --agreement")
@@ -149,7 +163,7 @@ def main() -> None:
         agreement(names, args.iterations, args.seeds, args.threads)
     else:
         names = args.positions.split(",") if args.positions else list(POSITIONS)
-        speed(names, args.rounds, args.seconds, args.threads)
+        speed(names, args.rounds, args.seconds, args.threads, args.forced)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,8 @@
     print(result.move, result.plan)
 
 By default the search runs one tree shared by a thread per usable core (`threads`): the strongest
-search, but not bit-reproducible. Deterministic modes: ``threads=1``, or ``workers=W`` root-parallel
+search, but not bit-reproducible (where iterations are too short to gain from threads, a few µs in a
+game's last round, or other work holds the cores, it stays on one thread: `NativeSearcher.run`). Deterministic modes: ``threads=1``, or ``workers=W`` root-parallel
 processes; then the same seed and iteration budget give the same result.
 
 The position's game is read from its `format` tag (`burano-position/1`, `goofspiel-position/1`, ...) or

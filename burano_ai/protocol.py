@@ -409,6 +409,7 @@ def report(job: Job, result: SearchResult, during: bool) -> dict[str, Any]:
             "threads": result.threads, "seed": result.seed, "deterministic": result.deterministic,
             "winrate": None if best is None else _number(best.win_prob),
             "margin": None if best is None else _number(best.expected_margin, 3),
+            "tied": [c.move for c in result.tied],      # issue 21: moves statistically tied for first
             "plan": [_plan_step(s) for s in result.pv]}
     out = {"id": job.id, "isDuringSearch": during, "move": result.move, "moveInfos": infos, "rootInfo": root}
     if not during:

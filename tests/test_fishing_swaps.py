@@ -110,6 +110,29 @@ def test_no_trip_at_all_offers_done_only(impl):
     assert texts(s) == {"done"}                     # [RD-5]
 
 
+def test_every_trip_needing_a_swap_offers_done_and_the_spend_stays_legal(impl):
+    """Issue 21 item 9 [RD-26]: privilege left, no island matching, no port trip: the spend is optional."""
+    s = _without_ships(fishing_state(impl, privilege=1), impl)
+    assert texts(s) == {"done", "sail I5"}          # before issue 21: {"sail I5"}, the swap was forced
+    skipped = s.clone()
+    skipped.play("done")                            # the action is skipped, the privilege kept
+    assert skipped.phase == Phase.TURN and skipped.players[0].privilege == 1
+    assert docks_of(skipped) == tuple(tuple(sorted(d)) for d in DOCKS)
+    s.play("sail I5")                               # spending is still legal
+    s.play("swap I5:orange")
+    s.play("with I6:yellow")
+    assert s.players[0].privilege == 0 and topology.NODE_ISLAND[s.players[0].boat] == I5
+
+
+def test_a_swap_free_trip_keeps_done_off(impl):
+    """[RD-26]: `done` only when every legal trip needs a swap: a port trip (or a matching island) is swap-free."""
+    assert "done" not in texts(fishing_state(impl, privilege=1))           # PortR is swap-free
+    matching = [list(d) for d in DOCKS]
+    matching[I1], matching[I5] = [PINK, BLUE, GREEN], [PINK, ORANGE, WHITE]  # I5 now matches the pink arrow
+    s = _without_ships(fishing_state(impl, privilege=1, docks=matching), impl)
+    assert texts(s) == {"sail I5"}
+
+
 def _without_ships(state, impl):
     position = state.to_position()
     position.ports = [[0, 1, 2, 3], []]              # every ship in PortL: PortR is empty

@@ -33,6 +33,9 @@ from test_search import mid_game
 
 core = pytest.importorskip("burano_ai.games.burano._core")
 native = pytest.importorskip("burano_ai.search._native")
+# The tests of threads sharing the tree pass min_iteration_us=0 (always share, whatever an iteration's
+# length), so that they exercise the threads on every position and machine; the fallback to one thread
+# for short iterations has its own tests below.
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = str(resources.files("burano_ai.games.burano.data").joinpath("examples/midgame-4p-C.json"))
 NATIVE = Params(tree="native")
@@ -79,10 +82,10 @@ def check_tree(searcher) -> None:
 def test_two_threads_run_exactly_the_iteration_budget(mid3):
     root, seat = mid3
     searcher = native.NativeSearcher(root, seat, NATIVE, 7)
-    searcher.run(iterations=3000, threads=2)
+    searcher.run(iterations=3000, threads=2, min_iteration_us=0)
     assert searcher.iterations == 3000
     check_tree(searcher)
-    searcher.run(iterations=1001, threads=3)     # more threads than cores: still exact
+    searcher.run(iterations=1001, threads=3, min_iteration_us=0)     # more threads than cores: still exact
     assert searcher.iterations == 4001
     check_tree(searcher)
 
@@ -102,7 +105,7 @@ def test_two_threads_after_one_continue_the_same_tree(mid3):
     root, seat = mid3
     searcher = native.NativeSearcher(root, seat, NATIVE, 5)
     searcher.run(iterations=500, threads=1)
-    searcher.run(iterations=500, threads=2)
+    searcher.run(iterations=500, threads=2, min_iteration_us=0)
     assert searcher.iterations == 1000
     check_tree(searcher)
 
@@ -112,7 +115,7 @@ def test_a_deadline_stops_every_thread_promptly(mid3):
     searcher = native.NativeSearcher(root, seat, NATIVE, 1)
     before = threading.active_count()
     start = time.time()
-    searcher.run(deadline=start + 0.3, threads=2)
+    searcher.run(deadline=start + 0.3, threads=2, min_iteration_us=0)
     assert time.time() - start < 1.0
     assert searcher.iterations > 0 and threading.active_count() == before
     check_tree(searcher)
@@ -140,12 +143,94 @@ def test_an_exception_in_progress_stops_the_helpers_and_leaves_a_consistent_tree
 
     start = time.time()
     with pytest.raises(KeyboardInterrupt):
-        searcher.run(deadline=time.time() + 60, progress=interrupt, progress_every=0.05, threads=2)
+        searcher.run(deadline=time.time() + 60, progress=interrupt, progress_every=0.05, threads=2, min_iteration_us=0)
     assert time.time() - start < 2.0
     assert threading.active_count() == before
     check_tree(searcher)
-    searcher.run(iterations=200, threads=2)      # the tree is still usable
+    searcher.run(iterations=200, threads=2, min_iteration_us=0)      # the tree is still usable
     check_tree(searcher)
+
+
+def test_short_iterations_fall_back_to_one_thread_bit_for_bit(mid3):
+    """Issue 21 item 8: where iterations are shorter than the floor, T threads run the one-thread search."""
+    root, seat = mid3
+    plain = native.NativeSearcher(root, seat, NATIVE, 5)
+    plain.run(iterations=700)
+    fell_back = native.NativeSearcher(root, seat, NATIVE, 5)
+    fell_back.run(iterations=700, threads=2, min_iteration_us=1e9)    # no iteration is that long
+    assert fell_back.threads_used == 1 and fell_back.iteration_cpu_us > 0
+    assert without_elapsed(fell_back.summary()) == without_elapsed(plain.summary())
+    assert fell_back.edges() == plain.edges()
+    shared = native.NativeSearcher(root, seat, NATIVE, 5)
+    shared.run(iterations=700, threads=2, min_iteration_us=0)         # 0: always share
+    assert shared.threads_used == 2 and shared.iterations == 700
+    check_tree(shared)
+
+
+@pytest.mark.parametrize("budget", [1, native.PROBE_ITERATIONS // 2, native.PROBE_ITERATIONS,
+                                    native.PROBE_ITERATIONS + 1])
+def test_the_probe_and_the_rest_run_exactly_the_budget(mid3, budget):
+    root, seat = mid3
+    searcher = native.NativeSearcher(root, seat, NATIVE, 5)
+    searcher.run(iterations=budget, threads=2)       # the probe may end early by its wall-clock cap (load)
+    assert searcher.iterations == budget
+    check_tree(searcher)
+    searcher.run(iterations=budget, threads=2)
+    assert searcher.iterations == 2 * budget
+    check_tree(searcher)
+
+
+def test_a_recent_probe_verdict_is_reused(mid3, monkeypatch):
+    """A run within REPROBE_SECONDS of the last probe keeps its verdict (a streamed search's chunks)."""
+    root, seat = mid3
+    searcher = native.NativeSearcher(root, seat, NATIVE, 5)
+    monkeypatch.setattr(native, "REPROBE_SECONDS", 1e9)
+    monkeypatch.setattr(native, "MIN_PROBE_CPU_SHARE", 2.0)          # the first probe: busy cores
+    searcher.run(iterations=300, threads=2, min_iteration_us=1e-6)
+    assert searcher.threads_used == 1
+    monkeypatch.setattr(native, "MIN_PROBE_CPU_SHARE", 0.0)
+    searcher.run(iterations=300, threads=2, min_iteration_us=1e-6)   # reused: still one thread
+    assert searcher.threads_used == 1 and searcher.iterations == 600
+    monkeypatch.setattr(native, "REPROBE_SECONDS", 0.0)              # probe again: the cores now look free
+    searcher.run(iterations=300, threads=2, min_iteration_us=1e-6)
+    assert searcher.threads_used == 2 and searcher.iterations == 900
+    check_tree(searcher)
+
+
+@pytest.mark.parametrize("floor", [-1, float("nan"), float("inf"), True, "20"])
+def test_bad_iteration_floors_are_refused(mid3, floor):
+    root, seat = mid3
+    with pytest.raises(ValueError, match="min_iteration_us"):
+        native.NativeSearcher(root, seat, NATIVE, 1).run(iterations=10, threads=2, min_iteration_us=floor)
+
+
+def test_suggest_says_when_it_ran_one_thread_for_short_iterations(mid3, monkeypatch):
+    root, _seat = mid3
+    monkeypatch.setattr(native, "MIN_SHARED_ITERATION_US", 1e9)
+    fell_back = suggest(root, limit=Limit(iterations=500), seed=1, threads=2)
+    assert fell_back.threads == 2 and not fell_back.deterministic    # whether it falls back depends on timing
+    assert any(n.startswith("ran 1 thread, not 2: an iteration took") for n in fell_back.notes), fell_back.notes
+    single = suggest(root, limit=Limit(iterations=500), seed=1, threads=1)
+    assert [(c.move, c.visits, c.value) for c in fell_back.candidates] == \
+        [(c.move, c.visits, c.value) for c in single.candidates]
+    monkeypatch.setattr(native, "MIN_SHARED_ITERATION_US", 0.0)                # always share
+    assert suggest(root, limit=Limit(iterations=500), seed=1, threads=2).notes == ()
+
+
+def test_busy_cores_keep_a_search_on_one_thread(mid3, monkeypatch):
+    """A probe that got less than MIN_PROBE_CPU_SHARE of a core stays on one thread (here: a share no
+    thread can reach), bit for bit the one-thread search, and suggest says why."""
+    root, seat = mid3
+    monkeypatch.setattr(native, "MIN_PROBE_CPU_SHARE", 2.0)
+    plain = native.NativeSearcher(root, seat, NATIVE, 5)
+    plain.run(iterations=700)
+    busy = native.NativeSearcher(root, seat, NATIVE, 5)
+    busy.run(iterations=700, threads=2, min_iteration_us=1e-6)
+    assert busy.threads_used == 1 and 0 < busy.probe_cpu_share <= 1
+    assert without_elapsed(busy.summary()) == without_elapsed(plain.summary())
+    monkeypatch.setattr(native, "MIN_SHARED_ITERATION_US", 1e-6)
+    result = suggest(root, limit=Limit(iterations=500), seed=1, threads=2)
+    assert any(n.startswith("ran 1 thread, not 2: other work held the cores") for n in result.notes), result.notes
 
 
 @pytest.mark.parametrize("threads", [0, -1, 1.5, True, native.MAX_THREADS + 1])
@@ -179,7 +264,7 @@ def test_two_threads_never_crash_on_the_corpus():
     for category, state in positions:
         seat = state.current_player()
         searcher = native.NativeSearcher(canonical_root(state, seat), seat, NATIVE, 3)
-        searcher.run(iterations=300, threads=2)
+        searcher.run(iterations=300, threads=2, min_iteration_us=0)
         assert searcher.iterations == 300, category
         check_tree(searcher)
 

@@ -264,6 +264,16 @@ def run_search(root, seat: int, limit: Limit, params: Params, seed: int = 0, wor
                                      on_summary=None if on_summary is None else (
                                          lambda summary: on_summary({**summary, "threads": threads, "notes": notes})),
                                      report_every=report_every)
+        if threads > 1 and searcher.threads_used == 1:     # a native searcher that stayed on one thread
+            from burano_ai.search import _native
+
+            floor, took, share = _native.MIN_SHARED_ITERATION_US, searcher.iteration_cpu_us, searcher.probe_cpu_share
+            if 0 < took < floor:      # not when the probe merely used up a small budget
+                notes.append(f"ran 1 thread, not {threads}: an iteration took {took:.0f} µs, too short to share "
+                             f"the tree (threads help from {floor:g} µs)")
+            elif 0 < share < _native.MIN_PROBE_CPU_SHARE:
+                notes.append(f"ran 1 thread, not {threads}: other work held the cores (the search got {share:.0%} "
+                             f"of one while it timed its first iterations)")
         if stopped:
             return {**searcher.summary(PARTIAL_PLAN_NODES), "threads": threads, "notes": notes, "stopped": True}
         return {**searcher.summary(), "threads": threads, "notes": notes}

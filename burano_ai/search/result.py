@@ -26,6 +26,22 @@ PLAN_MIN_VISITS = 50
 LCB_MIN_SHARE = 0.1
 LCB_Z = 2.0
 
+#: Honest ties (issue 21): a candidate is tied with the suggested move when their values differ by at most
+#: TIE_Z standard errors of the difference (sqrt(se1² + se2²), each standard error from the candidate's
+#: own rewards: `Candidate.stderr`) or by at most TIE_MARGIN on the 0..1 value scale. The standard errors
+#: alone are too confident: a tree's visits are not independent samples, and the move a search locks onto
+#: early gets the deeper search and the better value. Measured (docs/benchmarks.md, "Honest ties"): on the
+#: 2p mid-season bench position, seeds 1 and 2 at 10,000 iterations each settled on a different roof,
+#: 0.031 and 0.035 ahead of the other with standard errors of 0.004-0.008, and seeds 1 and 3 at 30,000
+#: iterations 0.048 and 0.040 ahead (errors 0.002-0.006); TIE_MARGIN covers that seed-to-seed spread at
+#: the default budget and a few times it (larger budgets lock in harder: issue 11 item 4). Only candidates
+#: the LCB selection ranks (visits ≥ LCB_MIN_SHARE of the top) can be tied: a rarely tried move has a wide
+#: interval because the search found it worse early and left it.
+TIE_Z = 2.0
+TIE_MARGIN = 0.05
+#: Tied moves named in the one-line text (`tie_text`); the rest are counted.
+TIE_NAMED = 5
+
 
 @dataclass(frozen=True)
 class PlanStep:
@@ -86,6 +102,11 @@ class Candidate:
     plan: tuple[PlanStep, ...] = ()
     margin_stdev: float | None = None
     seat_win_probs: tuple[float, ...] | None = None
+
+    @property
+    def stderr(self) -> float:
+        """Standard error of `value` (from `lcb` = value - LCB_Z standard errors; 0 when the spread is unknown)."""
+        return max(self.value - self.lcb, 0.0) / LCB_Z
 
     @property
     def plan_text(self) -> str:
@@ -166,6 +187,17 @@ class SearchResult:
         """The principal variation as readable text: `take top → build pink@e5 → sail I2 → done`."""
         return PLAN_ARROW.join(step.move for step in self.pv)
 
+    @property
+    def tied(self) -> tuple[Candidate, ...]:
+        """The candidates statistically tied for first (`tied_candidates`), the suggested move first; empty
+        when the suggested move is settled."""
+        return tied_candidates(self.candidates)
+
+    @property
+    def tie_text(self) -> str:
+        """One line for people: the tied moves named, or "" when the answer is settled."""
+        return tie_text(self.tied)
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
         return {
@@ -184,6 +216,7 @@ class SearchResult:
             "notes": list(self.notes),
             "threads": self.threads,
             "deterministic": self.deterministic,
+            "tied": [c.move for c in self.tied],
             **({"stopped": True} if self.stopped else {}),
         }
 
@@ -194,8 +227,39 @@ class SearchResult:
         for c in self.candidates[:8]:
             lines.append(f"  {c.move:<32} visits {c.visits:>7}  win {c.win_prob:6.1%}  "
                          f"VP {c.expected_vp:6.1f}  margin {c.expected_margin:+6.1f}")
+        if self.tied:
+            lines.append(self.tie_text)
         lines += [f"note: {n}" for n in self.notes]
         return "\n".join(lines)
+
+
+def is_tied(best: Candidate, other: Candidate) -> bool:
+    """Are the two moves' values statistically indistinguishable (TIE_Z standard errors of the
+    difference, or TIE_MARGIN)?"""
+    gap = abs(best.value - other.value)
+    return gap <= TIE_MARGIN or gap <= TIE_Z * math.hypot(best.stderr, other.stderr)
+
+
+def tied_candidates(candidates: tuple[Candidate, ...] | list[Candidate]) -> tuple[Candidate, ...]:
+    """The ranked `candidates` (the suggested move first) that are statistically tied with the first,
+    the first included; empty when no other candidate is. Only candidates with at least LCB_MIN_SHARE of
+    the top visits count (see TIE_Z)."""
+    if len(candidates) < 2:
+        return ()
+    best = candidates[0]
+    floor = LCB_MIN_SHARE * max(c.visits for c in candidates)
+    tied = [c for c in candidates[1:] if c.visits >= floor and is_tied(best, c)]
+    return (best, *tied) if tied else ()
+
+
+def tie_text(tied: tuple[Candidate, ...]) -> str:
+    """`tied: build orange@e1, build orange@i7 (statistically tied: ...)`, or "" for no tie."""
+    if not tied:
+        return ""
+    named = ", ".join(c.move for c in tied[:TIE_NAMED])
+    more = f" and {len(tied) - TIE_NAMED} more" if len(tied) > TIE_NAMED else ""
+    return (f"tied: {named}{more} (statistically tied: values within {TIE_MARGIN:g} or {TIE_Z:g} standard "
+            f"errors; as good as each other as far as the search can tell)")
 
 
 def rank_candidates(candidates: list[Candidate], selection: str = "lcb") -> list[Candidate]:

@@ -54,6 +54,7 @@ def result_payload(result: Any, done: bool) -> dict[str, Any]:
                         "vp": round(c.expected_vp, 2), "margin": round(c.expected_margin, 2),
                         "plan": [step.move for step in c.plan]} for c in result.candidates[:TOP]],
         "notes": list(result.notes),
+        "tied": [c.move for c in result.tied],    # issue 21: the moves statistically tied for first, or []
     }
 
 

@@ -444,7 +444,8 @@ function showAnalysis(p) {
   if (p.done) { $("#analysis-stop").disabled = true; if (app.analysis.events) app.analysis.events.close(); $("#analysis-start").textContent = "Continue"; }
   if (!r) return;
   $("#score-head").textContent = scoreLabel(p.kind);
-  $("#analysis-info").textContent = `${p.done ? "stopped" : "searching"} · ${r.iterations} iterations · ${r.elapsed.toFixed(1)} s`;
+  $("#analysis-info").textContent = `${p.done ? "stopped" : "searching"} · ${r.iterations} iterations · ${r.elapsed.toFixed(1)} s` +
+    ((r.tied || []).length ? ` · statistically tied: ${r.tied.join(", ")}` : "");
   const body = $("#candidates tbody");
   body.innerHTML = "";
   r.candidates.forEach(c => {

@@ -26,8 +26,11 @@ reads or changes it — the lookups and counts of a tree step, the claim of an i
 backpropagation — never during the resample, the rules calls between tree steps, the UCB arithmetic
 (done on a snapshot) or the playout. Every reader holds the mutex, so the arrays may be realloc'ed
 under it. Measured with one thread, the mutex is held for 2-4 % of an iteration mid-game and about
-25 % in a game's last round, where playouts are short; there two threads gain little
-(docs/benchmarks.md). It is an adaptive mutex where glibc has one: a waiter spins briefly first.
+25 % in a game's last round, where playouts are short; there threads lose more to contention than
+they gain (docs/benchmarks.md), so a threaded run measures its first iterations' CPU time and stays on
+one thread when they are shorter than MIN_SHARED_ITERATION_US, or when other work held the cores
+meanwhile (MIN_PROBE_CPU_SHARE; `run`). It is an adaptive mutex where
+glibc has one: a waiter spins briefly first.
 
 Virtual loss: an edge's visit is counted as soon as a thread takes it (in its next critical section),
 its reward only at backpropagation, so while an iteration is in flight its edges look like visits
@@ -116,6 +119,30 @@ cdef enum:
 
 #: Most threads one `run` accepts.
 MAX_THREADS = 256
+#: Threads share the tree only when an iteration takes at least this many microseconds of CPU time
+#: (`run(threads=T)` measures it on its first PROBE_ITERATIONS iterations, run by the calling thread
+#: alone). Shorter iterations spend a large share of their time in the tree's critical sections, and T
+#: threads then run slower than one (issue 21: the 2p last round, 5-10 µs an iteration, 0.76-0.93× at
+#: 4-16 threads on a 16-core host, 0.80× at 2 here); every bench position outside a game's last round
+#: takes 27-190 µs and scales (docs/benchmarks.md, "Threads sharing one tree"). The floor sits between
+#: the two with room both ways: last rounds measured 5-7 µs idle and 7-10.5 µs on a loaded machine (load
+#: stretches CPU time too: shared caches), the shortest mid-game position 27 µs idle, which a host 1.5×
+#: faster would bring to 18 µs.
+MIN_SHARED_ITERATION_US = 15.0
+#: Iterations the calling thread runs alone at the start of a threaded `run` to measure their length
+#: (fewer when the budget is smaller; at most PROBE_SECONDS of wall time).
+PROBE_ITERATIONS = 256
+PROBE_SECONDS = 0.02
+#: A run within this many seconds of the searcher's last probe (with the same floor) reuses its verdict
+#: instead of probing again: a streamed search (`engine.suggest(on_report=...)`) runs in chunks of a
+#: quarter second, and a probe in each would keep the other threads idle for up to PROBE_SECONDS of it.
+REPROBE_SECONDS = 1.0
+#: Threads share the tree only when the calling thread got at least this share of a core (CPU time /
+#: wall time) while it ran the probe. Less means other work holds the cores: extra threads would then
+#: wait for a core, and a thread preempted while it holds the tree's lock stalls the others (measured
+#: here with other sessions holding ~90 % of both cores: two threads 0.74-0.88× of one at mid-game,
+#: docs/benchmarks.md). OpenMP's dynamic thread count (OMP_DYNAMIC) backs off under load for the same reason.
+MIN_PROBE_CPU_SHARE = 0.75
 #: The C game interface version this tree was built for (GAME_ABI_VERSION; `NativeState.abi_version`
 #: must equal it).
 ABI_VERSION = _GAME_ABI_VERSION_C
@@ -414,6 +441,12 @@ cdef class NativeSearcher:
     cdef readonly long iterations     # completed iterations
     cdef readonly double elapsed
     cdef readonly long dead_ends      # iterations that stopped at a dead end (a malformed position)
+    cdef readonly int threads_used    # threads the last `run` iterated with (1 after a fallback: see run)
+    cdef readonly double iteration_cpu_us   # CPU µs per iteration measured by the last threaded run's probe
+    cdef readonly double probe_cpu_share    # the calling thread's CPU time / wall time during that probe
+    cdef double probed_at             # time.perf_counter() at the end of the last probe, 0 before any
+    cdef bint probe_solo              # its verdict: stay on one thread (short iterations or busy cores)
+    cdef double probe_floor           # the min_iteration_us it judged with
     cdef uint64_t seed_c
     cdef int policy
     cdef int num_actions
@@ -509,6 +542,12 @@ cdef class NativeSearcher:
         self.win_weight = params.win_weight
         self.margin_scale = params.margin_scale
         self.iterations = 0
+        self.threads_used = 1
+        self.iteration_cpu_us = 0.0
+        self.probe_cpu_share = 0.0
+        self.probed_at = 0.0
+        self.probe_solo = False
+        self.probe_floor = -1.0
         self.claimed = 0
         self.elapsed = 0.0
         self.dead_ends = 0
@@ -964,7 +1003,8 @@ cdef class NativeSearcher:
 
     # --- driving
 
-    def run(self, iterations=None, deadline=None, progress=None, progress_every=0.1, threads=1):
+    def run(self, iterations=None, deadline=None, progress=None, progress_every=0.1, threads=1,
+            min_iteration_us=None):
         """Run until `iterations` more iterations are done or `time.time()` passes `deadline`.
 
         The loop runs in C without the GIL, in batches; between batches the calling thread calls
@@ -974,33 +1014,83 @@ cdef class NativeSearcher:
         once every helper has finished its last iteration (after an error or Ctrl-C too). T = 1 runs
         the search exactly as a single-threaded searcher.
 
+        Threads only where they help: a threaded run first lets the calling thread run up to
+        PROBE_ITERATIONS iterations alone and measures their CPU time; when an iteration takes less than
+        `min_iteration_us` microseconds (default MIN_SHARED_ITERATION_US; 0: always share, whatever the
+        probe finds) the rest of the run stays on that one thread, since T threads would contend for the
+        tree more than they gain; so it does when the thread got less than MIN_PROBE_CPU_SHARE of a core
+        meanwhile (other work holds the cores). `threads_used`, `iteration_cpu_us` and
+        `probe_cpu_share` say what the last probe found; a run within REPROBE_SECONDS of it reuses its
+        verdict. A run that fell back is
+        the one-thread search bit for bit (an iteration's seeds are its index), but whether it falls
+        back depends on timing.
+
         Raises:
-            ValueError: neither `iterations` nor `deadline`, or `threads` not in 1..MAX_THREADS.
+            ValueError: neither `iterations` nor `deadline`, `threads` not in 1..MAX_THREADS, or a
+                negative `min_iteration_us`.
             MemoryError: the tree (or a thread's path) does not fit in memory.
             RuntimeError: a playout did not end within the game's step limit.
         """
-        cdef long budget
-        cdef double stop_time, pause, step
+        cdef long budget, first, probe, done_before
+        cdef double stop_time, pause, step, cpu, wall
         cdef int outcome
         cdef WorkerC w
         if iterations is None and deadline is None:
             raise ValueError("run() needs iterations or a deadline")
         if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
             raise ValueError(f"threads must be a whole number from 1 to {MAX_THREADS}, not {threads!r}")
+        if min_iteration_us is None:
+            min_iteration_us = MIN_SHARED_ITERATION_US
+        if isinstance(min_iteration_us, bool) or not isinstance(min_iteration_us, (int, float)) \
+                or not 0 <= min_iteration_us < float("inf"):
+            raise ValueError(f"min_iteration_us must be a number of microseconds >= 0, not {min_iteration_us!r}")
         budget = (1 << 62) if iterations is None else iterations
         stop_time = 1e300 if deadline is None else deadline
         step = progress_every if progress is not None else 0.1
         if worker_init(&w, self.ops) < 0:
             worker_free(&w)
             raise MemoryError("no memory for the search path")
-        self.claim_end = self.claimed + budget
+        first = self.claimed
         self.stopping = False
         self.error = IT_OK
+        self.threads_used = threads
         helpers = []
         start = time.perf_counter()
         next_report = time.time() + progress_every
         try:
-            for t in range(1, threads):
+            if (threads > 1 and min_iteration_us > 0 and self.probed_at > 0 and self.probe_floor == min_iteration_us
+                    and time.perf_counter() - self.probed_at < REPROBE_SECONDS):
+                if self.probe_solo:       # a recent probe's verdict (REPROBE_SECONDS)
+                    self.threads_used = 1
+            elif threads > 1 and min_iteration_us > 0:
+                # The probe: a few iterations on this thread alone, timed in CPU time (machine load
+                # stretches wall time, not the work of an iteration).
+                probe = PROBE_ITERATIONS if budget > PROBE_ITERATIONS else budget
+                self.claim_end = first + probe
+                done_before = self.iterations
+                self.iteration_cpu_us = 0.0
+                self.probe_cpu_share = 0.0
+                pause = time.time() + PROBE_SECONDS
+                wall = time.perf_counter()
+                cpu = time.thread_time()
+                with nogil:
+                    outcome = self.run_batch(&w, stop_time, pause)
+                cpu = time.thread_time() - cpu
+                wall = time.perf_counter() - wall
+                if self.iterations > done_before:
+                    self.iteration_cpu_us = cpu * 1e6 / (self.iterations - done_before)
+                    self.probe_cpu_share = min(1.0, cpu / wall) if wall > 0 else 1.0
+                    if outcome in (BATCH_BUDGET, BATCH_PAUSE):
+                        self.probe_solo = (self.iteration_cpu_us < min_iteration_us
+                                           or self.probe_cpu_share < MIN_PROBE_CPU_SHARE)
+                        self.probe_floor = min_iteration_us
+                        self.probed_at = time.perf_counter()
+                if (outcome not in (BATCH_BUDGET, BATCH_PAUSE) or self.iteration_cpu_us < min_iteration_us
+                        or self.probe_cpu_share < MIN_PROBE_CPU_SHARE
+                        or self.claimed >= first + budget):   # failed, out of time, too short, busy cores, or done
+                    self.threads_used = 1
+            self.claim_end = first + budget
+            for t in range(1, self.threads_used):
                 helper = threading.Thread(target=_help, args=(self, stop_time), name=f"burano-search-{t}",
                                           daemon=True)
                 helper.start()

@@ -174,6 +174,11 @@ class State(Position):
             return _trip_possible(self.arrows(player), self.docks, island, self.players[player].privilege)
         return len(self.ports[topology.NODE_PORT[node]]) > 0
 
+    def _swap_free(self, player: int, node: int) -> bool:
+        """Is the trip to `node` possible without a dock swap: a port, or an island that matches [RD-26]."""
+        island = topology.NODE_ISLAND[node]
+        return island < 0 or self.matches(player, island) >= 1
+
     def swap_partners(self, player: int, island: int, pick: int) -> list[int]:
         """Docks (`actions.dock_index`) the picked dock may swap with on the way to `island` [RD-37].
 
@@ -365,8 +370,10 @@ class State(Position):
             out = [actions.PYRAMID + c for c in range(NUM_COLOURS) if pl.reserve[c] > 0]
         elif phase == FISH_SAIL:
             out = [actions.SAIL + node for node in self.sail_destinations(p) if self.can_sail(p, node)]
-            if not out:
-                out.append(actions.DONE)   # [RD-5]: no legal trip, the action is skipped
+            if not any(self._swap_free(p, action - actions.SAIL) for action in out):
+                # [RD-5, RD-26]: `done` (skip the action) when every legal trip needs a swap: spending
+                # privilege is optional ("вы можете потратить", RU p. 19), a swap-free trip is not
+                out.insert(0, actions.DONE)
         elif phase == FISH_SWAP:
             if not 0 <= self.sail_target < topology.NUM_ROUTE_NODES or topology.NODE_ISLAND[self.sail_target] < 0:
                 return []   # a malformed position (notation rejects it), as in the compiled core

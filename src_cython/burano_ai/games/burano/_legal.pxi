@@ -80,7 +80,7 @@ cdef int legal_actions_c(const GameC* g, const StateC* s, int* out) noexcept nog
     cdef int opts[4]
     cdef uint32_t bits, plain
     cdef uint32_t have[5]
-    cdef bint long_voyage
+    cdef bint long_voyage, swap_free
     if phase == PH_CHANCE_NODE or phase == PH_GAME_OVER:
         return 0
     pl = &s.players[p]
@@ -121,14 +121,22 @@ cdef int legal_actions_c(const GameC* g, const StateC* s, int* out) noexcept nog
                 n += 1
     elif phase == PH_FISH_SAIL:
         long_voyage = has_family(s, p, BF_LONG_VOYAGE)
+        swap_free = False
+        out[n] = A_DONE   # kept only if no trip is swap-free (A_DONE sorts first)
+        n += 1
         for i in range(T.dest_n[pl.boat][long_voyage]):
             node = T.dest[pl.boat][long_voyage][i]
             if can_sail(s, p, node):
                 out[n] = A_SAIL + node
                 n += 1
-        if n == 0:
-            out[n] = A_DONE   # [RD-5]: no legal trip, the action is skipped
-            n += 1
+                if T.node_island[node] < 0 or matches(s, p, T.node_island[node]) >= 1:
+                    swap_free = True
+        if swap_free:
+            # [RD-5, RD-26]: `done` (skip the action) only when every legal trip needs a swap: spending
+            # privilege is optional ("вы можете потратить", RU p. 19), a swap-free trip is not
+            n -= 1
+            for i in range(n):
+                out[i] = out[i + 1]
     elif phase == PH_FISH_SWAP:
         node = s.sail_target
         if node < 0 or node >= NUM_ROUTE_NODES or T.node_island[node] < 0:

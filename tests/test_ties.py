@@ -1,0 +1,127 @@
+"""Honest ties (issue 21 item 3): `suggest`, the engine protocol and the web analysis say when the top moves
+are statistically tied and name them (`search.result.tied_candidates`).
+
+The end-to-end position is a constructed Goofspiel endgame with two equal best moves: seat A holds bids
+2 and 3, seat B holds 1 and 4, prizes 3 (now) and 4 (last) remain. Whatever B bids, A's two bids lead to
+the same outcome (B's 1 loses to both, B's 4 beats both, and the last round is decided the same way), so
+the two moves are exactly equal and any search must call them tied.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import cli
+from burano_ai.engine import suggest
+from burano_ai.games.goofspiel.position import Position, position_to_json
+from burano_ai.search import Limit
+from burano_ai.search.result import (LCB_Z, TIE_MARGIN, TIE_Z, Candidate, SearchResult, tie_text,
+                                     tied_candidates)
+from burano_ai.web.analysis import result_payload
+
+REPO = Path(__file__).resolve().parents[1]
+EQUAL = {"bid 2", "bid 3"}
+
+
+@pytest.fixture(scope="module")
+def symmetric(tmp_path_factory) -> Path:
+    """The Goofspiel endgame with two equal best moves (the module docstring), as a position file."""
+    position = Position(2, 4, "ascending")
+    position.hands = [[2, 3], [1, 4]]
+    position.prizes_left = [4]
+    position.prize = 3
+    position.won = [[2], [1]]
+    path = tmp_path_factory.mktemp("ties") / "symmetric.json"
+    path.write_text(position_to_json(position))
+    return path
+
+
+def candidate(move: str, visits: int, value: float, stderr: float) -> Candidate:
+    return Candidate(action=len(move), move=move, visits=visits, value=value, win_prob=value, expected_vp=0.0,
+                     expected_margin=0.0, lcb=value - LCB_Z * stderr)
+
+
+# --- the rule
+
+
+def test_overlapping_values_are_tied_and_named_best_first():
+    best, close, far = (candidate("a", 5000, 0.60, 0.01), candidate("b", 4000, 0.601 - TIE_MARGIN, 0.001),
+                        candidate("c", 3000, 0.40, 0.01))
+    assert close.stderr == pytest.approx(0.001)                 # tied by the margin alone
+    assert tied_candidates([best, close, far]) == (best, close)
+    assert tied_candidates([best, far]) == ()                    # settled: 0.2 apart, errors of 0.01
+    assert tied_candidates([best]) == ()
+
+
+def test_the_standard_errors_widen_the_tie_beyond_the_margin():
+    best = candidate("a", 400, 0.60, 0.04)
+    gap = TIE_MARGIN + 0.03
+    inside = candidate("b", 400, 0.60 - gap, 0.04)                   # beyond the margin, within 2 × 0.057
+    outside = candidate("c", 400, 0.60 - gap, 0.005)                 # sure of themselves: not tied
+    assert TIE_Z * (0.04 ** 2 + 0.04 ** 2) ** 0.5 > gap + 1e-9
+    assert tied_candidates([best, inside]) == (best, inside)
+    assert tied_candidates([candidate("a", 400, 0.60, 0.005), outside]) == ()
+
+
+def test_a_rarely_tried_move_is_never_called_tied():
+    """A wide interval from few visits means the search left the move, not that it may be best."""
+    best, rare = candidate("a", 10000, 0.60, 0.005), candidate("b", 500, 0.60, 0.2)
+    assert tied_candidates([best, rare]) == ()
+
+
+def test_the_tie_line_names_a_few_and_counts_the_rest():
+    many = tuple(candidate(f"m{i}", 1000, 0.5, 0.01) for i in range(8))
+    text = tie_text(tied_candidates(many))
+    assert text.startswith("tied: m0, m1, m2, m3, m4 and 3 more (statistically tied")
+    assert tie_text(()) == ""
+
+
+# --- suggest, the CLI, the protocol and the web analysis on the symmetric position
+
+
+def test_suggest_says_the_two_equal_moves_are_tied(symmetric):
+    for seed in (0, 1, 2):
+        result = suggest(symmetric.read_text(), limit=Limit(iterations=3000), seed=seed, threads=1)
+        assert {c.move for c in result.tied} == EQUAL, (seed, result.tie_text)
+        assert result.tied[0].move == result.move
+        assert result.to_dict()["tied"] == [c.move for c in result.tied]
+        assert result.tie_text in str(result)
+
+
+def test_the_cli_text_and_json_say_tied(symmetric):
+    runner = CliRunner()
+    text = runner.invoke(cli.app, ["suggest", str(symmetric), "--iterations", "3000", "--threads", "1"])
+    assert text.exit_code == 0, text.output
+    line = next(line for line in text.stdout.splitlines() if line.startswith("tied: "))
+    assert set(line.split(" (")[0].removeprefix("tied: ").split(", ")) == EQUAL
+    data = json.loads(runner.invoke(cli.app, ["suggest", str(symmetric), "--iterations", "3000", "--threads", "1",
+                                              "--json"]).stdout)
+    assert set(data["tied"]) == EQUAL and data["tied"][0] == data["move"]
+
+
+def test_a_settled_answer_says_no_tie():
+    """A clear best move: `tied` is [] and no tie line is printed."""
+    best, far = candidate("a", 9000, 0.8, 0.004), candidate("b", 1000, 0.5, 0.015)
+    result = SearchResult(seat=0, action=best.action, move="a", candidates=(best, far), pv=(), iterations=10000,
+                          elapsed=1.0, iterations_per_second=1e4, seed=0)
+    assert result.tied == () and result.to_dict()["tied"] == [] and "tied:" not in str(result)
+
+
+def test_the_engine_protocol_names_the_tied_moves(symmetric):
+    query = json.dumps({"id": "t", "position": json.loads(symmetric.read_text()), "maxIterations": 3000})
+    proc = subprocess.run([sys.executable, "-m", "cli", "engine", "--threads", "1"], input=query + "\n",
+                          capture_output=True, text=True, cwd=REPO, timeout=120)
+    final = json.loads(proc.stdout.splitlines()[-1])
+    assert final["isDuringSearch"] is False
+    assert set(final["rootInfo"]["tied"]) == EQUAL and final["rootInfo"]["tied"][0] == final["move"]
+
+
+def test_the_web_analysis_payload_names_the_tied_moves(symmetric):
+    result = suggest(symmetric.read_text(), limit=Limit(iterations=3000), seed=0, threads=1)
+    assert set(result_payload(result, True)["tied"]) == EQUAL
