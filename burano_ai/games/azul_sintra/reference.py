@@ -20,7 +20,7 @@ from burano_ai.core.seats import CHANCE, SEAT_LETTERS, TERMINAL, parse_seat
 from burano_ai.core.seeds import check_seed
 from burano_ai.games.azul_sintra import rules
 from burano_ai.games.azul_sintra.data import (
-    COLUMNS, LEFTOVER_PER_POINT, NUM_COLOURS, ORNAMENT_POINTS, PIECES_PER_FACTORY, ROUNDS, STRIP_CELLS,
+    COLUMNS, FACTORIES, LEFTOVER_PER_POINT, NUM_COLOURS, ORNAMENT_POINTS, PIECES_PER_FACTORY, ROUNDS, STRIP_CELLS,
     TOKEN_STEPS, TRACK_BOTTOM_LOSS, TRACK_SPACES, load_data,
 )
 from burano_ai.games.azul_sintra.position import (
@@ -73,7 +73,6 @@ class Game:
 
     def max_game_length(self) -> int:
         """Most decisions in a game (§11.5): drafts <= 24F, resets <= drafts, keeps <= 16N."""
-        from burano_ai.games.azul_sintra.data import FACTORIES
         return 48 * FACTORIES[self.num_players] + 16 * self.num_players
 
     def new_initial_state(self, seed: int = 0) -> State:
