@@ -267,11 +267,6 @@ def validate(pos: Position) -> None:
     for name, counts in (("bag", pos.bag), ("tower", pos.tower), ("centre", pos.centre)):
         if any(x < 0 for x in counts):
             raise _fail(name, "a negative count")
-    counts = pos.piece_counts()
-    for c in range(NUM_COLOURS):
-        if counts[c] != PIECES_PER_COLOUR:
-            raise _fail("bag", f"{counts[c]} {d.colour_names[c]} pieces in the game; there are "
-                               f"{PIECES_PER_COLOUR} of each colour (§1)")
     for p, b in enumerate(pos.boards):
         seat = f"seats[{p}]"
         if not 0 <= b.track <= TRACK_LAST:
@@ -329,6 +324,11 @@ def validate(pos: Position) -> None:
             raise _fail("to_move", "not a seat")
     if not 0 <= pos.starter < n:
         raise _fail("starter", "not a seat")
+    counts = pos.piece_counts()
+    for c in range(NUM_COLOURS):
+        if counts[c] != PIECES_PER_COLOUR:
+            raise _fail("bag", f"{counts[c]} {d.colour_names[c]} pieces in the game; there are "
+                               f"{PIECES_PER_COLOUR} of each colour (§1)")
 
 
 # --- JSON out ------------------------------------------------------------------------------------
