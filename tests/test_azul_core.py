@@ -103,3 +103,64 @@ def test_custom_data_reaches_the_core(tmp_path):
         cs.apply_action(a)
     assert cs.to_json() == rs.to_json() and '"data": {' in rs.to_json()
     assert c.state_from_json(rs.to_json()).key() == cs.key()
+
+
+@pytest.mark.parametrize("n, side", [(2, "A"), (3, "B"), (4, "A")])
+def test_the_c_game_interface_alone_agrees_with_the_reference(n, side):
+    """A walk through the function pointers only (Goofspiel's game-agnostic `_ops_check`), replayed on
+    the reference node by node; chance is drawn by the ops' own `sample_chance`."""
+    from burano_ai.core._game import NativeState
+    from burano_ai.core.seats import TERMINAL
+    from burano_ai.games.goofspiel import _ops_check
+
+    c_game, ref_game = core.Game(n, side), ReferenceGame(n, side)
+    start = c_game.new_initial_state()
+    assert isinstance(start, NativeState)
+    ops = _ops_check.describe(start)
+    assert (ops["num_actions"], ops["min_players"], ops["max_players"], ops["num_players"]) == (456, 2, 4, n)
+    assert _ops_check.resample_key(start, 0, 1) is None               # perfect information: no resample
+    for seed in range(4):
+        nodes, actions = _ops_check.walk(start, seed)
+        ref = ref_game.new_initial_state()
+        for i, node in enumerate(nodes):
+            assert node["player"] == ref.current_player()
+            assert node["legal"] == ref.legal_actions()
+            assert node["chance"] == ref.chance_outcomes()
+            assert node["chance_kind"] == ref.chance_kind
+            assert node["decision_mode"] == 0 and node["turn_id"] == ref.turn_id() and node["prior"] is None
+            assert node["key"] == ref.key()
+            assert node["info_keys"] == [ref.information_state_key(s) for s in range(n)]
+            assert node["scores"] == ref.scores()
+            keys = [ref.finishing_key(p) for p in range(n)]
+            k = keys.count(max(keys))
+            assert node["shares"] == [1.0 / k if key == max(keys) else 0.0 for key in keys]
+            if ref.is_terminal():
+                assert node["shares"] == ref.returns() and i == len(nodes) - 1
+                break
+            if ref.is_chance_node():
+                assert actions[i] in [a for a, _ in ref.chance_outcomes()]
+            ref.apply_action(actions[i])
+        assert nodes[-1]["player"] == TERMINAL
+        status, scores, shares, key = _ops_check.playout(start, seed)
+        assert status == 0 and sum(shares) == pytest.approx(1.0)
+        final = start.clone()
+        assert final.playout(seed) == scores and final.key() == key and final.returns() == shares
+
+
+def test_sample_chance_draws_pieces_with_the_bag_s_frequencies():
+    """At a refill the C sampler draws colour c with probability bag[c] / total (§11.2, §11.6)."""
+    state = core.Game(2).new_initial_state()
+    while state.chance_kind != 3:                                      # up to the first factory draw
+        state.apply_action(state.chance_outcomes()[0][0])
+    state.apply_action(0)
+    state.apply_action(0)                                              # a bag no longer uniform
+    probs = dict(state.chance_outcomes())
+    trials = 6000
+    counts = {c: 0 for c in probs}
+    for seed in range(trials):
+        counts[state.sample_chance(seed)] += 1
+    for c, p in probs.items():
+        assert abs(counts[c] / trials - p) < 5 * (p * (1 - p) / trials) ** 0.5, (c, counts, probs)
+    setup = core.Game(2).new_initial_state()
+    offered = {a for a, _ in setup.chance_outcomes()}
+    assert {setup.sample_chance(seed) for seed in range(200)} == offered

@@ -1177,6 +1177,12 @@ cdef class State(NativeState):
             raise AssertionError("state inconsistent: the incremental key differs from its recomputation")
         self.to_position().check()
 
+    def sample_chance(self, seed):
+        """A chance outcome drawn by the C sampler seeded `seed` (the state is not changed), or -1 off chance nodes."""
+        cdef Rng rng
+        rng_seed(&rng, <uint64_t>(_check_seed(seed) & _U64))
+        return sample_chance_c(&self.game.g, &self.s, &rng)
+
     # --- playouts
 
     def playout(self, seed=0, policy="random"):
