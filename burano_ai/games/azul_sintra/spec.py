@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from burano_ai.core.errors import OptionError, PositionError
-from burano_ai.core.game import StepVisibility, import_game_class
+from burano_ai.core.game import BotDeclaration, StepVisibility, import_game_class
 from burano_ai.core.people import PeopleSide
 from burano_ai.core.seats import SEAT_LETTERS, parse_seat
 from burano_ai.games.azul_sintra import rules
@@ -103,8 +103,12 @@ class AzulSintraSpec(PeopleSide):
         return f"{step.actor}: {step.move}"
 
     def bots(self) -> Mapping[str, Any]:
-        """No bots of its own yet: the generic ones play it."""
-        return {}
+        """The game's heuristic bot: ``greedy`` (`burano_ai.games.azul_sintra.greedy.choose_greedy`)."""
+        from burano_ai.games.azul_sintra.greedy import STRIP_WEIGHT, choose_greedy
+        return {"greedy": BotDeclaration(
+            choose_greedy, {"strip_weight": STRIP_WEIGHT},
+            summary="one move ahead: score with the final scoring as it stands, plus ``strip_weight`` "
+                    f"({STRIP_WEIGHT}) per piece on a strip.")}
 
     # --- people side
 
