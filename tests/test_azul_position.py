@@ -4,6 +4,7 @@ with one-line errors naming the field, one-seat views, and the terminal renderin
 from __future__ import annotations
 
 import copy
+import re
 import json
 import random
 from pathlib import Path
@@ -147,3 +148,17 @@ def test_the_spec_loads_positions_with_their_own_side_and_data():
         state, view = spec.load_position(d, spec.game_class(implementation))
         assert view == 1 and state.to_json(1) == s.to_json(1) and state.current_player() == 2
         assert not spec.is_placeholder(d) and "PLACEHOLDER" not in spec.render(d)
+
+
+def test_a_record_narrates_every_step_publicly():
+    from burano_ai.session import GameSession
+    spec = get_spec("azul-sintra")
+    session = GameSession(2, 3, ["random", "random"], game="azul-sintra")
+    session.advance()
+    steps = session.record.steps
+    texts = [spec.narrate_step(step, False) for step in steps]
+    assert texts[0].startswith("setup: S") and texts[1].startswith("setup: face ")
+    assert any(t.startswith("setup: indicator VI ") for t in texts) and any(t.startswith("draw ") for t in texts)
+    assert any(re.match(r"^[AB]: (F\d|C) [POYBG]>[1-8x]$", t) for t in texts)
+    assert all(step.seen_by is None for step in steps)                  # perfect information
+    assert spec.hidden_in_export(steps, 0) == set()

@@ -97,9 +97,11 @@ class AzulSintraSpec(PeopleSide):
         return set()
 
     def narrate_step(self, step, hidden: bool) -> str:
-        """``setup: S4@3``, ``draw B``, ``A: F3 O>5``."""
+        """``setup: S4@3``, ``setup: face b``, ``setup: indicator II P``, ``draw B``, ``A: F3 O>5``."""
         if step.is_chance:
-            return f"{step.kind or 'chance'}: {step.move}"
+            if step.move is None:
+                return f"a chance event ({step.kind or 'chance'})"
+            return step.move if step.kind == rules.CHANCE_KIND_NAMES[rules.CHANCE_DRAW] else f"setup: {step.move}"
         return f"{step.actor}: {step.move}"
 
     def bots(self) -> Mapping[str, Any]:
