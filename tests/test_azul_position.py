@@ -162,3 +162,48 @@ def test_a_record_narrates_every_step_publicly():
     assert any(re.match(r"^[AB]: (F\d|C) [POYBG]>[1-8x]$", t) for t in texts)
     assert all(step.seen_by is None for step in steps)                  # perfect information
     assert spec.hidden_in_export(steps, 0) == set()
+
+
+JUNK = [None, True, -1, 0, 1, 3, 7, 9, 99, 10**9, -10**9, 2.5, "", "A", "P", "PPPPPP", "centre", "J", [], [None],
+        [1, 2], {}, {"P": 1}]
+
+
+def _paths(node, prefix=()):
+    """Every (path, value) in a JSON tree."""
+    yield prefix, node
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from _paths(v, prefix + (k,))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _paths(v, prefix + (i,))
+
+
+def test_fuzzed_positions_load_as_a_checked_state_or_fail_in_one_line():
+    """Random edits of real positions: never a traceback, only a one-line PositionError, or a state that
+    passes every invariant and can be played (a legal move, a chance outcome, or the end)."""
+    rng = random.Random(13)
+    bases = [s.to_dict(rng.choice([None, 0])) for s in positions(3, "B", seed=5, every=23)]
+    loaded = refused = 0
+    for trial in range(1500):
+        d = copy.deepcopy(rng.choice(bases))
+        for _ in range(rng.choice([1, 1, 2])):
+            path, _value = rng.choice([p for p in _paths(d) if p[0]])
+            target = d
+            for key in path[:-1]:
+                target = target[key]
+            if rng.random() < 0.1 and isinstance(target, dict):
+                del target[path[-1]]
+            else:
+                target[path[-1]] = copy.deepcopy(rng.choice(JUNK))
+        try:
+            pos = position_from_dict(d)
+        except PositionError as e:
+            assert "\n" not in str(e) and str(e).startswith("position"), str(e)
+            refused += 1
+            continue
+        state = Game(3, pos.side, pos.first_player, pos.data).state_from_position(pos)
+        state.check()
+        assert state.is_terminal() or state.legal_actions() or state.chance_outcomes()
+        loaded += 1
+    assert refused > 1000 and loaded > 10
