@@ -9,8 +9,8 @@ incrementally (each changed field XORs its old and new `rules.zobrist` cell, com
 mix64 formula in C) and `full_key` recomputes it.
 
 The game has perfect information (§11.1): `resample` is NULL in `AZUL_SINTRA_OPS` and a copy in Python;
-chance happens at setup and at the refills between rounds. The playout policy is uniform random
-(no heuristic policy yet). JSON, rendering and validation are the pure-Python `position` and `render`
+chance happens at setup and at the refills between rounds. Playouts are uniform random, or with the
+heuristic policy (`heuristic_action_c`) a cheap one-step preference for placing over breaking. JSON, rendering and validation are the pure-Python `position` and `render`
 modules; the core never imports the reference model.
 """
 
@@ -674,8 +674,61 @@ cdef void outcome_c(const AzGameC* g, const AzStateC* s, double* scores, double*
             shares[p] = 0.0
 
 
+cdef double draft_value_c(const AzGameC* g, const AzStateC* s, int action) noexcept nogil:
+    """The heuristic playout's value of a draft or reset for the seat to move (higher is better):
+    pieces placed, minus 1.5 per piece broken and for the token's step, plus 3 for a completion, minus
+    0.3 per column the glazier jumps right. A reset is worth 0."""
+    cdef const AzBoardC* b = &s.boards[s.to_move]
+    cdef int src, c, t, n, free, placed, broken
+    cdef const int8_t* face
+    cdef double v
+    if action == RESET:
+        return 0.0
+    src = action // 45
+    c = (action // 9) % 5
+    t = action % 9
+    n = s.centre[c] if src == CENTRE else s.factories[src][c]
+    v = 0.0
+    if src == CENTRE and s.token < 0:
+        v -= 1.5 * g.token_steps
+    if t == BREAK:
+        return v - 1.5 * n
+    face = g.face[b.strip[t]][b.face[t]]
+    free = face[c] - b.filled[t][c] + face[AZ_COLOURS] - jokers_used(b, t)
+    placed = n if n < free else free
+    broken = n - placed
+    v += placed - 1.5 * broken - 0.3 * (t - b.glazier)
+    if strip_pieces(b, t) + placed == g.strip_cells:
+        v += 3.0
+    return v
+
+
+cdef int heuristic_action_c(const AzGameC* g, const AzStateC* s, Rng* rng, const int* legal, int n) noexcept nogil:
+    """The heuristic playout's choice: the best `draft_value_c` (ties at random); one decision in ten,
+    and every keep, uniformly at random."""
+    cdef int i, best_n = 0, pick
+    cdef double v, best = -1e300
+    if s.phase == AZ_PHASE_KEEP or rng_below(rng, 10) == 0:
+        return legal[<int>rng_below(rng, <uint32_t>n)]
+    for i in range(n):
+        v = draft_value_c(g, s, legal[i])
+        if v > best:
+            best = v
+            best_n = 1
+        elif v == best:
+            best_n += 1
+    pick = <int>rng_below(rng, <uint32_t>best_n)
+    for i in range(n):
+        if draft_value_c(g, s, legal[i]) == best:
+            if pick == 0:
+                return legal[i]
+            pick -= 1
+    return legal[0]
+
+
 cdef int playout_c(const AzGameC* g, AzStateC* s, Rng* rng, int policy) noexcept nogil:
-    """Play to the end in place, uniformly at random; return the steps, or AZ_PLAYOUT_* on failure."""
+    """Play to the end in place (policy 0: uniformly at random; 1: `heuristic_action_c`); return the
+    steps, or AZ_PLAYOUT_* on failure."""
     cdef int buf[AZ_NUM_ACTIONS]
     cdef int steps = 0, a, n
     while s.phase != AZ_PHASE_OVER:
@@ -689,7 +742,10 @@ cdef int playout_c(const AzGameC* g, AzStateC* s, Rng* rng, int policy) noexcept
             n = legal_actions_c(g, s, buf)
             if n == 0:
                 return AZ_PLAYOUT_DEAD_END
-            a = buf[<int>rng_below(rng, <uint32_t>n)]
+            if policy == 1:
+                a = heuristic_action_c(g, s, rng, buf, n)
+            else:
+                a = buf[<int>rng_below(rng, <uint32_t>n)]
         apply_action_c(g, s, a)
         steps += 1
     return steps
@@ -1186,14 +1242,15 @@ cdef class State(NativeState):
     # --- playouts
 
     def playout(self, seed=0, policy="random"):
-        """Play this state to the end in place (C loop, no GIL, uniform random moves); return the scores."""
+        """Play this state to the end in place (C loop, no GIL; `policy` "random" or "heuristic"); return the scores."""
         cdef Rng rng
-        cdef int steps
+        cdef int steps, pid
         if policy not in ("random", "heuristic"):
             raise OptionError(f"unknown playout policy {policy!r} (expected random or heuristic)")
+        pid = 1 if policy == "heuristic" else 0
         rng_seed(&rng, <uint64_t>(_check_seed(seed) & _U64))
         with nogil:
-            steps = playout_c(&self.game.g, &self.s, &rng, 0)
+            steps = playout_c(&self.game.g, &self.s, &rng, pid)
         if steps < 0:
             raise RuntimeError("azul-sintra playout failed: a malformed position")
         return self.scores()
@@ -1209,7 +1266,7 @@ def _state_from_bytes(Game game, bytes data):
     return st
 
 
-def playouts(State state, count, seed=0):
+def playouts(State state, count, seed=0, policy="random"):
     """Play `count` games from copies of `state` in C (playout i seeded seed + i).
 
     Returns (total steps applied, summed returns per seat). A benchmark and smoke-test helper.
@@ -1225,13 +1282,17 @@ def playouts(State state, count, seed=0):
     cdef double shares[AZ_MAX_PLAYERS]
     cdef double wins[AZ_MAX_PLAYERS]
     cdef uint64_t base = <uint64_t>(_check_seed(seed) & _U64)
+    cdef int pid
+    if policy not in ("random", "heuristic"):
+        raise OptionError(f"unknown playout policy {policy!r} (expected random or heuristic)")
+    pid = 1 if policy == "heuristic" else 0
     for p in range(AZ_MAX_PLAYERS):
         wins[p] = 0.0
     with nogil:
         for i in range(games):
             work = state.s
             rng_seed(&rng, base + <uint64_t>i)
-            steps = playout_c(&state.game.g, &work, &rng, 0)
+            steps = playout_c(&state.game.g, &work, &rng, pid)
             if steps < 0:
                 break
             total += steps
