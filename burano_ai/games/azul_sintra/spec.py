@@ -39,7 +39,7 @@ class AzulSintraSpec(PeopleSide):
         "compiled": "burano_ai.games.azul_sintra._core:Game",
         "reference": "burano_ai.games.azul_sintra.reference:Game",
     })
-    capabilities: frozenset[str] = frozenset({"native_search", "placeholder_data"})
+    capabilities: frozenset[str] = frozenset({"native_search", "heuristic_playout", "placeholder_data"})
     placeholder_notice: str = PLACEHOLDER_NOTICE
 
     def game_class(self, implementation: str = "compiled"):
