@@ -39,7 +39,7 @@ class AzulSintraSpec(PeopleSide):
         "compiled": "burano_ai.games.azul_sintra._core:Game",
         "reference": "burano_ai.games.azul_sintra.reference:Game",
     })
-    capabilities: frozenset[str] = frozenset({"native_search", "heuristic_playout", "placeholder_data"})
+    capabilities: frozenset[str] = frozenset({"native_search", "heuristic_playout", "openspiel", "placeholder_data"})
     placeholder_notice: str = PLACEHOLDER_NOTICE
 
     def game_class(self, implementation: str = "compiled"):
@@ -57,6 +57,19 @@ class AzulSintraSpec(PeopleSide):
             raise OptionError(f"{self.title} is played by {self.min_players}-{self.max_players} players, "
                               f"not {num_players!r}")
         return self.game_class(implementation)(num_players, side, first_player, data)
+
+    def openspiel_game(self, num_players: int, implementation: str = "compiled"):
+        """The cached pyspiel game of `burano_ai.games.azul_sintra.openspiel` for our `implementation`
+        (it wraps States of any side and data: a wrapped State plays by its own Game)."""
+        from burano_ai.games.azul_sintra.openspiel import game_for
+        if implementation not in self.implementations:
+            raise OptionError(f"unknown implementation {implementation!r} of {self.title} "
+                              f"(expected {' or '.join(self.implementations)})")
+        return game_for(num_players, "core" if implementation == "compiled" else implementation)
+
+    def openspiel_unwrap(self, wrapped):
+        """`AzulSintraState.azul_state`."""
+        return wrapped.azul_state
 
     # --- engine side
     score_name: str = "points"
