@@ -15,6 +15,7 @@ from burano_ai.core.errors import OptionError
 REGISTRY: dict[str, str] = {
     "burano": "burano_ai.games.burano.spec:SPEC",
     "goofspiel": "burano_ai.games.goofspiel.spec:SPEC",
+    "azul-sintra": "burano_ai.games.azul_sintra.spec:SPEC",
 }
 #: The game a command plays when none is named.
 DEFAULT_GAME = "burano"

@@ -1,0 +1,161 @@
+"""Azul: Stained Glass of Sintra's vocabulary: phases, chance kinds, action ids and texts, Zobrist cells.
+
+Action encoding (spec §11.4; 456 distinct actions for every player count):
+
+| ids     | move                      | decode                                                        |
+|---------|---------------------------|---------------------------------------------------------------|
+| 0..449  | DRAFT(source, colour, target) | source = a // 45 (0..8 factory, 9 centre), colour = (a // 9) % 5, target = a % 9 (0..7 column, 8 = break all) |
+| 450     | RESET                     |                                                               |
+| 451..455| KEEP(colour)              | colour = a - 451                                              |
+
+Move texts (§11.4): `F3 O>5` (factory 3, orange, to column 5; factories and columns 1-based),
+`C P>2` (the centre), `F1 Y>x` (break all), `reset`, `keep O`. Chance outcomes share the ids of the
+actions (0..7); their texts: `S4@3` (strip S4 laid above column 3), `face b`, `indicator II P`
+(a round-indicator piece), `draw B` (a factory draw).
+
+Zobrist keys: every field of a position is a cell `zobrist(kind, where, value)` (`Z_*` kinds), XORed
+together, values included when zero, so the compiled core keeps the key by XORing the old and the new
+cell of each field it changes. The turn counter is not part of the key (equal positions, equal keys).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from burano_ai.core.errors import IllegalMoveError
+from burano_ai.core.seeds import check_seed, mix64
+from burano_ai.games.azul_sintra.data import COLUMNS, MAX_FACTORIES, NUM_COLOURS
+
+#: Phases of a position.
+PHASE_SETUP, PHASE_REFILL, PHASE_DRAFT, PHASE_KEEP, PHASE_OVER = range(5)
+PHASE_NAMES = ("setup", "refill", "draft", "keep", "over")
+#: The kinds of chance event (`State.chance_kind`), §11.2.
+CHANCE_STRIP, CHANCE_FACE, CHANCE_INDICATOR, CHANCE_DRAW = range(4)
+CHANCE_KIND_NAMES = ("strip", "face", "indicator", "draw")
+
+CENTRE = MAX_FACTORIES            # source 9
+NUM_SOURCES = MAX_FACTORIES + 1   # 10
+BREAK = COLUMNS                   # target 8
+NUM_TARGETS = COLUMNS + 1         # 9
+DRAFT_ACTIONS = NUM_SOURCES * NUM_COLOURS * NUM_TARGETS    # 450
+RESET = DRAFT_ACTIONS             # 450
+KEEP0 = RESET + 1                 # 451..455
+NUM_ACTIONS = KEEP0 + NUM_COLOURS                          # 456
+MAX_CHANCE_OUTCOMES = 8
+SIDES = ("A", "B")
+ROMAN = ("I", "II", "III", "IV", "V", "VI")
+#: The order in which setup fills the round indicator: II..VI, then I from the bag (§3 step 8).
+INDICATOR_ORDER = (1, 2, 3, 4, 5, 0)
+
+
+def draft_action(source: int, colour: int, target: int) -> int:
+    """The id of DRAFT(source, colour, target)."""
+    return (source * NUM_COLOURS + colour) * NUM_TARGETS + target
+
+
+def decode_draft(action: int) -> tuple[int, int, int]:
+    """(source, colour, target) of a DRAFT id 0..449."""
+    return action // (NUM_COLOURS * NUM_TARGETS), (action // NUM_TARGETS) % NUM_COLOURS, action % NUM_TARGETS
+
+
+def action_id(action: object) -> int:
+    """`action` as an int (TypeError for a bool, a float or a str)."""
+    return check_seed(action, "an action id")
+
+
+def action_to_str(action: int, letters: tuple[str, ...], chance_kind: int | None = None,
+                  column: int = 0, slot: int = 0) -> str:
+    """The text of a move, or with `chance_kind` of a chance outcome (`column`/`slot`: where it goes)."""
+    action = action_id(action)
+    if chance_kind is not None:
+        if chance_kind == CHANCE_STRIP:
+            return f"S{action + 1}@{column + 1}"
+        if chance_kind == CHANCE_FACE:
+            return f"face {'ab'[action] if action in (0, 1) else action}"
+        colour = letters[action] if 0 <= action < NUM_COLOURS else str(action)
+        if chance_kind == CHANCE_INDICATOR:
+            return f"indicator {ROMAN[slot]} {colour}"
+        return f"draw {colour}"
+    if 0 <= action < DRAFT_ACTIONS:
+        source, colour, target = decode_draft(action)
+        src = "C" if source == CENTRE else f"F{source + 1}"
+        return f"{src} {letters[colour]}>{'x' if target == BREAK else target + 1}"
+    if action == RESET:
+        return "reset"
+    if KEEP0 <= action < NUM_ACTIONS:
+        return f"keep {letters[action - KEEP0]}"
+    return f"action {action}"
+
+
+_DRAFT = re.compile(r"^(C|F([1-9]))\s*([A-Z])\s*>\s*([1-8]|X)$")
+_KEEP = re.compile(r"^KEEP\s+([A-Z])$")
+_STRIP = re.compile(r"^S([1-8])@([1-8])$")
+_FACE = re.compile(r"^FACE\s+([AB])$")
+_INDICATOR = re.compile(r"^INDICATOR\s+(I|II|III|IV|V|VI)\s+([A-Z])$")
+_DRAW = re.compile(r"^DRAW\s+([A-Z])$")
+
+
+def parse_action(text: object, letters: tuple[str, ...], chance_kind: int | None,
+                 column: int = 0, slot: int = 0) -> int:
+    """The action id (or chance outcome) of a move text at a node (`chance_kind` None: a decision).
+
+    Raises:
+        TypeError: `text` is not a str.
+        IllegalMoveError: the text is no move of this kind of node (the message shows the form).
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"a move text must be a str, not {type(text).__name__}")
+    t = " ".join(text.strip().upper().split())
+    shown = text.strip()
+
+    def colour(letter: str) -> int:
+        if letter not in letters:
+            raise IllegalMoveError(f"invalid move {shown!r}: no colour {letter!r} (colours: {' '.join(letters)})")
+        return letters.index(letter)
+
+    if chance_kind is None:
+        m = _DRAFT.match(t)
+        if m:
+            source = CENTRE if m.group(1) == "C" else int(m.group(2)) - 1
+            target = BREAK if m.group(4) == "X" else int(m.group(4)) - 1
+            return draft_action(source, colour(m.group(3)), target)
+        if t == "RESET":
+            return RESET
+        m = _KEEP.match(t)
+        if m:
+            return KEEP0 + colour(m.group(1))
+        raise IllegalMoveError(f"invalid move {shown!r}: expected 'F3 O>5', 'C P>2', 'F1 Y>x', 'reset' or 'keep O'")
+    if chance_kind == CHANCE_STRIP:
+        m = _STRIP.match(t)
+        if m and int(m.group(2)) == column + 1:
+            return int(m.group(1)) - 1
+        raise IllegalMoveError(f"invalid move {shown!r}: expected a strip for column {column + 1}, 'S4@{column + 1}'")
+    if chance_kind == CHANCE_FACE:
+        m = _FACE.match(t)
+        if m:
+            return "AB".index(m.group(1))
+        raise IllegalMoveError(f"invalid move {shown!r}: expected 'face a' or 'face b'")
+    if chance_kind == CHANCE_INDICATOR:
+        m = _INDICATOR.match(t)
+        if m and m.group(1) == ROMAN[slot]:
+            return colour(m.group(2))
+        raise IllegalMoveError(f"invalid move {shown!r}: expected 'indicator {ROMAN[slot]} P'")
+    m = _DRAW.match(t)
+    if m:
+        return colour(m.group(1))
+    raise IllegalMoveError(f"invalid move {shown!r}: expected 'draw P'")
+
+
+# --- Zobrist cells -------------------------------------------------------------------------------
+
+ZOBRIST_SEED = 0xA2F1_5147_2026_0022
+(Z_PHASE, Z_ROUND, Z_TO_MOVE, Z_STARTER, Z_TOKEN, Z_INDICATOR, Z_BAG, Z_TOWER, Z_FACTORY, Z_CENTRE,
+ Z_KEEP_COLUMN, Z_KEEP, Z_SCORE, Z_TRACK, Z_HITS, Z_GLAZIER, Z_STRIP, Z_FACE, Z_FILLED, Z_JOKER,
+ Z_WINDOW_TOP, Z_WINDOW_BOTTOM, Z_VIEWER) = range(23)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def zobrist(kind: int, where: int, value: int = 0) -> int:
+    """The 64-bit key of one cell: `mix64(ZOBRIST_SEED, kind, where, value)` (the same formula in C)."""
+    return mix64(ZOBRIST_SEED, kind, where, value)

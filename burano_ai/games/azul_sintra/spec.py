@@ -1,0 +1,173 @@
+"""Azul: Stained Glass of Sintra's entry in the game registry (`burano_ai.games`): what the services may know of it."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+from burano_ai.core.errors import OptionError, PositionError
+from burano_ai.core.game import BotDeclaration, StepVisibility, import_game_class
+from burano_ai.core.people import PeopleSide
+from burano_ai.core.seats import SEAT_LETTERS, parse_seat
+from burano_ai.games.azul_sintra import rules
+from burano_ai.games.azul_sintra.data import MAX_PLAYERS, MIN_PLAYERS, default_data
+from burano_ai.games.azul_sintra.position import FORMAT as POSITION_FORMAT
+from burano_ai.games.azul_sintra.position import position_from_dict
+from burano_ai.games.azul_sintra.render import render as _render
+
+#: What every interface says while the built-in data is in use (spec §0, AD-1, AD-4..AD-7).
+PLACEHOLDER_NOTICE = ("placeholder data: the strip patterns, joker faces, window values, broken-glass "
+                      "track and ornament layout are stand-ins for the lost originals (AD-4..AD-7)")
+
+
+@dataclass(frozen=True)
+class AzulSintraSpec(PeopleSide):
+    """The `core.game.GameSpec` of Azul: Stained Glass of Sintra (perfect information, chance at refills).
+
+    A Game takes `side` ("A" or "B"), `first_player` (AD-17) and `data` (a corrected component data
+    file or object, `data.load_data`) besides the player count; `new_game` passes them on.
+    """
+
+    key: str = "azul-sintra"
+    title: str = "Azul: Stained Glass of Sintra"
+    min_players: int = MIN_PLAYERS
+    max_players: int = MAX_PLAYERS
+    default_players: int = 2
+    position_format: str = POSITION_FORMAT
+    implementations: dict[str, str] = field(default_factory=lambda: {
+        "compiled": "burano_ai.games.azul_sintra._core:Game",
+        "reference": "burano_ai.games.azul_sintra.reference:Game",
+    })
+    capabilities: frozenset[str] = frozenset({"native_search", "heuristic_playout", "openspiel", "placeholder_data"})
+    placeholder_notice: str = PLACEHOLDER_NOTICE
+
+    def game_class(self, implementation: str = "compiled"):
+        return import_game_class(self, implementation)
+
+    def new_game(self, num_players: int, implementation: str = "compiled", *, side: str = "A",
+                 first_player: int = 0, data: object = None):
+        """A Game of `implementation` for `num_players` players (and `side`, `first_player`, `data`).
+
+        Raises:
+            OptionError: a parameter out of range or a wrong data file (one line, named).
+        """
+        if isinstance(num_players, bool) or not isinstance(num_players, int) or \
+                not self.min_players <= num_players <= self.max_players:
+            raise OptionError(f"{self.title} is played by {self.min_players}-{self.max_players} players, "
+                              f"not {num_players!r}")
+        return self.game_class(implementation)(num_players, side, first_player, data)
+
+    def openspiel_game(self, num_players: int, implementation: str = "compiled"):
+        """The cached pyspiel game of `burano_ai.games.azul_sintra.openspiel` for our `implementation`
+        (it wraps States of any side and data: a wrapped State plays by its own Game)."""
+        from burano_ai.games.azul_sintra.openspiel import game_for
+        if implementation not in self.implementations:
+            raise OptionError(f"unknown implementation {implementation!r} of {self.title} "
+                              f"(expected {' or '.join(self.implementations)})")
+        return game_for(num_players, "core" if implementation == "compiled" else implementation)
+
+    def openspiel_unwrap(self, wrapped):
+        """`AzulSintraState.azul_state`."""
+        return wrapped.azul_state
+
+    # --- engine side
+    score_name: str = "points"
+    chance_kinds: tuple[str, ...] = rules.CHANCE_KIND_NAMES
+    unseen_texts: frozenset[str] = frozenset()
+
+    def load_position(self, data: Mapping[str, Any], game_factory=None):
+        """Validate an `azul-sintra-position/1` object and build its State; return (State, view seat or None).
+
+        `game_factory` (default: the compiled Game) is called with (players, side, first_player, data).
+
+        Raises:
+            PositionError: a field is wrong (the message names it).
+        """
+        pos = position_from_dict(data)
+        factory = game_factory or self.game_class("compiled")
+        game = factory(pos.num_players, pos.side, pos.first_player, None if pos.data.is_default else pos.data)
+        state = game.state_from_position(pos)
+        view = data.get("view")
+        return state, (None if view is None else parse_seat(view, pos.num_players, "position.view", PositionError))
+
+    def phase_name(self, state) -> str:
+        """"setup", "refill", "draft", "keep" or "over"."""
+        return rules.PHASE_NAMES[state.phase]
+
+    def decision_label(self, state, seat: int) -> str:
+        """`round 2`."""
+        return f"round {state.round + 1}"
+
+    def step_visibility(self, state, action: int) -> StepVisibility:
+        """Everything is public (perfect information, §11.1)."""
+        if state.is_chance_node():
+            return StepVisibility(rules.CHANCE_KIND_NAMES[state.chance_kind], None, None)
+        return StepVisibility(None, None, None)
+
+    def hidden_in_export(self, steps: Sequence[Any], seat: int) -> set[int]:
+        """Nothing: every step is public."""
+        return set()
+
+    def narrate_step(self, step, hidden: bool) -> str:
+        """``setup: S4@3``, ``setup: face b``, ``setup: indicator II P``, ``draw B``, ``A: F3 O>5``."""
+        if step.is_chance:
+            if step.move is None:
+                return f"a chance event ({step.kind or 'chance'})"
+            return step.move if step.kind == rules.CHANCE_KIND_NAMES[rules.CHANCE_DRAW] else f"setup: {step.move}"
+        return f"{step.actor}: {step.move}"
+
+    def bots(self) -> Mapping[str, Any]:
+        """The game's heuristic bot: ``greedy`` (`burano_ai.games.azul_sintra.greedy.choose_greedy`)."""
+        from burano_ai.games.azul_sintra.greedy import STRIP_WEIGHT, choose_greedy
+        return {"greedy": BotDeclaration(
+            choose_greedy, {"strip_weight": STRIP_WEIGHT},
+            summary="one move ahead: score with the final scoring as it stands, plus ``strip_weight`` "
+                    f"({STRIP_WEIGHT}) per piece on a strip.")}
+
+    # --- people side
+
+    def render(self, position: dict[str, Any] | str, width: int | None = None) -> str:
+        """The board as plain text (`render.render`): at most 80 columns and 4 + 3 per seat lines, the same
+        at any `width`; its first line names the placeholder data while it is in use."""
+        if isinstance(position, str):
+            try:
+                position = json.loads(position)
+            except json.JSONDecodeError as e:
+                raise PositionError(f"position: not valid JSON ({e})") from None
+        return _render(position) + "\n"
+
+    def phase_label(self, position: dict[str, Any]) -> str:
+        """`round 2`, `setup`, or `over`."""
+        phase = position["phase"]
+        if phase in ("setup", "over"):
+            return phase
+        return f"round {position['round']}"
+
+    def turn_label(self, position: dict[str, Any]) -> str:
+        """`round 2, keep`."""
+        phase = position["phase"]
+        if phase == "over":
+            return "game over"
+        return f"round {position['round']}, {phase}"
+
+    def chance_label(self, position: dict[str, Any]) -> str:
+        return "setup" if position["phase"] == "setup" else "draw"
+
+    def score_columns(self, state) -> list[tuple[str, list[str]]]:
+        """Points, then the tie-break: points lost to the broken-glass track (AD-14)."""
+        n = state.num_players
+        return [("points", [str(x) for x in state.scores()]),
+                ("lost to track", [str(state.track_loss(p)) for p in range(n)])]
+
+    def describe_scores(self, scores: Sequence[float]) -> str:
+        return ", ".join(f"{SEAT_LETTERS[p]} {x:g} points" for p, x in enumerate(scores))
+
+    def is_placeholder(self, position: dict[str, Any] | None = None) -> bool:
+        """True while the built-in placeholder data is in use (a position with its own data: that data's flag)."""
+        if position is None or position.get("data") is None:
+            return default_data().placeholder
+        return bool(position["data"].get("placeholder", False))
+
+
+SPEC = AzulSintraSpec()

@@ -1,0 +1,1304 @@
+"""The compiled Azul: Stained Glass of Sintra core: positions as a C struct, the rules in `nogil` C, and the
+C game interface.
+
+A port of the reference model (`burano_ai.games.azul_sintra.reference`, the executable specification;
+the rules' citations live there), held against it move for move by tests/test_azul_core.py: the same
+legal actions, chance outcomes and probabilities, Zobrist keys, scores and returns. A position is a
+fixed-size `AzStateC` (`_core.pxd`) of counts, so a copy is one struct assignment; the key is kept
+incrementally (each changed field XORs its old and new `rules.zobrist` cell, computed by the same
+mix64 formula in C) and `full_key` recomputes it.
+
+The game has perfect information (§11.1): `resample` is NULL in `AZUL_SINTRA_OPS` and a copy in Python;
+chance happens at setup and at the refills between rounds. Playouts are uniform random, or with the
+heuristic policy (`heuristic_action_c`) a cheap one-step preference for placing over breaking. JSON, rendering and validation are the pure-Python `position` and `render`
+modules; the core never imports the reference model.
+"""
+
+cimport cython
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint32_t, uint64_t
+from libc.string cimport memcpy, memset
+
+from burano_ai._build cimport BURANO_DEBUG_BUILD
+from burano_ai._rng cimport Rng, rng_seed, rng_below
+from burano_ai.core._game cimport (
+    DECISION_OPEN, GAME_ABI_VERSION, NO_TURN, OPS_CHANCE_PLAYER, OPS_PLAYOUT_CAPPED, OPS_PLAYOUT_DEAD_END,
+    OPS_PLAYOUT_OK, OPS_TERMINAL_PLAYER, GameOpsC, NativeState,
+)
+
+import json
+
+from burano_ai.core.errors import IllegalMoveError, OptionError, PositionError
+from burano_ai.core.seats import SEAT_LETTERS as _SEAT_LETTERS
+from burano_ai.core.seats import parse_seat as _parse_seat
+from burano_ai.core.seeds import check_seed as _check_seed
+import burano_ai.games.azul_sintra.data as _data
+import burano_ai.games.azul_sintra.rules as _rules
+from burano_ai.games.azul_sintra.position import Position as _Position
+from burano_ai.games.azul_sintra.position import check_config as _check_config
+from burano_ai.games.azul_sintra.position import position_from_json as _position_from_json
+from burano_ai.games.azul_sintra.position import position_to_dict as _position_to_dict
+from burano_ai.games.azul_sintra.render import render as _render
+
+
+if (AZ_MAX_PLAYERS, AZ_COLOURS, AZ_COLUMNS, AZ_MAX_FACTORIES, AZ_ROUNDS, AZ_TRACK) != (
+        _data.MAX_PLAYERS, _data.NUM_COLOURS, _data.COLUMNS, _data.MAX_FACTORIES, _data.ROUNDS, _data.TRACK_SPACES):
+    raise ImportError("azul_sintra _core.pxd sizes differ from burano_ai.games.azul_sintra.data")
+if (AZ_NUM_ACTIONS, AZ_MAX_OUTCOMES, AZ_PHASE_OVER, AZ_CHANCE_DRAW) != (
+        _rules.NUM_ACTIONS, _rules.MAX_CHANCE_OUTCOMES, _rules.PHASE_OVER, _rules.CHANCE_DRAW):
+    raise ImportError("azul_sintra _core.pxd constants differ from burano_ai.games.azul_sintra.rules")
+
+CHANCE = OPS_CHANCE_PLAYER
+TERMINAL = OPS_TERMINAL_PLAYER
+_U64 = 0xFFFF_FFFF_FFFF_FFFF
+
+# Action layout (rules): DRAFT = (source * 5 + colour) * 9 + target; RESET 450; KEEP 451..455.
+cdef enum:
+    CENTRE = 9
+    BREAK = 8
+    RESET = 450
+    KEEP0 = 451
+if (CENTRE, BREAK, RESET, KEEP0) != (_rules.CENTRE, _rules.BREAK, _rules.RESET, _rules.KEEP0):
+    raise ImportError("azul_sintra action layout differs from rules")
+
+# Zobrist cell kinds (rules.Z_*), checked below.
+cdef enum:
+    Z_PHASE = 0
+    Z_ROUND = 1
+    Z_TO_MOVE = 2
+    Z_STARTER = 3
+    Z_TOKEN = 4
+    Z_INDICATOR = 5
+    Z_BAG = 6
+    Z_TOWER = 7
+    Z_FACTORY = 8
+    Z_CENTRE = 9
+    Z_KEEP_COLUMN = 10
+    Z_KEEP = 11
+    Z_SCORE = 12
+    Z_TRACK = 13
+    Z_HITS = 14
+    Z_GLAZIER = 15
+    Z_STRIP = 16
+    Z_FACE = 17
+    Z_FILLED = 18
+    Z_JOKER = 19
+    Z_WINDOW_TOP = 20
+    Z_WINDOW_BOTTOM = 21
+    Z_VIEWER = 22
+if (Z_PHASE, Z_KEEP, Z_SCORE, Z_FILLED, Z_VIEWER) != (_rules.Z_PHASE, _rules.Z_KEEP, _rules.Z_SCORE,
+                                                       _rules.Z_FILLED, _rules.Z_VIEWER):
+    raise ImportError("azul_sintra Zobrist kinds differ from rules")
+
+cdef uint64_t ZOBRIST_SEED = _rules.ZOBRIST_SEED
+cdef uint64_t GOLDEN = 0x9E3779B97F4A7C15ULL
+
+
+# ================================================================================================
+# Zobrist cells: core.seeds.mix64(ZOBRIST_SEED, kind, where, value), in C
+# ================================================================================================
+
+cdef inline uint64_t mix_step(uint64_t h, uint64_t v) noexcept nogil:
+    cdef uint64_t z
+    h = h ^ v
+    h = h + GOLDEN
+    z = h
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef uint64_t SEEDED = mix_step(GOLDEN, ZOBRIST_SEED)
+
+
+cdef inline uint64_t zob(int kind, int where, int value) noexcept nogil:
+    return mix_step(mix_step(mix_step(SEEDED, <uint64_t>(<int64_t>kind)), <uint64_t>(<int64_t>where)),
+                    <uint64_t>(<int64_t>value))
+
+
+cdef inline void upd(AzStateC* s, int kind, int where, int old, int new) noexcept nogil:
+    if old != new:
+        s.key ^= zob(kind, where, old) ^ zob(kind, where, new)
+
+
+if zob(3, 1, -1) != _rules.zobrist(3, 1, -1):
+    raise ImportError("azul_sintra Zobrist cells differ from rules.zobrist")
+
+
+# Field setters that keep the key.
+cdef inline void set_phase(AzStateC* s, int v) noexcept nogil:
+    upd(s, Z_PHASE, 0, s.phase, v)
+    s.phase = <int8_t>v
+
+cdef inline void set_to_move(AzStateC* s, int v) noexcept nogil:
+    upd(s, Z_TO_MOVE, 0, s.to_move, v)
+    s.to_move = <int8_t>v
+
+cdef inline void set_token(AzStateC* s, int v) noexcept nogil:
+    upd(s, Z_TOKEN, 0, s.token, v)
+    s.token = <int8_t>v
+
+cdef inline void set_starter(AzStateC* s, int v) noexcept nogil:
+    upd(s, Z_STARTER, 0, s.starter, v)
+    s.starter = <int8_t>v
+
+cdef inline void set_round(AzStateC* s, int v) noexcept nogil:
+    upd(s, Z_ROUND, 0, s.round, v)
+    s.round = <int8_t>v
+
+cdef inline void set_keep_column(AzStateC* s, int v) noexcept nogil:
+    upd(s, Z_KEEP_COLUMN, 0, s.keep_column, v)
+    s.keep_column = <int8_t>v
+
+cdef inline void set_indicator(AzStateC* s, int i, int v) noexcept nogil:
+    upd(s, Z_INDICATOR, i, s.indicator[i], v)
+    s.indicator[i] = <int8_t>v
+
+cdef inline void add_bag(AzStateC* s, int c, int d) noexcept nogil:
+    upd(s, Z_BAG, c, s.bag[c], s.bag[c] + d)
+    s.bag[c] += d
+
+cdef inline void add_tower(AzStateC* s, int c, int d) noexcept nogil:
+    upd(s, Z_TOWER, c, s.tower[c], s.tower[c] + d)
+    s.tower[c] += d
+
+cdef inline void add_centre(AzStateC* s, int c, int d) noexcept nogil:
+    upd(s, Z_CENTRE, c, s.centre[c], s.centre[c] + d)
+    s.centre[c] += d
+
+cdef inline void set_keep(AzStateC* s, int c, int v) noexcept nogil:
+    upd(s, Z_KEEP, c, s.keep[c], v)
+    s.keep[c] = <int16_t>v
+
+cdef inline void set_factory(AzStateC* s, int f, int c, int v) noexcept nogil:
+    upd(s, Z_FACTORY, f * AZ_COLOURS + c, s.factories[f][c], v)
+    s.factories[f][c] = <int16_t>v
+
+cdef inline void add_score(AzStateC* s, int p, int d) noexcept nogil:
+    upd(s, Z_SCORE, p, s.boards[p].score, s.boards[p].score + d)
+    s.boards[p].score += d
+
+cdef inline void set_track(AzStateC* s, int p, int v) noexcept nogil:
+    upd(s, Z_TRACK, p, s.boards[p].track, v)
+    s.boards[p].track = <int8_t>v
+
+cdef inline void set_hits(AzStateC* s, int p, int v) noexcept nogil:
+    upd(s, Z_HITS, p, s.boards[p].hits, v)
+    s.boards[p].hits = v
+
+cdef inline void set_glazier(AzStateC* s, int p, int v) noexcept nogil:
+    upd(s, Z_GLAZIER, p, s.boards[p].glazier, v)
+    s.boards[p].glazier = <int8_t>v
+
+cdef inline void set_strip(AzStateC* s, int p, int k, int v) noexcept nogil:
+    upd(s, Z_STRIP, p * AZ_COLUMNS + k, s.boards[p].strip[k], v)
+    s.boards[p].strip[k] = <int8_t>v
+
+cdef inline void set_face(AzStateC* s, int p, int k, int v) noexcept nogil:
+    upd(s, Z_FACE, p * AZ_COLUMNS + k, s.boards[p].face[k], v)
+    s.boards[p].face[k] = <int8_t>v
+
+cdef inline void set_top(AzStateC* s, int p, int k, int v) noexcept nogil:
+    upd(s, Z_WINDOW_TOP, p * AZ_COLUMNS + k, s.boards[p].top[k], v)
+    s.boards[p].top[k] = <int8_t>v
+
+cdef inline void set_bottom(AzStateC* s, int p, int k, int v) noexcept nogil:
+    upd(s, Z_WINDOW_BOTTOM, p * AZ_COLUMNS + k, s.boards[p].bottom[k], v)
+    s.boards[p].bottom[k] = <int8_t>v
+
+cdef inline void set_filled(AzStateC* s, int p, int k, int c, int v) noexcept nogil:
+    upd(s, Z_FILLED, (p * AZ_COLUMNS + k) * AZ_COLOURS + c, s.boards[p].filled[k][c], v)
+    s.boards[p].filled[k][c] = <int8_t>v
+
+cdef inline void set_joker(AzStateC* s, int p, int k, int c, int v) noexcept nogil:
+    upd(s, Z_JOKER, (p * AZ_COLUMNS + k) * AZ_COLOURS + c, s.boards[p].jokers[k][c], v)
+    s.boards[p].jokers[k][c] = <int8_t>v
+
+
+cdef uint64_t full_key_c(const AzGameC* g, const AzStateC* s) noexcept nogil:
+    """The Zobrist key recomputed from every field (the reference's `State.key`)."""
+    cdef uint64_t k
+    cdef int i, c, f, p, col, w
+    cdef const AzBoardC* b
+    k = zob(Z_PHASE, 0, s.phase) ^ zob(Z_ROUND, 0, s.round) ^ zob(Z_TO_MOVE, 0, s.to_move)
+    k ^= zob(Z_STARTER, 0, s.starter) ^ zob(Z_TOKEN, 0, s.token)
+    k ^= zob(Z_KEEP_COLUMN, 0, s.keep_column)
+    for i in range(AZ_ROUNDS):
+        k ^= zob(Z_INDICATOR, i, s.indicator[i])
+    for c in range(AZ_COLOURS):
+        k ^= zob(Z_BAG, c, s.bag[c]) ^ zob(Z_TOWER, c, s.tower[c])
+        k ^= zob(Z_CENTRE, c, s.centre[c]) ^ zob(Z_KEEP, c, s.keep[c])
+        for f in range(g.num_factories):
+            k ^= zob(Z_FACTORY, f * AZ_COLOURS + c, s.factories[f][c])
+    for p in range(g.num_players):
+        b = &s.boards[p]
+        k ^= zob(Z_SCORE, p, b.score) ^ zob(Z_TRACK, p, b.track)
+        k ^= zob(Z_HITS, p, b.hits) ^ zob(Z_GLAZIER, p, b.glazier)
+        for col in range(AZ_COLUMNS):
+            w = p * AZ_COLUMNS + col
+            k ^= zob(Z_STRIP, w, b.strip[col]) ^ zob(Z_FACE, w, b.face[col])
+            k ^= zob(Z_WINDOW_TOP, w, b.top[col]) ^ zob(Z_WINDOW_BOTTOM, w, b.bottom[col])
+            for c in range(AZ_COLOURS):
+                k ^= zob(Z_FILLED, w * AZ_COLOURS + c, b.filled[col][c])
+                k ^= zob(Z_JOKER, w * AZ_COLOURS + c, b.jokers[col][c])
+    return k
+
+
+# ================================================================================================
+# The rules in C (the reference's functions, in the same order)
+# ================================================================================================
+
+cdef inline bint present(const AzBoardC* b, int k) noexcept nogil:
+    return b.strip[k] >= 0 and b.bottom[k] < 0
+
+
+cdef inline int strip_pieces(const AzBoardC* b, int k) noexcept nogil:
+    cdef int c, n = 0
+    for c in range(AZ_COLOURS):
+        n += b.filled[k][c] + b.jokers[k][c]
+    return n
+
+
+cdef inline int jokers_used(const AzBoardC* b, int k) noexcept nogil:
+    cdef int c, n = 0
+    for c in range(AZ_COLOURS):
+        n += b.jokers[k][c]
+    return n
+
+
+cdef inline bint accepts(const AzGameC* g, const AzBoardC* b, int k, int c) noexcept nogil:
+    cdef const int8_t* face
+    if not present(b, k):
+        return False
+    face = g.face[b.strip[k]][b.face[k]]
+    return b.filled[k][c] < face[c] or jokers_used(b, k) < face[AZ_COLOURS]
+
+
+cdef inline bint table_empty(const AzGameC* g, const AzStateC* s) noexcept nogil:
+    cdef int f, c
+    for c in range(AZ_COLOURS):
+        if s.centre[c]:
+            return False
+        for f in range(g.num_factories):
+            if s.factories[f][c]:
+                return False
+    return True
+
+
+cdef inline int on_factories(const AzGameC* g, const AzStateC* s) noexcept nogil:
+    cdef int f, c, n = 0
+    for f in range(g.num_factories):
+        for c in range(AZ_COLOURS):
+            n += s.factories[f][c]
+    return n
+
+
+cdef inline int bag_total(const AzStateC* s) noexcept nogil:
+    cdef int c, n = 0
+    for c in range(AZ_COLOURS):
+        n += s.bag[c]
+    return n
+
+
+cdef int current_player_c(const AzStateC* s) noexcept nogil:
+    if s.phase == AZ_PHASE_OVER:
+        return OPS_TERMINAL_PLAYER
+    if s.phase == AZ_PHASE_SETUP or s.phase == AZ_PHASE_REFILL:
+        return OPS_CHANCE_PLAYER
+    return s.to_move
+
+
+cdef int setup_cursor_c(const AzGameC* g, const AzStateC* s, int* who, int* col) noexcept nogil:
+    """The pending setup step's kind (AZ_CHANCE_*), its seat (or indicator slot) and column."""
+    cdef int p, k, i
+    cdef int order[6]
+    order[0] = 1; order[1] = 2; order[2] = 3; order[3] = 4; order[4] = 5; order[5] = 0
+    for p in range(g.num_players):
+        for k in range(AZ_COLUMNS):
+            if s.boards[p].strip[k] < 0:
+                who[0] = p; col[0] = k
+                return AZ_CHANCE_STRIP
+            if s.boards[p].face[k] < 0:
+                who[0] = p; col[0] = k
+                return AZ_CHANCE_FACE
+    for i in range(AZ_ROUNDS):
+        if s.indicator[order[i]] < 0:
+            who[0] = order[i]; col[0] = 0
+            return AZ_CHANCE_INDICATOR
+    who[0] = 0; col[0] = 0
+    return AZ_CHANCE_INDICATOR
+
+
+cdef int chance_kind_c(const AzGameC* g, const AzStateC* s) noexcept nogil:
+    cdef int who, col
+    if s.phase == AZ_PHASE_SETUP:
+        return setup_cursor_c(g, s, &who, &col)
+    return AZ_CHANCE_DRAW if s.phase == AZ_PHASE_REFILL else 0
+
+
+cdef int bag_draw_c(const AzStateC* s, int* actions, double* probs) noexcept nogil:
+    cdef int c, n = 0, total = bag_total(s)
+    for c in range(AZ_COLOURS):
+        if s.bag[c]:
+            actions[n] = c
+            probs[n] = (<double>s.bag[c]) / total
+            n += 1
+    return n
+
+
+cdef int chance_outcomes_c(const AzGameC* g, const AzStateC* s, int* actions, double* probs) noexcept nogil:
+    cdef int kind, who, col, n = 0, i, c, left
+    cdef bint used
+    if s.phase == AZ_PHASE_REFILL:
+        return bag_draw_c(s, actions, probs)
+    if s.phase != AZ_PHASE_SETUP:
+        return 0
+    kind = setup_cursor_c(g, s, &who, &col)
+    if kind == AZ_CHANCE_STRIP:
+        for c in range(AZ_COLUMNS):
+            used = False
+            for i in range(AZ_COLUMNS):
+                if s.boards[who].strip[i] == c:
+                    used = True
+            if not used:
+                actions[n] = c
+                n += 1
+        for i in range(n):
+            probs[i] = 1.0 / n
+        return n
+    if kind == AZ_CHANCE_FACE:
+        if s.boards[who].strip[col] == g.joker_strip:
+            actions[0] = 1 - g.joker_face
+            probs[0] = 1.0
+            return 1
+        actions[0] = 0; actions[1] = 1
+        probs[0] = 0.5; probs[1] = 0.5
+        return 2
+    if who != 0:
+        for c in range(AZ_COLOURS):
+            used = False
+            for i in range(AZ_ROUNDS):
+                if s.indicator[i] == c:
+                    used = True
+            if not used:
+                actions[n] = c
+                n += 1
+        for i in range(n):
+            probs[i] = 1.0 / n
+        return n
+    return bag_draw_c(s, actions, probs)
+
+
+cdef int sample_chance_c(const AzGameC* g, const AzStateC* s, Rng* rng) noexcept nogil:
+    """An outcome drawn with its probability, or -1 off chance nodes. Bag draws pick a piece uniformly
+    among the bag's pieces (probability bag[c] / total, exactly)."""
+    cdef int actions[AZ_MAX_OUTCOMES]
+    cdef double probs[AZ_MAX_OUTCOMES]
+    cdef int n, r, c, kind, who, col
+    if s.phase == AZ_PHASE_REFILL or (s.phase == AZ_PHASE_SETUP and setup_cursor_c(g, s, &who, &col)
+                                      == AZ_CHANCE_INDICATOR and who == 0):
+        n = bag_total(s)
+        if n <= 0:
+            return -1
+        r = <int>rng_below(rng, <uint32_t>n)
+        for c in range(AZ_COLOURS):
+            if r < s.bag[c]:
+                return c
+            r -= s.bag[c]
+        return -1
+    n = chance_outcomes_c(g, s, actions, probs)
+    if n <= 0:
+        return -1
+    return actions[<int>rng_below(rng, <uint32_t>n)]       # every other chance node is uniform
+
+
+cdef int legal_actions_c(const AzGameC* g, const AzStateC* s, int* out) noexcept nogil:
+    cdef int n = 0, src, f, c, k, start, found
+    cdef const AzBoardC* b
+    cdef const int16_t* counts
+    if s.phase == AZ_PHASE_KEEP:
+        for c in range(AZ_COLOURS):
+            if s.keep[c]:
+                out[n] = KEEP0 + c
+                n += 1
+        return n
+    if s.phase != AZ_PHASE_DRAFT:
+        return 0
+    b = &s.boards[s.to_move]
+    for f in range(g.num_factories + 1):
+        if f == g.num_factories:
+            src = CENTRE
+            counts = s.centre
+        else:
+            src = f
+            counts = s.factories[f]
+        for c in range(AZ_COLOURS):
+            if not counts[c]:
+                continue
+            found = 0
+            for k in range(b.glazier, AZ_COLUMNS):
+                if accepts(g, b, k, c):
+                    out[n] = (src * AZ_COLOURS + c) * 9 + k
+                    n += 1
+                    found = 1
+            if not found:
+                out[n] = (src * AZ_COLOURS + c) * 9 + BREAK
+                n += 1
+    for k in range(b.glazier):
+        if present(b, k):
+            out[n] = RESET
+            n += 1
+            break
+    return n
+
+
+cdef void continue_refill_c(const AzGameC* g, AzStateC* s) noexcept nogil:
+    cdef int c, t
+    while True:
+        if on_factories(g, s) == g.pieces_per_factory * g.num_factories:
+            break
+        if bag_total(s):
+            return
+        t = 0
+        for c in range(AZ_COLOURS):
+            t += s.tower[c]
+        if not t:
+            break
+        for c in range(AZ_COLOURS):
+            add_bag(s, c, s.tower[c])
+            add_tower(s, c, -s.tower[c])
+    start_round_c(g, s)
+
+
+cdef void final_scoring_c(const AzGameC* g, const AzStateC* s, int p, int* leftover, int* track,
+                          int* side) noexcept nogil:
+    cdef const AzBoardC* b = &s.boards[p]
+    cdef int k, n = 0, o, cells, c, complete, best, cnt
+    cdef int orn[AZ_COLUMNS]
+    for k in range(AZ_COLUMNS):
+        if present(b, k):
+            n += strip_pieces(b, k)
+    leftover[0] = n // g.leftover_per_point
+    track[0] = g.track[b.track]
+    if g.side == 0:
+        for o in range(AZ_COLUMNS):
+            orn[o] = 0
+        for k in range(AZ_COLUMNS):
+            if g.ornament_of[k] >= 0:
+                orn[g.ornament_of[k]] += (b.top[k] >= 0) + (b.bottom[k] >= 0)
+        side[0] = 0
+        for o in range(g.num_ornaments):
+            side[0] += g.ornament_points[orn[o]]
+    else:
+        complete = 0
+        for k in range(AZ_COLUMNS):
+            complete += b.bottom[k] >= 0
+        best = 0
+        for c in range(AZ_COLOURS):
+            cnt = 0
+            for k in range(AZ_COLUMNS):
+                cnt += (b.top[k] == c) + (b.bottom[k] == c)
+            if cnt > best:
+                best = cnt
+        side[0] = complete * best
+
+
+cdef void end_round_c(const AzGameC* g, AzStateC* s) noexcept nogil:
+    cdef int p, leftover, track, side
+    add_tower(s, s.indicator[s.round], 1)
+    if s.token >= 0:
+        set_starter(s, s.token)
+    set_token(s, -1)
+    set_to_move(s, -1)
+    if s.round == AZ_ROUNDS - 1:
+        set_phase(s, AZ_PHASE_OVER)
+        for p in range(g.num_players):
+            final_scoring_c(g, s, p, &leftover, &track, &side)
+            add_score(s, p, leftover + track + side)
+        return
+    set_round(s, s.round + 1)
+    set_phase(s, AZ_PHASE_REFILL)
+    continue_refill_c(g, s)
+
+
+cdef void start_round_c(const AzGameC* g, AzStateC* s) noexcept nogil:
+    set_phase(s, AZ_PHASE_DRAFT)
+    set_token(s, -1)
+    set_to_move(s, s.starter)
+    if on_factories(g, s) == 0:
+        end_round_c(g, s)
+
+
+cdef void end_turn_c(const AzGameC* g, AzStateC* s) noexcept nogil:
+    s.turn += 1
+    if table_empty(g, s):
+        end_round_c(g, s)
+    else:
+        set_to_move(s, (s.to_move + 1) % g.num_players)
+
+
+cdef void steps_c(const AzGameC* g, AzStateC* s, int p, int steps) noexcept nogil:
+    cdef int i, t
+    for i in range(steps):
+        t = s.boards[p].track + 1
+        if t == AZ_TRACK - 1:
+            add_score(s, p, -g.bottom_loss)
+            set_hits(s, p, s.boards[p].hits + 1)
+            t = 0
+        set_track(s, p, t)
+
+
+cdef void draft_c(const AzGameC* g, AzStateC* s, int src, int c, int target) noexcept nogil:
+    cdef int p = s.to_move, steps = 0, n, x, on_colour, on_joker, broken, k
+    cdef AzBoardC* b = &s.boards[p]
+    cdef const int8_t* face
+    if src == CENTRE:
+        n = s.centre[c]
+        add_centre(s, c, -n)
+        if s.token < 0:
+            set_token(s, p)
+            steps += g.token_steps
+    else:
+        n = s.factories[src][c]
+        for x in range(AZ_COLOURS):
+            if x != c:
+                add_centre(s, x, s.factories[src][x])
+            set_factory(s, src, x, 0)
+    if target == BREAK:
+        broken = n
+    else:
+        if target > b.glazier:
+            set_glazier(s, p, target)
+        face = g.face[b.strip[target]][b.face[target]]
+        on_colour = face[c] - b.filled[target][c]
+        if on_colour > n:
+            on_colour = n
+        set_filled(s, p, target, c, b.filled[target][c] + on_colour)
+        on_joker = face[AZ_COLOURS] - jokers_used(b, target)
+        if on_joker > n - on_colour:
+            on_joker = n - on_colour
+        set_joker(s, p, target, c, b.jokers[target][c] + on_joker)
+        broken = n - on_colour - on_joker
+    add_tower(s, c, broken)
+    steps_c(g, s, p, steps + broken)
+    if target != BREAK and strip_pieces(b, target) == g.strip_cells:
+        # 3a: the round bonus, then the keep phase
+        k = s.indicator[s.round]
+        add_score(s, p, b.filled[target][k] + b.jokers[target][k])
+        for x in range(AZ_COLOURS):
+            set_keep(s, x, b.filled[target][x] + b.jokers[target][x])
+            set_filled(s, p, target, x, 0)
+            set_joker(s, p, target, x, 0)
+        set_keep_column(s, target)
+        set_phase(s, AZ_PHASE_KEEP)
+    else:
+        end_turn_c(g, s)
+
+
+cdef void keep_c(const AzGameC* g, AzStateC* s, int c) noexcept nogil:
+    cdef int p = s.to_move, k = s.keep_column, x, j, pts
+    cdef AzBoardC* b = &s.boards[p]
+    set_keep(s, c, s.keep[c] - 1)
+    for x in range(AZ_COLOURS):
+        add_tower(s, x, s.keep[x])
+        set_keep(s, x, 0)
+    if b.top[k] < 0:
+        set_top(s, p, k, c)
+        set_face(s, p, k, b.face[k] ^ 1)
+    else:
+        set_bottom(s, p, k, c)
+    pts = g.window[k]
+    for j in range(k + 1, AZ_COLUMNS):
+        if b.top[j] >= 0 or b.bottom[j] >= 0:
+            pts += g.window[j]
+    add_score(s, p, pts)
+    set_keep_column(s, -1)
+    set_phase(s, AZ_PHASE_DRAFT)
+    end_turn_c(g, s)
+
+
+cdef void apply_action_c(const AzGameC* g, AzStateC* s, int action) noexcept nogil:
+    cdef int kind, who, col, k
+    cdef AzBoardC* b
+    if s.phase == AZ_PHASE_SETUP:
+        kind = setup_cursor_c(g, s, &who, &col)
+        if kind == AZ_CHANCE_STRIP:
+            set_strip(s, who, col, action)
+        elif kind == AZ_CHANCE_FACE:
+            set_face(s, who, col, action)
+        else:
+            set_indicator(s, who, action)
+            add_bag(s, action, -1)
+            if who == 0:
+                set_phase(s, AZ_PHASE_REFILL)
+                continue_refill_c(g, s)
+    elif s.phase == AZ_PHASE_REFILL:
+        k = on_factories(g, s) // g.pieces_per_factory
+        set_factory(s, k, action, s.factories[k][action] + 1)
+        add_bag(s, action, -1)
+        continue_refill_c(g, s)
+    elif s.phase == AZ_PHASE_KEEP:
+        keep_c(g, s, action - KEEP0)
+    elif action == RESET:
+        b = &s.boards[s.to_move]
+        for k in range(AZ_COLUMNS):
+            if present(b, k):
+                set_glazier(s, s.to_move, k)
+                break
+        end_turn_c(g, s)
+    else:
+        draft_c(g, s, action // 45, (action // 9) % 5, action % 9)
+
+
+cdef inline int64_t track_loss_c(const AzGameC* g, const AzBoardC* b) noexcept nogil:
+    return <int64_t>g.bottom_loss * b.hits - g.track[b.track]
+
+
+cdef void outcome_c(const AzGameC* g, const AzStateC* s, double* scores, double* shares) noexcept nogil:
+    """Scores, and 1/k of the win for each of the k seats with the best (score, -track loss) (§8, AD-14)."""
+    cdef int p, count = 0, best = 0
+    for p in range(g.num_players):
+        scores[p] = s.boards[p].score
+        if p == 0 or s.boards[p].score > s.boards[best].score or (
+                s.boards[p].score == s.boards[best].score and
+                track_loss_c(g, &s.boards[p]) < track_loss_c(g, &s.boards[best])):
+            best = p
+    for p in range(g.num_players):
+        if s.boards[p].score == s.boards[best].score and \
+                track_loss_c(g, &s.boards[p]) == track_loss_c(g, &s.boards[best]):
+            count += 1
+    for p in range(g.num_players):
+        if s.boards[p].score == s.boards[best].score and \
+                track_loss_c(g, &s.boards[p]) == track_loss_c(g, &s.boards[best]):
+            shares[p] = 1.0 / count
+        else:
+            shares[p] = 0.0
+
+
+cdef double draft_value_c(const AzGameC* g, const AzStateC* s, int action) noexcept nogil:
+    """The heuristic playout's value of a draft or reset for the seat to move (higher is better):
+    pieces placed, minus 1.5 per piece broken and for the token's step, plus 3 for a completion, minus
+    0.3 per column the glazier jumps right. A reset is worth 0."""
+    cdef const AzBoardC* b = &s.boards[s.to_move]
+    cdef int src, c, t, n, free, placed, broken
+    cdef const int8_t* face
+    cdef double v
+    if action == RESET:
+        return 0.0
+    src = action // 45
+    c = (action // 9) % 5
+    t = action % 9
+    n = s.centre[c] if src == CENTRE else s.factories[src][c]
+    v = 0.0
+    if src == CENTRE and s.token < 0:
+        v -= 1.5 * g.token_steps
+    if t == BREAK:
+        return v - 1.5 * n
+    face = g.face[b.strip[t]][b.face[t]]
+    free = face[c] - b.filled[t][c] + face[AZ_COLOURS] - jokers_used(b, t)
+    placed = n if n < free else free
+    broken = n - placed
+    v += placed - 1.5 * broken - 0.3 * (t - b.glazier)
+    if strip_pieces(b, t) + placed == g.strip_cells:
+        v += 3.0
+    return v
+
+
+cdef int heuristic_action_c(const AzGameC* g, const AzStateC* s, Rng* rng, const int* legal, int n) noexcept nogil:
+    """The heuristic playout's choice: the best `draft_value_c` (ties at random); one decision in ten,
+    and every keep, uniformly at random."""
+    cdef int i, best_n = 0, pick
+    cdef double v, best = -1e300
+    if s.phase == AZ_PHASE_KEEP or rng_below(rng, 10) == 0:
+        return legal[<int>rng_below(rng, <uint32_t>n)]
+    for i in range(n):
+        v = draft_value_c(g, s, legal[i])
+        if v > best:
+            best = v
+            best_n = 1
+        elif v == best:
+            best_n += 1
+    pick = <int>rng_below(rng, <uint32_t>best_n)
+    for i in range(n):
+        if draft_value_c(g, s, legal[i]) == best:
+            if pick == 0:
+                return legal[i]
+            pick -= 1
+    return legal[0]
+
+
+cdef int playout_c(const AzGameC* g, AzStateC* s, Rng* rng, int policy) noexcept nogil:
+    """Play to the end in place (policy 0: uniformly at random; 1: `heuristic_action_c`); return the
+    steps, or AZ_PLAYOUT_* on failure."""
+    cdef int buf[AZ_NUM_ACTIONS]
+    cdef int steps = 0, a, n
+    while s.phase != AZ_PHASE_OVER:
+        if steps >= AZ_STEP_LIMIT:
+            return AZ_PLAYOUT_CAPPED
+        if s.phase == AZ_PHASE_SETUP or s.phase == AZ_PHASE_REFILL:
+            a = sample_chance_c(g, s, rng)
+            if a < 0:
+                return AZ_PLAYOUT_DEAD_END
+        else:
+            n = legal_actions_c(g, s, buf)
+            if n == 0:
+                return AZ_PLAYOUT_DEAD_END
+            if policy == 1:
+                a = heuristic_action_c(g, s, rng, buf, n)
+            else:
+                a = buf[<int>rng_below(rng, <uint32_t>n)]
+        apply_action_c(g, s, a)
+        steps += 1
+    return steps
+
+
+# ================================================================================================
+# The C game interface (burano_ai/core/_game.pxd)
+# ================================================================================================
+
+cdef int ops_num_players(const void* game) noexcept nogil:
+    return (<const AzGameC*>game).num_players
+
+cdef int ops_current_player(const void* game, const void* state) noexcept nogil:
+    return current_player_c(<const AzStateC*>state)
+
+cdef int ops_legal_actions(const void* game, const void* state, int* out) noexcept nogil:
+    return legal_actions_c(<const AzGameC*>game, <const AzStateC*>state, out)
+
+cdef void ops_apply_action(const void* game, void* state, int action) noexcept nogil:
+    apply_action_c(<const AzGameC*>game, <AzStateC*>state, action)
+
+cdef int ops_sample_chance(const void* game, const void* state, Rng* rng) noexcept nogil:
+    return sample_chance_c(<const AzGameC*>game, <const AzStateC*>state, rng)
+
+cdef int ops_chance_outcomes(const void* game, const void* state, int* actions, double* probs) noexcept nogil:
+    return chance_outcomes_c(<const AzGameC*>game, <const AzStateC*>state, actions, probs)
+
+cdef int ops_chance_kind(const void* game, const void* state) noexcept nogil:
+    return chance_kind_c(<const AzGameC*>game, <const AzStateC*>state)
+
+cdef int ops_playout(const void* game, void* state, Rng* rng, int policy) noexcept nogil:
+    cdef int steps = playout_c(<const AzGameC*>game, <AzStateC*>state, rng, policy)
+    if steps == AZ_PLAYOUT_CAPPED:
+        return OPS_PLAYOUT_CAPPED
+    if steps == AZ_PLAYOUT_DEAD_END:
+        return OPS_PLAYOUT_DEAD_END
+    return OPS_PLAYOUT_OK
+
+cdef void ops_outcome(const void* game, const void* state, double* scores, double* shares) noexcept nogil:
+    outcome_c(<const AzGameC*>game, <const AzStateC*>state, scores, shares)
+
+cdef int ops_decision_mode(const void* game, const void* state) noexcept nogil:
+    return DECISION_OPEN
+
+cdef int64_t ops_turn_id(const void* game, const void* state) noexcept nogil:
+    cdef const AzStateC* s = <const AzStateC*>state
+    if s.phase == AZ_PHASE_DRAFT or s.phase == AZ_PHASE_KEEP:
+        return s.turn
+    return NO_TURN
+
+cdef uint64_t ops_full_key(const void* game, const void* state) noexcept nogil:
+    return (<const AzStateC*>state).key
+
+cdef uint64_t ops_info_key(const void* game, const void* state, int seat) noexcept nogil:
+    return (<const AzStateC*>state).key ^ zob(Z_VIEWER, 0, seat)
+
+
+cdef GameOpsC AZUL_SINTRA_OPS
+AZUL_SINTRA_OPS.abi_version = GAME_ABI_VERSION
+AZUL_SINTRA_OPS.state_size = sizeof(AzStateC)
+AZUL_SINTRA_OPS.num_actions = AZ_NUM_ACTIONS
+AZUL_SINTRA_OPS.max_legal = AZ_NUM_ACTIONS
+AZUL_SINTRA_OPS.min_players = _data.MIN_PLAYERS
+AZUL_SINTRA_OPS.max_players = AZ_MAX_PLAYERS
+AZUL_SINTRA_OPS.num_players = ops_num_players
+AZUL_SINTRA_OPS.current_player = ops_current_player
+AZUL_SINTRA_OPS.legal_actions = ops_legal_actions
+AZUL_SINTRA_OPS.apply_action = ops_apply_action
+AZUL_SINTRA_OPS.sample_chance = ops_sample_chance
+AZUL_SINTRA_OPS.chance_outcomes = ops_chance_outcomes
+AZUL_SINTRA_OPS.chance_kind = ops_chance_kind
+AZUL_SINTRA_OPS.resample = NULL                  # perfect information (§11.1)
+AZUL_SINTRA_OPS.playout = ops_playout
+AZUL_SINTRA_OPS.outcome = ops_outcome
+AZUL_SINTRA_OPS.decision_mode = ops_decision_mode
+AZUL_SINTRA_OPS.prior = NULL
+AZUL_SINTRA_OPS.turn_id = ops_turn_id
+AZUL_SINTRA_OPS.full_key = ops_full_key
+AZUL_SINTRA_OPS.info_key = ops_info_key
+
+
+# ================================================================================================
+# Python API: Game and State (the reference's)
+# ================================================================================================
+
+cdef class Game:
+    """Rules and metadata of one configuration (the reference `Game`'s API, compiled states).
+
+    Args:
+        num_players: 2..4. side: "A" or "B". first_player: the starting seat (AD-17).
+        data: the component data (`data.load_data`: None = the placeholder, a path, a dict).
+    """
+
+    def __init__(self, num_players=2, side="A", first_player=0, data=None):
+        cdef int s, f, c, k, i
+        _check_config(num_players, side, first_player)
+        d = _data.load_data(data)
+        self.num_players = num_players
+        self.side = side
+        self.first_player = first_player
+        self.data = d
+        memset(&self.g, 0, sizeof(AzGameC))
+        self.g.num_players = num_players
+        self.g.num_factories = _data.FACTORIES[num_players]
+        self.g.side = _rules.SIDES.index(side)
+        self.g.first_player = first_player
+        for s in range(AZ_COLUMNS):
+            for f in range(2):
+                for c in range(AZ_COLOURS + 1):
+                    self.g.face[s][f][c] = d.face_counts[s][f][c]
+        self.g.joker_strip = d.joker_strip
+        self.g.joker_face = d.joker_face
+        for k in range(AZ_COLUMNS):
+            self.g.window[k] = d.window_values[k]
+            self.g.ornament_of[k] = -1
+        for i, group in enumerate(d.ornaments):
+            for k in group:
+                self.g.ornament_of[k] = i
+        self.g.num_ornaments = len(d.ornaments)
+        for i in range(5):
+            self.g.ornament_points[i] = _data.ORNAMENT_POINTS[i]
+        for i in range(AZ_TRACK):
+            self.g.track[i] = d.track[i]
+        self.g.bottom_loss = _data.TRACK_BOTTOM_LOSS
+        self.g.token_steps = _data.TOKEN_STEPS
+        self.g.leftover_per_point = _data.LEFTOVER_PER_POINT
+        self.g.pieces_per_factory = _data.PIECES_PER_FACTORY
+        self.g.strip_cells = _data.STRIP_CELLS
+
+    def __repr__(self):
+        return f"Game(num_players={self.num_players}, side={self.side!r}, first_player={self.first_player})"
+
+    def __eq__(self, other):
+        return isinstance(other, Game) and self.config() == other.config()
+
+    def __hash__(self):
+        return hash((self.num_players, self.side, self.first_player))
+
+    def __reduce__(self):
+        return (Game, (self.num_players, self.side, self.first_player, self.data.to_dict()))
+
+    def config(self):
+        """(num_players, side, first_player, data)."""
+        return self.num_players, self.side, self.first_player, self.data
+
+    def num_distinct_actions(self):
+        return AZ_NUM_ACTIONS
+
+    def max_chance_outcomes(self):
+        return AZ_MAX_OUTCOMES
+
+    def max_game_length(self):
+        """Most decisions in a game (§11.5): drafts <= 24F, resets <= drafts, keeps <= 16N."""
+        return 48 * self.g.num_factories + 16 * self.num_players
+
+    def new_initial_state(self, seed=0):
+        """The position before setup (setup is chance: `seed` is accepted and unused)."""
+        _check_seed(seed)
+        return State(self)
+
+    def state_from_position(self, position):
+        return State.from_position(position, self)
+
+    def state_from_json(self, text):
+        """Load a position (full or a seat's view); PositionError naming the field if it is wrong."""
+        return State.from_position(_position_from_json(text, expect=self.config()), self)
+
+
+cdef class State(NativeState):
+    """A position in a C struct, with the reference `State`'s API and the C game interface."""
+
+    def __init__(self, Game game):
+        self.bind(game)
+        self.set_from(_Position(game.num_players, game.side, game.first_player, game.data))
+
+    cdef void bind(self, Game game):
+        self.game = game
+        self.ops = &AZUL_SINTRA_OPS
+        self.game_ptr = &game.g
+        self.state_ptr = &self.s
+
+    cdef State copy(self):
+        cdef State st = State.__new__(State)
+        st.bind(self.game)
+        st.s = self.s
+        return st
+
+    def set_from(self, pos):
+        """Load the fields of a `position.Position` (validated by the caller) and recompute the key."""
+        cdef int p, k, c, f
+        memset(&self.s, 0, sizeof(AzStateC))
+        self.s.num_players = pos.num_players
+        self.s.phase = pos.phase
+        self.s.round = pos.round
+        self.s.turn = pos.turn
+        self.s.to_move = pos.to_move
+        self.s.starter = pos.starter
+        self.s.token = pos.token
+        self.s.keep_column = pos.keep_column
+        for k in range(AZ_ROUNDS):
+            self.s.indicator[k] = pos.indicator[k]
+        for c in range(AZ_COLOURS):
+            self.s.bag[c] = pos.bag[c]
+            self.s.tower[c] = pos.tower[c]
+            self.s.centre[c] = pos.centre[c]
+            self.s.keep[c] = pos.keep_pieces[c]
+            for f in range(pos.num_factories):
+                self.s.factories[f][c] = pos.factories[f][c]
+        for p in range(pos.num_players):
+            b = pos.boards[p]
+            self.s.boards[p].score = b.score
+            self.s.boards[p].hits = b.hits
+            self.s.boards[p].track = b.track
+            self.s.boards[p].glazier = b.glazier
+            for k in range(AZ_COLUMNS):
+                self.s.boards[p].strip[k] = b.strips[k]
+                self.s.boards[p].face[k] = b.faces[k]
+                self.s.boards[p].top[k] = b.top[k]
+                self.s.boards[p].bottom[k] = b.bottom[k]
+                for c in range(AZ_COLOURS):
+                    self.s.boards[p].filled[k][c] = b.filled[k][c]
+                    self.s.boards[p].jokers[k][c] = b.jokers[k][c]
+        self.s.key = full_key_c(&self.game.g, &self.s)
+
+    @staticmethod
+    def from_position(pos, Game game):
+        """A State of `game` holding `pos` (a `position.Position` of the same configuration)."""
+        cdef State st
+        if pos.config() != game.config():
+            raise PositionError("the position does not belong to this game (players, side, first_player or data)")
+        st = State.__new__(State)
+        st.bind(game)
+        st.set_from(pos)
+        return st
+
+    def to_position(self):
+        """The fields as a `position.Position`."""
+        cdef int p, k, c, f
+        g = self.game
+        pos = _Position(g.num_players, g.side, g.first_player, g.data)
+        pos.phase, pos.round, pos.turn = self.s.phase, self.s.round, self.s.turn
+        pos.to_move, pos.starter, pos.token = self.s.to_move, self.s.starter, self.s.token
+        pos.keep_column = self.s.keep_column
+        pos.indicator = [self.s.indicator[k] for k in range(AZ_ROUNDS)]
+        pos.bag = [self.s.bag[c] for c in range(AZ_COLOURS)]
+        pos.tower = [self.s.tower[c] for c in range(AZ_COLOURS)]
+        pos.centre = [self.s.centre[c] for c in range(AZ_COLOURS)]
+        pos.keep_pieces = [self.s.keep[c] for c in range(AZ_COLOURS)]
+        pos.factories = [[self.s.factories[f][c] for c in range(AZ_COLOURS)] for f in range(self.game.g.num_factories)]
+        for p in range(g.num_players):
+            b = pos.boards[p]
+            b.score, b.hits = self.s.boards[p].score, self.s.boards[p].hits
+            b.track, b.glazier = self.s.boards[p].track, self.s.boards[p].glazier
+            b.strips = [self.s.boards[p].strip[k] for k in range(AZ_COLUMNS)]
+            b.faces = [self.s.boards[p].face[k] for k in range(AZ_COLUMNS)]
+            b.top = [self.s.boards[p].top[k] for k in range(AZ_COLUMNS)]
+            b.bottom = [self.s.boards[p].bottom[k] for k in range(AZ_COLUMNS)]
+            b.filled = [[self.s.boards[p].filled[k][c] for c in range(AZ_COLOURS)] for k in range(AZ_COLUMNS)]
+            b.jokers = [[self.s.boards[p].jokers[k][c] for c in range(AZ_COLOURS)] for k in range(AZ_COLUMNS)]
+        return pos
+
+    def to_dict(self, seat=None):
+        if seat is not None:
+            seat = _parse_seat(seat, self.s.num_players)
+        return _position_to_dict(self.to_position(), seat)
+
+    def to_json(self, seat=None, indent=None):
+        """The position; a seat's view differs only in its `view` field (perfect information)."""
+        return json.dumps(self.to_dict(seat), indent=indent)
+
+    def __str__(self):
+        return _render(self.to_dict())
+
+    def __repr__(self):
+        return f"<azul-sintra State round {self.s.round + 1} {_rules.PHASE_NAMES[self.s.phase]} key {self.s.key:016x}>"
+
+    def __reduce__(self):
+        return (_state_from_bytes, (self.game, (<char*>&self.s)[:sizeof(AzStateC)]))
+
+    # --- fields
+
+    @property
+    def num_players(self):
+        return self.s.num_players
+
+    @property
+    def phase(self):
+        return self.s.phase
+
+    @property
+    def round(self):
+        return self.s.round
+
+    @property
+    def turn(self):
+        return self.s.turn
+
+    @property
+    def to_move(self):
+        return self.s.to_move
+
+    # --- the State API
+
+    def current_player(self):
+        return current_player_c(&self.s)
+
+    def is_terminal(self):
+        return self.s.phase == AZ_PHASE_OVER
+
+    def is_chance_node(self):
+        return self.s.phase == AZ_PHASE_SETUP or self.s.phase == AZ_PHASE_REFILL
+
+    def legal_actions(self, player=None):
+        """The legal moves of the seat to move, sorted; empty at chance nodes and at the end."""
+        cdef int buf[AZ_NUM_ACTIONS]
+        cdef int n, i
+        if player is not None and _parse_seat(player, self.s.num_players, "player") != current_player_c(&self.s):
+            return []
+        n = legal_actions_c(&self.game.g, &self.s, buf)
+        return [buf[i] for i in range(n)]
+
+    def chance_outcomes(self):
+        """(outcome, probability) of the pending chance event; empty off chance nodes."""
+        cdef int actions[AZ_MAX_OUTCOMES]
+        cdef double probs[AZ_MAX_OUTCOMES]
+        cdef int n = chance_outcomes_c(&self.game.g, &self.s, actions, probs), i
+        return [(actions[i], probs[i]) for i in range(n)]
+
+    @property
+    def chance_kind(self):
+        """The pending chance event (`rules.CHANCE_*`); 0 off chance nodes."""
+        return chance_kind_c(&self.game.g, &self.s)
+
+    def chance_kind_name(self, kind=None):
+        return _rules.CHANCE_KIND_NAMES[self.chance_kind if kind is None else kind]
+
+    def phase_name(self):
+        return _rules.PHASE_NAMES[self.s.phase]
+
+    cdef bint is_offered(self, int a):
+        cdef int actions[AZ_NUM_ACTIONS]
+        cdef double probs[AZ_MAX_OUTCOMES]
+        cdef int n, i
+        if self.s.phase == AZ_PHASE_SETUP or self.s.phase == AZ_PHASE_REFILL:
+            n = chance_outcomes_c(&self.game.g, &self.s, actions, probs)
+        else:
+            n = legal_actions_c(&self.game.g, &self.s, actions)
+        for i in range(n):
+            if actions[i] == a:
+                return True
+        return False
+
+    def _text_context(self):
+        cdef int who, col, kind
+        if self.s.phase == AZ_PHASE_SETUP:
+            kind = setup_cursor_c(&self.game.g, &self.s, &who, &col)
+            return kind, col, who
+        if self.s.phase == AZ_PHASE_REFILL:
+            return _rules.CHANCE_DRAW, 0, 0
+        return None, 0, 0
+
+    def action_to_string(self, action):
+        kind, column, slot = self._text_context()
+        return _rules.action_to_str(action, self.game.data.letters, kind, column, slot)
+
+    def string_to_action(self, text):
+        kind, column, slot = self._text_context()
+        return _rules.parse_action(text, self.game.data.letters, kind, column, slot)
+
+    def where(self):
+        """Where the game stands, for messages (the reference's texts)."""
+        if self.s.phase == AZ_PHASE_OVER:
+            return "after the end of the game"
+        if self.s.phase == AZ_PHASE_SETUP:
+            return "during setup"
+        if self.s.phase == AZ_PHASE_REFILL:
+            return f"in the refill before round {self.s.round + 1}"
+        return f"in round {self.s.round + 1}, seat {_SEAT_LETTERS[self.s.to_move]} to move"
+
+    def _apply_checked(self, action, text):
+        if self.s.phase == AZ_PHASE_OVER:
+            raise IllegalMoveError(f"illegal move {text or action!r}: the game is over")
+        if not (0 <= action < AZ_NUM_ACTIONS and self.is_offered(action)):
+            offered = [a for a, _ in self.chance_outcomes()] if self.is_chance_node() else self.legal_actions()
+            shown = text if text is not None else (
+                self.action_to_string(action) if 0 <= action < AZ_NUM_ACTIONS else f"action {action}")
+            listed = ", ".join(self.action_to_string(a) for a in offered[:12])
+            more = ", ..." if len(offered) > 12 else ""
+            raise IllegalMoveError(f"illegal move {shown!r} {self.where()}: legal are {listed}{more}")
+        apply_action_c(&self.game.g, &self.s, <int>action)
+        if BURANO_DEBUG_BUILD and self.s.key != full_key_c(&self.game.g, &self.s):
+            raise AssertionError("azul-sintra incremental key differs from its recomputation")
+
+    def apply_action(self, action):
+        """Apply a legal move or an offered chance outcome (IllegalMoveError, state untouched)."""
+        action = _rules.action_id(action)
+        self._apply_checked(action, None)
+
+    def play(self, text):
+        """Parse a move text, check it and apply it; return its id."""
+        action = self.string_to_action(text)
+        self._apply_checked(action, text.strip())
+        return action
+
+    def clone(self):
+        return self.copy()
+
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+    # --- outcome
+
+    def scores(self):
+        return [self.s.boards[p].score for p in range(self.s.num_players)]
+
+    def track_loss(self, player):
+        return track_loss_c(&self.game.g, &self.s.boards[_parse_seat(player, self.s.num_players, "player")])
+
+    def finishing_key(self, player):
+        """§8: the higher score; tied, the one who lost fewer points to the track (AD-14)."""
+        p = _parse_seat(player, self.s.num_players, "player")
+        return self.s.boards[p].score, -track_loss_c(&self.game.g, &self.s.boards[p])
+
+    def winners(self):
+        keys = [self.finishing_key(p) for p in range(self.s.num_players)]
+        return [p for p in range(self.s.num_players) if keys[p] == max(keys)]
+
+    def returns(self):
+        cdef double scores[AZ_MAX_PLAYERS]
+        cdef double shares[AZ_MAX_PLAYERS]
+        if self.s.phase != AZ_PHASE_OVER:
+            return [0.0] * self.s.num_players
+        outcome_c(&self.game.g, &self.s, scores, shares)
+        return [shares[p] for p in range(self.s.num_players)]
+
+    def final_breakdown(self, player):
+        """§8: the final scoring of a seat as it stands: leftover pieces, broken glass, board side."""
+        cdef int leftover, track, side
+        p = _parse_seat(player, self.s.num_players, "player")
+        final_scoring_c(&self.game.g, &self.s, p, &leftover, &track, &side)
+        return {"leftover": leftover, "broken glass": track, f"side {self.game.side}": side}
+
+    def estimated_scores(self):
+        """The score with the final scoring as it stands now (a cut-off evaluation)."""
+        if self.s.phase == AZ_PHASE_OVER:
+            return [float(x) for x in self.scores()]
+        return [float(self.s.boards[p].score + sum(self.final_breakdown(p).values()))
+                for p in range(self.s.num_players)]
+
+    def decision_mode(self):
+        return DECISION_OPEN
+
+    def prior(self, player, legal):
+        return None
+
+    def turn_id(self):
+        return ops_turn_id(&self.game.g, &self.s)
+
+    # --- keys and views
+
+    def key(self):
+        """The 64-bit Zobrist key (maintained incrementally; the reference's, bit for bit)."""
+        return self.s.key
+
+    def full_key(self):
+        """The key recomputed from the fields (equals `key()`)."""
+        return full_key_c(&self.game.g, &self.s)
+
+    def information_state_key(self, seat):
+        """Perfect information (§11.1): the whole position, marked with the viewer."""
+        return ops_info_key(&self.game.g, &self.s, _parse_seat(seat, self.s.num_players))
+
+    def resample(self, seat, seed):
+        """A copy: nothing is hidden from any seat (the ops' resample is NULL)."""
+        _parse_seat(seat, self.s.num_players)
+        _check_seed(seed)
+        return self.copy()
+
+    def check(self):
+        """Raise AssertionError naming the first broken invariant (the key, then `Position.check`)."""
+        if self.s.key != full_key_c(&self.game.g, &self.s):
+            raise AssertionError("state inconsistent: the incremental key differs from its recomputation")
+        self.to_position().check()
+
+    def sample_chance(self, seed):
+        """A chance outcome drawn by the C sampler seeded `seed` (the state is not changed), or -1 off chance nodes."""
+        cdef Rng rng
+        rng_seed(&rng, <uint64_t>(_check_seed(seed) & _U64))
+        return sample_chance_c(&self.game.g, &self.s, &rng)
+
+    # --- playouts
+
+    def playout(self, seed=0, policy="random"):
+        """Play this state to the end in place (C loop, no GIL; `policy` "random" or "heuristic"); return the scores."""
+        cdef Rng rng
+        cdef int steps, pid
+        if policy not in ("random", "heuristic"):
+            raise OptionError(f"unknown playout policy {policy!r} (expected random or heuristic)")
+        pid = 1 if policy == "heuristic" else 0
+        rng_seed(&rng, <uint64_t>(_check_seed(seed) & _U64))
+        with nogil:
+            steps = playout_c(&self.game.g, &self.s, &rng, pid)
+        if steps < 0:
+            raise RuntimeError("azul-sintra playout failed: a malformed position")
+        return self.scores()
+
+
+def _state_from_bytes(Game game, bytes data):
+    """Unpickle a State (its raw struct, see State.__reduce__)."""
+    cdef State st = State.__new__(State)
+    if len(data) != sizeof(AzStateC):
+        raise PositionError("pickled state from another build of burano_ai.games.azul_sintra._core")
+    st.bind(game)
+    memcpy(&st.s, <const char*>data, sizeof(AzStateC))
+    return st
+
+
+def playouts(State state, count, seed=0, policy="random"):
+    """Play `count` games from copies of `state` in C (playout i seeded seed + i).
+
+    Returns (total steps applied, summed returns per seat). A benchmark and smoke-test helper.
+    """
+    count = _check_seed(count, "count")
+    if not 0 <= count <= 1_000_000_000:
+        raise OptionError(f"count must lie in 0..1000000000, not {count}")
+    cdef Rng rng
+    cdef AzStateC work
+    cdef int p, steps = 0
+    cdef long i, games = count, total = 0
+    cdef double scores[AZ_MAX_PLAYERS]
+    cdef double shares[AZ_MAX_PLAYERS]
+    cdef double wins[AZ_MAX_PLAYERS]
+    cdef uint64_t base = <uint64_t>(_check_seed(seed) & _U64)
+    cdef int pid
+    if policy not in ("random", "heuristic"):
+        raise OptionError(f"unknown playout policy {policy!r} (expected random or heuristic)")
+    pid = 1 if policy == "heuristic" else 0
+    for p in range(AZ_MAX_PLAYERS):
+        wins[p] = 0.0
+    with nogil:
+        for i in range(games):
+            work = state.s
+            rng_seed(&rng, base + <uint64_t>i)
+            steps = playout_c(&state.game.g, &work, &rng, pid)
+            if steps < 0:
+                break
+            total += steps
+            outcome_c(&state.game.g, &work, scores, shares)
+            for p in range(state.s.num_players):
+                wins[p] += shares[p]
+    if steps < 0:
+        raise RuntimeError("azul-sintra playout failed: a malformed position")
+    return total, [wins[p] for p in range(state.s.num_players)]

@@ -1,0 +1,189 @@
+"""The compiled Azul: Stained Glass of Sintra core against the reference model, in lockstep.
+
+Seeded random games are played on both implementations at once: at every step the same current
+player, legal actions, chance outcomes with their probabilities and kinds, move texts, Zobrist and
+information-set keys (the compiled key kept incrementally, checked against its recomputation), JSON
+and scores; at the end the same returns. Then the C interface on its own: playouts in C finish with
+the game's invariants, and a playout from a copy never touches the original.
+"""
+
+from __future__ import annotations
+
+import pickle
+import random
+
+import pytest
+
+from burano_ai.games.azul_sintra.reference import Game as ReferenceGame
+
+core = pytest.importorskip("burano_ai.games.azul_sintra._core")
+
+GAMES_PER_CASE = 8
+
+
+@pytest.mark.parametrize("n, side", [(2, "A"), (2, "B"), (3, "A"), (3, "B"), (4, "A"), (4, "B")])
+def test_the_core_plays_every_step_as_the_reference_does(n, side):
+    ref_game, c_game = ReferenceGame(n, side), core.Game(n, side)
+    for seed in range(GAMES_PER_CASE):
+        rng = random.Random(1000 * n + seed)
+        r, c = ref_game.new_initial_state(seed), c_game.new_initial_state(seed)
+        steps = 0
+        while True:
+            assert c.current_player() == r.current_player(), steps
+            assert c.legal_actions() == r.legal_actions(), steps
+            assert c.chance_outcomes() == r.chance_outcomes(), steps
+            assert c.key() == r.key() == c.full_key(), steps
+            assert c.turn_id() == r.turn_id()
+            if steps % 11 == 0:
+                assert c.to_json() == r.to_json()
+                assert c.information_state_key(1) == r.information_state_key(1)
+                assert c.estimated_scores() == r.estimated_scores()
+            if r.is_terminal():
+                break
+            if r.is_chance_node():
+                assert c.chance_kind == r.chance_kind
+                outcomes = r.chance_outcomes()
+                a = rng.choices([x for x, _ in outcomes], [p for _, p in outcomes])[0]
+            else:
+                a = rng.choice(r.legal_actions())
+            assert c.action_to_string(a) == r.action_to_string(a)
+            r.apply_action(a)
+            c.apply_action(a)
+            assert c.scores() == r.scores()
+            steps += 1
+        assert c.to_json() == r.to_json()
+        assert c.returns() == r.returns()
+        assert [c.finishing_key(p) for p in range(n)] == [r.finishing_key(p) for p in range(n)]
+        c.check()
+
+
+def test_playouts_in_c_end_the_game_with_its_invariants_and_leave_the_original_alone():
+    game = core.Game(3, "B")
+    state = game.new_initial_state()
+    before = state.to_json()
+    for seed in range(20):
+        copy = state.clone()
+        copy.playout(seed)
+        assert copy.is_terminal() and abs(sum(copy.returns()) - 1.0) < 1e-12
+        copy.check()
+    assert state.to_json() == before
+    steps, wins = core.playouts(state, 50, seed=7)
+    assert steps > 50 * 300 and abs(sum(wins) - 50) < 1e-9
+
+
+def test_a_state_pickles_and_a_json_round_trip_keeps_the_key():
+    game = core.Game(2)
+    state = game.new_initial_state()
+    rng = random.Random(2)
+    for _ in range(150):
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[rng.randrange(len(state.chance_outcomes()))][0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    again = pickle.loads(pickle.dumps(state))
+    assert again.to_json() == state.to_json() and again.key() == state.key()
+    loaded = game.state_from_json(state.to_json())
+    assert loaded.key() == state.key() and loaded.legal_actions() == state.legal_actions()
+
+
+def test_custom_data_reaches_the_core(tmp_path):
+    from burano_ai.games.azul_sintra.data import default_data
+    d = default_data().to_dict()
+    d["window_values"]["value"] = [9, 9, 9, 9, 9, 9, 9, 9]
+    d["placeholder"] = False
+    r, c = ReferenceGame(2, data=d), core.Game(2, data=d)
+    rng = random.Random(5)
+    rs, cs = r.new_initial_state(), c.new_initial_state()
+    while not rs.is_terminal():
+        if rs.is_chance_node():
+            a = rng.choice([x for x, _ in rs.chance_outcomes()])
+        else:
+            a = rng.choice(rs.legal_actions())
+        rs.apply_action(a)
+        cs.apply_action(a)
+    assert cs.to_json() == rs.to_json() and '"data": {' in rs.to_json()
+    assert c.state_from_json(rs.to_json()).key() == cs.key()
+
+
+@pytest.mark.parametrize("n, side", [(2, "A"), (3, "B"), (4, "A")])
+def test_the_c_game_interface_alone_agrees_with_the_reference(n, side):
+    """A walk through the function pointers only (Goofspiel's game-agnostic `_ops_check`), replayed on
+    the reference node by node; chance is drawn by the ops' own `sample_chance`."""
+    from burano_ai.core._game import NativeState
+    from burano_ai.core.seats import TERMINAL
+    from burano_ai.games.goofspiel import _ops_check
+
+    c_game, ref_game = core.Game(n, side), ReferenceGame(n, side)
+    start = c_game.new_initial_state()
+    assert isinstance(start, NativeState)
+    ops = _ops_check.describe(start)
+    assert (ops["num_actions"], ops["min_players"], ops["max_players"], ops["num_players"]) == (456, 2, 4, n)
+    assert _ops_check.resample_key(start, 0, 1) is None               # perfect information: no resample
+    for seed in range(4):
+        nodes, actions = _ops_check.walk(start, seed)
+        ref = ref_game.new_initial_state()
+        for i, node in enumerate(nodes):
+            assert node["player"] == ref.current_player()
+            assert node["legal"] == ref.legal_actions()
+            assert node["chance"] == ref.chance_outcomes()
+            assert node["chance_kind"] == ref.chance_kind
+            assert node["decision_mode"] == 0 and node["turn_id"] == ref.turn_id() and node["prior"] is None
+            assert node["key"] == ref.key()
+            assert node["info_keys"] == [ref.information_state_key(s) for s in range(n)]
+            assert node["scores"] == ref.scores()
+            keys = [ref.finishing_key(p) for p in range(n)]
+            k = keys.count(max(keys))
+            assert node["shares"] == [1.0 / k if key == max(keys) else 0.0 for key in keys]
+            if ref.is_terminal():
+                assert node["shares"] == ref.returns() and i == len(nodes) - 1
+                break
+            if ref.is_chance_node():
+                assert actions[i] in [a for a, _ in ref.chance_outcomes()]
+            ref.apply_action(actions[i])
+        assert nodes[-1]["player"] == TERMINAL
+        status, scores, shares, key = _ops_check.playout(start, seed)
+        assert status == 0 and sum(shares) == pytest.approx(1.0)
+        final = start.clone()
+        assert final.playout(seed) == scores and final.key() == key and final.returns() == shares
+
+
+def test_sample_chance_draws_pieces_with_the_bag_s_frequencies():
+    """At a refill the C sampler draws colour c with probability bag[c] / total (§11.2, §11.6)."""
+    state = core.Game(2).new_initial_state()
+    while state.chance_kind != 3:                                      # up to the first factory draw
+        state.apply_action(state.chance_outcomes()[0][0])
+    state.apply_action(0)
+    state.apply_action(0)                                              # a bag no longer uniform
+    probs = dict(state.chance_outcomes())
+    trials = 6000
+    counts = {c: 0 for c in probs}
+    for seed in range(trials):
+        counts[state.sample_chance(seed)] += 1
+    for c, p in probs.items():
+        assert abs(counts[c] / trials - p) < 5 * (p * (1 - p) / trials) ** 0.5, (c, counts, probs)
+    setup = core.Game(2).new_initial_state()
+    offered = {a for a, _ in setup.chance_outcomes()}
+    assert {setup.sample_chance(seed) for seed in range(200)} == offered
+
+
+def test_the_heuristic_playout_places_rather_than_breaks_and_stays_legal():
+    """policy "heuristic" (the search's default): seeded, ends every game with its invariants, and plays
+    far better than uniform random (mean score over the same 100 seeds)."""
+    from burano_ai.games.goofspiel import _ops_check
+    state = core.Game(2, "B").new_initial_state()
+    means = {}
+    for policy in ("random", "heuristic"):
+        total = 0
+        for seed in range(100):
+            copy = state.clone()
+            copy.playout(seed, policy)
+            copy.check()
+            total += sum(copy.scores())
+        means[policy] = total / 200
+    assert means["heuristic"] > means["random"] + 30, means
+    again = state.clone()
+    assert again.playout(5, "heuristic") == state.clone().playout(5, "heuristic")
+    status, scores, shares, key = _ops_check.playout(state, 5, 1)
+    assert status == 0 and scores == again.scores() and key == again.key()
+    with pytest.raises(Exception, match="unknown playout policy"):
+        state.clone().playout(1, "smart")
