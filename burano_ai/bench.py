@@ -20,7 +20,8 @@ Speed (`speed`), per game at its default player count: C playouts/s from the sta
 heuristic), random games/s through the Python API with the compiled core and with the reference model,
 their ratio (the core's playouts over the reference's games), clone/key/legal-actions in ns at the
 middle position, search iterations/s there on one thread and on N threads sharing one native tree, and
-the native tree's bytes per node. Every rate is the best of three time-boxed batches (wall clock: the
+the native tree's memory per node (allocated bytes over nodes after the one-thread search, whose
+capacity grows in steps, and the fixed size of a node record plus a hash slot). Every rate is the best of three time-boxed batches (wall clock: the
 threads' speed-up is wall-clock by nature), so load from other processes lowers it less.
 
 `compare(a, b)` lines up two `--json` results as ratios.
@@ -74,7 +75,8 @@ METRICS: dict[str, tuple[str, str, bool]] = {
     "search_1_thread": ("search, 1 thread", "it/s", True),
     "search_n_threads": ("search, N threads, one tree", "it/s", True),
     "thread_speedup": ("N threads / 1 thread", "x", True),
-    "bytes_per_node": ("tree memory per node", "B", False),
+    "bytes_per_node": ("tree allocated per node", "B", False),
+    "node_record_bytes": ("node record + hash slot", "B", False),
 }
 #: OpenSpiel games timed by `--peer openspiel` besides the registry's keys that OpenSpiel also has.
 PEER_GAMES = ("hearts", "backgammon")
@@ -280,6 +282,7 @@ def game_speed(spec, threads: int, seconds: float, progress: Progress = _quiet) 
         nodes = searcher.nodes
         if nodes:
             out["bytes_per_node"] = searcher.memory_bytes / nodes
+        out["node_record_bytes"] = sum(type(searcher).node_bytes())
         if threads > 1:
             progress(f"{spec.key}: search, {threads} threads on one tree")
             out["search_n_threads"], _ = _search_rate(root, seat, params, threads, seconds)
@@ -335,9 +338,13 @@ def openspiel_peer(keys: Iterable[str], seconds: float, progress: Progress = _qu
                 import numpy as np
                 evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(SEED))
                 bot = ismcts.ISMCTSBot(game, evaluator, 1.0, 100, random_state=np.random.RandomState(SEED))
-                state = game.new_initial_state()
-                while state.is_chance_node():
-                    state.apply_action(state.chance_outcomes()[0][0])
+                state, rng = game.new_initial_state(), random.Random(SEED)
+                while not state.is_terminal() and (state.is_chance_node() or len(state.legal_actions()) < 2):
+                    if state.is_chance_node():
+                        actions, probs = zip(*state.chance_outcomes())
+                        state.apply_action(rng.choices(actions, probs)[0])
+                    else:
+                        state.apply_action(state.legal_actions()[0])
                 row["ismcts_iterations"] = _rate(lambda: (bot.step(state), 100)[1], seconds)
         except Exception as exc:    # pragma: no cover - depends on the installed open_spiel
             row["ismcts_error"] = f"{type(exc).__name__}: {exc}"
@@ -455,7 +462,8 @@ def format_table(result: Mapping[str, Any]) -> list[str]:
         lines.append("  ".join([row[0].ljust(widths[0]), row[1].ljust(widths[1])] +
                                [c.rjust(w) for c, w in zip(row[2:], widths[2:])]).rstrip())
     for name, row in result.get("peer", {}).get("openspiel", {}).items():
-        extra = f", ISMCTS {row['ismcts_iterations']:,.0f} it/s" if "ismcts_iterations" in row else ""
+        extra = f", ISMCTS {row['ismcts_iterations']:,.0f} it/s" if "ismcts_iterations" in row else \
+            f" (its ISMCTS does not run it: {row['ismcts_error'][:60]})" if "ismcts_error" in row else ""
         lines.append(f"openspiel {name}: {row['random_games']:,.0f} random games/s, "
                      f"{row['us_per_step']:.2f} us/step{extra}")
     after = machine.get("load_after")
