@@ -358,7 +358,7 @@ def openspiel_peer(keys: Iterable[str], seconds: float, progress: Progress = _qu
 
 def run_bench(game: str | None = None, quick: bool = False, threads: int | None = None,
               peer: str | None = None, progress: Progress = _quiet,
-              signature_iterations: int = SIGNATURE_ITERATIONS) -> dict[str, Any]:
+              signature_iterations: int | None = None) -> dict[str, Any]:
     """The signature and the speed table of one game (`game`) or every game, as the `--json` object.
 
     Raises:
@@ -385,7 +385,7 @@ def run_bench(game: str | None = None, quick: bool = False, threads: int | None 
         "format": FORMAT, "version": __version__, "quick": quick, "threads": threads,
         "machine": {"cpus": os.cpu_count(), "usable_cores": usable_cores(), "python": platform.python_version(),
                     "platform": platform.platform(), "load_before": list(load) if load else None},
-        "signature": signature(specs, signature_iterations, SEED, progress),
+        "signature": signature(specs, signature_iterations or SIGNATURE_ITERATIONS, SEED, progress),
         "speed": {spec.key: game_speed(spec, threads, seconds, progress) for spec in specs},
     }
     if peer == "openspiel":
