@@ -19,10 +19,12 @@ hex digits) per game and over every game. It does not depend on the machine, its
 Speed (`speed`), per game at its default player count: C playouts/s from the start (random,
 heuristic), random games/s through the Python API with the compiled core and with the reference model,
 their ratio (the core's playouts over the reference's games), clone/key/legal-actions in ns at the
-middle position, search iterations/s there on one thread and on N threads sharing one native tree, and
+middle position (all of these per second of this process's CPU time, so that the time other processes
+hold the CPU is not charged to them), search iterations/s there on one thread and on N threads sharing
+one native tree (wall clock: the threads' speed-up is wall-clock by nature), and
 the native tree's memory per node (allocated bytes over nodes after the one-thread search, whose
-capacity grows in steps, and the fixed size of a node record plus a hash slot). Every rate is the best of three time-boxed batches (wall clock: the
-threads' speed-up is wall-clock by nature), so load from other processes lowers it less.
+capacity grows in steps, and the fixed size of a node record plus a hash slot). Every rate is the best
+of three batches of a wall-clock length, so load from other processes lowers it less.
 
 `compare(a, b)` lines up two `--json` results as ratios.
 """
@@ -187,17 +189,23 @@ def signature(specs: Iterable, iterations: int = SIGNATURE_ITERATIONS, seed: int
 # Speed
 
 
-def _rate(fn: Callable[[], int], seconds: float) -> float:
+def _rate(fn: Callable[[], int], seconds: float, cpu: bool = True) -> float:
     """Units per second of `fn` (which returns the units it did): the best of three batches of
-    `seconds / 3` each (each batch calls `fn` at least once)."""
+    `seconds / 3` of wall clock each (each batch calls `fn` at least once).
+
+    With `cpu`, per second of this process's CPU time rather than of wall clock: single-threaded work
+    on a shared machine would otherwise be charged the time other processes held the CPU.
+    """
     best = 0.0
     for _ in range(3):
-        done, start = 0, time.perf_counter()
+        done, start, cpu_start = 0, time.perf_counter(), time.process_time()
         while True:
             done += fn()
             elapsed = time.perf_counter() - start
             if elapsed >= seconds / 3:
                 break
+        if cpu:
+            elapsed = max(time.process_time() - cpu_start, 1e-9)
         best = max(best, done / elapsed)
     return best
 
@@ -247,7 +255,7 @@ def _search_rate(root, seat: int, params: Params, threads: int, seconds: float) 
         searcher.run(iterations=iterations, **({"threads": threads} if threads > 1 else {}))
         last[0] = searcher
         return searcher.iterations
-    return _rate(run, seconds), last[0]
+    return _rate(run, seconds, cpu=False), last[0]
 
 
 def game_speed(spec, threads: int, seconds: float, progress: Progress = _quiet) -> dict[str, Any]:
@@ -327,10 +335,10 @@ def openspiel_peer(keys: Iterable[str], seconds: float, progress: Progress = _qu
                 steps_done[0] += 1
             return 1
 
-        start = time.perf_counter()
+        start = time.process_time()
         games_per_s = _rate(run, seconds)
         row = {"random_games": games_per_s,
-               "us_per_step": (time.perf_counter() - start) / max(steps_done[0], 1) * 1e6}
+               "us_per_step": (time.process_time() - start) / max(steps_done[0], 1) * 1e6}
         try:
             from open_spiel.python.algorithms import ismcts, mcts
             if game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION:
