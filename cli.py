@@ -10,7 +10,7 @@ Commands: `games` (the registered games), `suggest` (the best move and turn plan
 file), `replay` (a game record's steps and positions), `random-game` (a complete game with random
 decisions), `arena` (bot tournaments), `play` (play against bots in the terminal), `engine` (the
 JSON-lines analysis engine: docs/engine-protocol.md), `analyse` (a seat's decisions in a game record),
-`serve` (the web board).
+`serve` (the web board), `bench` (a deterministic signature and the speed table: docs/benchmarks.md).
 Every user mistake -- a bad option, a missing or unreadable file, malformed JSON, an impossible
 position -- prints one line `error: <message>` on stderr and exits with code 2, never a traceback.
 
@@ -33,7 +33,7 @@ import random
 import sys
 import traceback
 from pathlib import Path
-from typing import Any, Callable, List, NoReturn, Optional
+from typing import Any, Callable, List, NoReturn, Optional, Tuple
 
 import typer
 from typer.core import TyperGroup
@@ -1094,6 +1094,49 @@ def _print_analysis(result, score: str = "VP") -> None:
                   f"{'' if result.deterministic else ' (not reproducible)'}; {result.elapsed:.1f} s")
     for note in result.notes:
         console.print(f"note: {note}")
+
+
+@app.command()
+@user_errors
+def bench(
+    game: Optional[str] = typer.Option(None, "--game", metavar="GAME",
+                                       help="Bench this game only (default: every game; `burano games` lists them)."),
+    quick: bool = typer.Option(False, "--quick", help="Shorter speed measurements (about 10 s in all; the "
+                                                      "signature is the same)."),
+    threads: Optional[int] = typer.Option(None, "--threads", metavar="N",
+                                          help="Threads of the shared-tree search row (default: the usable "
+                                               "cores, at least 2)."),
+    as_json: Optional[str] = typer.Option(None, "--json", metavar="FILE",
+                                          help="Write the result as JSON to FILE ('-': stdout, instead of the "
+                                               "table)."),
+    compare: Optional[Tuple[str, str]] = typer.Option(None, "--compare", metavar="A.json B.json",
+                                                      help="Compare two --json results (B/A ratios) instead of "
+                                                           "running."),
+    peer: Optional[str] = typer.Option(None, "--peer", metavar="ENGINE",
+                                       help="Also time another engine's loops: openspiel (needs pyspiel)."),
+) -> None:
+    """Benchmark: a deterministic signature (fixed-seed searches and seeded random games that change only
+    when rules or search change), then the speed table of every game (docs/benchmarks.md)."""
+    from burano_ai import bench as benchmark
+    if compare is not None:
+        if game is not None or quick or threads is not None or as_json is not None or peer is not None:
+            raise OptionError("--compare reads two results and takes no other option")
+        for line in benchmark.compare(benchmark.load_result(compare[0]), benchmark.load_result(compare[1])):
+            typer.echo(line)
+        return
+    if as_json is not None and as_json != "-":
+        _check_output(Path(as_json), "--json")
+    result = benchmark.run_bench(game=game, quick=quick, threads=threads, peer=peer,
+                                 progress=lambda message: typer.echo(f"bench: {message}", err=True))
+    if as_json == "-":
+        typer.echo(benchmark.to_json(result), nl=False)
+        return
+    if as_json is not None:
+        _write_text(Path(as_json), benchmark.to_json(result))
+    for line in benchmark.format_table(result):
+        typer.echo(line)
+    if as_json is not None:
+        typer.echo(f"result written to {as_json}")
 
 
 @app.command()
