@@ -361,6 +361,14 @@ def _print_scores(spec, state) -> None:
 # Commands
 
 
+def _placeholder_notice(spec) -> Optional[str]:
+    """The one line a game with stand-in component data shows wherever it is played (capability
+    `placeholder_data`, the spec's `placeholder_notice`), or None."""
+    if "placeholder_data" not in spec.capabilities:
+        return None
+    return getattr(spec, "placeholder_notice", None) or "placeholder data: some component data stands in for lost originals"
+
+
 def _game_summary(spec) -> dict[str, Any]:
     """What `burano games` tells of one game (its JSON object)."""
     return {
@@ -373,6 +381,7 @@ def _game_summary(spec) -> dict[str, Any]:
         "implementations": list(spec.implementations),
         "capabilities": sorted(spec.capabilities),
         "default": spec.key == DEFAULT_GAME,
+        "placeholder": _placeholder_notice(spec),
     }
 
 
@@ -398,6 +407,9 @@ def games(
     typer.echo("")
     for g in summaries:
         typer.echo(f"{g['key']}: {', '.join(g['capabilities']) or '(no optional capabilities)'}")
+    for g in summaries:
+        if g["placeholder"]:
+            typer.echo(f"{g['key']} uses {g['placeholder']}")
     typer.echo(f"* the default game (when --game is not given); capabilities: what a game has besides the "
                f"rules")
 
@@ -725,12 +737,17 @@ def suggest(
         if result.stopped and stop.is_set():
             result = dataclasses.replace(result, notes=result.notes + (
                 "interrupted (Ctrl-C): this is the best move found so far",))
+    notice = _placeholder_notice(spec)
     if as_json:
         data = result.to_dict()
         data["candidates"] = data["candidates"][:top]
+        if notice:
+            data["placeholder"] = notice
         typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
         return
     _print_suggestion(result, top, plans, _score_header(spec, state))
+    if notice:
+        typer.echo(f"note: {spec.key} uses {notice}")
 
 
 #: Seconds between updates of `burano suggest`'s live line.

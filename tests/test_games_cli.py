@@ -93,9 +93,29 @@ def test_games_json(runner):
     assert games[0] == {
         "key": "burano", "title": "Burano", "min_players": 2, "max_players": 4, "default_players": 4,
         "position_format": "burano-position/1", "implementations": ["compiled", "reference"],
-        "capabilities": sorted(get_spec("burano").capabilities), "default": True,
+        "capabilities": sorted(get_spec("burano").capabilities), "default": True, "placeholder": None,
     }
     assert [g["key"] for g in games if g["default"]] == [DEFAULT_GAME]
+
+
+def test_a_game_with_placeholder_data_says_so_in_games_and_suggest(runner):
+    """Issue 22: stand-in component data is announced in plain words wherever the game is played."""
+    placeholder = [spec for spec in all_specs() if "placeholder_data" in spec.capabilities]
+    assert placeholder, "azul-sintra ships placeholder data"
+    listing = invoke(runner, "games").stdout.splitlines()
+    games = {g["key"]: g for g in json.loads(invoke(runner, "games", "--json").stdout)}
+    for spec in all_specs():
+        notice = games[spec.key]["placeholder"]
+        if spec in placeholder:
+            assert notice and notice.startswith("placeholder data") and f"{spec.key} uses {notice}" in listing
+            text = invoke(runner, "suggest", "--game", spec.key, "--iterations", "60", "--threads", "1")
+            assert text.exit_code == 0, text.stderr
+            assert text.stdout.rstrip().splitlines()[-1] == f"note: {spec.key} uses {notice}"
+            data = json.loads(invoke(runner, "suggest", "--game", spec.key, "--iterations", "60", "--threads", "1",
+                                     "--json").stdout)
+            assert data["placeholder"] == notice
+        else:
+            assert notice is None and not any(line.startswith(f"{spec.key} uses") for line in listing)
 
 
 def test_games_lists_a_newly_registered_game(runner, other_game):
