@@ -212,6 +212,17 @@ def _check_players(players: Optional[int], spec, default: Optional[int] = None) 
     return check_player_count(players, spec)
 
 
+#: The largest seed every seeded command takes (records and positions store seeds from 0 to 2^63-1).
+MAX_SEED = 2**63 - 1
+
+
+def _seed_option(seed: int, option: str = "--seed") -> int:
+    """`--seed` checked before anything runs: a whole number from 0 to 2^63-1 (what a record can store)."""
+    if not 0 <= seed <= MAX_SEED:
+        raise OptionError(f"{option} must be a whole number from 0 to 2^63-1, not {seed}")
+    return seed
+
+
 def _seat_option(text: str, num_players: int) -> int:
     """The 0-based seat named by `--seat`: a letter A, B, ..., the one seat syntax people type."""
     return parse_seat(text, num_players, what="--seat")
@@ -412,6 +423,7 @@ def new(
 ) -> None:
     """Write the start position of a new game as JSON (the full state)."""
     spec = _spec(game)
+    _seed_option(seed)
     _check_output(output, "--output")
     state = spec.new_game(_check_players(players, spec)).new_initial_state(seed)
     text = json.dumps(state.to_dict(), indent=2) + "\n"
@@ -455,6 +467,7 @@ def random_game(
     """Play a complete game with uniformly random decisions; print the transcript and the scores."""
     from burano_ai.record import GameRecord, SeatInfo
     spec = _spec(game)
+    _seed_option(seed)
     _check_output(record, "--record")
     players = _check_players(players, spec)
     state = spec.new_game(players).new_initial_state(seed)
@@ -534,8 +547,12 @@ def apply(
     """
     from burano_ai.record import apply_moves
     _check_output(output, "--output")
+    move_list = _split_moves(moves)
+    if not move_list:
+        raise OptionError(f"no move given (MOVE was {' '.join(repr(m) for m in moves)[:80]}): "
+                          "name at least one move, e.g. 'take b5'")
     spec, state, view = _load(file, game)
-    new_state, steps = apply_moves(state, _split_moves(moves), view, **game_keyword(spec, DEFAULT_GAME))
+    new_state, steps = apply_moves(state, move_list, view, **game_keyword(spec, DEFAULT_GAME))
     text = new_state.to_json(view, indent=2) + "\n"
     if output is None:
         typer.echo(text, nl=False)
@@ -671,6 +688,7 @@ def suggest(
     from burano_ai.engine import root_moves
     from burano_ai.engine import suggest as engine_suggest
     from burano_ai.search import Limit, Params
+    _seed_option(seed)
 
     spec, state, view = _load(file, game)
     searcher = None if seat is None else _seat_option(seat, state.num_players)
@@ -851,6 +869,7 @@ def arena(
     from burano_ai.arena import ArenaConfig, parse_sprt, run_arena, split_bot_list
 
     game_spec = _spec(game)
+    _seed_option(seed)
     players = _check_players(players, game_spec, default=game_spec.min_players)
     specs = [spec for text in bots for spec in split_bot_list(text)]
     sprt_config = parse_sprt(sprt) if sprt is not None else None
