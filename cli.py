@@ -964,6 +964,9 @@ def engine(
                                                "usable core)."),
     game: Optional[str] = typer.Option(None, "--game", metavar="GAME",
                                        help=f"The game of a query that does not name one (default {DEFAULT_GAME})."),
+    max_queue: Optional[int] = typer.Option(None, "--max-queue", metavar="N",
+                                            help="Most queries waiting to be searched (default 1000); one more is "
+                                                 "answered with an error line: the queue never grows unbounded."),
 ) -> None:
     """Serve the JSON-lines analysis protocol on stdin/stdout (docs/engine-protocol.md).
 
@@ -973,11 +976,15 @@ def engine(
     Logs go to stderr.
     """
     from burano_ai.engine import MAX_THREADS
-    from burano_ai.protocol import serve_stdio
+    from burano_ai.protocol import DEFAULT_MAX_QUEUE, MAX_QUEUE_LIMIT, serve_stdio
     if threads is not None and not 1 <= threads <= MAX_THREADS:
         raise OptionError(f"--threads must be from 1 to {MAX_THREADS}, not {threads}")
+    if max_queue is None:
+        max_queue = DEFAULT_MAX_QUEUE
+    if not 1 <= max_queue <= MAX_QUEUE_LIMIT:
+        raise OptionError(f"--max-queue must be from 1 to {MAX_QUEUE_LIMIT}, not {max_queue}")
     spec = _spec(game)
-    serve_stdio(threads=threads, **game_keyword(spec, DEFAULT_GAME))
+    serve_stdio(threads=threads, max_queue=max_queue, **game_keyword(spec, DEFAULT_GAME))
 
 
 @app.command()
