@@ -18,7 +18,7 @@ Other endings, as Unix tools do: a bug prints `error: internal error: <type>: <m
 report)` and exits with 70 (EX_SOFTWARE) -- set `BURANO_DEBUG_TRACEBACK=1` to get the traceback as
 well; Ctrl-C exits with 130 (in `burano suggest`'s search it stops the search, which prints the best move
 so far and exits with 0), SIGTERM and SIGHUP during a search with 143 and 129 (the search workers
-are stopped first); a reader that closes the pipe early (`burano show F | head -1`) ends the command
+are stopped first; so are the worker processes of `analyse --jobs` and `arena --workers`, on Ctrl-C too); a reader that closes the pipe early (`burano show F | head -1`) ends the command
 quietly with 141 (128 + SIGPIPE).
 """
 
