@@ -7,8 +7,10 @@ HTTP. The schema is FastAPI's own (`app.openapi()`), completed here:
 - the routes read raw bodies (`_body` in web/app.py), so FastAPI publishes no request body: `BODIES`
   gives each POST route the JSON object it reads, so that the fuzzer sends meaningful bodies as well
   as broken ones (negative mode);
-- path parameters also offer the ids of objects the server really holds (games, a replay, an analysis,
-  created by `seed_server` before the run), so that moves, undos, records and replays are reached;
+- path parameters also offer the ids of objects the server really holds (games and a replay, created by
+  `seed_server` before the run), and the seat routes an `X-Burano-Token` header with the seats' real
+  tokens, so that moves, undos, records and replays are reached (and the token checks are crossed: a
+  token of one game on another's routes);
 - event streams (`/events`) stay open by design and are left out (a fuzzer would wait on them).
 
 The oracles: schemathesis's `not_a_server_error` (no 5xx) with a request timeout (no hang); after the
@@ -60,6 +62,8 @@ BODIES: dict[tuple[str, str], dict[str, Any]] = {
     ("/api/replays", "post"): {"type": "object", "required": ["record"], "properties": {
         "record": {"type": "object"}, "seat": _SEAT}},
 }
+#: The header that carries a seat's token (a server with seat tokens: `burano serve` since issue 20).
+TOKEN_HEADER = "X-Burano-Token"
 #: Routes left out of the run.
 EXCLUDED = re.compile(r"/events$|^/$|^/static")
 
@@ -150,7 +154,7 @@ class Server:
 
 def seed_server(server: Server) -> dict[str, list[str]]:
     """Objects for the fuzzer to reach: games (a human against bots), a replay; their ids by parameter."""
-    ids: dict[str, list[str]] = {"game_id": [], "replay_id": [], "analysis_id": []}
+    ids: dict[str, list[str]] = {"game_id": [], "replay_id": [], "analysis_id": [], TOKEN_HEADER: []}
     for kind, players, seats in (("burano", 2, ["human", "random"]), ("goofspiel", 2, ["human", "random"]),
                                  ("burano", 3, ["human", "human", "random"])):
         try:
@@ -160,6 +164,7 @@ def seed_server(server: Server) -> dict[str, list[str]]:
             continue
         game = payload.get("game")
         ids["game_id"].append(game if isinstance(game, str) else payload.get("id"))
+        ids[TOKEN_HEADER].extend((payload.get("tokens") or {}).values())   # seat tokens (a server that has them)
     from burano_ai.record import GameRecord
     record = GameRecord.load(ROOT / "tests" / "records" / "blunder-2p.json").to_dict()
     try:
@@ -182,9 +187,14 @@ def openapi_schema(ids: dict[str, list[str]] | None = None) -> dict[str, Any]:
             body = BODIES.get((path, method))
             if body is not None:
                 op["requestBody"] = {"required": True, "content": {"application/json": {"schema": body}}}
-            for param in op.get("parameters", []):
+            params = op.setdefault("parameters", [])
+            tokens = (ids or {}).get(TOKEN_HEADER)
+            if tokens and re.match(r"/api/(games|analysis)/\{", path):
+                params.append({"name": TOKEN_HEADER, "in": "header", "required": False,
+                               "schema": {"type": "string", "enum": tokens}})
+            for param in params:
                 known = (ids or {}).get(param["name"])
-                if known:
+                if known and param["in"] == "path":
                     param["schema"] = {"anyOf": [{"type": "string", "enum": known}, param.get("schema", {})]}
     return schema
 
