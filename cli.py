@@ -33,7 +33,7 @@ import random
 import sys
 import traceback
 from pathlib import Path
-from typing import Any, Callable, NoReturn, Optional
+from typing import Any, Callable, List, NoReturn, Optional
 
 import typer
 from typer.core import TyperGroup
@@ -926,11 +926,14 @@ def play(
                                        help="Bots for the other seats, in seat order, separated by ';': "
                                             "'ismcts:time=2;greedy' (one spec plays every other seat; default "
                                             "ismcts:time=2)."),
-    seed: Optional[int] = typer.Option(None, "--seed", "-s", help="Seed of the deal, the chance events and the "
-                                                                 "bots (default: a random one, shown)."),
+    seed: Optional[int] = typer.Option(None, "--seed", "-s", help="Play a reproducible game: the seed of the deal, "
+                                                                 "the chance events and the bots (default: secret "
+                                                                 "chance, drawn from a secret you cannot see; undo "
+                                                                 "redraws)."),
     record: Optional[Path] = typer.Option(None, "--record", metavar="FILE",
                                           help="Save the game record here (default ./<game>-game-<seed>.json, "
-                                               "burano-game-<seed>.json for Burano, or the --resume file)."),
+                                               "burano-game-<seed>.json for Burano, the start time instead of "
+                                               "the seed without --seed, or the --resume file)."),
     resume: Optional[Path] = typer.Option(None, "--resume", metavar="FILE", help="Continue a saved game."),
     names: Optional[str] = typer.Option(None, "--names", metavar="NAMES",
                                         help="Comma-separated names: one per seat, or one per person."),
@@ -1117,6 +1120,14 @@ def serve(
     open_browser: bool = typer.Option(False, "--open", help="Open the board in the default web browser."),
     game: Optional[str] = typer.Option(None, "--game", metavar="GAME",
                                        help=f"The game the new-game form offers first (default {DEFAULT_GAME})."),
+    public: bool = typer.Option(False, "--public",
+                                help="Allow a --host other machines can reach (says what it exposes)."),
+    allow_host: Optional[List[str]] = typer.Option(None, "--allow-host", metavar="NAME[:PORT]",
+                                                   help="One more name the Host header may give (repeatable; "
+                                                        "default: localhost, 127.0.0.1, [::1] on --port)."),
+    limit: Optional[List[str]] = typer.Option(None, "--limit", metavar="NAME=VALUE",
+                                              help="An operator's limit (repeatable): max_games, max_streams, "
+                                                   "bot_seconds, ... (docs/web.md)."),
 ) -> None:
     """Serve the web board: play against bots, analyse, set up a position, replay a game (docs/web.md)."""
     spec = _spec(game)
@@ -1124,7 +1135,8 @@ def serve(
         from burano_ai.web.server import serve as run_server
     except ImportError as exc:
         raise OptionError(f"burano serve needs the web extra: pip install 'burano-ai[web]' ({exc})") from None
-    run_server(host=host, port=port, open_browser=open_browser, **game_keyword(spec, DEFAULT_GAME))
+    run_server(host=host, port=port, open_browser=open_browser, public=public, allow_hosts=allow_host or [],
+               limits=limit or [], **game_keyword(spec, DEFAULT_GAME))
 
 
 if __name__ == "__main__":

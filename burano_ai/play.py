@@ -32,8 +32,8 @@ from __future__ import annotations
 
 import difflib
 import os
-import random
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
@@ -126,7 +126,9 @@ def new_game(players: int | None = None, you: str | None = None, bots: str | Non
         players: in the game's range; by default the people's seats plus the bots listed.
         you: the people's seats, comma-separated letters (`B` or `A,C` for hot-seat); default A.
         bots: bot specs separated by ';' (or ','): one per other seat, or one for all of them.
-        seed: the deal's seed (and the chance events' and bots'); default a random one.
+        seed: the seed of a reproducible game (its deal, chance events and bots); default None: secret
+            chance (`GameSession`: a secret the player cannot see draws the deal, the chance events and the
+            bots' seeds, and undo redraws).
         names: comma-separated names, one per seat or one per person.
         game: the game's registry key (default Burano).
     """
@@ -167,19 +169,18 @@ def new_game(players: int | None = None, you: str | None = None, bots: str | Non
         elif len(name_list) != players:
             raise OptionError(f"--names: give {players} names (one per seat) or {len(humans)} (one per person), "
                               f"not {len(name_list)}")
-    if seed is None:
-        seed = random.SystemRandom().randrange(1_000_000)
-    if isinstance(seed, bool) or not 0 <= seed < 2**63:
+    if seed is not None and (isinstance(seed, bool) or not 0 <= seed < 2**63):
         raise OptionError(f"--seed must be a whole number from 0 to 2^63-1, not {seed}")
     return GameSession(players, seed, seats, names=name_list, event="burano play",
                        **game_keyword(game_spec, DEFAULT_GAME))
 
 
 def default_record_path(seed: int | None, folder: Path | None = None, game: str = DEFAULT_GAME) -> Path:
-    """``<game>-game-<seed>.json`` (``burano-game-7.json``) in `folder` (the working directory), or the first
-    free ``-2``, ``-3`` name."""
+    """``<game>-game-<seed>.json`` (``burano-game-7.json``; a game of secret chance: the UTC time it started,
+    ``burano-game-20261126-233000.json``) in `folder` (the working directory), or the first free ``-2``,
+    ``-3`` name."""
     folder = Path.cwd() if folder is None else folder
-    stem = f"{game}-game-{seed if seed is not None else 'start'}"
+    stem = f"{game}-game-{seed if seed is not None else time.strftime('%Y%m%d-%H%M%S', time.gmtime())}"
     path = folder / f"{stem}.json"
     n = 2
     while path.exists():
@@ -483,7 +484,8 @@ class Table:
         s = self.session
         seats = ", ".join(self.who(p) for p in range(s.players))
         verb = "resumed" if self.resumed else "new game"
-        self.term.rule(f"{self.spec.title}: {verb}, {s.players} players, seed {s.seed}")
+        chance = f"seed {s.seed}" if s.seeded else "secret chance"
+        self.term.rule(f"{self.spec.title}: {verb}, {s.players} players, {chance}")
         self.term.print(f"seats: {seats}")
         self.term.print(f"the game record is saved to {self.record_path} (type help for the commands)")
         if self.resumed:

@@ -4,8 +4,13 @@ A record is the game's PGN: a header (the game, players, seats and who played th
 start position, the engine and date, the result) and the steps — each player's move by its text, each chance
 event by its outcome's text and which seats saw it. It replays to the same positions in every rules
 implementation that speaks the State API (`replay`, `positions`), and it can be exported for one seat
-(`for_seat`): the steps that seat did not see lose their text, so a game can be shared without revealing
-what only the umpire saw. The format is documented in docs/game-format.md.
+(`for_seat`): the steps that seat did not see lose their text and the seed goes (the start is the seat's
+view of the first position), so a game can be shared without revealing what only the umpire saw. The
+format is documented in docs/game-format.md.
+
+A record cannot lie about what it hides: an export may null only steps its seat did not see (who saw a
+step is checked against the replay), a one-seat view cannot start a full record, the `result` must be
+the replay's, and the texts people read on a terminal (names, the event) carry no control characters.
 
     from burano_ai.record import GameRecord
     record = GameRecord.load("game.json")
@@ -26,6 +31,7 @@ import datetime
 import json
 import os
 import random
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
@@ -43,8 +49,13 @@ MAX_RECORD_BYTES = 16 * MAX_POSITION_BYTES
 CHANCE_ACTOR = "chance"
 #: What a seat is when a person plays it.
 HUMAN = "human"
-#: Most hidden-step assignments tried when a one-seat export is replayed (see `GameRecord.replay`).
+#: Most state applications (public and hidden steps alike) the replay of a one-seat export may spend
+#: filling its hidden steps (`GameRecord.replay`); past it, a one-line RecordError.
 MAX_FILL_STEPS = 200_000
+#: Longest seat name, player (bot spec) and event text.
+MAX_NAME_CHARS = 200
+#: The keys of a finished game's `result`.
+RESULT_KEYS = ("scores", "order", "winners")
 
 GameFactory = Callable[[int], Any]
 
@@ -222,18 +233,26 @@ class GameRecord:
         view = data.get("view")
         if view is not None and (not isinstance(view, str) or view not in SEAT_LETTERS[:players]):
             raise RecordError(f"record.view: must be a seat letter of this game or null, not {view!r}")
-        result = data.get("result")
-        if result is not None and not isinstance(result, dict):
-            raise RecordError("record.result: must be an object or null")
+        result = _result(data.get("result"), players)
         record = cls(players=players, seats=seats, seed=seed, start=start, steps=steps, result=result, view=view,
-                     engine=_text(data.get("engine", ""), "record.engine"),
-                     date=_text(data.get("date", ""), "record.date"),
-                     event=None if data.get("event") is None else _text(data["event"], "record.event"),
+                     engine=_text(data.get("engine", ""), "record.engine", MAX_NAME_CHARS),
+                     date=_text(data.get("date", ""), "record.date", MAX_NAME_CHARS),
+                     event=None if data.get("event") is None else _text(data["event"], "record.event",
+                                                                        MAX_NAME_CHARS),
                      game=game)
-        if view is None and any(s.hidden for s in steps):
-            first = next(i for i, s in enumerate(steps) if s.hidden)
-            raise RecordError(f"record.steps[{first}].move: null (hidden) in a record that is not a one-seat export "
-                              "(record.view)")
+        for i, s in enumerate(steps):
+            if not s.hidden:
+                continue
+            where = f"record.steps[{i}].move"
+            if view is None:
+                raise RecordError(f"{where}: null (hidden) in a record that is not a one-seat export (record.view)")
+            if s.actor == view:
+                raise RecordError(f"{where}: null (hidden), but it is seat {view}'s own move: an export hides only "
+                                  "steps its seat did not see")
+            if s.visible_to(view):
+                raise RecordError(f"{where}: null (hidden), but seat {view} saw this step (seen_by "
+                                  f"{'every seat' if s.seen_by is None else ', '.join(s.seen_by)}): an export hides "
+                                  "only steps its seat did not see")
         return record
 
     def _check_header(self) -> None:
@@ -301,11 +320,17 @@ class GameRecord:
         if self.start is None:
             return factory(self.players).new_initial_state(self.seed)
         try:
-            state, _view = spec.load_position(self.start, factory)
+            state, view = spec.load_position(self.start, factory)
         except PositionError as exc:
             raise RecordError(f"record.start: {exc}") from None
         if state.num_players != self.players:
             raise RecordError(f"record.start: a {state.num_players}-player position in a {self.players}-player record")
+        if view is not None and self.view is None:
+            raise RecordError(f"record.start: seat {SEAT_LETTERS[view]}'s one-seat view cannot start a full record "
+                              "(its hidden parts would be made up): give the full position, or record.view")
+        if view is not None and SEAT_LETTERS[view] != self.view:
+            raise RecordError(f"record.start: seat {SEAT_LETTERS[view]}'s one-seat view in a record exported for "
+                              f"seat {self.view}")
         return state
 
     def add(self, state, action: int) -> Step:
@@ -343,6 +368,7 @@ class GameRecord:
         for i, step in enumerate(self.steps):
             yield i, state
             self._apply(state, i, step if filled is None else filled[i])
+        self._check_result(state)
         yield len(self.steps), state
 
     def replay(self, ply: int | None = None, game_factory: GameFactory | None = None):
@@ -375,37 +401,81 @@ class GameRecord:
             if step.actor != mover:
                 raise RecordError(f"{where}.actor: {mover} is to move here, not {step.actor}")
         try:
+            # Who saw the step, from the state before it (parsed first: `play` names a bad text itself).
+            seen = self.spec.step_visibility(state, state.string_to_action(step.move))
+        except BuranoError:
+            seen = None
+        try:
             state.play(step.move)
         except BuranoError as exc:
             raise RecordError(f"{where}: {exc}") from None
+        if seen is None:      # `play` took a text that `string_to_action` refused: no implementation does
+            raise RecordError(f"{where}: {step.move!r} is not a move text of this game")
+        seen_by = None if seen.seen_by is None else [SEAT_LETTERS[p] for p in seen.seen_by]
+        if step.seen_by != seen_by:
+            raise RecordError(f"{where}.seen_by: the step was seen by "
+                              f"{'every seat' if seen_by is None else ', '.join(seen_by)}, not "
+                              f"{'every seat' if step.seen_by is None else ', '.join(step.seen_by) or 'no seat'}")
+        seat = None if seen.seat is None else SEAT_LETTERS[seen.seat]
+        if step.is_chance and step.seat != seat:
+            raise RecordError(f"{where}.seat: the chance event belongs to {seat or 'no seat'}, "
+                              f"not {step.seat or 'no seat'}")
+
+    def _check_result(self, state) -> None:
+        """The record's `result` is the replay's: the game is over and the scores, order and winners agree."""
+        if self.result is None:
+            return
+        if not state.is_terminal():
+            raise RecordError(f"record.result: given, but the game is not over after the {len(self.steps)} steps")
+        expected = GameRecord(players=self.players, seats=self.seats)
+        expected.finish(state)
+        for key in RESULT_KEYS:
+            if list(self.result[key]) != list(expected.result[key]):
+                raise RecordError(f"record.result.{key}: {self.result[key]!r}, but the replay gives "
+                                  f"{expected.result[key]!r}")
 
     def _filled_steps(self, game_factory: GameFactory | None) -> list[Step]:
         """The steps of a one-seat export with every hidden step given a consistent text.
 
         Depth-first over the hidden steps, trying first the outcomes the seat's later public steps need
-        (a card another seat later sells, a colour its revealed pyramid has), at most `MAX_FILL_STEPS`
-        applications in all.
+        (a card another seat later sells, a colour its revealed pyramid has); a complete assignment must
+        also give the record's `result`. Every state application -- a public step replayed, a hidden
+        step tried -- counts against `MAX_FILL_STEPS`; past it, a one-line RecordError.
         """
         steps = list(self.steps)
         hidden = [i for i, s in enumerate(steps) if s.hidden]
         state0 = self.initial_state(game_factory)
         budget = [MAX_FILL_STEPS]
+        furthest: list[Any] = [-1, ""]    # the step index and message of the furthest failure, for the error
         rng = random.Random(0)
+
+        def apply(state, i: int, step: Step) -> None:
+            budget[0] -= 1
+            if budget[0] < 0:
+                raise RecordError(f"record: no assignment of the hidden steps consistent with the record found "
+                                  f"within {MAX_FILL_STEPS} steps played (the export hides too much, or lies)")
+            try:
+                self._apply(state, i, step)
+            except RecordError as exc:
+                if i >= furthest[0]:
+                    furthest[:] = [i, str(exc)]
+                raise
 
         def run(state, start: int, k: int) -> bool:
             end = hidden[k] if k < len(hidden) else len(steps)
             for i in range(start, end):
-                budget[0] -= 1
-                if budget[0] < 0:
-                    raise RecordError(f"record: cannot find hidden steps consistent with the record within "
-                                      f"{MAX_FILL_STEPS} steps")
                 try:
-                    self._apply(state, i, steps[i])
+                    apply(state, i, steps[i])
                 except RecordError:
-                    if k == 0:
-                        raise   # before the first hidden step: the record itself is wrong
+                    if k == 0 or budget[0] < 0:
+                        raise   # before the first hidden step the record itself is wrong; or out of budget
                     return False
             if k == len(hidden):
+                try:
+                    self._check_result(state)
+                except RecordError as exc:
+                    furthest[:] = [len(steps), str(exc)]
+                    return False
                 return True
             i = hidden[k]
             options = _hidden_options(state, steps, i, rng)
@@ -413,27 +483,38 @@ class GameRecord:
                 trial = state.clone()
                 steps[i] = Step(**{**self.steps[i].__dict__, "move": text})
                 try:
-                    self._apply(trial, i, steps[i])
+                    apply(trial, i, steps[i])
                 except RecordError:
+                    if budget[0] < 0:
+                        raise
                     continue
                 if run(trial, i + 1, k + 1):
                     return True
             steps[i] = self.steps[i]
             return False
 
-        if not run(state0, 0, 0):
-            # Replay without fills to name the first step that cannot be played, else say why.
-            raise RecordError("record: no assignment of the hidden steps makes every later step legal")
+        try:
+            found = run(state0, 0, 0)
+        except RecursionError:
+            raise RecordError(f"record: {len(hidden)} hidden steps are too many to fill") from None
+        if not found:
+            # Name the furthest the replay got with any assignment, and why it stopped there.
+            raise RecordError("record: no assignment of the hidden steps makes every later step legal"
+                              + (" and gives record.result" if self.result is not None else "")
+                              + (f"; the furthest replay stops at {furthest[1]}" if furthest[1] else ""))
         return steps
 
     # -- export -------------------------------------------------------------------------------------------
 
     def for_seat(self, seat: int | str) -> GameRecord:
-        """This record as `seat` may share it: the other seats' private steps hidden.
+        """This record as `seat` may share it: nothing in it rebuilds what the seat did not see.
 
-        Which ones is the game's (`GameSpec.hidden_in_export`): in Burano another seat's blind fish draws,
-        and its pyramid steps only when the record ends while that pyramid is still being built (a
-        finished pyramid is revealed to all)."""
+        The other seats' private steps lose their text: which ones is the game's
+        (`GameSpec.hidden_in_export`): in Burano another seat's blind fish draws, and its pyramid steps
+        only when the record ends while that pyramid is still being built (a finished pyramid is revealed
+        to all). The seed goes (it would replay every draw): `start` is the seat's one-seat view of the
+        first position instead. Annotations stay on the seat's own moves only (another seat's were made
+        from that seat's view)."""
         p = parse_seat(seat, self.players, what="seat", error=RecordError)
         letter = SEAT_LETTERS[p]
         if self.view is not None and self.view != letter:
@@ -443,8 +524,9 @@ class GameRecord:
         for i, s in enumerate(self.steps):
             hide = i in hidden
             steps.append(Step(**{**s.__dict__, "move": None if hide else s.move,
-                                 "annotations": None if hide else s.annotations}))
-        return GameRecord(players=self.players, seats=list(self.seats), seed=self.seed, start=self.start,
+                                 "annotations": s.annotations if s.actor == letter else None}))
+        return GameRecord(players=self.players, seats=list(self.seats), seed=None,
+                          start=self.initial_state().to_dict(p),
                           steps=steps, result=self.result, view=letter, engine=self.engine, date=self.date,
                           event=self.event, game=self.game)
 
@@ -462,10 +544,62 @@ _HEADER_KEYS = frozenset({"format", "game", "players", "seats", "seed", "start",
 _STEP_KEYS = frozenset({"actor", "move", "kind", "seat", "seen_by", "annotations"})
 
 
-def _text(value: Any, where: str) -> str:
+#: Characters a text read on a terminal may not hold: controls (ESC starts a terminal escape sequence that
+#: can set the window title or clear the screen), line and paragraph separators, bidirectional overrides.
+_UNPRINTABLE_CATEGORIES = frozenset({"Cc", "Zl", "Zp"})
+_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def check_printable(value: str, where: str, error: type[BuranoError] = PositionError) -> str:
+    """`value`, if it holds no character that changes a terminal (`error` naming the first one, escaped)."""
+    for ch in value:
+        if ch in _BIDI_CONTROLS or unicodedata.category(ch) in _UNPRINTABLE_CATEGORIES:
+            raise error(f"{where}: control character U+{ord(ch):04X} in {value!r} (texts shown on a terminal may "
+                        "not hold control characters or escape sequences)")
+    return value
+
+
+def _text(value: Any, where: str, max_chars: int | None = None) -> str:
     if not isinstance(value, str):
         raise RecordError(f"{where}: must be a string, not {type(value).__name__}")
-    return value
+    if max_chars is not None and len(value) > max_chars:
+        raise RecordError(f"{where}: longer than {max_chars} characters")
+    return check_printable(value, where, RecordError)
+
+
+def _result(data: Any, players: int) -> dict[str, Any] | None:
+    """A finished game's `result` checked field by field (`GameRecord.replay` then checks it is the replay's)."""
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise RecordError("record.result: must be an object with scores, order and winners, or null")
+    for key in RESULT_KEYS:
+        if key not in data:
+            raise RecordError(f"record.result: no {key!r} (a result has {', '.join(RESULT_KEYS)})")
+    unknown = sorted(set(data) - set(RESULT_KEYS))
+    if unknown:
+        raise RecordError(f"record.result: unknown field {unknown[0]!r} (known: {', '.join(RESULT_KEYS)})")
+    letters = SEAT_LETTERS[:players]
+    scores = data["scores"]
+    if not isinstance(scores, list) or len(scores) != players or \
+            any(isinstance(x, bool) or not isinstance(x, (int, float)) for x in scores):
+        raise RecordError(f"record.result.scores: must be a list of {players} numbers (one per seat), not "
+                          f"{_short(scores)}")
+    order = data["order"]
+    if not isinstance(order, list) or sorted(order, key=str) != list(letters):
+        raise RecordError(f"record.result.order: must list every seat once ({', '.join(letters)}), not {_short(order)}")
+    winners = data["winners"]
+    if not isinstance(winners, list) or not winners or any(w not in letters for w in winners) or \
+            len(set(winners)) != len(winners):
+        raise RecordError(f"record.result.winners: must be a non-empty list of seat letters ({', '.join(letters)}), "
+                          f"not {_short(winners)}")
+    return {key: data[key] for key in RESULT_KEYS}
+
+
+def _short(value: Any) -> str:
+    """`value`'s repr, cut to one short line for an error message."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _seats(data: Any, players: int) -> list[SeatInfo]:
@@ -481,8 +615,8 @@ def _seats(data: Any, players: int) -> list[SeatInfo]:
             raise RecordError(f"{where}: unknown field {unknown[0]!r}")
         if s.get("seat", SEAT_LETTERS[i]) != SEAT_LETTERS[i]:
             raise RecordError(f"{where}.seat: must be {SEAT_LETTERS[i]!r}, not {s.get('seat')!r}")
-        out.append(SeatInfo(_text(s.get("name", f"Seat {SEAT_LETTERS[i]}"), f"{where}.name"),
-                            _text(s.get("player", HUMAN), f"{where}.player")))
+        out.append(SeatInfo(_text(s.get("name", f"Seat {SEAT_LETTERS[i]}"), f"{where}.name", MAX_NAME_CHARS),
+                            _text(s.get("player", HUMAN), f"{where}.player", MAX_NAME_CHARS)))
     return out
 
 
@@ -501,7 +635,9 @@ def _step(data: Any, i: int, players: int, chance_kinds: tuple[str, ...]) -> Ste
         raise RecordError(f"{where}: no move")
     move = data["move"]
     if move is not None and (not isinstance(move, str) or not move.strip() or len(move) > 200):
-        raise RecordError(f"{where}.move: must be a move text, not {move!r}")
+        raise RecordError(f"{where}.move: must be a move text, not {_short(move)}")
+    if move is not None:
+        check_printable(move, f"{where}.move", RecordError)
     kind = data.get("kind")
     if kind is not None and kind not in chance_kinds:
         raise RecordError(f"{where}.kind: unknown chance kind {kind!r}")
@@ -516,6 +652,10 @@ def _step(data: Any, i: int, players: int, chance_kinds: tuple[str, ...]) -> Ste
     annotations = data.get("annotations")
     if annotations is not None and not isinstance(annotations, dict):
         raise RecordError(f"{where}.annotations: must be an object")
+    for key, value in (annotations or {}).items():
+        check_printable(key, f"{where}.annotations", RecordError)
+        if isinstance(value, str):
+            check_printable(value, f"{where}.annotations.{key}", RecordError)
     return Step(actor, move, kind=kind, seat=seat, seen_by=seen_by, annotations=annotations)
 
 

@@ -7,8 +7,9 @@ and the step's engine annotations.
 
 from __future__ import annotations
 
-import itertools
+import json
 import threading
+import zlib
 from collections import OrderedDict
 from typing import Any
 
@@ -16,9 +17,13 @@ from burano_ai.core.seats import SEAT_LETTERS
 from burano_ai.core.seats import parse_seat
 from burano_ai.core.errors import OptionError
 from burano_ai.record import GameRecord, narrate_step
+from burano_ai.web.guard import new_token
+from burano_ai.web.limits import ServerLimits
 
-#: Replays kept in memory.
-MAX_REPLAYS = 8
+
+
+class Cancelled(Exception):
+    """The client that asked for a replay went away before it was built."""
 
 
 def step_text(step: Any, seat: int) -> str:
@@ -36,14 +41,21 @@ def _win(actor: str, notes: dict | None) -> list[Any] | None:
 
 
 class Replay:
-    def __init__(self, replay_id: str, record: Any, seat: int) -> None:
+    """A record and the seat's view before every step. Building it checks `cancelled` (a threading.Event)
+    before every step and stops with `Cancelled` once it is set (the client went away)."""
+
+    def __init__(self, replay_id: str, record: Any, seat: int, cancelled: threading.Event | None = None) -> None:
         self.id = replay_id
         self.record = record
         self.seat = seat
         self.kind = record.game   # the record's game (a record without a `game` field is Burano's)
-        self.views: list[dict[str, Any]] = []
+        # each view as compressed JSON (~1 KB instead of a ~20 KB dict): a replay of the most plies a server
+        # allows stays a few MB
+        self.views: list[bytes] = []
         for _ply, state in record.positions():
-            self.views.append(state.to_dict(seat))
+            if cancelled is not None and cancelled.is_set():
+                raise Cancelled("the client went away")
+            self.views.append(zlib.compress(json.dumps(state.to_dict(seat)).encode(), 1))
 
     def summary(self) -> dict[str, Any]:
         rec = self.record
@@ -66,39 +78,45 @@ class Replay:
         if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= plies:
             raise OptionError(f"ply must be 0 to {plies}, not {ply!r}")
         step = self.record.steps[ply] if ply < plies else None
-        return {"ply": ply, "view": self.views[ply],
+        return {"ply": ply, "view": json.loads(zlib.decompress(self.views[ply])),
                 "next": None if step is None else step_text(step, self.seat),
                 "annotations": None if step is None else self._notes(step)}
 
 
 class ReplayHub:
-    def __init__(self) -> None:
+    """The replays this server holds (at most `limits.max_replays`), by unguessable id: the id is the
+    capability (a replay holds only what its client uploaded)."""
+
+    def __init__(self, limits: ServerLimits | None = None) -> None:
+        self.limits = limits or ServerLimits()
         self.replays: OrderedDict[str, Replay] = OrderedDict()
-        self._ids = itertools.count(1)
         self._lock = threading.Lock()
 
-    def open(self, record: Any, seat: Any) -> Replay:
+    def open(self, record: Any, seat: Any, cancelled: threading.Event | None = None) -> Replay:
         if isinstance(record, str):
             rec = GameRecord.from_json(record)
         else:
             rec = GameRecord.from_dict(record)
+        if len(rec.steps) > self.limits.max_replay_plies:
+            raise OptionError(f"the record has {len(rec.steps)} steps: this server replays at most "
+                              f"{self.limits.max_replay_plies}")
         if rec.view is not None:
             seat_index = parse_seat(rec.view, rec.players, what="record.view")
             if seat is not None and parse_seat(seat, rec.players, what="seat", error=OptionError) != seat_index:
                 raise OptionError(f"the record is seat {rec.view}'s export: it can only be replayed as {rec.view}")
         else:
             seat_index = 0 if seat is None else parse_seat(seat, rec.players, what="seat", error=OptionError)
+        replay = Replay(new_token(), rec, seat_index, cancelled)
         with self._lock:
-            replay_id = f"r{next(self._ids)}"
-        replay = Replay(replay_id, rec, seat_index)
-        with self._lock:
-            self.replays[replay_id] = replay
-            while len(self.replays) > MAX_REPLAYS:
+            self.replays[replay.id] = replay
+            while len(self.replays) > self.limits.max_replays:
                 self.replays.popitem(last=False)
         return replay
 
     def get(self, replay_id: str) -> Replay:
-        replay = self.replays.get(replay_id)
+        with self._lock:
+            replay = self.replays.get(replay_id)
         if replay is None:
-            raise LookupError(f"no replay {replay_id!r} on this server")
+            shown = replay_id if len(replay_id) <= 40 else replay_id[:40] + "…"
+            raise LookupError(f"no replay {shown!r} on this server")
         return replay

@@ -361,6 +361,60 @@ def test_two_people_at_one_screen_see_the_seat_to_move(live_server, page):
     assert page.evaluate("window.buranoPage().seat") == "B"
 
 
+def test_a_hot_seat_game_holds_its_tokens_and_a_stranger_cannot_open_a_seat(live_server, page, stranger_page):
+    """Two people at one screen (issue 20): the page holds both seats' tokens (in the URL's #fragment, never
+    sent to the server) and plays A, then B after the handover. Another browser with the page's URL but
+    without the tokens gets no seat: the API answers 401/403, the page starts a game of its own; with B's
+    token alone it opens seat B and never A."""
+    page.goto(f"{live_server}/?players=2&seats=human,human")   # no seed: a secret deal
+    page.wait_for_function("window.buranoPage().game && window.buranoPage().legal.length > 0")
+    game_id = _page_state(page)["game"]["id"]
+    fragment = page.evaluate("window.location.hash")
+    tokens = dict(item.split(":") for item in fragment.removeprefix("#tokens=").split(","))
+    live = _server_game(live_server, game_id)
+    assert set(tokens) == {"A", "B"} and tokens == {"AB"[i]: t for i, t in live.tokens.items()}
+    assert "seed=" not in page.url and "seeded" not in page.locator("#status").inner_text()
+    for kind in ("island", "workshop", "flat"):
+        version = _page_state(page)["game"]["version"]
+        _click_move(page, f"pick {kind}")
+        page.wait_for_function("([v]) => window.buranoPage().game.version > v", arg=[version])
+    page.locator("#handover").wait_for(state="visible")
+    page.click("#handover-go")
+    page.wait_for_function("window.buranoState()?.view === 'B' && window.buranoPage().legal.length > 0")
+    version = _page_state(page)["game"]["version"]
+    move = _page_state(page)["legal"][0]
+    _click_move(page, move)
+    page.wait_for_function("([v]) => window.buranoPage().game.version > v", arg=[version])
+    assert any(step.actor == "B" for step in live.session.record.steps)
+
+    # the stranger: the URL without its fragment
+    stranger_page.goto(page.url.split("#")[0])
+    stranger_page.wait_for_function("window.buranoPage().game !== null")
+    assert _page_state(stranger_page)["game"]["id"] != game_id   # a game of its own, not this one
+    answers = stranger_page.evaluate("""async ([id]) => {
+        const out = [];
+        for (const url of [`/api/games/${id}`, `/api/games/${id}?seat=A`, `/api/games/${id}?seat=B`,
+                           `/api/games/${id}/record?seat=A`, `/api/games/${id}/events?seat=A`,
+                           `/api/games/${id}?token=not-a-token-of-this-game`]) {
+          const r = await fetch(url); out.push([r.status, await r.text()]);
+        }
+        const r = await fetch(`/api/games/${id}/move`, {method: "POST", headers: {"Content-Type": "application/json"},
+                                                        body: JSON.stringify({seat: "A", move: "done"})});
+        out.push([r.status, await r.text()]);
+        return out;
+    }""", [game_id])
+    assert [status for status, _ in answers] == [401, 401, 401, 401, 401, 403, 401], answers
+    assert all('"view"' not in text for _, text in answers)
+    # the stranger given B's token only (an invitation link): seat B, and A stays closed
+    stranger_page.goto(f"{live_server}/?tab=play&game={game_id}#tokens=B:{tokens['B']}")
+    stranger_page.wait_for_function(f"window.buranoPage().game?.id === '{game_id}'")
+    assert stranger_page.evaluate("window.buranoState().view") == "B"
+    status = stranger_page.evaluate("([id]) => fetch(`/api/games/${id}?seat=A`, {headers: {'X-Burano-Token': '"
+                                    + tokens["B"] + "'}}).then(r => r.status)", [game_id])
+    assert status == 403
+    screenshot(stranger_page, "play-stranger-seat-b")
+
+
 def test_the_honest_view_check_finds_a_leak():
     """The check above can fail: a full position, or another seat's blind cards, are caught."""
     from burano_ai.session import GameSession

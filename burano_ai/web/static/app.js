@@ -19,6 +19,7 @@ const app = {
   generic: false,      // the generic board for every game (?board=generic, the "text board" box)
   current: {view: null, legal: [], seat: null, mode: "play", kind: null},   // what the board shows now
   game: null,          // the last game payload
+  tokens: {},          // seat letter -> the seat's token (the seats this screen plays; kept in the URL's #fragment)
   gameEvents: null,
   analysis: null,      // {id, events, result}
   analysisSource: null,
@@ -27,9 +28,11 @@ const app = {
 };
 
 // -- HTTP ---------------------------------------------------------------------------------------
-async function api(method, url, body) {
-  const res = await fetch(url, {method, headers: body ? {"Content-Type": "application/json"} : {},
-                                body: body ? JSON.stringify(body) : undefined});
+// `token`: a seat's or an analysis's token, sent in the X-Burano-Token header (docs/web.md).
+async function api(method, url, body, token) {
+  const headers = body ? {"Content-Type": "application/json"} : {};
+  if (token) headers["X-Burano-Token"] = token;
+  const res = await fetch(url, {method, headers, body: body ? JSON.stringify(body) : undefined});
   let data;
   try { data = await res.json(); } catch (e) { data = {error: `bad answer from the server (${res.status})`}; }
   if (!res.ok) { const err = new Error(data.error || `HTTP ${res.status}`); err.data = data; err.status = res.status; throw err; }
@@ -189,15 +192,27 @@ function buildSeatInputs(players, specs) {
   }
 }
 
+// The page's URL; the seats' tokens go in its #fragment, which the browser never sends to a server.
 function setUrl(params) {
   const url = new URL(window.location.href);
   url.search = new URLSearchParams(params).toString();
+  const tokens = Object.entries(app.tokens).map(([seat, token]) => `${seat}:${token}`).join(",");
+  url.hash = params.game && tokens ? `tokens=${tokens}` : "";
   history.replaceState(null, "", url.toString());
 }
+function tokensFromUrl() {
+  const hash = new URLSearchParams(window.location.hash.slice(1)).get("tokens") || "";
+  const tokens = {};
+  hash.split(",").forEach(item => { const [seat, token] = item.split(":"); if (seat && token) tokens[seat] = token; });
+  return tokens;
+}
+function seatToken(seat) { return app.tokens[seat]; }
 
-// The page's URL: the setup (the game, players, seed, seats; the generic board if chosen) and the game's id.
+// The page's URL: the setup (the game, players, the seed of a seeded deal, seats; the generic board if
+// chosen) and the game's id.
 function gameUrl(kind, players, seed, seats, id) {
-  const params = {tab: "play", kind, players, seed, seats: seats.join(";")};
+  const params = {tab: "play", kind, players, seats: seats.join(";")};
+  if (seed !== null && seed !== undefined) params.seed = seed;
   if (app.generic) params.board = "generic";
   if (id) params.game = id;
   return params;
@@ -207,7 +222,11 @@ async function newGame(kind, players, seed, seats) {
   showError("");
   if (app.gameEvents) { app.gameEvents.close(); app.gameEvents = null; }
   try {
-    const payload = await api("POST", "/api/games", {kind, players, seed, seats});
+    const setup = {kind, players, seats};
+    if (seed !== null && seed !== undefined) setup.seed = seed;   // none: a secret deal
+    const payload = await api("POST", "/api/games", setup);
+    app.tokens = payload.tokens;
+    delete payload.tokens;
     setUrl(gameUrl(kind, players, seed, seats, payload.game));
     app.game = payload;
     $("#game-controls").hidden = false;
@@ -216,11 +235,14 @@ async function newGame(kind, players, seed, seats) {
   } catch (e) { showError(e.message); }
 }
 
-// A reload finds its game on the server again; a forgotten game (server restarted) starts anew from the
-// setup in the URL: the same deal, seats and seeded bots.
+// A reload finds its game on the server again (with the seats' tokens from the URL); a forgotten game
+// (server restarted) starts anew from the setup in the URL: the same seats, and for a seeded deal the same
+// deal and bots.
 async function reopenGame(id, seat, kind, players, seed, specs) {
   try {
-    const payload = await api("GET", `/api/games/${encodeURIComponent(id)}` + (seat ? `?seat=${seat}` : ""));
+    app.tokens = tokensFromUrl();
+    seat = seat && app.tokens[seat] ? seat : Object.keys(app.tokens)[0];
+    const payload = await api("GET", `/api/games/${encodeURIComponent(id)}`, null, seatToken(seat));
     app.game = payload;
     $("#game-controls").hidden = false;
     showGame(payload);
@@ -231,7 +253,7 @@ async function reopenGame(id, seat, kind, players, seed, specs) {
 }
 
 function listenGame(id, seat) {
-  const es = new EventSource(`/api/games/${encodeURIComponent(id)}/events?seat=${seat}`);
+  const es = new EventSource(`/api/games/${encodeURIComponent(id)}/events?token=${encodeURIComponent(seatToken(seat))}`);
   es.onmessage = (ev) => {
     const payload = JSON.parse(ev.data);
     if (app.game && payload.game === app.game.game && payload.version > app.game.version) { app.game = payload; showGame(payload); }
@@ -250,7 +272,7 @@ async function switchSeat(seat) {
   await new Promise(resolve => { $("#handover-go").onclick = resolve; });
   $("#handover").hidden = true;
   try {
-    const payload = await api("GET", `/api/games/${encodeURIComponent(app.game.game)}?seat=${seat}`);
+    const payload = await api("GET", `/api/games/${encodeURIComponent(app.game.game)}`, null, seatToken(seat));
     app.switching = false;
     app.game = payload; showGame(payload);
     listenGame(payload.game, payload.seat);
@@ -259,7 +281,7 @@ async function switchSeat(seat) {
 
 function showGame(p) {
   if (app.switching) return;   // a handover is on: nothing of the last seat is drawn again
-  if (p.humans.length > 1 && p.to_move !== p.seat && p.humans.includes(p.to_move)) {
+  if (p.humans.length > 1 && p.to_move !== p.seat && p.humans.includes(p.to_move) && seatToken(p.to_move)) {
     app.switching = true;
     switchSeat(p.to_move);
     return;
@@ -286,7 +308,7 @@ function showGame(p) {
   log.start = Math.max(1, p.log.length - 199);
   p.log.slice(-200).forEach(line => { const li = document.createElement("li"); li.textContent = line; log.appendChild(li); });
   log.scrollTop = log.scrollHeight;
-  $("#download").href = `/api/games/${encodeURIComponent(p.game)}/record?seat=${p.seat}`;
+  $("#download").href = `/api/games/${encodeURIComponent(p.game)}/record?token=${encodeURIComponent(seatToken(p.seat) || "")}`;
   const res = $("#result");
   res.hidden = !p.over;
   if (p.over) res.textContent = `Game over. Scores: ${p.scores.map((s, i) => app.letters[i] + " " + s).join(", ")}; winner ${p.winners.join(", ")}`;
@@ -303,7 +325,8 @@ function gameStatus(p) {
   const v = p.view;
   if (p.over) return `game over · winner ${p.winners.join(", ")}`;
   const whose = p.to_move === p.seat ? "your move" : p.thinking ? `${p.thinking} is thinking` : `${p.to_move} to move`;
-  return `${whereNow(p.kind, v)} · ${whose} (you are ${p.seat})`;
+  const seeded = p.setup.seeded ? ` · seeded deal ${p.setup.seed}` : "";
+  return `${whereNow(p.kind, v)} · ${whose} (you are ${p.seat})${seeded}`;
 }
 
 async function playMove(move) {
@@ -313,7 +336,8 @@ async function playMove(move) {
   app.analysisAvoid = [];
   $("#chooser").hidden = true;
   try {
-    const payload = await api("POST", `/api/games/${encodeURIComponent(app.game.game)}/move`, {seat: app.game.seat, move});
+    const payload = await api("POST", `/api/games/${encodeURIComponent(app.game.game)}/move`, {seat: app.game.seat, move},
+                              seatToken(app.game.seat));
     if (payload.version >= app.game.version) { app.game = payload; showGame(payload); }
   } catch (e) { showError(e.message); }
 }
@@ -321,7 +345,8 @@ async function playMove(move) {
 async function undo() {
   if (!app.game) return;
   try {
-    const payload = await api("POST", `/api/games/${encodeURIComponent(app.game.game)}/undo`, {seat: app.game.seat});
+    const payload = await api("POST", `/api/games/${encodeURIComponent(app.game.game)}/undo`, {seat: app.game.seat},
+                              seatToken(app.game.seat));
     app.game = payload; showGame(payload);
   } catch (e) { showError(e.message); }
 }
@@ -330,6 +355,8 @@ async function undo() {
 async function startAnalysis() {
   showError("");
   stopAnalysisEvents();
+  if (app.analysis && !app.analysis.done) await stopAnalysis();   // this page's search ends before the next
+  if (app.analysis && app.analysis.events) app.analysis.events.close();   // else it reconnects to the old one
   $("#candidates tbody").innerHTML = "";
   try {
     let payload;
@@ -340,12 +367,13 @@ async function startAnalysis() {
     } else if (app.analysisSource === "replay" && app.replay && app.replay.view) {
       payload = await api("POST", "/api/analysis", {position: app.replay.view, avoid});
     } else if (app.game) {
-      payload = await api("POST", `/api/games/${encodeURIComponent(app.game.game)}/analysis`, {seat: app.game.seat, avoid});
+      payload = await api("POST", `/api/games/${encodeURIComponent(app.game.game)}/analysis`, {seat: app.game.seat, avoid},
+                          seatToken(app.game.seat));
     } else { showError("start a game or set up a position first"); return; }
-    app.analysis = {id: payload.id, result: null, done: false};
+    app.analysis = {id: payload.id, token: payload.token, result: null, done: false};
     $("#analysis-stop").disabled = false;
     $("#analysis-info").textContent = "searching…";
-    const es = new EventSource(`/api/analysis/${payload.id}/events`);
+    const es = new EventSource(`/api/analysis/${payload.id}/events?token=${encodeURIComponent(payload.token)}`);
     es.onmessage = (ev) => showAnalysis(JSON.parse(ev.data));
     app.analysis.events = es;
   } catch (e) { showError(e.message); }
@@ -357,7 +385,7 @@ function stopAnalysisEvents() {
 
 async function stopAnalysis() {
   if (!app.analysis) return;
-  try { showAnalysis(await api("POST", `/api/analysis/${app.analysis.id}/stop`)); } catch (e) { showError(e.message); }
+  try { showAnalysis(await api("POST", `/api/analysis/${app.analysis.id}/stop`, null, app.analysis.token)); } catch (e) { showError(e.message); }
 }
 
 function showAnalysis(p) {
@@ -606,16 +634,18 @@ function wire() {
   $("#kind").onchange = () => chooseKind($("#kind").value, 0, seatSpecsFromForm());   // at the game's default count
   $("#generic-board").onchange = () => {
     app.generic = $("#generic-board").checked;
-    if (app.game) { setUrl(gameUrl(app.game.kind, app.game.setup.players, app.game.setup.seed, app.game.setup.seats, app.game.game)); }
+    if (app.game) { setUrl(gameUrl(app.game.kind, app.game.setup.players, app.game.setup.seeded ? app.game.setup.seed : null, app.game.setup.seats, app.game.game)); }
     switchTab(app.tab);
   };
   $("#players").onchange = () => buildSeatInputs(Number($("#players").value), seatSpecsFromForm());
-  $("#setup").onsubmit = (e) => { e.preventDefault(); newGame(app.kind, Number($("#players").value), Number($("#seed").value), seatSpecsFromForm()); };
+  // an empty seed: a secret deal; a number: a seeded, reproducible one (labelled so)
+  $("#setup").onsubmit = (e) => { e.preventDefault(); newGame(app.kind, Number($("#players").value), $("#seed").value.trim() === "" ? null : Number($("#seed").value), seatSpecsFromForm()); };
   $("#undo").onclick = undo;
   $("#replay-game").onclick = async () => {
     if (!app.game) return;
     try {
-      const text = await (await fetch(`/api/games/${encodeURIComponent(app.game.game)}/record?seat=${app.game.seat}`)).text();
+      const text = await (await fetch(`/api/games/${encodeURIComponent(app.game.game)}/record`,
+                                      {headers: {"X-Burano-Token": seatToken(app.game.seat)}})).text();
       $("#rp-json").value = text;
       $("#rp-seat").value = app.game.seat;
       switchTab("replay");
@@ -682,8 +712,9 @@ async function start() {
   chooseKind(kind, q.get("players") ? players : 0, specs);
   switchTab(q.get("tab") || "play");
   const count = Number($("#players").value);
-  if (q.get("game")) reopenGame(q.get("game"), q.get("seat"), kind, count, Number(q.get("seed") || 0), specs);
-  else if (q.get("seats")) newGame(kind, count, Number(q.get("seed") || 0), specs);
+  const seed = q.get("seed") !== null && q.get("seed") !== "" ? Number(q.get("seed")) : null;   // none: a secret deal
+  if (q.get("game")) reopenGame(q.get("game"), q.get("seat"), kind, count, seed, specs);
+  else if (q.get("seats")) newGame(kind, count, seed, specs);
   window.buranoReady = true;
 }
 
