@@ -304,7 +304,10 @@ def run_stream(lines: list[bytes], engine: list[str] | None = None) -> dict[str,
         for line in seen:
             if "error" in line or line.get("isDuringSearch") is False:
                 finals[line.get("id")] = finals.get(line.get("id"), 0) + 1
-        bad = [q for q in dict.fromkeys(sent_queries) if finals.get(q, 0) != sent_queries.count(q)]
+        # An id a control line used too is ambiguous (its error line looks final): not checked.
+        shared = set(sent_actions)
+        bad = [q for q in dict.fromkeys(sent_queries)
+               if q not in shared and finals.get(q, 0) != sent_queries.count(q)]
         if bad:
             raise Finding("final", f"query {bad[0]!r} ended with {finals.get(bad[0], 0)} final lines")
         answered = {line.get("id") for line in seen if "action" in line or "error" in line}
