@@ -260,7 +260,9 @@ def resolve_entry(text: str, legal: list[str], shortcut: MoveEntry | None = None
     if t == "?":
         return Entry("command", command="help")
     if words[0] in COMMANDS:
-        return Entry("command", command=words[0], arg=" ".join(words[1:]) or None)
+        # The argument as typed (a file name keeps its case and spaces), not the normalised text.
+        rest = text.strip().split(None, 1)
+        return Entry("command", command=words[0], arg=rest[1].strip() if len(rest) > 1 else None)
     if t.isdigit() and t.isascii():     # '²' and '①' are digits to str.isdigit, but not numbers to int()
         if not legal:
             return Entry("error", message="there is no move to choose now")

@@ -57,6 +57,13 @@ def test_a_number_of_thousands_of_digits_is_no_choice(digits):
     assert len(entry.message) < 100
 
 
+def test_a_save_path_keeps_its_case_and_spaces():
+    # It was lowercased and its spaces collapsed: 'save My  Game.json' wrote 'my game.json'.
+    entry = resolve_entry("  SAVE My  Game.json ", LEGAL)
+    assert (entry.kind, entry.command, entry.arg) == ("command", "save", "My  Game.json")
+    assert resolve_entry("undo", LEGAL).arg is None
+
+
 def test_ascii_numbers_still_choose():
     assert resolve_entry("3", LEGAL).moves == ["pick flat"]
     assert resolve_entry("0003", LEGAL).moves == ["pick flat"]

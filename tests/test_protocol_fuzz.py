@@ -22,3 +22,27 @@ def test_a_garbage_stream_is_answered_line_by_line(seed):
 def test_the_stream_is_a_function_of_its_seed():
     assert F.stream_lines(5, 60) == F.stream_lines(5, 60)
     assert F.stream_lines(5, 60) != F.stream_lines(6, 60)
+
+
+def test_campaign_repro_a_record_step_seat_that_is_a_list():
+    # scripts/fuzz_protocol.py --seed 3 (stream 3000105, line 84): a record whose step has "seat": [...]
+    # was an internal error (TypeError in the record loader) with a traceback on stderr; now one error line.
+    import io
+    import json
+
+    from burano_ai.protocol import EngineServer
+    record = json.loads((F.RECORDS / "blunder-2p.json").read_text())
+    record["steps"][0]["seat"] = ["A"]
+    out = io.StringIO()
+    server = EngineServer(out, threads=1)
+    server.handle_line(json.dumps({"id": "r", "position": record, "maxIterations": 5}))
+    server.serve(io.BytesIO(b""))
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert len(answers) == 1 and answers[0]["id"] == "r"
+    assert "seat" in answers[0]["error"] and "internal error" not in answers[0]["error"]
+
+
+@pytest.mark.parametrize("seed", [3000096, 3000105])
+def test_campaign_streams_pass(seed):
+    # 3000096: a query and a control line with one id (the oracle's false finding); 3000105: the above.
+    F.run_stream(F.stream_lines(seed, 500))
