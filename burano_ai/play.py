@@ -24,8 +24,9 @@ stdin is not a terminal, input is read line by line without prompt_toolkit, so s
 
 The record is always saved: before each decision (so a crash loses nothing), on `quit`, at the end of
 input and at the end of the game, to `--record`, else the `--resume` file, else
-``./<game>-game-<seed>.json`` (``burano-game-<seed>.json``; a free name: an existing file is never
-overwritten unasked).
+``./<game>-game-<seed>.json`` (``burano-game-<seed>.json``; without ``--seed`` the game's chance is
+secret and the start time takes the seed's place; a free name: an existing file is never overwritten
+unasked).
 """
 
 from __future__ import annotations

@@ -31,7 +31,7 @@ import datetime
 import json
 import os
 import random
-import unicodedata
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
@@ -39,6 +39,7 @@ from burano_ai.core.errors import BuranoError, OptionError, PositionError
 from burano_ai.core.game import player_range_text
 from burano_ai.core.jsonio import MAX_POSITION_BYTES, read_text_file
 from burano_ai.core.seats import SEAT_LETTERS, parse_seat
+from burano_ai.core.seeds import derive
 from burano_ai.games import DEFAULT_GAME, get_spec
 
 #: The format tag of a game record.
@@ -52,6 +53,9 @@ HUMAN = "human"
 #: Most state applications (public and hidden steps alike) the replay of a one-seat export may spend
 #: filling its hidden steps (`GameRecord.replay`); past it, a one-line RecordError.
 MAX_FILL_STEPS = 200_000
+#: Most samples of a one-seat start's hidden parts tried when an export is replayed (`GameRecord.replay`).
+MAX_START_SAMPLES = 16
+_START_SAMPLE_TAG = 0x57A7
 #: Longest seat name, player (bot spec) and event text.
 MAX_NAME_CHARS = 200
 #: The keys of a finished game's `result`.
@@ -231,7 +235,7 @@ class GameRecord:
             raise RecordError("record.steps: must be a list")
         steps = [_step(s, i, players, spec.chance_kinds) for i, s in enumerate(steps_data)]
         view = data.get("view")
-        if view is not None and (not isinstance(view, str) or view not in SEAT_LETTERS[:players]):
+        if view is not None and (not isinstance(view, str) or view not in tuple(SEAT_LETTERS[:players])):
             raise RecordError(f"record.view: must be a seat letter of this game or null, not {view!r}")
         result = _result(data.get("result"), players)
         record = cls(players=players, seats=seats, seed=seed, start=start, steps=steps, result=result, view=view,
@@ -314,11 +318,16 @@ class GameRecord:
     # -- playing ------------------------------------------------------------------------------------------
 
     def initial_state(self, game_factory: GameFactory | None = None):
-        """The position before the first step: the deal of `seed`, or `start` (a position of the game)."""
+        """The position before the first step: the deal of `seed`, or `start` (a position of the game; in a
+        one-seat export the seat's view, its hidden parts filled by the game's loader)."""
+        return self._initial(game_factory)[0]
+
+    def _initial(self, game_factory: GameFactory | None = None):
+        """(the position before the first step, True when it was loaded from a one-seat view)."""
         spec = self.spec
         factory = game_factory or spec.game_class("compiled")
         if self.start is None:
-            return factory(self.players).new_initial_state(self.seed)
+            return factory(self.players).new_initial_state(self.seed), False
         try:
             state, view = spec.load_position(self.start, factory)
         except PositionError as exc:
@@ -331,7 +340,7 @@ class GameRecord:
         if view is not None and SEAT_LETTERS[view] != self.view:
             raise RecordError(f"record.start: seat {SEAT_LETTERS[view]}'s one-seat view in a record exported for "
                               f"seat {self.view}")
-        return state
+        return state, view is not None
 
     def add(self, state, action: int) -> Step:
         """Append the step of applying `action` at `state` (call before applying it) and return it."""
@@ -360,11 +369,10 @@ class GameRecord:
 
         The yielded state is the replay's own: copy it (`clone()`) to keep it past the next iteration.
         """
-        if self.view is not None and any(s.hidden for s in self.steps):
-            filled = self._filled_steps(game_factory)
-        else:
-            filled = None
-        state = self.initial_state(game_factory)
+        state, from_view = self._initial(game_factory)
+        filled = None
+        if self.view is not None and (from_view or any(s.hidden for s in self.steps)):
+            state, filled = self._filled(game_factory)
         for i, step in enumerate(self.steps):
             yield i, state
             self._apply(state, i, step if filled is None else filled[i])
@@ -387,30 +395,33 @@ class GameRecord:
         raise AssertionError("unreachable")
 
     def _apply(self, state, i: int, step: Step) -> None:
+        """Play `step` at `state` (in place), checking its actor, kind, text and who saw it (`seen_by`, `seat`)
+        against the position; RecordError naming the field otherwise (`state` is then untouched)."""
         where = f"record.steps[{i}]"
         if state.is_terminal():
             raise RecordError(f"{where}: the game is already over")
         if state.is_chance_node():
             if not step.is_chance:
                 raise RecordError(f"{where}: a chance event is pending here, not a move by {step.actor}")
-            kind = self.spec.step_visibility(state, _offered(state)[0]).kind
-            if step.kind is not None and step.kind != kind:
-                raise RecordError(f"{where}.kind: the pending chance event is {kind!r}, not {step.kind!r}")
         else:
             mover = SEAT_LETTERS[state.current_player()]
             if step.actor != mover:
                 raise RecordError(f"{where}.actor: {mover} is to move here, not {step.actor}")
         try:
-            # Who saw the step, from the state before it (parsed first: `play` names a bad text itself).
-            seen = self.spec.step_visibility(state, state.string_to_action(step.move))
-        except BuranoError:
-            seen = None
-        try:
-            state.play(step.move)
+            action = state.string_to_action(step.move)
         except BuranoError as exc:
             raise RecordError(f"{where}: {exc}") from None
-        if seen is None:      # `play` took a text that `string_to_action` refused: no implementation does
-            raise RecordError(f"{where}: {step.move!r} is not a move text of this game")
+        seen = self.spec.step_visibility(state, action)     # who saw it, from the state before it
+        if step.is_chance and step.kind is not None and step.kind != seen.kind:
+            raise RecordError(f"{where}.kind: the pending chance event is {seen.kind!r}, not {step.kind!r}")
+        try:
+            state.apply_action(action)        # checked: a refused action leaves the state untouched
+        except BuranoError as exc:
+            try:
+                state.clone().play(step.move)     # the game's own words for why the text is not legal here
+            except BuranoError as named:
+                exc = named
+            raise RecordError(f"{where}: {exc}") from None
         seen_by = None if seen.seen_by is None else [SEAT_LETTERS[p] for p in seen.seen_by]
         if step.seen_by != seen_by:
             raise RecordError(f"{where}.seen_by: the step was seen by "
@@ -435,16 +446,22 @@ class GameRecord:
                                   f"{expected.result[key]!r}")
 
     def _filled_steps(self, game_factory: GameFactory | None) -> list[Step]:
-        """The steps of a one-seat export with every hidden step given a consistent text.
+        """The steps of a one-seat export with every hidden step given a consistent text (`_filled`)."""
+        return self._filled(game_factory)[1]
+
+    def _filled(self, game_factory: GameFactory | None) -> tuple[Any, list[Step]]:
+        """A start and the steps of a one-seat export, every hidden step given a consistent text.
 
         Depth-first over the hidden steps, trying first the outcomes the seat's later public steps need
         (a card another seat later sells, a colour its revealed pyramid has); a complete assignment must
-        also give the record's `result`. Every state application -- a public step replayed, a hidden
-        step tried -- counts against `MAX_FILL_STEPS`; past it, a one-line RecordError.
+        also give the record's `result`. A start that is the seat's view has its hidden parts filled by
+        the game's loader; when no assignment fits that start, other samples of them are tried
+        (`State.resample`, at most `MAX_START_SAMPLES`). Every state application -- a public step
+        replayed, a hidden step tried -- counts against `MAX_FILL_STEPS`; past it, a one-line RecordError.
         """
         steps = list(self.steps)
         hidden = [i for i, s in enumerate(steps) if s.hidden]
-        state0 = self.initial_state(game_factory)
+        state0, from_view = self._initial(game_factory)
         budget = [MAX_FILL_STEPS]
         furthest: list[Any] = [-1, ""]    # the step index and message of the furthest failure, for the error
         rng = random.Random(0)
@@ -453,7 +470,8 @@ class GameRecord:
             budget[0] -= 1
             if budget[0] < 0:
                 raise RecordError(f"record: no assignment of the hidden steps consistent with the record found "
-                                  f"within {MAX_FILL_STEPS} steps played (the export hides too much, or lies)")
+                                  f"within {MAX_FILL_STEPS} steps played (the export hides too much, or lies)"
+                                  + (f"; the furthest replay stops at {furthest[1]}" if furthest[1] else ""))
             try:
                 self._apply(state, i, step)
             except RecordError as exc:
@@ -467,7 +485,7 @@ class GameRecord:
                 try:
                     apply(state, i, steps[i])
                 except RecordError:
-                    if k == 0 or budget[0] < 0:
+                    if k == 0 and not from_view or budget[0] < 0:
                         raise   # before the first hidden step the record itself is wrong; or out of budget
                     return False
             if k == len(hidden):
@@ -493,16 +511,20 @@ class GameRecord:
             steps[i] = self.steps[i]
             return False
 
-        try:
-            found = run(state0, 0, 0)
-        except RecursionError:
-            raise RecordError(f"record: {len(hidden)} hidden steps are too many to fill") from None
-        if not found:
-            # Name the furthest the replay got with any assignment, and why it stopped there.
-            raise RecordError("record: no assignment of the hidden steps makes every later step legal"
-                              + (" and gives record.result" if self.result is not None else "")
-                              + (f"; the furthest replay stops at {furthest[1]}" if furthest[1] else ""))
-        return steps
+        seat = SEAT_LETTERS.index(self.view)
+        starts = [state0] + ([state0.resample(seat, derive(_START_SAMPLE_TAG, n)) for n in range(MAX_START_SAMPLES)]
+                             if from_view else [])
+        for start in starts:
+            try:
+                found = run(start.clone(), 0, 0)
+            except RecursionError:
+                raise RecordError(f"record: {len(hidden)} hidden steps are too many to fill") from None
+            if found:
+                return start, steps
+        # Name the furthest the replay got with any assignment, and why it stopped there.
+        raise RecordError("record: no assignment of the hidden steps makes every later step legal"
+                          + (" and gives record.result" if self.result is not None else "")
+                          + (f"; the furthest replay stops at {furthest[1]}" if furthest[1] else ""))
 
     # -- export -------------------------------------------------------------------------------------------
 
@@ -544,18 +566,18 @@ _HEADER_KEYS = frozenset({"format", "game", "players", "seats", "seed", "start",
 _STEP_KEYS = frozenset({"actor", "move", "kind", "seat", "seen_by", "annotations"})
 
 
-#: Characters a text read on a terminal may not hold: controls (ESC starts a terminal escape sequence that
-#: can set the window title or clear the screen), line and paragraph separators, bidirectional overrides.
-_UNPRINTABLE_CATEGORIES = frozenset({"Cc", "Zl", "Zp"})
-_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+#: Characters a text read on a terminal may not hold: controls (C0 and C1, Unicode category Cc: ESC starts a
+#: terminal escape sequence that can set the window title or clear the screen), the line and paragraph
+#: separators (Zl, Zp), and the bidirectional marks and overrides that reorder what a terminal shows.
+_UNPRINTABLE = re.compile("[\u0000-\u001f\u007f-\u009f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def check_printable(value: str, where: str, error: type[BuranoError] = PositionError) -> str:
     """`value`, if it holds no character that changes a terminal (`error` naming the first one, escaped)."""
-    for ch in value:
-        if ch in _BIDI_CONTROLS or unicodedata.category(ch) in _UNPRINTABLE_CATEGORIES:
-            raise error(f"{where}: control character U+{ord(ch):04X} in {value!r} (texts shown on a terminal may "
-                        "not hold control characters or escape sequences)")
+    bad = _UNPRINTABLE.search(value)
+    if bad is not None:
+        raise error(f"{where}: control character U+{ord(bad.group()):04X} in {_short(value)} (texts shown on a "
+                    "terminal may not hold control characters or escape sequences)")
     return value
 
 
@@ -579,7 +601,7 @@ def _result(data: Any, players: int) -> dict[str, Any] | None:
     unknown = sorted(set(data) - set(RESULT_KEYS))
     if unknown:
         raise RecordError(f"record.result: unknown field {unknown[0]!r} (known: {', '.join(RESULT_KEYS)})")
-    letters = SEAT_LETTERS[:players]
+    letters = tuple(SEAT_LETTERS[:players])   # a tuple: "AB" is no seat, though it is in "ABCD"
     scores = data["scores"]
     if not isinstance(scores, list) or len(scores) != players or \
             any(isinstance(x, bool) or not isinstance(x, (int, float)) for x in scores):
@@ -589,8 +611,8 @@ def _result(data: Any, players: int) -> dict[str, Any] | None:
     if not isinstance(order, list) or sorted(order, key=str) != list(letters):
         raise RecordError(f"record.result.order: must list every seat once ({', '.join(letters)}), not {_short(order)}")
     winners = data["winners"]
-    if not isinstance(winners, list) or not winners or any(w not in letters for w in winners) or \
-            len(set(winners)) != len(winners):
+    if not isinstance(winners, list) or not winners or any(not isinstance(w, str) or w not in letters
+                                                           for w in winners) or len(set(winners)) != len(winners):
         raise RecordError(f"record.result.winners: must be a non-empty list of seat letters ({', '.join(letters)}), "
                           f"not {_short(winners)}")
     return {key: data[key] for key in RESULT_KEYS}
@@ -627,7 +649,7 @@ def _step(data: Any, i: int, players: int, chance_kinds: tuple[str, ...]) -> Ste
     unknown = sorted(set(data) - _STEP_KEYS)
     if unknown:
         raise RecordError(f"{where}: unknown field {unknown[0]!r} (known: {', '.join(sorted(_STEP_KEYS))})")
-    letters = SEAT_LETTERS[:players]
+    letters = tuple(SEAT_LETTERS[:players])   # a tuple: "AB" is no seat, though it is in "ABCD"
     actor = data.get("actor")
     if actor != CHANCE_ACTOR and (not isinstance(actor, str) or actor not in letters):
         raise RecordError(f"{where}.actor: must be a seat letter ({', '.join(letters)}) or 'chance', not {actor!r}")
@@ -644,10 +666,11 @@ def _step(data: Any, i: int, players: int, chance_kinds: tuple[str, ...]) -> Ste
     if kind is not None and actor != CHANCE_ACTOR:
         raise RecordError(f"{where}.kind: only chance steps have a kind")
     seat = data.get("seat")
-    if seat is not None and seat not in letters:
+    if seat is not None and (not isinstance(seat, str) or seat not in letters):
         raise RecordError(f"{where}.seat: must be a seat letter ({', '.join(letters)}), not {seat!r}")
     seen_by = data.get("seen_by")
-    if seen_by is not None and (not isinstance(seen_by, list) or any(x not in letters for x in seen_by)):
+    if seen_by is not None and (not isinstance(seen_by, list) or
+                                any(not isinstance(x, str) or x not in letters for x in seen_by)):
         raise RecordError(f"{where}.seen_by: must be a list of seat letters ({', '.join(letters)}) or absent")
     annotations = data.get("annotations")
     if annotations is not None and not isinstance(annotations, dict):

@@ -11,7 +11,7 @@ every step as a given seat may read it (`narrate`).
     session.play(0, "pick workshop")
     session.save("game.json")
 
-Two kinds of chance (docs/game-format.md, "Secret chance"):
+Two kinds of chance (docs/game-format.md, "Secret chance and seeds"):
 
 - **Secret** (``seed=None``, the default, for every game people play): the session draws a 256-bit secret
   with `secrets` and keeps it to itself. The deal, every chance outcome and every bot's seed derive from

@@ -290,3 +290,42 @@ def test_burano_replay_names_a_bad_result_or_name_in_one_line(tmp_path):
         path.write_text(json.dumps(bad))
         line = _one_error_line(_burano("replay", str(path)), "record.seats[1].name: control character U+001B")
         assert "\x1b" not in line
+
+
+def test_burano_play_without_a_seed_has_secret_chance_and_resumes_with_a_new_one(tmp_path):
+    """`burano play` defaults to secret chance: the saved record has no seed (its start is the deal), the
+    intro says so, and `--resume` continues it (with a new secret); `--seed` stays the reproducible mode."""
+    env = {k: v for k, v in os.environ.items() if k != "BURANO_DEBUG_TRACEBACK"}
+    env.update(PYTHONPATH=str(REPO), PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm")
+
+    def play(*args: str, text: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, str(REPO / "cli.py"), "play", *args], input=text, capture_output=True,
+                              text=True, cwd=tmp_path, timeout=120, env=env)
+
+    first = play("--bots", "random", text="1\n1\nquit\n")
+    assert first.returncode == 0, first.stderr
+    assert "secret chance" in first.stdout and "seed" not in first.stdout.split("\n", 3)[0]
+    saved = sorted(tmp_path.glob("burano-game-*.json"))
+    assert len(saved) == 1 and not saved[0].stem.endswith("None")
+    record = GameRecord.load(saved[0])
+    assert record.seed is None and record.start is not None and record.view is None
+    again = play("--resume", str(saved[0]), text="1\n")
+    assert again.returncode == 0, again.stderr
+    assert "resumed" in again.stdout and "secret chance" in again.stdout
+    seeded = play("--bots", "random", "--seed", "5", text="quit\n")
+    assert "seed 5" in seeded.stdout and GameRecord.load(tmp_path / "burano-game-5.json").seed == 5
+
+
+@pytest.mark.parametrize("game", ["burano", "goofspiel"])
+def test_the_deal_hides_nothing(game):
+    """What a secret game's record writes as `start` and an export as the seat's view: every seat's view
+    of the deal is the whole deal (Burano's decks have no order in a position, Goofspiel deals nothing),
+    so the deal's seed never was what rebuilt hidden parts: the chance and bot seeds were."""
+    from burano_ai.games import get_spec
+    spec = get_spec(game)
+    for players in range(spec.min_players, spec.max_players + 1):
+        for seed in (0, 1, 2**40 + 7):
+            state = spec.game_class("compiled")(players).new_initial_state(seed)
+            for seat in range(players):
+                loaded = state.game.state_from_json(state.to_json(seat))
+                assert loaded.to_dict() == state.to_dict()

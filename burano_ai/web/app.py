@@ -208,7 +208,7 @@ def create_app(default_game: str = DEFAULT_GAME, limits: ServerLimits | None = N
     @app.get("/api/games/{game_id}/events")
     def game_events(request: Request, game_id: str, seat: str | None = None):
         game, index = _game_seat(request, game_id, seat)
-        return event_stream(streams, game.changes, lambda: (game.version, game.snapshots[index], game.closed))
+        return event_stream(streams, game.updates, lambda: (game.version, game.snapshots[index], game.closed))
 
     @app.post("/api/games/{game_id}/move")
     async def move(request: Request, game_id: str):
@@ -235,8 +235,8 @@ def create_app(default_game: str = DEFAULT_GAME, limits: ServerLimits | None = N
         data = await body(request)
         game, index = _game_seat(request, game_id, _field(data, "seat", None, kinds=(str, int)))
         view = game.snapshots[index]["view"]   # the seat's own view: the analysis cannot peek
-        analysis = analyses.start(view, index, _field(data, "avoid", None, kinds=(list,)), kind=game.spec.key,
-                                  owner=(game.id, index))
+        analysis = await asyncio.to_thread(analyses.start, view, index, _field(data, "avoid", None, kinds=(list,)),
+                                           kind=game.spec.key, owner=(game.id, index))
         return {**analysis.payload(), "token": analysis.token}
 
     # -- analysis ------------------------------------------------------------------------------
@@ -273,7 +273,7 @@ def create_app(default_game: str = DEFAULT_GAME, limits: ServerLimits | None = N
     @app.post("/api/position")
     async def position(request: Request):
         data = await body(request)
-        return check_position(_field(data, "position", kinds=(dict, str)))
+        return await asyncio.to_thread(check_position, _field(data, "position", kinds=(dict, str)))
 
     @app.get("/api/deal")
     def deal(kind: str = DEFAULT_GAME, players: int = 4, seed: int = 0):

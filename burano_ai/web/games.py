@@ -4,7 +4,7 @@ The full State stays in the session; everything a browser receives is built by `
 reads only `session.view(seat)` (`state.to_dict(seat)`), the seat's legal move texts and the steps
 narrated for that seat. Each human seat's payload is rebuilt after every step and kept with a version
 number, so readers (HTTP and server-sent events) never touch a state while a bot is moving; a change wakes
-the game's event streams (`changes`).
+the game's event streams (`updates`).
 
 Each human seat has a token (`LiveGame.tokens`, given only to the game's creator): the routes hand a
 seat's payload only to its holder. A game created without a seed deals from the session's secret, and
@@ -14,6 +14,7 @@ its payloads carry no seed (`setup.seeded` False); the bots' specs are held to t
 
 from __future__ import annotations
 
+import copy
 import json
 import threading
 from collections import OrderedDict
@@ -39,6 +40,31 @@ MAX_SEED = 2**63 - 1
 LOCK_WAIT = 5.0
 #: Bots whose search cannot be stopped mid-decision (third-party searches): they end with their budget.
 UNSTOPPABLE_BOTS = frozenset({"mcts-pkg", "openspiel-ismcts", "openspiel-mcts"})
+#: The page's last-move marks: the changes of at least this many recent steps are sent (more when the
+#: steps since the seat's last decision are more, up to MAX_MARKED_STEPS).
+MARKED_STEPS = 30
+MAX_MARKED_STEPS = 150
+
+
+def view_changes(before: Any, after: Any, path: tuple = ()) -> list[list[Any]]:
+    """What changed from one view dict to the next, as `[path, before, after]` leaves (game-agnostic).
+
+    Dicts are compared key by key and lists of dicts of one length item by item (a view's seats); any
+    other value is one leaf (a list of cells, a count). A key missing on one side reads None. Both views
+    are one seat's, so the changes tell nothing that seat did not see.
+    """
+    if isinstance(before, dict) and isinstance(after, dict):
+        out: list[list[Any]] = []
+        for key in list(after) + [k for k in before if k not in after]:
+            out += view_changes(before.get(key), after.get(key), path + (key,))
+        return out
+    if isinstance(before, list) and isinstance(after, list) and len(before) == len(after) and before \
+            and all(isinstance(x, dict) for x in before + after):
+        out = []
+        for i, (b, a) in enumerate(zip(before, after)):
+            out += view_changes(b, a, path + (i,))
+        return out
+    return [] if before == after else [[list(path), before, after]]
 
 
 def web_board(spec: Any) -> str | None:
@@ -137,7 +163,7 @@ class LiveGame:
             self.setup["seed"] = seed
         self.tokens = {seat: new_token() for seat in self.session.humans()}
         self.lock = threading.RLock()
-        self.changes = Changes()
+        self.updates = Changes()   # wakes the game's event streams
         self.version = 0
         self.snapshots: dict[int, dict[str, Any]] = {}
         self.logs: dict[int, list[str]] = {seat: [] for seat in self.session.humans()}
@@ -150,6 +176,9 @@ class LiveGame:
             self.session.bot(seat).stop_event = self._think_stop
         self._running = False
         self.error: str | None = None
+        # the last-move marks: per human seat, each step's changes to that seat's view (aligned with logs)
+        self.changes: dict[int, list[list[list[Any]]]] = {seat: [] for seat in self.session.humans()}
+        self._seen = {seat: self.session.view(seat) for seat in self.session.humans()}
         with self.lock:
             self._advance_chance()
             self._refresh()
@@ -166,6 +195,10 @@ class LiveGame:
 
     # -- snapshots -------------------------------------------------------------------------------
     def _on_step(self, step: Any, ply: int) -> None:
+        for seat in self.changes:
+            view = self.session.view(seat)
+            self.changes[seat].append(view_changes(self._seen[seat], view))
+            self._seen[seat] = view
         for seat, log in self.logs.items():
             log.append(self.session.narrate(step, seat))
         self._refresh()
@@ -178,11 +211,15 @@ class LiveGame:
         snapshots = {seat: seat_payload(self, seat) for seat in self.session.humans()}
         self.snapshots = snapshots
         self.version += 1
-        self.changes.notify()
+        self.updates.notify()
 
     def _rebuild_logs(self) -> None:
         for seat in self.logs:
             self.logs[seat] = [self.session.narrate(step, seat) for step in self.session.record.steps]
+        # undo cuts the record: the changes of the steps kept stay right
+        for seat in self.changes:
+            del self.changes[seat][len(self.session.record.steps):]
+            self._seen[seat] = self.session.view(seat)
 
     # -- advancing -----------------------------------------------------------------------------
     def _advance_chance(self) -> None:
@@ -234,7 +271,7 @@ class LiveGame:
         self.closed = True
         self._halt.set()
         self._think_stop.set()
-        self.changes.notify()
+        self.updates.notify()
 
     # -- human actions ---------------------------------------------------------------------------
     def check_seat(self, seat: Any) -> int:
@@ -296,9 +333,13 @@ class LiveGame:
             self.lock.release()
 
     def record_text(self, seat: int) -> str:
-        """The game so far as `seat` may share it (a game record, other seats' private steps hidden)."""
-        with self.lock:
-            return self.session.record.for_seat(seat).to_json()
+        """The game so far as `seat` may share it (a game record, other seats' private steps hidden).
+
+        Read from a copy of the record as it stands, without the lock: a bot thinking holds the lock, and a
+        download must not wait for its think (the steps change only between decisions)."""
+        record = copy.copy(self.session.record)
+        record.steps = list(record.steps)
+        return record.for_seat(seat).to_json()
 
 def seat_payload(game: LiveGame, seat: int) -> dict[str, Any]:
     """Everything the page of `seat` gets: its view, its legal moves, its log, the game's public facts."""
@@ -316,6 +357,7 @@ def seat_payload(game: LiveGame, seat: int) -> dict[str, Any]:
         "to_move": "over" if over else ("chance" if to_move == CHANCE else SEAT_LETTERS[to_move]),
         "thinking": None if game.thinking is None else SEAT_LETTERS[game.thinking],
         "log": list(game.logs.get(seat, [])),
+        "marks": seat_marks(game, seat),
         "ply": len(session.record.steps),
         "over": over,
         "error": game.error,
@@ -326,6 +368,19 @@ def seat_payload(game: LiveGame, seat: int) -> dict[str, Any]:
         returns = session.state.returns()   # the winners share the best return (the game's order of finish)
         payload["winners"] = [SEAT_LETTERS[i] for i, r in enumerate(returns) if r == max(returns)]
     return payload
+
+
+def seat_marks(game: LiveGame, seat: int) -> dict[str, Any]:
+    """The last-move marks of `seat`'s page: `since` (the first step after the seat's last decision: its
+    changes and all later ones are marked) and `steps`, the changes of recent steps to the seat's view
+    (`view_changes`), the first of them step `first` (0-based, as the log's lines)."""
+    steps = game.session.record.steps
+    letter = SEAT_LETTERS[seat]
+    mine = [i for i, step in enumerate(steps) if step.actor == letter]
+    since = mine[-1] + 1 if mine else 0
+    changes = game.changes.get(seat, [])
+    first = max(0, min(since, len(changes) - MARKED_STEPS), len(changes) - MAX_MARKED_STEPS)
+    return {"since": since, "first": first, "steps": changes[first:]}
 
 
 class GameHub:

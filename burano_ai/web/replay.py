@@ -17,6 +17,7 @@ from burano_ai.core.seats import SEAT_LETTERS
 from burano_ai.core.seats import parse_seat
 from burano_ai.core.errors import OptionError
 from burano_ai.record import GameRecord, narrate_step
+from burano_ai.web.games import view_changes
 from burano_ai.web.guard import new_token
 from burano_ai.web.limits import ServerLimits
 
@@ -49,13 +50,17 @@ class Replay:
         self.record = record
         self.seat = seat
         self.kind = record.game   # the record's game (a record without a `game` field is Burano's)
-        # each view as compressed JSON (~1 KB instead of a ~20 KB dict): a replay of the most plies a server
-        # allows stays a few MB
+        # each view as compressed JSON (~1.4 KB instead of a ~20 KB dict in a 4-player Burano game): a replay
+        # of the most plies a server allows stays under 10 MB
         self.views: list[bytes] = []
         for _ply, state in record.positions():
             if cancelled is not None and cancelled.is_set():
                 raise Cancelled("the client went away")
             self.views.append(zlib.compress(json.dumps(state.to_dict(seat)).encode(), 1))
+
+    def view(self, ply: int) -> dict[str, Any]:
+        """The seat's view before step `ply`."""
+        return json.loads(zlib.decompress(self.views[ply]))
 
     def summary(self) -> dict[str, Any]:
         rec = self.record
@@ -78,8 +83,14 @@ class Replay:
         if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= plies:
             raise OptionError(f"ply must be 0 to {plies}, not {ply!r}")
         step = self.record.steps[ply] if ply < plies else None
-        return {"ply": ply, "view": json.loads(zlib.decompress(self.views[ply])),
+        seen = step is not None and step.move is not None and step.visible_to(SEAT_LETTERS[self.seat])
+        view = self.view(ply)
+        return {"ply": ply, "view": view,
                 "next": None if step is None else step_text(step, self.seat),
+                # the next step's move text when the seat saw it (the board marks where it is made)
+                "move": step.move if seen else None,
+                # what the last step changed in the seat's view (the board marks it)
+                "changes": view_changes(self.view(ply - 1), view) if ply > 0 else [],
                 "annotations": None if step is None else self._notes(step)}
 
 

@@ -280,6 +280,23 @@ def test_undo_during_a_think_stops_the_bot_and_takes_the_move_back(client):
     assert [s.actor for s in live.session.record.steps].count("B") == 0 and live.session.to_move() == 0
 
 
+def test_the_record_downloads_while_a_bot_thinks(client):
+    """The record route waited for the game's lock, which a thinking bot holds for its whole think."""
+    payload = _create(client, seats=("ismcts:time=30,threads=1", "human"), seed=1)
+    game, token = payload["game"], payload["tokens"]["B"]
+    live = client.app.state.games.get(game)
+    assert live.thinking == 0
+    result: dict = {}
+    worker = threading.Thread(target=lambda: result.update(
+        r=client.get(f"/api/games/{game}/record", headers=_with(token))), daemon=True)
+    worker.start()
+    worker.join(timeout=15)   # a guard: the think alone lasts 30 s
+    assert not worker.is_alive(), "the record waited for the bot's think"
+    assert result["r"].status_code == 200 and json.loads(result["r"].text)["view"] == "B"
+    live.close()   # the bot stops thinking
+    assert _wait(lambda: not live._running, guard=10.0)
+
+
 def test_undo_refuses_a_bot_that_cannot_be_interrupted(client):
     """A search that cannot stop mid-decision (worker processes, a third-party search): undo says so at
     once (409) instead of waiting for the think."""

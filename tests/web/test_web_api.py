@@ -519,3 +519,55 @@ def test_burano_serve_refuses_bad_limits_and_hosts_in_one_line(runner, monkeypat
     assert result.exit_code == 2, result.output
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and words in lines[0], lines
+
+
+def test_view_changes_lists_what_changed_leaf_by_leaf():
+    from burano_ai.web.games import view_changes
+    before = {"round": 1, "island": {"cubes": {"e5": ["pink"]}}, "seats": [{"vp": 0, "hand": {"blind": 2}}, {"vp": 3}],
+              "display": ["tuna", "clam"]}
+    after = {"round": 1, "island": {"cubes": {"e5": ["pink"], "c3": ["white"]}}, "seats": [{"vp": 5, "hand": {"blind": 2}}, {"vp": 3}],
+             "display": ["clam"]}
+    assert view_changes(before, after) == [[["island", "cubes", "c3"], None, ["white"]], [["seats", 0, "vp"], 0, 5],
+                                           [["display"], ["tuna", "clam"], ["clam"]]]
+    assert view_changes(after, after) == []
+
+
+def test_the_last_move_marks_are_the_seats_view_changes_and_follow_undo(client):
+    """`marks` in a payload: the changes of each recent step to the seat's own view (each value is the one
+    in that seat's view after the step), `since` the first step after its last decision; undo cuts them."""
+    from burano_ai.record import GameRecord
+    created = _new_game(client, seats=("human", "human"), seed=6)
+    game, tokens = created["game"], created["tokens"]
+    rng = random.Random(1)
+    payload = None
+    for _ in range(40):
+        a = client.get(f"/api/games/{game}", params={"seat": "A"}).json()
+        seat = a["to_move"]
+        legal = a["legal"] if seat == "A" else client.get(f"/api/games/{game}", params={"seat": seat},
+                                                          headers=_with(tokens[seat])).json()["legal"]
+        payload = client.post(f"/api/games/{game}/move", json={"seat": seat, "move": rng.choice(legal)},
+                              headers=_with(tokens[seat])).json()
+
+    def check(p, seat_index):
+        record = GameRecord.from_json(client.get(f"/api/games/{game}/record", params={"seat": "A"}).text)
+        views = [state.to_dict(seat_index) for _ply, state in record.positions()] if seat_index == 0 else None
+        marks = p["marks"]
+        mine = [i for i, s in enumerate(record.steps) if s.actor == p["seat"]]
+        assert marks["since"] == (mine[-1] + 1 if mine else 0)
+        assert marks["first"] + len(marks["steps"]) == len(p["log"]) == len(record.steps)
+        assert marks["first"] <= max(0, marks["since"])
+        if views is not None:
+            for i, changes in enumerate(marks["steps"]):
+                for path, _before, after in changes:
+                    node = views[marks["first"] + i + 1]
+                    for key in path:
+                        node = node.get(key) if isinstance(node, dict) else node[key]
+                    assert node == after
+        return marks
+
+    a = client.get(f"/api/games/{game}", params={"seat": "A"}).json()
+    marks = check(a, 0)
+    assert any(changes for changes in marks["steps"])
+    undone = client.post(f"/api/games/{game}/undo", json={"seat": "A"}).json()
+    assert len(undone["log"]) < len(a["log"])
+    check(undone, 0)

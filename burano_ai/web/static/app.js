@@ -38,7 +38,16 @@ async function api(method, url, body, token) {
   if (!res.ok) { const err = new Error(data.error || `HTTP ${res.status}`); err.data = data; err.status = res.status; throw err; }
   return data;
 }
-function showError(message) { const el = $("#error"); el.textContent = message || ""; el.hidden = !message; }
+// An error shows until it is dismissed (×), the page moves on (a new position), or ERROR_SECONDS pass.
+const ERROR_SECONDS = 8;
+function showError(message) {
+  const el = $("#error");
+  $("#error-text").textContent = message || "";
+  el.hidden = !message;
+  app.errorVersion = app.game ? app.game.version : null;   // a later game position clears it
+  clearTimeout(app.errorTimer);
+  if (message) app.errorTimer = setTimeout(() => showError(""), ERROR_SECONDS * 1000);
+}
 
 // -- the games and their board modules ---------------------------------------------------------
 function boardOf(kind) {
@@ -131,6 +140,13 @@ function draw(view, legal, seat, opts) {
   $("#chooser").hidden = true;
 }
 
+// The last-move marks: `keys` outlined with `cls` ("mark": everything since the viewer's last decision;
+// "mark-step": one log step's changes; "mark-next": where a replay's next step is made).
+function markKeys(changes) {
+  const B = board();
+  return B.changedKeys && app.current.view ? B.changedKeys(changes, app.current.view) : [];
+}
+
 function highlight(keys, cls) {
   cls = cls || "hl";
   $$(`#board .${cls}`).forEach(el => el.classList.remove(cls));
@@ -140,18 +156,19 @@ function highlight(keys, cls) {
 // The plan's steps numbered on the board: badge i sits on the element step i is made on.
 function planBadges(plan) {
   $$("#board .plan-badge").forEach(el => el.remove());
-  const overlay = $("#board #overlay");
-  if (!overlay) return;
   const used = {};
   plan.forEach((move, i) => {
     const key = board().moveTargets(move, app.current.view, app.current.seat)[0];
     const el = key && $(`#board [data-key="${CSS.escape(key)}"]`);
-    if (!el) return;
+    const overlay = el && el.ownerSVGElement && el.ownerSVGElement.querySelector(".overlay");
+    if (!overlay) return;
     const box = el.getBBox();
     const shift = 14 * (used[key] = (used[key] || 0) + 1) - 14;
     const g = document.createElementNS("http://www.w3.org/2000/svg", "g");
     g.setAttribute("class", "plan-badge");
-    g.innerHTML = `<circle cx="${box.x + 6 + shift}" cy="${box.y + 6}" r="8"/><text x="${box.x + 6 + shift}" y="${box.y + 10}" text-anchor="middle">${i + 1}</text>`;
+    // at the element's top right corner (its name is written at the top left), later steps leftwards
+    const cx = box.x + box.width - 6 - shift;
+    g.innerHTML = `<circle cx="${cx}" cy="${box.y + 6}" r="9"/><text x="${cx}" y="${box.y + 10}" text-anchor="middle">${i + 1}</text>`;
     overlay.appendChild(g);
   });
 }
@@ -268,6 +285,7 @@ async function switchSeat(seat) {
   $("#board").innerHTML = ""; $("#legal").innerHTML = ""; $("#log").innerHTML = "";
   app.current = {view: null, legal: [], seat: null, mode: app.tab};
   $("#handover-text").textContent = `Seat ${seat} to play: pass the screen to ${seat}.`;
+  $("#status").textContent = `pass the screen to ${seat}`;
   $("#handover").hidden = false;
   await new Promise(resolve => { $("#handover-go").onclick = resolve; });
   $("#handover").hidden = true;
@@ -305,14 +323,36 @@ function showGame(p) {
   });
   const log = $("#log");
   log.innerHTML = "";
-  log.start = Math.max(1, p.log.length - 199);
-  p.log.slice(-200).forEach(line => { const li = document.createElement("li"); li.textContent = line; log.appendChild(li); });
+  const firstShown = Math.max(0, p.log.length - 200);
+  log.start = firstShown + 1;
+  const marks = p.marks || {since: p.log.length, first: p.log.length, steps: []};
+  const stepChanges = (i) => (i >= marks.first ? marks.steps[i - marks.first] : null);
+  p.log.slice(firstShown).forEach((line, j) => {
+    const i = firstShown + j, li = document.createElement("li");
+    li.textContent = line;
+    li.dataset.step = String(i);
+    if (i >= marks.since) li.classList.add("recent");
+    const changes = stepChanges(i);
+    if (changes) {
+      li.onmouseenter = () => { if (app.current.view === p.view) highlight(markKeys(changes), "mark-step"); };
+      li.onmouseleave = () => highlight([], "mark-step");
+    }
+    log.appendChild(li);
+  });
   log.scrollTop = log.scrollHeight;
+  // the marks on the board: every element changed since this seat's last decision
+  if (app.tab === "play" || (app.tab === "analyse" && app.analysisSource === "game")) {
+    const since = [];
+    for (let i = Math.max(marks.since, marks.first); i < marks.first + marks.steps.length; i++) since.push(...marks.steps[i - marks.first]);
+    app.marked = markKeys(since);
+    highlight(app.marked, "mark");
+  }
   $("#download").href = `/api/games/${encodeURIComponent(p.game)}/record?token=${encodeURIComponent(seatToken(p.seat) || "")}`;
   const res = $("#result");
   res.hidden = !p.over;
   if (p.over) res.textContent = `Game over. Scores: ${p.scores.map((s, i) => app.letters[i] + " " + s).join(", ")}; winner ${p.winners.join(", ")}`;
   if (p.error) showError(p.error);
+  else if (!$("#error").hidden && app.errorVersion !== null && p.version > app.errorVersion) showError("");
 }
 
 // Where the game stands, as the game's board module says it (the game's title on the generic board).
@@ -358,6 +398,9 @@ async function startAnalysis() {
   if (app.analysis && !app.analysis.done) await stopAnalysis();   // this page's search ends before the next
   if (app.analysis && app.analysis.events) app.analysis.events.close();   // else it reconnects to the old one
   $("#candidates tbody").innerHTML = "";
+  // a new search (× on a candidate, continue): the last one's plan is no longer shown
+  app.analysisHover = null;
+  previewPlan(null);
   try {
     let payload;
     const avoid = app.analysisAvoid || [];
@@ -420,7 +463,7 @@ function showAnalysis(p) {
 }
 
 function previewPlan(c) {
-  if (!c) { highlight([], "hl-plan"); planBadges([]); return; }
+  if (!c) { highlight([], "hl-plan"); planBadges([]); $("#analysis-plan").textContent = ""; return; }
   const keys = [];
   c.plan.forEach(m => keys.push(...board().moveTargets(m, app.current.view, app.current.seat)));
   highlight(keys, "hl-plan");
@@ -547,27 +590,61 @@ async function openReplay() {
   } catch (e) { showError(e.message); }
 }
 
-// The annotated win probabilities over the game (one line per seat; flagged moves as red dots);
-// a click jumps to that ply.
+// The annotated win probabilities over the game (one line per seat; flagged moves as red dots), with
+// axes: win % (0, 50, 100) up the side, the step number along the bottom. A click jumps to that step.
 function drawWinGraph(summary) {
   const svg = $("#rp-graph");
   const points = {};
   summary.wins.forEach((w, ply) => { if (w) (points[w[0]] = points[w[0]] || []).push([ply, w[1]]); });
-  svg.hidden = !Object.keys(points).length;
-  if (svg.hidden) return;
-  const W = 320, H = 90, n = Math.max(1, summary.plies);
-  const x = (ply) => 4 + (W - 8) * ply / n, y = (win) => H - 4 - (H - 8) * win;
-  let s = `<rect x="0" y="0" width="${W}" height="${H}" fill="#f8f9fb" stroke="#ccd"/><line x1="0" x2="${W}" y1="${y(0.5)}" y2="${y(0.5)}" stroke="#ccd" stroke-dasharray="3 3"/>`;
+  // an SVG element has no `hidden` property: the attribute itself is set or taken off
+  const none = !Object.keys(points).length;
+  svg.toggleAttribute("hidden", none);
+  if (none) return;
+  const W = 300, H = 150, L = 44, R = 18, T = 8, B = 36, n = Math.max(1, summary.plies);
+  const x = (ply) => L + (W - L - R) * ply / n, y = (win) => T + (H - T - B) * (1 - win);
+  let s = `<rect x="${L}" y="${T}" width="${W - L - R}" height="${H - T - B}" fill="#f8f9fb" stroke="#ccd"/>`;
+  [0, 0.5, 1].forEach(w => {
+    s += `<line x1="${L}" x2="${W - R}" y1="${y(w)}" y2="${y(w)}" stroke="#ccd"${w === 0.5 ? ' stroke-dasharray="3 3"' : ""}/>` +
+         `<text x="${L - 4}" y="${y(w) + 4}" text-anchor="end">${100 * w}%</text>`;
+  });
+  const step = Math.max(1, Math.ceil(n / 4 / 10) * 10);
+  for (let t = 0; t <= n; t += step) {
+    s += `<line x1="${x(t)}" x2="${x(t)}" y1="${H - B}" y2="${H - B + 4}" stroke="#889"/><text x="${x(t)}" y="${H - B + 16}" text-anchor="middle">${t}</text>`;
+  }
+  s += `<text x="${(L + W - R) / 2}" y="${H - 4}" text-anchor="middle">step</text>` +
+       `<text x="12" y="${T + (H - T - B) / 2}" text-anchor="middle" transform="rotate(-90 12 ${T + (H - T - B) / 2})">win</text>`;
   Object.entries(points).forEach(([actor, pts]) => {
     const colour = ["#1f4fbf", "#c8202c", "#1d8a3a", "#222", "#8a4fbf", "#c87a20"][app.letters.indexOf(actor)];
     s += `<polyline fill="none" stroke="${colour}" stroke-width="1.5" points="${pts.map(([p, w]) => `${x(p)},${y(w)}`).join(" ")}"/>`;
     pts.forEach(([p, w]) => {
       const flag = summary.flags[p];
-      s += `<circle class="win-point" data-ply="${p}" cx="${x(p)}" cy="${y(w)}" r="${flag ? 3.5 : 2}" fill="${flag ? "#d40000" : colour}"><title>ply ${p}: ${actor} ${(100 * w).toFixed(0)}%${flag ? " (" + flag + ")" : ""}</title></circle>`;
+      s += `<circle class="win-point" data-ply="${p}" cx="${x(p)}" cy="${y(w)}" r="${flag ? 4 : 2.5}" fill="${flag ? "#d40000" : colour}"${flag ? ' stroke="#000" stroke-width="1.2"' : ""}><title>step ${p + 1}: ${actor} ${(100 * w).toFixed(0)}%${flag ? " (" + flag + ")" : ""}</title></circle>`;
     });
   });
   svg.innerHTML = s;
   svg.querySelectorAll(".win-point").forEach(c => c.onclick = () => replayTo(Number(c.dataset.ply)));
+}
+
+// A step's engine annotations in words: "Blunder: −20 points. Best was `done` (24% to win; the move
+// played 4%)." Percentage points of win probability; fields the page does not know are listed after.
+function annotationWords(a) {
+  if (!a) return "";
+  const pct = (w) => `${Math.round(100 * w)}%`;
+  const num = (w) => typeof w === "number" && !Number.isNaN(w);
+  const parts = [];
+  const loss = num(a.loss) ? Math.round(100 * a.loss) : null;
+  if (a.flag) parts.push(`${a.flag[0].toUpperCase()}${a.flag.slice(1)}: −${loss ?? "?"} points of win chance.`);
+  else if (loss !== null && loss > 0) parts.push(`−${loss} points of win chance.`);
+  else if (loss === 0) parts.push("The engine's choice too.");
+  if (a.best && (a.flag || (loss !== null && loss > 0))) parts.push(`Best was \`${a.best}\`${num(a.win) ? ` (${pct(a.win)} to win)` : ""}.`);
+  if (num(a.played_win)) parts.push(`The move played: ${pct(a.played_win)} to win.`);
+  else if (num(a.win) && !a.best) parts.push(`${pct(a.win)} to win.`);
+  if (num(a.margin_loss) && a.margin_loss > 0) parts.push(`It gives up ${a.margin_loss.toFixed(1)} points of margin.`);
+  if (a.comment) parts.push(String(a.comment));
+  const known = new Set(["flag", "loss", "best", "win", "played_win", "margin_loss", "comment", "visits", "played_visits", "method", "time"]);
+  const rest = Object.entries(a).filter(([k]) => !known.has(k)).map(([k, v]) => `${k}: ${v}`);
+  if (rest.length) parts.push(rest.join(" · "));
+  return parts.join(" ");
 }
 
 async function replayTo(ply) {
@@ -576,9 +653,13 @@ async function replayTo(ply) {
   try { showReplayStep(await api("GET", `/api/replays/${app.replay.id}/${ply}`)); } catch (e) { showError(e.message); }
 }
 
+// The replay at a position: the board after `step.ply` steps, the last step's changes outlined (teal),
+// the next step's element outlined (dashed magenta) and its row in the list marked. Rows are numbered
+// from 1, so the next step is number ply + 1, as the counter says.
 function showReplayStep(step) {
   app.replay.ply = step.ply;
   app.replay.view = step.view;
+  app.replay.step = step;
   const list = $("#rp-steps");
   list.innerHTML = "";
   const first = Math.max(0, step.ply - 6);
@@ -586,17 +667,26 @@ function showReplayStep(step) {
   app.replay.steps.slice(first, step.ply + 7).forEach((text, i) => {
     const li = document.createElement("li");
     li.textContent = text + (app.replay.flags[first + i] ? `  (${app.replay.flags[first + i]})` : "");
-    if (first + i === step.ply) li.className = "current";
+    li.dataset.step = String(first + i + 1);
+    if (first + i === step.ply) { li.className = "current"; li.title = "the next step"; }
+    else if (first + i === step.ply - 1) { li.className = "played"; li.title = "the step just played"; }
     li.onclick = () => replayTo(first + i);
     list.appendChild(li);
   });
   $("#rp-slider").value = step.ply;
-  $("#rp-ply").textContent = `ply ${step.ply} / ${app.replay.plies}`;
-  $("#rp-step").textContent = step.next ? `next: ${step.next}` : "end of the record";
+  const plies = app.replay.plies;
+  $("#rp-ply").textContent = step.ply < plies ? `step ${step.ply + 1} of ${plies}` : `the end: all ${plies} steps played`;
+  $("#rp-step").textContent = step.next ? `next: ${step.ply + 1}. ${step.next}` : "end of the record";
   const a = step.annotations;
-  $("#rp-annotations").textContent = a ? Object.entries(a).map(([k, v]) => `${k}: ${v}`).join(" · ") : "";
+  const box = $("#rp-annotations");
+  box.textContent = annotationWords(a);
+  if (a && a.flag) { box.innerHTML = ""; const f = document.createElement("span"); const words = annotationWords(a); const cut = words.indexOf(":");
+    f.className = `flag ${a.flag}`; f.textContent = words.slice(0, cut + 1); box.append(f, words.slice(cut + 1)); }
   if (app.tab === "replay") {
     draw(step.view, [], app.replay.seat, {seatNames: app.replay.seats.map(s => s.player), kind: app.replay.kind});
+    highlight(markKeys(step.changes || []), "mark");
+    const next = step.move ? board().moveTargets(step.move, step.view, step.view.actor || app.replay.seat) : [];
+    highlight(next, "mark-next");
     const v = step.view;
     $("#status").textContent = `replay · ${whereNow(app.replay.kind, v)} · as ${app.replay.seat}`;
   }
@@ -674,6 +764,8 @@ function wire() {
   $("#rp-slider").oninput = () => replayTo(Number($("#rp-slider").value));
   $("#rp-prev").onclick = () => replayTo((app.replay.ply || 0) - 1);
   $("#rp-next").onclick = () => replayTo((app.replay.ply || 0) + 1);
+  $("#error-close").onclick = () => showError("");
+  $("#side-toggle").onclick = () => document.body.classList.toggle("side-open");
   const board = $("#board");
   board.addEventListener("click", (e) => {
     const el = e.target.closest("[data-key]");
@@ -725,5 +817,6 @@ window.buranoPage = () => ({tab: app.tab, seat: app.current.seat, legal: app.cur
                             game: app.game && {id: app.game.game, kind: app.game.kind, version: app.game.version, over: app.game.over, thinking: app.game.thinking, to_move: app.game.to_move},
                             analysis: app.analysis && {id: app.analysis.id, done: app.analysis.done, result: app.analysis.result, reports: app.analysis.reports || 0},
                             editor: app.editor.position, editorValid: !!app.editor.checked,
-                            replay: app.replay && {id: app.replay.id, ply: app.replay.ply, plies: app.replay.plies}});
+                            replay: app.replay && {id: app.replay.id, ply: app.replay.ply, plies: app.replay.plies},
+                            marked: $$("#board .mark[data-key]").map(el => el.dataset.key)});
 start();
