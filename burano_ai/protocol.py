@@ -618,7 +618,7 @@ class Pending:
     id: str | int
     data: dict
     size: int                        # bytes of its line (counted against MAX_PENDING_BYTES)
-    cancelled: bool = False          # terminated or quit before its position was loaded: answered already
+    cancelled: bool = False          # its final line is written or being written (terminated, quit, or refused)
 
 
 class EngineServer:
@@ -770,12 +770,22 @@ class EngineServer:
             if found.cancelled or self._active.get(found.id) is not found:
                 return          # loaded meanwhile: it is a Job now, or already answered
             found.cancelled = True
-            self._active.pop(found.id, None)
             if found in self._pending:
                 self._pending.remove(found)
                 self._pending_bytes -= found.size
-            self._cond.notify_all()
         self.write(error_line(found.id, "terminated before its position was loaded"))
+        self._answered(found)
+
+    def _answered(self, pending: Pending) -> None:
+        """`pending` has its final line: forget it (only now, so that `serve` never ends before the line is out)."""
+        with self._cond:
+            if self._active.get(pending.id) is pending:
+                del self._active[pending.id]
+            self._cond.notify_all()
+
+    def _unanswered(self) -> bool:
+        """Queries read but not yet loaded whose final line is still to be written (call with `_cond` held)."""
+        return any(isinstance(x, Pending) for x in self._active.values())
 
     def _quit(self) -> None:
         with self._cond:
@@ -825,17 +835,17 @@ class EngineServer:
             with self._cond:
                 self._loading = None
                 answered = pending.cancelled
-                if not answered:
-                    if job is not None:
-                        self._active[pending.id] = job
-                        if self._quitting:
-                            job.stop.set()
-                        self._queue.append(job)
-                    else:
-                        self._active.pop(pending.id, None)
+                if not answered and job is not None:
+                    self._active[pending.id] = job
+                    if self._quitting:
+                        job.stop.set()
+                    self._queue.append(job)
+                elif not answered:
+                    pending.cancelled = True      # its error line is on its way: a terminate now finds nothing to do
                 self._cond.notify_all()
             if not answered and job is None:
                 self.write(error)
+                self._answered(pending)
 
     # --- searching
 
@@ -871,8 +881,11 @@ class EngineServer:
         loader.start()
         while True:
             with self._cond:
-                while not self._queue and not self._quitting and not (
-                        self._eof and not self._pending and self._loading is None):
+                # Quitting, or the input ended and every query is loaded: done once every query read has its
+                # final line out (a pending one is answered by `_terminate` or the loader, in other threads).
+                while not self._queue and not (
+                        (self._quitting or (self._eof and not self._pending and self._loading is None))
+                        and not self._unanswered()):
                     self._cond.wait()
                 if not self._queue:
                     return

@@ -98,11 +98,6 @@ def test_worker_processes_give_the_same_analysis(blunder_analysis):
     assert stable(two.to_dict()) == stable(blunder_analysis.to_dict())
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "issue 20's exports (record.for_seat) replace a record's `start` with the seat's one-seat view: this "
-    "record starts while pyramids are built, B's cubes placed before the start are hidden in the export, "
-    "and once B's pyramid is finished (ply 6) seat A's view shows it; the export's replay fabricates it, "
-    "so A's later views, and the last decision's analysis, differ (export cannot carry what A saw later)"))
 def test_one_seat_export_analyses_the_same(blunder_analysis):
     """The search sees only the seat's view: the seat's own export gives the very same analysis of every
     decision where its view is the same. This record starts while B's finished pyramid is still hidden
