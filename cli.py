@@ -18,7 +18,7 @@ Other endings, as Unix tools do: a bug prints `error: internal error: <type>: <m
 report)` and exits with 70 (EX_SOFTWARE) -- set `BURANO_DEBUG_TRACEBACK=1` to get the traceback as
 well; Ctrl-C exits with 130 (in `burano suggest`'s search it stops the search, which prints the best move
 so far and exits with 0), SIGTERM and SIGHUP during a search with 143 and 129 (the search workers
-are stopped first); a reader that closes the pipe early (`burano show F | head -1`) ends the command
+are stopped first; so are the worker processes of `analyse --jobs` and `arena --workers`, on Ctrl-C too); a reader that closes the pipe early (`burano show F | head -1`) ends the command
 quietly with 141 (128 + SIGPIPE).
 """
 
@@ -210,6 +210,17 @@ def _check_players(players: Optional[int], spec, default: Optional[int] = None) 
     if players is None:
         return spec.default_players if default is None else default
     return check_player_count(players, spec)
+
+
+#: The largest seed every seeded command takes (records and positions store seeds from 0 to 2^63-1).
+MAX_SEED = 2**63 - 1
+
+
+def _seed_option(seed: int, option: str = "--seed") -> int:
+    """`--seed` checked before anything runs: a whole number from 0 to 2^63-1 (what a record can store)."""
+    if not 0 <= seed <= MAX_SEED:
+        raise OptionError(f"{option} must be a whole number from 0 to 2^63-1, not {seed}")
+    return seed
 
 
 def _seat_option(text: str, num_players: int) -> int:
@@ -424,6 +435,7 @@ def new(
 ) -> None:
     """Write the start position of a new game as JSON (the full state)."""
     spec = _spec(game)
+    _seed_option(seed)
     _check_output(output, "--output")
     state = spec.new_game(_check_players(players, spec)).new_initial_state(seed)
     text = json.dumps(state.to_dict(), indent=2) + "\n"
@@ -467,6 +479,7 @@ def random_game(
     """Play a complete game with uniformly random decisions; print the transcript and the scores."""
     from burano_ai.record import GameRecord, SeatInfo
     spec = _spec(game)
+    _seed_option(seed)
     _check_output(record, "--record")
     players = _check_players(players, spec)
     state = spec.new_game(players).new_initial_state(seed)
@@ -546,8 +559,12 @@ def apply(
     """
     from burano_ai.record import apply_moves
     _check_output(output, "--output")
+    move_list = _split_moves(moves)
+    if not move_list:
+        raise OptionError(f"no move given (MOVE was {' '.join(repr(m) for m in moves)[:80]}): "
+                          "name at least one move, e.g. 'take b5'")
     spec, state, view = _load(file, game)
-    new_state, steps = apply_moves(state, _split_moves(moves), view, **game_keyword(spec, DEFAULT_GAME))
+    new_state, steps = apply_moves(state, move_list, view, **game_keyword(spec, DEFAULT_GAME))
     text = new_state.to_json(view, indent=2) + "\n"
     if output is None:
         typer.echo(text, nl=False)
@@ -687,6 +704,7 @@ def suggest(
     from burano_ai.engine import root_moves
     from burano_ai.engine import suggest as engine_suggest
     from burano_ai.search import Limit, Params
+    _seed_option(seed)
 
     spec, state, view = _load(file, game)
     searcher = None if seat is None else _seat_option(seat, state.num_players)
@@ -874,6 +892,7 @@ def arena(
     from burano_ai.arena import ArenaConfig, parse_sprt, run_arena, split_bot_list
 
     game_spec = _spec(game)
+    _seed_option(seed)
     players = _check_players(players, game_spec, default=game_spec.min_players)
     specs = [spec for text in bots for spec in split_bot_list(text)]
     sprt_config = parse_sprt(sprt) if sprt is not None else None
@@ -975,6 +994,9 @@ def engine(
                                                "usable core)."),
     game: Optional[str] = typer.Option(None, "--game", metavar="GAME",
                                        help=f"The game of a query that does not name one (default {DEFAULT_GAME})."),
+    max_queue: Optional[int] = typer.Option(None, "--max-queue", metavar="N",
+                                            help="Most queries waiting to be searched (default 1000); one more is "
+                                                 "answered with an error line: the queue never grows unbounded."),
 ) -> None:
     """Serve the JSON-lines analysis protocol on stdin/stdout (docs/engine-protocol.md).
 
@@ -984,11 +1006,15 @@ def engine(
     Logs go to stderr.
     """
     from burano_ai.engine import MAX_THREADS
-    from burano_ai.protocol import serve_stdio
+    from burano_ai.protocol import DEFAULT_MAX_QUEUE, MAX_QUEUE_LIMIT, serve_stdio
     if threads is not None and not 1 <= threads <= MAX_THREADS:
         raise OptionError(f"--threads must be from 1 to {MAX_THREADS}, not {threads}")
+    if max_queue is None:
+        max_queue = DEFAULT_MAX_QUEUE
+    if not 1 <= max_queue <= MAX_QUEUE_LIMIT:
+        raise OptionError(f"--max-queue must be from 1 to {MAX_QUEUE_LIMIT}, not {max_queue}")
     spec = _spec(game)
-    serve_stdio(threads=threads, **game_keyword(spec, DEFAULT_GAME))
+    serve_stdio(threads=threads, max_queue=max_queue, **game_keyword(spec, DEFAULT_GAME))
 
 
 @app.command()

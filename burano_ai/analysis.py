@@ -38,6 +38,7 @@ from typing import Any, Callable
 from burano_ai.core.errors import OptionError
 from burano_ai.core.seats import SEAT_LETTERS, parse_seat
 from burano_ai.core.seeds import derive
+from burano_ai.core.workers import process_pool
 from burano_ai.engine import load_position, suggest
 from burano_ai.games import DEFAULT_GAME
 from burano_ai.record import GameRecord, RecordError
@@ -301,21 +302,18 @@ def analyse(record: GameRecord, seat: int | str | None = None, limit: Limit | No
 
 
 def _in_processes(tasks: list[tuple], jobs: int, progress: Progress | None) -> list[Decision]:
-    """`_decision` of every task in `jobs` spawned processes; the decisions in task order."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-    # "spawn": the caller may run threads (a progress bar), which makes "fork" unsafe.
-    ctx = multiprocessing.get_context("spawn")
+    """`_decision` of every task in `jobs` spawned processes; the decisions in task order.
+
+    The pool (`core.workers.process_pool`) ends its workers on SIGTERM, SIGHUP and SIGINT, and at once when
+    a task fails: nothing outlives the analysis."""
+    from concurrent.futures import as_completed
     out: list[Decision | None] = [None] * len(tasks)
-    pool = ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), mp_context=ctx)
-    try:
+    with process_pool(min(jobs, len(tasks))) as pool:
         futures = {pool.submit(_decision, *task): k for k, task in enumerate(tasks)}
         for done, future in enumerate(as_completed(futures), start=1):
             out[futures[future]] = future.result()
             if progress is not None:
                 progress(done, len(tasks))
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
     return [d for d in out if d is not None]
 
 

@@ -58,6 +58,8 @@ DEFAULT_BOTS = "ismcts:time=2"
 #: Seconds a `hint` searches when no time is given.
 DEFAULT_HINT_SECONDS = 1.0
 #: Commands people can type at the prompt (moves never use these words).
+#: Longest number read as a choice (the legal moves are numbered from 1; no position has a million).
+MAX_CHOICE_DIGITS = 6
 COMMANDS = ("legal", "hint", "undo", "save", "quit", "help", "board")
 #: Typed answers that accept the last "did you mean" suggestion.
 YES = ("y", "yes")
@@ -274,13 +276,17 @@ def resolve_entry(text: str, legal: list[str], shortcut: MoveEntry | None = None
     if t == "?":
         return Entry("command", command="help")
     if words[0] in COMMANDS:
-        return Entry("command", command=words[0], arg=" ".join(words[1:]) or None)
-    if t.isdigit():
-        n = int(t)
+        # The argument as typed (a file name keeps its case and spaces), not the normalised text.
+        rest = text.strip().split(None, 1)
+        return Entry("command", command=words[0], arg=rest[1].strip() if len(rest) > 1 else None)
+    if t.isdigit() and t.isascii():     # '²' and '①' are digits to str.isdigit, but not numbers to int()
         if not legal:
             return Entry("error", message="there is no move to choose now")
-        if not 1 <= n <= len(legal):
-            return Entry("error", message=f"there is no choice {n}: choose 1 to {len(legal)}")
+        # A number of thousands of digits is no choice either (and int() refuses more than 4,300 of them).
+        n = int(t) if len(t) <= MAX_CHOICE_DIGITS else None
+        if n is None or not 1 <= n <= len(legal):
+            shown = t if len(t) <= MAX_CHOICE_DIGITS else f"{t[:6]}... ({len(t)} digits)"
+            return Entry("error", message=f"there is no choice {shown}: choose 1 to {len(legal)}")
         return Entry("moves", moves=[legal[n - 1]], how=f"{n} = {legal[n - 1]}")
     expanded = None if shortcut is None else shortcut.expand(t, legal)
     if expanded is not None:
@@ -706,6 +712,10 @@ class Table:
             else:
                 self.term.print("nothing to undo: this is your first decision", style="red")
         elif name == "save":
+            if arg is not None and ("\0" in arg or not arg.isprintable()):
+                self.term.print(f"cannot save to {arg!r}: a file name cannot hold control characters",
+                                style="red")
+                return ""
             path = Path(arg) if arg else self.record_path
             try:
                 s.save(path)

@@ -10,9 +10,11 @@ ends with exactly one final line: its final report (``"isDuringSearch": false``)
 every ``reportDuringSearchEvery`` seconds when asked.
 
 Threads: `EngineServer.serve` reads the input in a thread of its own, so that a `terminate` reaches a
-running search at once; queries are checked as they are read (a bad one is answered at once, even while
-another search runs) and queued; the calling thread runs the queued searches one after another
-(`engine.suggest` with its streaming options: `on_report`, `stop`, `allow_moves`, `avoid_moves`). Output
+running search at once and control lines are answered at once; a loader thread checks each query and
+loads its position (a record's replay may take seconds: the reader is never blocked by it) and queues
+it; the calling thread runs the queued searches one after another (`engine.suggest` with its streaming
+options: `on_report`, `stop`, `allow_moves`, `avoid_moves`). The queries waiting (loading or queued) are
+bounded (`max_queue`, `burano engine --max-queue`): one more is answered at once with an error line. Output
 lines are written whole, under a lock, and flushed. Nothing but protocol lines goes to stdout:
 `serve_stdio` moves the process's file descriptor 1 to stderr before it serves, so that a stray print
 from any library cannot corrupt the stream; logs go to stderr.
@@ -29,6 +31,7 @@ import json
 import logging
 import math
 import os
+import random
 import sys
 import threading
 import traceback
@@ -43,7 +46,8 @@ from burano_ai.core.seats import CHANCE, SEAT_LETTERS, TERMINAL, parse_seat
 from burano_ai.engine import MAX_THREADS, load_position, root_moves, spec_for_position, suggest
 from burano_ai.games import DEFAULT_GAME, all_specs, get_spec
 from burano_ai.record import FORMAT as RECORD_FORMAT
-from burano_ai.record import GameRecord, apply_moves
+from burano_ai.record import (UNSEEN, GameRecord, RecordError, _did_you_mean, _hidden_options,
+                               _offered, apply_moves, describe_step)
 from burano_ai.search.limits import DEFAULT_SUGGEST_ITERATIONS, MAX_ITERATIONS, MAX_SECONDS, Limit
 from burano_ai.search.result import SearchResult
 
@@ -65,6 +69,16 @@ MAX_TOP = 2048
 MIN_REPORT_EVERY = 0.01
 #: Longest id, in characters.
 MAX_ID_LENGTH = 256
+#: Most queries waiting (being loaded or queued, not yet searching) by default; `burano engine --max-queue`.
+#: A query over it is answered at once with an error line naming the limit: the queue never grows unbounded.
+DEFAULT_MAX_QUEUE = 1000
+#: Most move applications spent filling the `?` steps of a moves form with a view (`apply_view_moves`): a few
+#: seconds; a fill that needs more is answered with an error naming what to do.
+MAX_VIEW_FILL_STEPS = 20_000
+#: The largest `--max-queue` an operator may set.
+MAX_QUEUE_LIMIT = 100_000
+#: Most bytes of query lines waiting for their position to load (their parsed JSON is held until then).
+MAX_PENDING_BYTES = 16 << 20
 #: The fields of a query, and of each action.
 QUERY_FIELDS = ("id", "game", "position", "step", "seat", "maxIterations", "maxTime", "reportDuringSearchEvery",
                 "allowMoves", "avoidMoves", "top", "seed", "includePlans", "threads")
@@ -127,6 +141,59 @@ def parse_line(raw: bytes | str) -> Any:
     if _depth(data) > MAX_LINE_NESTING:
         raise QueryError(f"malformed JSON: nested deeper than {MAX_LINE_NESTING} levels")
     return data
+
+
+def scan_id(raw: bytes | str) -> str | int | None:
+    """The id of a line that cannot be parsed whole (too deep, malformed further on), when its top-level
+    object has a readable `"id"` before the trouble; else None.
+
+    A scan, not a parse: strings are skipped, brackets counted, and only at depth 1 a key `"id"` followed by
+    `:` and a scalar value is read (`json.JSONDecoder.raw_decode` of a string or number recurses nowhere).
+    """
+    if isinstance(raw, (bytes, bytearray)):
+        raw = bytes(raw).decode("utf-8", errors="replace")
+    if not raw.lstrip().startswith("{"):
+        return None
+    decoder = json.JSONDecoder()
+    depth = 0
+    i, n = 0, len(raw)
+    expect_key = False
+    while i < n:
+        c = raw[i]
+        if c == '"':
+            try:
+                text, end = decoder.raw_decode(raw, i)
+            except ValueError:
+                return None
+            if depth == 1 and expect_key and text == "id":
+                j = end
+                while j < n and raw[j] in " \t\r\n":
+                    j += 1
+                if j < n and raw[j] == ":":
+                    j += 1
+                    while j < n and raw[j] in " \t\r\n":
+                        j += 1
+                    if j < n and raw[j] not in "[{":
+                        try:
+                            value, _ = decoder.raw_decode(raw, j)
+                        except (ValueError, RecursionError):
+                            return None
+                        return value if _is_id(value) else None
+                return None
+            expect_key = False
+            i = end
+            continue
+        if c in "[{":
+            depth += 1
+            expect_key = c == "{" and depth == 1
+        elif c in "]}":
+            depth -= 1
+            if depth <= 0:
+                return None
+        elif c == "," and depth == 1:
+            expect_key = True
+        i += 1
+    return None
 
 
 def _depth(value: Any) -> int:
@@ -320,7 +387,10 @@ def load_query_position(data: dict, game_factory=None, default_game: str = DEFAU
                                      "position.view")
                 view = parse_seat(position["view"], players, what="position.view", error=PositionError)
             start = GameRecord.new(players, seed, game=spec.key).initial_state(_factory_of(spec.key, game_factory))
-            state, _steps = apply_moves(start, moves, view, game=spec.key)
+            if view is None:
+                state, _steps = apply_moves(start, moves, None, game=spec.key)
+            else:
+                state = apply_view_moves(start, moves, view, game=spec.key)
             return state, view, False
         spec = spec_for_position(position, game)
         state, view = load_position(position, _factory_of(spec.key, game_factory), spec.key)
@@ -329,6 +399,99 @@ def load_query_position(data: dict, game_factory=None, default_game: str = DEFAU
         raise
     except BuranoError as exc:
         raise QueryError(str(exc), "position") from None
+
+
+def apply_view_moves(start, moves: list[str], view: int, game: str = DEFAULT_GAME,
+                     budget: int = MAX_VIEW_FILL_STEPS):
+    """The deal `start` after `moves` as seat `view` knows them (the moves form with `"view"`): a copy.
+
+    A move may be `?` (or one of the game's `unseen_texts`) for a step the seat could not see; every other
+    text is played as written (a step the seat saw only later -- in Burano a pyramid, shown to all once
+    finished -- may be named). The `?` steps are filled as a one-seat record export is replayed
+    (`GameRecord.replay`): depth first, trying first the outcomes the later moves point to
+    (`record._hidden_options`), so that every later named move stays legal -- never a fabricated choice
+    that makes another seat's later public move "illegal". The seat cannot tell the fills apart: its view
+    is the same whichever is found.
+
+    Raises:
+        QueryError (field `position.moves`): a move that cannot be played whatever the `?` steps were
+            (named), a `?` where the seat sees the step, or no fill found within `budget` applications.
+    """
+    letter = SEAT_LETTERS[view]
+    unseen_texts = {UNSEEN, *get_spec(game).unseen_texts}
+    texts = []
+    for i, text in enumerate(moves):
+        if not isinstance(text, str) or not text.strip():
+            raise QueryError(f"position.moves[{i}]: an empty move", "position.moves")
+        texts.append(text.strip())
+    unseen = [t in unseen_texts for t in texts]
+    first_unseen = next((i for i, u in enumerate(unseen) if u), len(texts))
+    future = [_FutureStep(None if u else t) for t, u in zip(texts, unseen)]
+    rng = random.Random(0)
+    left = [budget]
+    deepest: list[Any] = [-1, None]
+
+    def where(i: int) -> str:
+        return f"position.moves[{i}] {texts[i]!r}"
+
+    def spend() -> None:
+        left[0] -= 1
+        if left[0] < 0:
+            raise QueryError(f"position.moves: no outcome of the '?' steps found within {budget} steps that keeps "
+                             f"every later move legal; name the steps seat {letter} has seen since (in Burano a "
+                             "finished pyramid is shown to every seat)", "position.moves")
+
+    def play(state, i: int) -> None:
+        if state.is_terminal():
+            raise RecordError(f"{where(i)}: the game is already over")
+        try:
+            action = state.string_to_action(texts[i])
+            state.apply_action(action)    # checked: an illegal move leaves `state` untouched
+        except BuranoError as exc:
+            raise RecordError(f"{where(i)}: {exc}{_did_you_mean(state, texts[i])}") from None
+
+    def run(state, i: int):
+        while i < len(texts) and not unseen[i]:
+            spend()
+            try:
+                play(state, i)
+            except RecordError as exc:
+                if i < first_unseen:
+                    raise QueryError(str(exc), "position.moves") from None   # wrong whatever the fills
+                if i > deepest[0]:
+                    deepest[:] = [i, exc]
+                return None
+            i += 1
+        if i == len(texts):
+            return state
+        if state.is_terminal():
+            raise QueryError(f"{where(i)}: the game is already over", "position.moves")
+        offered = _offered(state)
+        if not offered:
+            raise QueryError(f"{where(i)}: nothing can happen here", "position.moves")
+        if describe_step(state, offered[0], game).visible_to(letter):
+            raise QueryError(f"{where(i)}: seat {letter} sees this step: name it "
+                             f"(e.g. {state.action_to_string(offered[0])!r})", "position.moves")
+        for text in _hidden_options(state, future, i, rng):
+            spend()
+            trial = state.clone()
+            trial.apply_action(trial.string_to_action(text))
+            found = run(trial, i + 1)
+            if found is not None:
+                return found
+        return None
+
+    found = run(start.clone(), 0)
+    if found is None:
+        raise QueryError(f"{deepest[1]} (whatever the '?' steps before it were)", "position.moves")
+    return found
+
+
+@dataclass
+class _FutureStep:
+    """What `record._hidden_options` reads of a later step: its text (None for `?`)."""
+
+    move: str | None
 
 
 def parse_query(data: dict, default_threads: int | None = None, game_factory=None,
@@ -449,8 +612,23 @@ def read_lines(stream: BinaryIO, limit: int = MAX_LINE_BYTES):
         yield line.rstrip(b"\r\n")
 
 
+@dataclass
+class Pending:
+    """A query read and checked for its id, waiting for its position to be loaded (`EngineServer._load`)."""
+
+    id: str | int
+    data: dict
+    size: int                        # bytes of its line (counted against MAX_PENDING_BYTES)
+    cancelled: bool = False          # its final line is written or being written (terminated, quit, or refused)
+
+
 class EngineServer:
     """The engine: read lines from `input`, write protocol lines to `output` (see the module docstring).
+
+    Three threads: the reader (`_read`) answers control lines and bad lines at once and hands queries to
+    the loader (`_load`), which checks them and loads their positions (a record's replay may take a
+    while: the reader keeps reading meanwhile), and the caller of `serve`, which searches the loaded
+    queries one after another.
 
     Args:
         output: a text stream; every line is written whole and flushed.
@@ -459,22 +637,31 @@ class EngineServer:
             reference`); default: its compiled Game. Other games always use their compiled Game.
         game: the game of a query that names none and whose position does not either (a deal and moves);
             `burano engine --game`.
+        max_queue: most queries waiting (loading or queued, not yet searching); one more is answered with
+            an error line (`burano engine --max-queue`).
     """
 
     def __init__(self, output: TextIO, threads: int | None = None, game_factory=None,
-                 game: str = DEFAULT_GAME) -> None:
+                 game: str = DEFAULT_GAME, max_queue: int = DEFAULT_MAX_QUEUE) -> None:
+        if isinstance(max_queue, bool) or not isinstance(max_queue, int) or not 1 <= max_queue <= MAX_QUEUE_LIMIT:
+            raise OptionError(f"max_queue must be a whole number from 1 to {MAX_QUEUE_LIMIT}, not {max_queue!r}")
         self.output = output
         self.threads = threads
         self.game_factory = game_factory
         self.game = get_spec(game).key
+        self.max_queue = max_queue
         self._write_lock = threading.Lock()
         self._cond = threading.Condition()
-        self._queue: collections.deque[Job] = collections.deque()
-        self._active: dict[Any, Job] = {}        # queued and running jobs by id
+        self._queue: collections.deque[Job] = collections.deque()        # loaded, waiting for the search
+        self._pending: collections.deque[Pending] = collections.deque()  # read, waiting for the loader
+        self._loading: Pending | None = None
+        self._pending_bytes = 0
+        self._active: dict[Any, Job | Pending] = {}   # queries not finished (pending, loading, queued, running)
         self._eof = False
         self._quitting = False
         self.closed = False                      # the reader of our output went away
         self.reader: threading.Thread | None = None
+        self.loader: threading.Thread | None = None
 
     # --- output
 
@@ -488,12 +675,18 @@ class EngineServer:
                 self.output.flush()
             except (BrokenPipeError, OSError, ValueError):
                 self.closed = True
-                self._quit()
+        if self.closed:
+            self._quit()      # outside the lock: quitting answers the queries still loading (not written)
 
     # --- input
 
+    def _waiting(self) -> int:
+        """Queries not yet searching (call with `_cond` held)."""
+        return len(self._pending) + len(self._queue) + (self._loading is not None)
+
     def handle_line(self, raw: bytes | str | None) -> None:
-        """Answer or queue one input line (called by the reader thread; never raises on bad input)."""
+        """Answer a control or bad line, or hand a query to the loader (called by the reader thread; never
+        raises on bad input)."""
         if raw is None:
             self.write(error_line(None, f"line longer than {MAX_LINE_BYTES} bytes; skipped"))
             return
@@ -501,7 +694,12 @@ class EngineServer:
             return
         data = None
         try:
-            data = parse_line(raw)
+            try:
+                data = parse_line(raw)
+            except QueryError as exc:
+                # Too deep or malformed further on: answer with the id when the line's start shows it.
+                self.write(error_line(scan_id(raw), str(exc), exc.field))
+                return
             qid = check_id(data)
             action = data.get("action")
             if action is not None:
@@ -512,12 +710,18 @@ class EngineServer:
             with self._cond:
                 if qid in self._active:
                     raise QueryError(f"id {qid!r} is already in use by a query that has not finished", "id")
-            job = parse_query(data, self.threads, self.game_factory, self.game)
-            with self._cond:
-                if qid in self._active:
-                    raise QueryError(f"id {qid!r} is already in use by a query that has not finished", "id")
-                self._active[qid] = job
-                self._queue.append(job)
+                if self._waiting() >= self.max_queue:
+                    raise QueryError(f"the queue is full ({self.max_queue} queries wait; burano engine "
+                                     "--max-queue): send it again when a query has finished")
+                size = len(raw)
+                if self._pending and self._pending_bytes + size > MAX_PENDING_BYTES:
+                    raise QueryError(f"the queue is full ({self._pending_bytes + size} bytes of queries wait to "
+                                     f"be loaded, at most {MAX_PENDING_BYTES}): send it again when a query has "
+                                     "finished")
+                pending = Pending(qid, data, size)
+                self._active[qid] = pending
+                self._pending.append(pending)
+                self._pending_bytes += size
                 self._cond.notify_all()
         except QueryError as exc:
             self.write(error_line(query_id(data), str(exc), exc.field))
@@ -542,28 +746,58 @@ class EngineServer:
             target = data["terminateId"]
             if not _is_id(target):
                 raise QueryError(f"terminateId must be a query id, not {_shown(target)}", "terminateId")
-            # The acknowledgement goes out before the stop, so it always precedes the query's final report.
+            # The acknowledgement goes out before the stop, so it always precedes the query's final line.
             with self._cond:
-                job = self._active.get(target)
-            self.write({"id": qid, "action": action, "terminateId": target, "found": job is not None})
-            if job is not None:
-                job.stop.set()
+                found = self._active.get(target)
+            self.write({"id": qid, "action": action, "terminateId": target, "found": found is not None})
+            if found is not None:
+                self._terminate(found)
         elif action == "terminate_all":
             with self._cond:
-                jobs = list(self._active.values())
+                found_all = list(self._active.values())
             self.write({"id": qid, "action": action})
-            for job in jobs:
-                job.stop.set()
+            for found in found_all:
+                self._terminate(found)
         else:   # quit
             self.write({"id": qid, "action": action})
             self._quit()
 
+    def _terminate(self, found: Job | Pending) -> None:
+        """Stop a search, or answer a query whose position is not loaded yet (its final line: an error)."""
+        if isinstance(found, Job):
+            found.stop.set()
+            return
+        with self._cond:
+            if found.cancelled or self._active.get(found.id) is not found:
+                return          # loaded meanwhile: it is a Job now, or already answered
+            found.cancelled = True
+            if found in self._pending:
+                self._pending.remove(found)
+                self._pending_bytes -= found.size
+        self.write(error_line(found.id, "terminated before its position was loaded"))
+        self._answered(found)
+
+    def _answered(self, pending: Pending) -> None:
+        """`pending` has its final line: forget it (only now, so that `serve` never ends before the line is out)."""
+        with self._cond:
+            if self._active.get(pending.id) is pending:
+                del self._active[pending.id]
+            self._cond.notify_all()
+
+    def _unanswered(self) -> bool:
+        """Queries read but not yet loaded whose final line is still to be written (call with `_cond` held)."""
+        return any(isinstance(x, Pending) for x in self._active.values())
+
     def _quit(self) -> None:
         with self._cond:
             self._quitting = True
+            waiting = [x for x in self._active.values() if isinstance(x, Pending)]
             for job in self._active.values():
-                job.stop.set()
+                if isinstance(job, Job):
+                    job.stop.set()
             self._cond.notify_all()
+        for pending in waiting:
+            self._terminate(pending)
 
     def _read(self, stream: BinaryIO) -> None:
         try:
@@ -577,6 +811,42 @@ class EngineServer:
             with self._cond:
                 self._eof = True
                 self._cond.notify_all()
+
+    def _load(self) -> None:
+        """The loader thread: check each pending query and load its position, in the order they came."""
+        while True:
+            with self._cond:
+                while not self._pending and not self._quitting and not self._eof:
+                    self._cond.wait()
+                if not self._pending:
+                    return
+                pending = self._pending.popleft()
+                self._pending_bytes -= pending.size
+                self._loading = pending
+            job = None
+            try:
+                job = parse_query(pending.data, self.threads, self.game_factory, self.game)
+            except QueryError as exc:
+                error = error_line(pending.id, str(exc), exc.field)
+            except BuranoError as exc:
+                error = error_line(pending.id, str(exc))
+            except Exception as exc:     # a bug: answer, log, keep serving
+                log.error("internal error in query %r:\n%s", pending.id, traceback.format_exc())
+                error = error_line(pending.id, f"internal error: {type(exc).__name__}: {exc}")
+            with self._cond:
+                self._loading = None
+                answered = pending.cancelled
+                if not answered and job is not None:
+                    self._active[pending.id] = job
+                    if self._quitting:
+                        job.stop.set()
+                    self._queue.append(job)
+                elif not answered:
+                    pending.cancelled = True      # its error line is on its way: a terminate now finds nothing to do
+                self._cond.notify_all()
+            if not answered and job is None:
+                self.write(error)
+                self._answered(pending)
 
     # --- searching
 
@@ -600,13 +870,23 @@ class EngineServer:
             self.write(report(job, result, during=False))
 
     def serve(self, stream: BinaryIO) -> None:
-        """Read `stream` in a thread and search the queued queries until the input ends or `quit`."""
+        """Read `stream` in a thread and search the queued queries until the input ends or `quit`.
+
+        `quit` returns as soon as the queued searches have sent their final lines, even while a position is
+        still loading (that query was answered: terminated); the loader thread is a daemon.
+        """
         reader = self.reader = threading.Thread(target=self._read, args=(stream,), name="burano-engine-input",
                                                 daemon=True)
+        loader = self.loader = threading.Thread(target=self._load, name="burano-engine-loader", daemon=True)
         reader.start()
+        loader.start()
         while True:
             with self._cond:
-                while not self._queue and not (self._eof or self._quitting):
+                # Quitting, or the input ended and every query is loaded: done once every query read has its
+                # final line out (a pending one is answered by `_terminate` or the loader, in other threads).
+                while not self._queue and not (
+                        (self._quitting or (self._eof and not self._pending and self._loading is None))
+                        and not self._unanswered()):
                     self._cond.wait()
                 if not self._queue:
                     return
@@ -615,10 +895,12 @@ class EngineServer:
                 self.run_job(job)
             finally:
                 with self._cond:
-                    self._active.pop(job.id, None)
+                    if self._active.get(job.id) is job:
+                        del self._active[job.id]
 
 
-def serve_stdio(threads: int | None = None, game_factory=None, game: str = DEFAULT_GAME) -> None:
+def serve_stdio(threads: int | None = None, game_factory=None, game: str = DEFAULT_GAME,
+                max_queue: int = DEFAULT_MAX_QUEUE) -> None:
     """Serve the protocol on this process's stdin and stdout (`burano engine`); `game`: the game of a query
     that does not say (`EngineServer`).
 
@@ -632,7 +914,7 @@ def serve_stdio(threads: int | None = None, game_factory=None, game: str = DEFAU
     sys.stdout = sys.stderr
     if not logging.getLogger().handlers:
         logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="burano engine: %(message)s")
-    server = EngineServer(output, threads=threads, game_factory=game_factory, game=game)
+    server = EngineServer(output, threads=threads, game_factory=game_factory, game=game, max_queue=max_queue)
     log.info("ready (protocol %d, burano_ai %s); one JSON query per line", PROTOCOL_VERSION, __version__)
     # The input thread reads its own file object on a copy of fd 0: were it sys.stdin, interpreter
     # shutdown would wait for the lock that a pending read holds, and abort.
@@ -648,9 +930,9 @@ def serve_stdio(threads: int | None = None, game_factory=None, game: str = DEFAU
         pass
     if server.closed:
         code = CLOSED_PIPE_EXIT
-    if code or (server.reader is not None and server.reader.is_alive()):
+    if code or any(t is not None and t.is_alive() for t in (server.reader, server.loader)):
         sys.stderr.flush()
-        os._exit(code)     # the input thread may still wait in a read: leave without waiting for it
+        os._exit(code)     # the input thread may still wait in a read, the loader in a replay: do not wait
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -659,11 +941,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m burano_ai.protocol", description=__doc__.splitlines()[0])
     parser.add_argument("--threads", type=int, default=None, metavar="T",
                         help="search threads of a query that does not say (default: every usable core)")
+    parser.add_argument("--max-queue", type=int, default=DEFAULT_MAX_QUEUE, metavar="N",
+                        help=f"most queries waiting to be searched (default {DEFAULT_MAX_QUEUE})")
     args = parser.parse_args(argv)
     if args.threads is not None and not 1 <= args.threads <= MAX_THREADS:
         parser.error(f"--threads must be from 1 to {MAX_THREADS}, not {args.threads}")
+    if not 1 <= args.max_queue <= MAX_QUEUE_LIMIT:
+        parser.error(f"--max-queue must be from 1 to {MAX_QUEUE_LIMIT}, not {args.max_queue}")
     try:
-        serve_stdio(threads=args.threads)
+        serve_stdio(threads=args.threads, max_queue=args.max_queue)
     except KeyboardInterrupt:
         return 130
     return 0

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from burano_ai.core.errors import OptionError
+from burano_ai.core.workers import process_pool
 
 Progress = Callable[[int, int], None]
 #: Plays one task and returns its record (a picklable module-level function).
@@ -55,25 +56,18 @@ def run_local(play: Play, tasks: Sequence[Any], workers: int, progress: Progress
         while (task := feed.next()) is not None:
             _report(play(task), records, total, on_record, progress)
         return records
-    import multiprocessing
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-    # "spawn": the parent may run threads (a progress bar), which makes "fork" unsafe.
-    ctx = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=min(workers, total), mp_context=ctx) as pool:
+    from concurrent.futures import FIRST_COMPLETED, wait
+    # The pool ends its workers on SIGTERM, SIGHUP and SIGINT, and at once on an error (core.workers).
+    with process_pool(min(workers, total)) as pool:
         running: set = set()
-        try:
-            while True:
-                while len(running) < workers and (task := feed.next()) is not None:
-                    running.add(pool.submit(play, task))
-                if not running:
-                    break
-                done, running = wait(running, return_when=FIRST_COMPLETED)
-                for future in done:
-                    _report(future.result(), records, total, on_record, progress)
-        except BaseException:
-            for f in running:
-                f.cancel()
-            raise
+        while True:
+            while len(running) < workers and (task := feed.next()) is not None:
+                running.add(pool.submit(play, task))
+            if not running:
+                break
+            done, running = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                _report(future.result(), records, total, on_record, progress)
     return records
 
 

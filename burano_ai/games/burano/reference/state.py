@@ -70,6 +70,7 @@ from burano_ai.games.burano.enums import (
 )
 from burano_ai.core.errors import IllegalMoveError, PositionError
 from burano_ai.games.burano import heuristics
+from burano_ai.games.burano.deal import deal
 from burano_ai.games.burano.notation import position_to_dict
 from burano_ai.games.burano.position import Position
 from burano_ai.games.burano.render import render_state
@@ -111,16 +112,21 @@ def _trip_possible(arrows: list[int], docks: list[list[int]], island: int, privi
 class State(Position):
     """A Burano position with the OpenSpiel-style State API (see `burano_ai.games.burano.reference`)."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, seed: int = 0) -> None:
+        """The deal of `seed` in `game` (what `game.new_initial_state(seed)` gives): a State is always a position
+        that passes `check()`, never an empty board (which could be played to the end)."""
         super().__init__(game.num_players, game.layout)
         self.game = game
+        self.copy_fields_from(deal(game.num_players, seed, game.layout))
 
     @classmethod
     def from_position(cls, position: Position, game: Game) -> State:
         """A State of `game` holding a copy of `position` (same player count and workshop layout)."""
         if position.num_players != game.num_players or position.layout != game.layout:
             raise PositionError("the position does not belong to this game (player count or workshop layout)")
-        state = cls(game)
+        state = cls.__new__(cls)
+        Position.__init__(state, game.num_players, game.layout)
+        state.game = game
         state.copy_fields_from(position)
         return state
 

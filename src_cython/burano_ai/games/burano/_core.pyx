@@ -422,10 +422,12 @@ cdef class State:
     and the converters `from_position`/`to_position`.
     """
 
-    def __init__(self, Game game):
-        """An empty position of `game`, like the reference `State(game)` (use `new_initial_state`)."""
+    def __init__(self, Game game, seed=0):
+        """The deal of `seed` in `game`: the position `game.new_initial_state(seed)` gives (as the reference's
+        `State(game, seed)`). A State is always a position that passes `check()`: an empty board, which
+        did not, could be played to the end."""
         set_game(self, game)
-        load_position(&self.s, _Position(game.num_players, game.layout))
+        load_position(&self.s, _deal(game.num_players, seed, game.layout))
         recompute_derived(&game.g, &self.s)
         self.s.key = full_key_c(&game.g, &self.s)
 

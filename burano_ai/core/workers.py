@@ -1,0 +1,151 @@
+"""Pools of worker processes that never outlive the command that started them.
+
+`process_pool(workers)` is the one way the services run tasks in other processes (`burano analyse
+--jobs`, `burano arena --workers`): a `concurrent.futures.ProcessPoolExecutor` of spawned processes
+("spawn": the parent may run threads, a progress bar, which makes "fork" unsafe) with three guarantees
+that the executor alone does not give:
+
+- **Signals end the workers first.** While the pool is open in the main thread, SIGTERM, SIGHUP and
+  SIGINT to the parent terminate every worker at once (then kill any that is still alive after
+  `KILL_AFTER_SECONDS`), then act as before: a default SIGTERM or SIGHUP exits through
+  ``SystemExit(128 + signum)`` (so ``finally`` blocks run), SIGINT raises KeyboardInterrupt (the CLI's
+  exit 130), a Python handler of the caller is called, an ignored signal stays ignored (`nohup`). Without
+  this, the default action ended the parent alone while its workers finished their task, and
+  ``shutdown(wait=True)`` made Ctrl-C wait for every running task.
+- **Leaving the block by an exception does not wait for running tasks**: the workers are stopped, then the
+  executor is shut down without waiting; a normal exit waits for the tasks as usual.
+- **Workers follow a dead parent.** Each worker ignores SIGINT (Ctrl-C reaches the whole foreground
+  process group; the parent decides), takes the default action on SIGTERM and SIGHUP, asks the kernel
+  for SIGTERM when its parent dies (Linux `prctl(PR_SET_PDEATHSIG)`), and ends when the parent's end of
+  its pipe closes (a watchdog thread): a SIGKILLed parent leaves no worker behind either.
+
+The multiprocessing resource tracker (spawned with the first queue) ends by itself once the parent and
+every worker have closed their end of its pipe, so ending the workers ends it too.
+
+The same rules hold for the suggest workers (`search.parallel`), which fork their own processes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import ctypes.util
+import multiprocessing
+import multiprocessing.connection
+import os
+import signal
+import sys
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any, Iterator
+
+#: Seconds a terminated worker has to end before it is killed.
+KILL_AFTER_SECONDS = 0.5
+#: prctl option: deliver a signal to this process when its parent thread dies (linux/prctl.h).
+_PR_SET_PDEATHSIG = 1
+
+
+def _signals() -> list[int]:
+    return [s for s in (getattr(signal, name, None) for name in ("SIGTERM", "SIGHUP", "SIGINT")) if s is not None]
+
+
+def stop_processes(procs: list[Any], grace: float = KILL_AFTER_SECONDS) -> None:
+    """Terminate the processes in `procs` (multiprocessing.Process), then kill those alive after `grace` s."""
+    alive = []
+    for p in procs:
+        try:
+            if p.is_alive():
+                p.terminate()
+                alive.append(p)
+        except (OSError, ValueError, AssertionError):    # already reaped or closed
+            continue
+    deadline = time.monotonic() + grace
+    for p in alive:
+        with contextlib.suppress(OSError, ValueError, AssertionError):
+            p.join(timeout=max(0.0, deadline - time.monotonic()))
+            if p.is_alive():
+                p.kill()
+                p.join(timeout=grace)
+
+
+def _pool_processes(pool: ProcessPoolExecutor) -> list[Any]:
+    # The executor keeps its processes in a private dict (pid -> Process); None once it is shut down.
+    return list((getattr(pool, "_processes", None) or {}).values())
+
+
+@contextlib.contextmanager
+def workers_stop_on_signals(stop) -> Iterator[None]:
+    """While inside (in the main thread), SIGTERM, SIGHUP and SIGINT call `stop()` first, then act as before
+    (see the module docstring). Elsewhere this does nothing: only the main thread can set handlers."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous: dict[int, Any] = {}
+
+    def on_signal(signum, frame):
+        stop()
+        before = previous.get(signum)
+        if before is signal.default_int_handler or (signum == signal.SIGINT and before is signal.SIG_DFL):
+            raise KeyboardInterrupt
+        if callable(before):
+            before(signum, frame)
+        else:
+            raise SystemExit(128 + signum)
+
+    try:
+        for signum in _signals():
+            before = signal.getsignal(signum)
+            if before is signal.SIG_IGN or before is None:     # ignored, or set outside Python: leave it
+                continue
+            previous[signum] = before
+            signal.signal(signum, on_signal)
+        yield
+    finally:
+        for signum, before in previous.items():
+            signal.signal(signum, before)
+
+
+@contextlib.contextmanager
+def process_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
+    """A ProcessPoolExecutor of `workers` spawned processes that end with the block, a signal or the parent."""
+    ctx = multiprocessing.get_context("spawn")
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=follow_parent)
+    finished = False
+
+    def stop() -> None:
+        stop_processes(_pool_processes(pool))
+
+    try:
+        with workers_stop_on_signals(stop):
+            yield pool
+            finished = True
+    finally:
+        if finished:
+            pool.shutdown(wait=True)
+        else:
+            stop()
+            pool.shutdown(wait=False, cancel_futures=True)
+
+
+def follow_parent() -> None:
+    """In a worker process: end when the parent does, however it ends (see the module docstring)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError, TypeError):
+            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
+    parent = multiprocessing.parent_process()
+    sentinel = getattr(parent, "sentinel", None)
+    if sentinel is not None:
+        if multiprocessing.connection.wait([sentinel], timeout=0):
+            os._exit(1)
+
+        def watch() -> None:
+            multiprocessing.connection.wait([sentinel])
+            os._exit(1)
+
+        threading.Thread(target=watch, name="burano-parent-watch", daemon=True).start()
