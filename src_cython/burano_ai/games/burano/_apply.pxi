@@ -50,6 +50,10 @@ cdef void do_build(const GameC* g, StateC* s, int i) noexcept nogil:
     add_prep(s, p, colour, -1)
     put8(s, ZC_CUBE + (level - 1) * NUM_HOLES + hole, &s.cubes[level - 1][hole], colour)
     s.height[hole] = <int8_t>level
+    # a cube changes only the lines ending at its hole
+    s.open_lines = (s.open_lines & ~T.hole_lines[hole]) | open_lines_among(s, T.hole_lines[hole])
+    # and the build level of only itself and the holes it neighbours
+    s.buildable = (s.buildable & ~T.hole_dependents[hole]) | buildable_among(s, T.hole_dependents[hole])
     if level >= 2 and s.roof_field[level - 2][hole] == colour:
         add_privilege(s, p, 1)
     action = s.markers[colour]
@@ -96,6 +100,9 @@ cdef void do_roof(StateC* s, int i) noexcept nogil:
     s.roof_field[level - 1][b] = <int8_t>fb
     mid = T.line_mid[line]
     s.mid_used[level - 1][mid >> 6] |= (<uint64_t>1) << (mid & 63)
+    s.open_lines = open_lines(s)
+    s.buildable = (s.buildable & ~(((<uint64_t>1) << a) | ((<uint64_t>1) << b))) | \
+        buildable_among(s, ((<uint64_t>1) << a) | ((<uint64_t>1) << b))
     set_pending_roof(s, roof_id)
     set_phase(s, PH_ROOF_BONUS)
 

@@ -72,8 +72,10 @@ cdef extern from *:
     """
     #define BURANO_CTZ(x) __builtin_ctz(x)
     #define BURANO_POPCOUNT(x) __builtin_popcount(x)
+    #define BURANO_CTZ64(x) __builtin_ctzll(x)
     """
     int BURANO_CTZ(uint32_t x) noexcept nogil
+    int BURANO_CTZ64(uint64_t x) noexcept nogil
     int BURANO_POPCOUNT(uint32_t x) noexcept nogil
 
 

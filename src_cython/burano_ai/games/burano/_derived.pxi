@@ -75,6 +75,51 @@ cdef inline int build_level(const StateC* s, int hole) noexcept nogil:
     return 0
 
 
+cdef inline uint64_t buildable_among(const StateC* s, uint64_t holes) noexcept nogil:
+    """The holes of `holes` a cube may be built in now (build_level > 0): the derived `buildable`."""
+    cdef uint64_t bits = 0, rest = holes
+    cdef int hole
+    while rest:
+        hole = BURANO_CTZ64(rest)
+        rest &= rest - 1
+        if build_level(s, hole):
+            bits |= (<uint64_t>1) << hole
+    return bits
+
+
+cdef inline bint line_open(const StateC* s, int line) noexcept nogil:
+    """May a roof tile lie on `line` now: both cubes at the same roofable level, uncovered, midpoint free (§7)?"""
+    cdef int a = T.line_a[line], b = T.line_b[line], level = s.height[a], mid
+    if level == 0 or level > NUM_ROOF_LEVELS or s.height[b] != level:
+        return False
+    if s.roof_at[level - 1][a] >= 0 or s.roof_at[level - 1][b] >= 0:
+        return False
+    mid = T.line_mid[line]
+    return not (s.mid_used[level - 1][mid >> 6] >> (mid & 63)) & 1
+
+
+cdef inline uint64_t open_lines(const StateC* s) noexcept nogil:
+    """The derived `open_lines`: bit per roof line for which line_open holds."""
+    cdef uint64_t bits = 0
+    cdef int line
+    for line in range(NUM_ROOF_LINES):
+        if line_open(s, line):
+            bits |= (<uint64_t>1) << line
+    return bits
+
+
+cdef inline uint64_t open_lines_among(const StateC* s, uint64_t lines) noexcept nogil:
+    """The lines of `lines` for which line_open holds (after a change that can affect only those)."""
+    cdef uint64_t bits = 0, rest = lines
+    cdef int line
+    while rest:
+        line = BURANO_CTZ64(rest)
+        rest &= rest - 1
+        if line_open(s, line):
+            bits |= (<uint64_t>1) << line
+    return bits
+
+
 cdef inline int dock_matches(const int8_t* docks, const int* arr) noexcept nogil:
     """Size of the multiset intersection of three arrow colours and an island's three docks [RD-7]."""
     cdef int used[3]
@@ -290,6 +335,8 @@ cdef void recompute_derived(const GameC* g, StateC* s) noexcept nogil:
     for i in range(s.num_roofs):
         j = T.line_mid[s.roofs[i].line]
         s.mid_used[s.roofs[i].level - 1][j >> 6] |= (<uint64_t>1) << (j & 63)
+    s.open_lines = open_lines(s)
+    s.buildable = buildable_among(s, ((<uint64_t>1) << NUM_HOLES) - 1)
     for c in range(NUM_COLOURS):
         s.supply[c] = <int8_t>T.cubes_per_colour
     for lv in range(NUM_LEVELS):

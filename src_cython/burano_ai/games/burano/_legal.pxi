@@ -11,45 +11,51 @@ cdef int legal_roofs(const StateC* s, int p, int* out, int n) noexcept nogil:
     cdef const PlayerC* pl = &s.players[p]
     cdef uint32_t wild = 0
     cdef uint16_t cards = pl.buildings & T.family_cards[BF_ROOF_WILDCARD]
-    cdef int lines[NUM_ROOF_LINES]
-    cdef int col_a[NUM_ROOF_LINES]
-    cdef int col_b[NUM_ROOF_LINES]
-    cdef int nl = 0, line, a, b, level, mid, slot, tile, f0, f1, i, ca, cb
+    # on_a[c] / on_b[c]: the open lines whose cube at end a / end b has colour c
+    cdef uint64_t on_a[NUM_COLOURS]
+    cdef uint64_t on_b[NUM_COLOURS]
+    cdef uint64_t lines_open = s.open_lines, all_open = s.open_lines, bit, fits0, fits1, either
+    cdef int line, a, b, level, slot, tile, f0, f1, i
+    if lines_open == 0:
+        return n
+    if pl.roof_slots[0] < 0 and pl.roof_slots[1] < 0 and pl.roof_slots[2] < 0:
+        return n          # no roof tile to place
     while cards:
         i = BURANO_CTZ(cards)
         cards &= cards - 1
         wild |= T.card_arg_mask[i]
-    for line in range(NUM_ROOF_LINES):
+    for i in range(NUM_COLOURS):
+        on_a[i] = 0
+        on_b[i] = 0
+    while lines_open:     # the derived set of lines a tile may lie on (line_open)
+        line = BURANO_CTZ64(lines_open)
+        lines_open &= lines_open - 1
+        bit = (<uint64_t>1) << line
         a = T.line_a[line]
         b = T.line_b[line]
         level = s.height[a]
-        if level == 0 or level > NUM_ROOF_LEVELS or s.height[b] != level:
-            continue
-        if s.roof_at[level - 1][a] >= 0 or s.roof_at[level - 1][b] >= 0:
-            continue
-        mid = T.line_mid[line]
-        if (s.mid_used[level - 1][mid >> 6] >> (mid & 63)) & 1:
-            continue
-        lines[nl] = line
-        col_a[nl] = s.cubes[level - 1][a]
-        col_b[nl] = s.cubes[level - 1][b]
-        nl += 1
-    if nl == 0:
-        return n
+        on_a[s.cubes[level - 1][a]] |= bit
+        on_b[s.cubes[level - 1][b]] |= bit
     for slot in range(NUM_ROOF_SLOTS):
         tile = pl.roof_slots[slot]
         if tile < 0:
             continue
         f0 = T.roof_pair[tile % NUM_ROOF_PAIRS][0]
         f1 = T.roof_pair[tile % NUM_ROOF_PAIRS][1]
-        for i in range(nl):
-            ca = col_a[i]
-            cb = col_b[i]
-            if (f0 == ca or (wild >> f0) & 1) and (f1 == cb or (wild >> f1) & 1):
-                out[n] = A_ROOF + (slot * NUM_ROOF_LINES + lines[i]) * 2
+        # orientation 0 lays field f0 over end a and f1 over end b; 1 the other way round; a wildcard
+        # colour matches any cube
+        fits0 = (all_open if (wild >> f0) & 1 else on_a[f0]) & (all_open if (wild >> f1) & 1 else on_b[f1])
+        fits1 = (all_open if (wild >> f1) & 1 else on_a[f1]) & (all_open if (wild >> f0) & 1 else on_b[f0])
+        either = fits0 | fits1
+        while either:
+            line = BURANO_CTZ64(either)
+            bit = (<uint64_t>1) << line
+            either &= either - 1
+            if fits0 & bit:
+                out[n] = A_ROOF + (slot * NUM_ROOF_LINES + line) * 2
                 n += 1
-            if (f1 == ca or (wild >> f1) & 1) and (f0 == cb or (wild >> f0) & 1):
-                out[n] = A_ROOF + (slot * NUM_ROOF_LINES + lines[i]) * 2 + 1
+            if fits1 & bit:
+                out[n] = A_ROOF + (slot * NUM_ROOF_LINES + line) * 2 + 1
                 n += 1
     return n
 
@@ -78,7 +84,8 @@ cdef int legal_actions_c(const GameC* g, const StateC* s, int* out) noexcept nog
     cdef int holes[NUM_HOLES]
     cdef int nh
     cdef int opts[4]
-    cdef uint32_t bits, plain
+    cdef uint32_t bits, plain, covered
+    cdef uint64_t buildable
     cdef uint32_t have[5]
     cdef bint long_voyage, swap_free
     if phase == PH_CHANCE_NODE or phase == PH_GAME_OVER:
@@ -89,16 +96,25 @@ cdef int legal_actions_c(const GameC* g, const StateC* s, int* out) noexcept nog
         n += 1
         if s.moves < T.max_moves and pl.coins + T.move_costs[s.moves] >= 0:
             if pl.prep_total < T.prep_slots:
+                # is_free for every position at once: a base cell is covered by a placed middle cube
+                # resting on it, a middle cell by the top cube
+                covered = 0
+                for i in range(4):
+                    if pl.pyramid[9 + i] >= 0:
+                        covered |= T.middle_cover[i]
+                if pl.pyramid[13] >= 0:
+                    covered |= 0xF << 9
                 for pos in range(PYRAMID_SIZE):
-                    if is_free(pl, pos):
+                    if pl.pyramid[pos] >= 0 and not (covered >> pos) & 1:
                         out[n] = A_TAKE + pos
                         n += 1
             if pl.prep_total > 0:
                 nh = 0
-                for h in range(NUM_HOLES):
-                    if build_level(s, h):
-                        holes[nh] = h
-                        nh += 1
+                buildable = s.buildable     # the derived set of holes with build_level > 0
+                while buildable:
+                    holes[nh] = BURANO_CTZ64(buildable)
+                    buildable &= buildable - 1
+                    nh += 1
                 for c in range(NUM_COLOURS):
                     if pl.prep[c] > 0:
                         for i in range(nh):
@@ -108,11 +124,16 @@ cdef int legal_actions_c(const GameC* g, const StateC* s, int* out) noexcept nog
         if pl.privilege > 0:
             out[n] = A_PRIV_COIN
             n += 1
-            for c in range(NUM_COLOURS):
-                if s.supply[c] > 0:
-                    for pos in range(PYRAMID_SIZE):
-                        if pl.pyramid[pos] < 0 and is_supported(pl, pos):
-                            out[n] = A_PRIV_CUBE + c * PYRAMID_SIZE + pos
+            nh = 0
+            for pos in range(PYRAMID_SIZE):
+                if pl.pyramid[pos] < 0 and is_supported(pl, pos):
+                    holes[nh] = pos      # reused: the empty supported pyramid positions
+                    nh += 1
+            if nh:
+                for c in range(NUM_COLOURS):
+                    if s.supply[c] > 0:
+                        for i in range(nh):
+                            out[n] = A_PRIV_CUBE + c * PYRAMID_SIZE + holes[i]
                             n += 1
     elif phase == PH_PYRAMID:
         for c in range(NUM_COLOURS):

@@ -51,6 +51,8 @@ cdef struct TablesC:
     int8_t line_a[NUM_ROOF_LINES]               # roof line: hole a < hole b, midpoint cell
     int8_t line_b[NUM_ROOF_LINES]
     int8_t line_mid[NUM_ROOF_LINES]
+    uint64_t hole_lines[NUM_HOLES]             # bit per roof line ending at the hole
+    uint64_t hole_dependents[NUM_HOLES]        # the hole and every hole it neighbours (build_level reads)
     # Route.
     int8_t dest[NUM_ROUTE_NODES][2][MAX_ROUTE_DESTS]  # sail destinations [node][long voyage], sorted
     int8_t dest_n[NUM_ROUTE_NODES][2]
@@ -80,6 +82,7 @@ cdef struct TablesC:
     int roof_bonus_vp_per_field
     # Pyramid.
     int8_t middle_support[4][4]
+    uint32_t middle_cover[4]          # bit per base position a middle cube rests on
     # Turn and scoring numbers.
     int max_moves
     int move_costs[4]
@@ -202,8 +205,17 @@ def _init_tables():
         T.hole_nbr_n[i] = len(nbrs)
         for j, h in enumerate(nbrs):
             T.hole_nbr[i][j] = h
+    for i in range(NUM_HOLES):
+        T.hole_dependents[i] = (<uint64_t>1) << i
+    for i in range(NUM_HOLES):
+        for h in _topo.HOLE_NEIGHBOURS[i]:
+            T.hole_dependents[h] |= (<uint64_t>1) << i
+    for i in range(NUM_HOLES):
+        T.hole_lines[i] = 0
     for i, (ha, hb, mid) in enumerate(_topo.ROOF_LINES):
         T.line_a[i], T.line_b[i], T.line_mid[i] = ha, hb, mid
+        T.hole_lines[ha] |= (<uint64_t>1) << i
+        T.hole_lines[hb] |= (<uint64_t>1) << i
     # Route.
     for i in range(NUM_ROUTE_NODES):
         for k in range(2):
@@ -266,6 +278,10 @@ def _init_tables():
     for i in range(4):
         for j in range(4):
             T.middle_support[i][j] = _actions.MIDDLE_SUPPORT[i][j]
+    for i in range(4):
+        T.middle_cover[i] = 0
+        for j in range(4):
+            T.middle_cover[i] |= 1u << _actions.MIDDLE_SUPPORT[i][j]
     # Turn and scoring.
     T.max_moves = _turn.MAX_MOVES
     for i in range(T.max_moves):

@@ -148,6 +148,8 @@ cdef struct StateC:
     RoofC roofs[MAX_ROOFS]                          # roofs in the order laid (index = roof id)
     int8_t num_roofs                                # entries used in roofs
     uint64_t mid_used[NUM_ROOF_LEVELS][2]           # derived: bitset of roof midpoints per level
+    uint64_t open_lines                             # derived: bit per roof line a tile may lie on now
+    uint64_t buildable                              # derived: bit per hole a cube may be built in now
     int8_t removed[MAX_ROOFS]                       # tiles out of the game: kind * 12 + pair, in order
     int8_t num_removed                              # entries used in removed
     int8_t docks[NUM_ISLANDS][DOCKS_PER_ISLAND]     # dock colours per island, sorted
