@@ -33,7 +33,7 @@ import random
 import sys
 import traceback
 from pathlib import Path
-from typing import Any, Callable, NoReturn, Optional
+from typing import Any, Callable, List, NoReturn, Optional
 
 import typer
 from typer.core import TyperGroup
@@ -566,7 +566,7 @@ def replay(
     Every step is checked as it is played; a bad record gets one line naming the step.
     """
     from burano_ai.record import GameRecord, RecordError
-    from burano_ai.record import narrate_step
+    from burano_ai.record import narrate_step, record_narration
     _check_output(output, "--output")
     if file.is_dir():
         raise RecordError(f"{file} is a directory, not a game record")
@@ -588,13 +588,15 @@ def replay(
         raise OptionError(f"--ply must be from {-total} to {total} (the record has {total} steps), not {ply}")
     state = None
     lines = []
+    listing = not quiet and not (output is not None or as_json)
+    words, effects = record_narration(record) if listing else ([], [])
     for i, st in record.positions():
         if i == ply:
             state = st.clone()
-        if i < total and not quiet and not (output is not None or as_json):
+        if i < total and listing:
             step = record.steps[i]
             marker = ">" if i == ply else " "
-            told = narrate_step(step, viewer, **game_keyword(spec, DEFAULT_GAME))
+            told = narrate_step(step, viewer, effects=effects[i], words=words[i], **game_keyword(spec, DEFAULT_GAME))
             lines.append(f"{marker}{i:4d}  {spec.phase_label(st.to_dict()):<16} {told}")
     assert state is not None
     position = state.to_dict(viewer) if viewer is not None else state.to_dict()
@@ -616,6 +618,8 @@ def replay(
     typer.echo(_board(spec, state, viewer), nl=False)
     typer.echo(_to_move_line(spec, state, viewer))
     if ply == total and record.result is not None:
+        for line in spec.describe_result(state):   # the tie-break, where it decided
+            typer.echo(line)
         typer.echo("result: " + spec.describe_scores(record.result["scores"])
                    + f"; winner{'s' if len(record.result['winners']) > 1 else ''}: "
                    + ", ".join(record.result["winners"]))
@@ -907,34 +911,41 @@ def play(
                                        help="Bots for the other seats, in seat order, separated by ';': "
                                             "'ismcts:time=2;greedy' (one spec plays every other seat; default "
                                             "ismcts:time=2)."),
-    seed: Optional[int] = typer.Option(None, "--seed", "-s", help="Seed of the deal, the chance events and the "
-                                                                 "bots (default: a random one, shown)."),
+    seed: Optional[int] = typer.Option(None, "--seed", "-s", help="Play a reproducible game: the seed of the deal, "
+                                                                 "the chance events and the bots (default: secret "
+                                                                 "chance, drawn from a secret you cannot see; undo "
+                                                                 "redraws)."),
     record: Optional[Path] = typer.Option(None, "--record", metavar="FILE",
                                           help="Save the game record here (default ./<game>-game-<seed>.json, "
-                                               "burano-game-<seed>.json for Burano, or the --resume file)."),
+                                               "burano-game-<seed>.json for Burano, the start time instead of "
+                                               "the seed without --seed, or the --resume file)."),
     resume: Optional[Path] = typer.Option(None, "--resume", metavar="FILE", help="Continue a saved game."),
     names: Optional[str] = typer.Option(None, "--names", metavar="NAMES",
                                         help="Comma-separated names: one per seat, or one per person."),
     game: Optional[str] = typer.Option(None, "--game", metavar="GAME",
                                        help=f"The game (default {DEFAULT_GAME}; with --resume, the record's own "
                                             "game; `burano games` lists them)."),
+    board: str = typer.Option("auto", "--board", metavar="LAYOUT",
+                              help="The board's layout: auto (compact below 120 columns, where it fits 80x24 "
+                                   "with the prompt; full from 120), compact or wide."),
 ) -> None:
     """Play a game (Burano by default) against bots in the terminal (one seat, or several hot-seat).
 
     At your turn: the board as your seat sees it and the numbered legal moves. Type a number, a move
     (Tab completes; any unambiguous beginning will do), the game's own shortcut (Burano: a pyramid in
-    one line, pyramid W W G B ...), or legal, board, hint [seconds], undo, save [path], quit, help.
+    one line, pyramid w w g b ...), or legal, board, hint [seconds], undo, save [path], quit, help.
     The game record is always saved.
     """
-    from burano_ai.play import run_play, setup_game
+    from burano_ai.play import check_board_layout, run_play, setup_game
 
+    check_board_layout(board)
     _check_output(record, "--record")
     if resume is not None and not resume.is_file():
         raise PositionError(f"--resume {resume}: no such file")
     game = _spec(game).key if resume is None else _record_game(resume, game).key
     setup = setup_game(players=players, you=you, bots=bots, seed=seed, names=names, record=record, resume=resume,
                        game=game)
-    raise typer.Exit(run_play(setup))
+    raise typer.Exit(run_play(setup, board=board))
 
 
 @app.command()
@@ -1091,6 +1102,14 @@ def serve(
     open_browser: bool = typer.Option(False, "--open", help="Open the board in the default web browser."),
     game: Optional[str] = typer.Option(None, "--game", metavar="GAME",
                                        help=f"The game the new-game form offers first (default {DEFAULT_GAME})."),
+    public: bool = typer.Option(False, "--public",
+                                help="Allow a --host other machines can reach (says what it exposes)."),
+    allow_host: Optional[List[str]] = typer.Option(None, "--allow-host", metavar="NAME[:PORT]",
+                                                   help="One more name the Host header may give (repeatable; "
+                                                        "default: localhost, 127.0.0.1, [::1] on --port)."),
+    limit: Optional[List[str]] = typer.Option(None, "--limit", metavar="NAME=VALUE",
+                                              help="An operator's limit (repeatable): max_games, max_streams, "
+                                                   "bot_seconds, ... (docs/web.md)."),
 ) -> None:
     """Serve the web board: play against bots, analyse, set up a position, replay a game (docs/web.md)."""
     spec = _spec(game)
@@ -1098,7 +1117,8 @@ def serve(
         from burano_ai.web.server import serve as run_server
     except ImportError as exc:
         raise OptionError(f"burano serve needs the web extra: pip install 'burano-ai[web]' ({exc})") from None
-    run_server(host=host, port=port, open_browser=open_browser, **game_keyword(spec, DEFAULT_GAME))
+    run_server(host=host, port=port, open_browser=open_browser, public=public, allow_hosts=allow_host or [],
+               limits=limit or [], **game_keyword(spec, DEFAULT_GAME))
 
 
 if __name__ == "__main__":

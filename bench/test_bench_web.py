@@ -27,7 +27,7 @@ def client():
         warnings.simplefilter("ignore")
         from fastapi.testclient import TestClient
     from burano_ai.web.app import create_app
-    with TestClient(create_app()) as c:
+    with TestClient(create_app(), base_url="http://127.0.0.1") as c:   # a loopback Host, as the board requires
         yield c
 
 
@@ -35,6 +35,7 @@ def test_move_round_trip_api(benchmark, client):
     """POST a pyramid move (seat A builds 14 in a row: no bot in between) and get the new payload."""
     def setup():
         game = client.post("/api/games", json={"players": 2, "seed": 1, "seats": ["human", "random"]}).json()
+        client.headers["X-Burano-Token"] = game["tokens"]["A"]   # seat A's routes need its token
         for kind in ("pick island", "pick workshop", "pick flat"):
             game = client.post(f"/api/games/{game['game']}/move", json={"move": kind}).json()
         while not game["legal"]:

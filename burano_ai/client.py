@@ -209,6 +209,22 @@ class AnalysisIterator:
                     raise
 
 
+#: Where `Engine.popen` logs the engine's stderr by default.
+engine_log = logging.getLogger("burano_ai.client.engine")
+
+
+def _log_engine_stderr(stream: Any) -> None:
+    """Log the engine's stderr lines (`Engine.popen` without `stderr`): its "ready" line is routine
+    (DEBUG); any other line is a problem the engine reports (WARNING)."""
+    try:
+        for text in stream:
+            text = text.rstrip("\n")
+            routine = text.startswith("burano engine: ready")
+            engine_log.log(logging.DEBUG if routine else logging.WARNING, "%s", text)
+    except (OSError, ValueError):
+        pass
+
+
 class Engine:
     """One `burano engine` process (`Engine.popen`); a context manager that quits it on exit."""
 
@@ -226,13 +242,21 @@ class Engine:
     def popen(cls, command: list[str] | None = None, threads: int | None = None, stderr: Any = None,
               env: dict[str, str] | None = None, cwd: str | None = None) -> Engine:
         """Start an engine process: `command` (default: this Python running ``burano_ai.protocol``, the
-        same server as ``burano engine``) with ``--threads`` when given; its stderr goes to `stderr`
-        (default: this process's stderr; `subprocess.DEVNULL` to drop its log)."""
+        same server as ``burano engine``) with ``--threads`` when given.
+
+        Its stderr (the engine's log) goes to `stderr` when given (a file, `subprocess.DEVNULL` to drop
+        it); by default each line is logged on the ``burano_ai.client.engine`` logger: the "ready" line
+        at DEBUG, anything else (an engine's internal error) at WARNING. Nothing reaches the caller's
+        stderr unless its logging shows it."""
         if command is None:
             command = [sys.executable, "-m", "burano_ai.protocol"]
         command = list(command) + ([] if threads is None else ["--threads", str(threads)])
-        process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
+        process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE if stderr is None else stderr,
                                    env=env, cwd=cwd, text=True, encoding="utf-8", bufsize=1)
+        if stderr is None:
+            threading.Thread(target=_log_engine_stderr, args=(process.stderr,), name="burano-client-stderr",
+                             daemon=True).start()
         return cls(process)
 
     # --- plumbing

@@ -3,12 +3,14 @@
 The game itself is a `GameSession` (burano_ai.session): it holds the full position and the record, plays
 the bots and the chance events, takes the people's moves back (`undo`) and hints from a seat's view. This
 module is only the table around it: it shows each person the board *as that seat sees it*
-(`spec.render(session.view(seat))`, never the full state), narrates the other seats' moves and the
-chance events as they happen (`session.narrate`, hiding what the reader's seat cannot see), shows a
-spinner while a bot thinks, and turns what a person types into moves (`resolve_entry`): a number from the
-list of choices, the move text or an unambiguous prefix of it, the game's own shortcut (its spec's
-`move_entry()`: Burano's is a pyramid in one line), or a command (`legal`, `hint`, `undo`, `save`,
-`quit`, `help`, `board`), with "did you mean" for typos.
+(`spec.render_styled(session.view(seat), width)`, never the full state: laid out for the terminal's
+width, in colour where it has colours, the board, the choices and the prompt within its height),
+narrates the other seats' moves and the chance events as they happen, before the board
+(`session.narrate`, hiding what the reader's seat cannot see), shows a spinner while a bot thinks, and
+turns what a person types into moves (`resolve_entry`): a number from the list of choices, the move
+text or an unambiguous prefix of it, the game's own shortcut (its spec's `move_entry()`: Burano's is a
+pyramid in one line), or a command (`legal`, `hint`, `undo`, `save`, `quit`, `help`, `board`), with
+"did you mean" for typos.
 
 Everything game-specific comes from the game's spec (`burano_ai.games.get_spec`, the people side of
 `core.game.GameSpec`): the board, the heading of a turn, the score column, the move shortcut. A game
@@ -24,16 +26,18 @@ stdin is not a terminal, input is read line by line without prompt_toolkit, so s
 
 The record is always saved: before each decision (so a crash loses nothing), on `quit`, at the end of
 input and at the end of the game, to `--record`, else the `--resume` file, else
-``./<game>-game-<seed>.json`` (``burano-game-<seed>.json``; a free name: an existing file is never
-overwritten unasked).
+``./<game>-game-<seed>.json`` (``burano-game-<seed>.json``; without ``--seed`` the game's chance is
+secret and the start time takes the seed's place; a free name: an existing file is never overwritten
+unasked).
 """
 
 from __future__ import annotations
 
 import difflib
 import os
-import random
 import sys
+import textwrap
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
@@ -59,11 +63,23 @@ COMMANDS = ("legal", "hint", "undo", "save", "quit", "help", "board")
 YES = ("y", "yes")
 #: Candidates a hint lists.
 HINT_TOP = 3
+#: `--board`: the board's layout for the terminal's width (the game's compact one below its full width,
+#: Burano's at 120 columns), the compact one (80 columns), or the full one.
+BOARD_LAYOUTS = ("auto", "compact", "wide")
+#: The width `--board compact` lays the board out for.
+COMPACT_COLUMNS = 80
+#: In `Table.choice_lines`: where the rule naming the seat to move goes.
+RULE = "\x00rule"
+#: In `Table.choice_lines`: a line that follows is a note (what the next move costs, why moves are missing).
+NOTE = "\x00note"
+#: Before each consequence of a step, on the lines under it.
+EFFECT_MARK = "→"
 
 HELP_MOVES = """\
 Type a move in one of these ways:
   3                      the move numbered 3 in the list of choices
   {example:<22} the move's text (Tab completes it; any unambiguous beginning will do: {prefix})
+  the words as listed    the move as the list of choices says it (whole, any case)
 """
 HELP_COMMANDS = """\
 Commands:
@@ -124,7 +140,9 @@ def new_game(players: int | None = None, you: str | None = None, bots: str | Non
         players: in the game's range; by default the people's seats plus the bots listed.
         you: the people's seats, comma-separated letters (`B` or `A,C` for hot-seat); default A.
         bots: bot specs separated by ';' (or ','): one per other seat, or one for all of them.
-        seed: the deal's seed (and the chance events' and bots'); default a random one.
+        seed: the seed of a reproducible game (its deal, chance events and bots); default None: secret
+            chance (`GameSession`: a secret the player cannot see draws the deal, the chance events and the
+            bots' seeds, and undo redraws).
         names: comma-separated names, one per seat or one per person.
         game: the game's registry key (default Burano).
     """
@@ -165,19 +183,18 @@ def new_game(players: int | None = None, you: str | None = None, bots: str | Non
         elif len(name_list) != players:
             raise OptionError(f"--names: give {players} names (one per seat) or {len(humans)} (one per person), "
                               f"not {len(name_list)}")
-    if seed is None:
-        seed = random.SystemRandom().randrange(1_000_000)
-    if isinstance(seed, bool) or not 0 <= seed < 2**63:
+    if seed is not None and (isinstance(seed, bool) or not 0 <= seed < 2**63):
         raise OptionError(f"--seed must be a whole number from 0 to 2^63-1, not {seed}")
     return GameSession(players, seed, seats, names=name_list, event="burano play",
                        **game_keyword(game_spec, DEFAULT_GAME))
 
 
 def default_record_path(seed: int | None, folder: Path | None = None, game: str = DEFAULT_GAME) -> Path:
-    """``<game>-game-<seed>.json`` (``burano-game-7.json``) in `folder` (the working directory), or the first
-    free ``-2``, ``-3`` name."""
+    """``<game>-game-<seed>.json`` (``burano-game-7.json``; a game of secret chance: the UTC time it started,
+    ``burano-game-20261126-233000.json``) in `folder` (the working directory), or the first free ``-2``,
+    ``-3`` name."""
     folder = Path.cwd() if folder is None else folder
-    stem = f"{game}-game-{seed if seed is not None else 'start'}"
+    stem = f"{game}-game-{seed if seed is not None else time.strftime('%Y%m%d-%H%M%S', time.gmtime())}"
     path = folder / f"{stem}.json"
     n = 2
     while path.exists():
@@ -312,23 +329,48 @@ class Terminal:
 
     # output
 
-    def print(self, text: str = "", style: str | None = None) -> None:
-        from rich.text import Text
-        self.console.print(Text(text, style=style or ""), soft_wrap=True)
+    @property
+    def width(self) -> int:
+        """The terminal's columns now (rich reads the pty's size, or COLUMNS; 80 when it cannot tell)."""
+        return self.console.width
 
-    def board(self, rendering: str, viewer: str) -> None:
-        """A board rendering (plain text), the viewer's own seat in bold: from its first line (its letter,
-        then ` (` or `: `, as in Burano's `B (red)  VP ...` or Goofspiel's `B:  12 pts ...`) to the next
-        unindented line."""
+    @property
+    def height(self) -> int:
+        """The terminal's rows now (the pty's size, or LINES; 25 when it cannot tell)."""
+        return self.console.height
+
+    def print(self, text: str = "", style: str | None = None) -> None:
+        """Text, line by line; a line longer than the terminal is wide is broken between words, its next
+        lines indented under it (so the terminal never wraps it)."""
+        from rich.text import Text
+        width = self.width
+        for line in text.split("\n"):
+            pieces = [line]
+            if len(line) > width:
+                indent = " " * (len(line) - len(line.lstrip(" ")) + 2)
+                pieces = textwrap.wrap(line, width, subsequent_indent=indent, break_on_hyphens=False) or [line]
+            for piece in pieces:
+                self.console.print(Text(piece, style=style or ""), soft_wrap=True)
+
+    def board(self, rendering: Sequence[Sequence[tuple[str, str]]], viewer: str) -> None:
+        """A board rendering (lines of styled spans: `GameSpec.render_styled`), in colour where the terminal
+        has it, and the viewer's own seat in bold: from its first line (its letter, then ` (` or `: `, as
+        in Burano's `B (red)  VP ...` or Goofspiel's `B:  12 pts ...`) to the next unindented line."""
         from rich.text import Text
         text = Text()
         mine = False
-        for line in rendering.rstrip("\n").split("\n"):
+        for spans in rendering:
+            line = "".join(t for t, _ in spans)
             if line[:1] in SEAT_LETTERS and line[1:3] in (" (", ": "):   # a seat's first line
                 mine = line[0] == viewer
             elif line[:1] != " ":
                 mine = False
-            text.append(line + "\n", style="bold" if mine else "")
+            start = len(text)
+            for t, style in spans:
+                text.append(t, style=style)
+            if mine:
+                text.stylize("bold", start, len(text))
+            text.append("\n")
         text.rstrip()
         self.console.print(text, soft_wrap=True)
 
@@ -407,8 +449,9 @@ class Terminal:
 class Table:
     """Plays one game at the terminal: the loop of bots, narration, boards and the people's entries."""
 
-    def __init__(self, setup: PlaySetup, terminal: Terminal | None = None) -> None:
+    def __init__(self, setup: PlaySetup, terminal: Terminal | None = None, board: str = "auto") -> None:
         self.session = setup.session
+        self.board_layout = check_board_layout(board)
         self.record_path = setup.record_path
         self.resumed = setup.resumed
         self.spec = setup.spec
@@ -420,7 +463,9 @@ class Table:
         self.shown = {p: self.session.ply for p in humans}
         self.last_seat: int | None = None
         self.suggestion: str | None = None
-        self._repeat: list | None = None   # [text, count] of the last narration line
+        #: the step told last, not yet printed: [text, count, style, effects, its actor if the reader does
+        #: not see it (a run that may go on while the bot thinks), else None]
+        self._repeat: list | None = None
 
     # -- names and narration
 
@@ -439,20 +484,28 @@ class Table:
         return humans[0]
 
     def narrate(self, step: Step) -> None:
-        """Tell the step now; a run of the same text (a bot's hidden pyramid) is counted, told once."""
-        text = self.session.narrate(step, self.shared_reader(step))
-        if self._repeat is not None and self._repeat[0] == text:
-            self._repeat[1] += 1
+        """Tell the step, what it changed on the lines below it. A run of one seat's steps told alike (a
+        bot's hidden pyramid: 14 steps) is one line with its count, told when the run ends."""
+        text, effects = self.session.narrate_parts(step, self.shared_reader(step))
+        run = self._repeat
+        if run is not None and run[0] == text and not run[3]:
+            run[1] += 1
+            run[3] = effects   # the run's last step may change something (the pyramid's leftover cubes)
             return
         self.flush_narration()
         style = "yellow" if step.is_chance else ("bold" if not self.session.is_bot(_actor(step)) else None)
-        self.term.print(f"  {text}", style=style)
-        self._repeat = [text, 1]
+        hidden = not step.visible_to(SEAT_LETTERS[self.shared_reader(step)])
+        self._repeat = [text, 1, style, effects, step.actor if hidden else None]
 
     def flush_narration(self) -> None:
-        if self._repeat is not None and self._repeat[1] > 1:
-            self.term.print(f"  {self._repeat[0]}: {self._repeat[1]} times in all", style="dim")
+        """Print the step told last (with its run's count) and its consequences."""
+        if self._repeat is None:
+            return
+        text, count, style, effects, _ = self._repeat
         self._repeat = None
+        self.term.print(f"  {text}" + (f": {count} times in all" if count > 1 else ""), style=style)
+        for effect in effects:
+            self.term.print(f"    {EFFECT_MARK} {effect}", style="cyan")
 
     # -- the loop
 
@@ -479,7 +532,8 @@ class Table:
         s = self.session
         seats = ", ".join(self.who(p) for p in range(s.players))
         verb = "resumed" if self.resumed else "new game"
-        self.term.rule(f"{self.spec.title}: {verb}, {s.players} players, seed {s.seed}")
+        chance = f"seed {s.seed}" if s.seeded else "secret chance"
+        self.term.rule(f"{self.spec.title}: {verb}, {s.players} players, {chance}")
         self.term.print(f"seats: {seats}")
         self.term.print(f"the game record is saved to {self.record_path} (type help for the commands)")
         if self.resumed:
@@ -493,23 +547,31 @@ class Table:
             if p >= 0 and not s.is_bot(p):
                 return
             if p >= 0:
+                if self._repeat is None or self._repeat[4] != SEAT_LETTERS[p] or self._repeat[3]:
+                    self.flush_narration()   # told before the bot thinks, unless it goes on with a hidden run
                 with self.term.thinking(f"{self.who(p)} is thinking{_budget_text(s.record.seats[p].player)}"):
                     step = s.bot_move()
             else:
                 step = s.bot_move()
             self.narrate(step)
 
+    def board_width(self) -> int | None:
+        """The width the board is laid out for: the terminal's (`--board auto`; None when the output is not
+        a terminal: a log or a script reads the full layout), 80 columns (`compact`) or None, the game's
+        full layout (`wide`)."""
+        auto = self.term.width if self.term.console.is_terminal else None
+        return {"auto": auto, "compact": COMPACT_COLUMNS, "wide": None}[self.board_layout]
+
     def show(self, p: int) -> None:
-        """The board as seat `p` sees it, what happened since its last look that the shared screen did not
-        tell it, and its choices."""
+        """What happened since seat `p`'s last look that the shared screen did not tell it, then the board as
+        the seat sees it and its choices, laid out so that the board, the choices and the prompt fit the
+        terminal's height (`show_choices` shortens the list when they would not)."""
         s = self.session
         self.flush_narration()
         handed_over = self.hot_seat and self.last_seat is not None and self.last_seat != p
         if handed_over:
             self.handover(p)
         self.last_seat = p
-        self.term.print()
-        self.term.board(self.spec.render(s.view(p)), SEAT_LETTERS[p])
         since = [st for st in s.record.steps[self.shown[p]:] if st.actor != SEAT_LETTERS[p]]
         if handed_over:   # the screen was cleared: everything since this seat's last look, as it may see it
             lines = [s.narrate(st, p) for st in since]
@@ -522,7 +584,13 @@ class Table:
             for text, count in _runs(lines):
                 self.term.print(f"  {text}" + (f": {count} times" if count > 1 else ""), style="magenta")
         self.shown[p] = s.ply
-        self.show_choices(p)
+        board = self.spec.render_styled(s.view(p), self.board_width())
+        # Under the board: the choices, then the prompt's row (a pipe has no height: every choice is listed).
+        rows = self.term.height - len(board) - 1 if self.term.console.is_terminal else None
+        if rows is None or len(self.choice_lines(p, None)) < rows:   # a blank line above the board if room
+            self.term.print()
+        self.term.board(board, SEAT_LETTERS[p])
+        self.show_choices(p, rows)
 
     def handover(self, p: int) -> None:
         """Hot-seat: clear the screen (and the scrollback) before the next person looks."""
@@ -532,10 +600,39 @@ class Table:
             self.term.read(f"{SEAT_LETTERS[p]}: press Enter when only you can see the screen ", [])
             self.term.clear()
 
-    def show_choices(self, p: int) -> None:
+    def choice_lines(self, p: int, rows: int | None) -> list[str]:
+        """The numbered legal moves in people's words (a block per kind of move), then what the next move
+        costs and why moves are missing (`NOTE` lines), in at most `rows` lines (None: all of them) with
+        the rule above them: when they do not all fit, the first moves and a line saying how many more (the
+        notes go first); with no room for the rule, that line alone."""
         legal = self.session.legal_moves(p)
-        self.term.rule(f"{self.who(p)} to move: {self.spec.turn_label(self.session.view(p))}")
-        self.term.print(_columns([f"{i + 1:>2} {m}" for i, m in enumerate(legal)], self.term.console.width))
+        words = self.session.describe_legal(p) or legal
+        width = self.term.width
+        notes = [NOTE + piece for note in self.session.move_notes(p)
+                 for piece in textwrap.wrap(f"  {note}", width, subsequent_indent="    ", break_on_hyphens=False)]
+
+        def listing(k: int) -> list[str]:
+            return _choices(legal[:k], words[:k], width).split("\n")
+        full = listing(len(legal))
+        if rows is None or len(full) + len(notes) + 1 <= rows:
+            return [RULE] + full + notes
+        room = rows - 2   # the rule and the "more" line
+        shown = max((k for k in range(1, len(legal) + 1) if len(listing(k)) <= room), default=0)
+        more = f"  ... {len(legal) - shown} more: type legal to list them all (Tab completes a move)" if shown else \
+            f"  {len(legal)} moves: type legal to list them (Tab completes a move)"
+        lines = (listing(shown) if shown else []) + [more]
+        return lines if rows < 2 else [RULE] + lines
+
+    def show_choices(self, p: int, rows: int | None = None) -> None:
+        """The rule naming the seat to move, then its numbered legal moves in people's words and the notes
+        on what the next move costs (in at most `rows` lines)."""
+        for line in self.choice_lines(p, rows):
+            if line == RULE:
+                self.term.rule(f"{self.who(p)} to move: {self.spec.turn_label(self.session.view(p))}")
+            elif line.startswith(NOTE):
+                self.term.print(line[len(NOTE):], style="dim")
+            else:
+                self.term.print(line)
 
     def decide(self, p: int) -> bool:
         """Read entries until seat `p` has moved (True) or the person quits (False)."""
@@ -549,6 +646,10 @@ class Table:
                 self.save_quietly("end of input")
                 return False
             entry = resolve_entry(line, legal, self.shortcut)
+            if entry.kind == "error":   # a move in people's words, as the list shows it
+                spoken = _by_words(legal, self.session.describe_legal(p)).get(_normal(line))
+                if spoken is not None:
+                    entry = Entry("moves", moves=[spoken], how=f"{line.strip()} = {spoken}")
             if entry.kind == "error" and _normal(line) in YES and self.suggestion:
                 entry = Entry("moves", moves=[self.suggestion], how=f"playing {self.suggestion}")
             self.suggestion = entry.suggestion
@@ -660,7 +761,7 @@ class Table:
         self.autosave()
         p = self.last_seat if self.last_seat is not None else s.humans()[0]
         self.term.print()
-        self.term.board(self.spec.render(s.view(p)), SEAT_LETTERS[p])
+        self.term.board(self.spec.render_styled(s.view(p), self.board_width()), SEAT_LETTERS[p])
         result = s.record.result or {}
         from rich.table import Table as RichTable
         score, cells = self.spec.score_columns(s.state)[0]
@@ -672,6 +773,8 @@ class Table:
         winners = result.get("winners", [])
         self.term.print(f"winner{'s' if len(winners) > 1 else ''}: "
                         f"{', '.join(self.who(SEAT_LETTERS.index(w)) for w in winners)}", style="bold")
+        for line in self.spec.describe_result(s.state):   # the tie-break, where it decided
+            self.term.print(line, style="bold")
         self.term.print(f"the game record is saved to {self.record_path}")
 
 
@@ -684,6 +787,29 @@ def _runs(lines: list[str]) -> list[tuple[str, int]]:
         else:
             out.append((line, 1))
     return out
+
+
+def _by_words(legal: list[str], words: list[str]) -> dict[str, str]:
+    """People's words of each legal move (normalised) -> its move text, where the words name one move
+    and are not a move text themselves."""
+    keys = [_normal(w) for w in words]
+    texts = {m.lower() for m in legal}
+    return {k: m for k, m in zip(keys, legal) if keys.count(k) == 1 and k not in texts}
+
+
+def _choices(legal: list[str], words: list[str], width: int) -> str:
+    """The legal moves numbered from 1 in people's words, a block of columns per kind of move (the move
+    text's first word); a move whose words are its text shows once."""
+    if not legal:
+        return "  (no moves)"
+    blocks: list[list[str]] = []
+    kind = None
+    for i, (move, said) in enumerate(zip(legal, words or legal)):
+        if move.split()[0] != kind:
+            kind = move.split()[0]
+            blocks.append([])
+        blocks[-1].append(f"{i + 1:>2} {said}")
+    return "\n".join(_columns(block, width) for block in blocks)
 
 
 def _actor(step: Step) -> int:
@@ -712,6 +838,13 @@ def _columns(items: list[str], width: int) -> str:
     return "\n".join(lines)
 
 
-def run_play(setup: PlaySetup, interactive: bool | None = None) -> int:
-    """Play the game of `setup` at this terminal; the exit code."""
-    return Table(setup, Terminal(interactive)).run()
+def check_board_layout(board: str) -> str:
+    """`board` if it names a layout of `BOARD_LAYOUTS`, else an `OptionError` naming them."""
+    if board not in BOARD_LAYOUTS:
+        raise OptionError(f"--board must be one of {', '.join(BOARD_LAYOUTS)}, not {board!r}")
+    return board
+
+
+def run_play(setup: PlaySetup, interactive: bool | None = None, board: str = "auto") -> int:
+    """Play the game of `setup` at this terminal (the board laid out as `board` says); the exit code."""
+    return Table(setup, Terminal(interactive), check_board_layout(board)).run()

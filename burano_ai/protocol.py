@@ -298,7 +298,8 @@ def load_query_position(data: dict, game_factory=None, default_game: str = DEFAU
             view = None if record.view is None else parse_seat(record.view, record.players, what="record.view",
                                                                error=PositionError)
             return state, view, False
-        if kind is None and "moves" in position:
+        # The deal form: no format tag and only its own fields (seed and moves may be left out: seed 0, no moves).
+        if kind is None and ("moves" in position or (position and set(position) <= set(GAME_FIELDS))):
             _check_fields(position, GAME_FIELDS, "position.")
             spec = get_spec(game or default_game)
             players = _whole(position, "players", spec.min_players, spec.max_players, None, "position.")
@@ -308,7 +309,7 @@ def load_query_position(data: dict, game_factory=None, default_game: str = DEFAU
             if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
                 raise QueryError(f"position.seed must be a whole number from 0 to 2**63-1, not {_shown(seed)}",
                                  "position.seed")
-            moves = position["moves"]
+            moves = position.get("moves", [])
             if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
                 raise QueryError(f"position.moves must be an array of move texts, not {_shown(moves)}",
                                  "position.moves")

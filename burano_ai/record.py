@@ -4,8 +4,13 @@ A record is the game's PGN: a header (the game, players, seats and who played th
 start position, the engine and date, the result) and the steps — each player's move by its text, each chance
 event by its outcome's text and which seats saw it. It replays to the same positions in every rules
 implementation that speaks the State API (`replay`, `positions`), and it can be exported for one seat
-(`for_seat`): the steps that seat did not see lose their text, so a game can be shared without revealing
-what only the umpire saw. The format is documented in docs/game-format.md.
+(`for_seat`): the steps that seat did not see lose their text and the seed goes (the start is the seat's
+view of the first position), so a game can be shared without revealing what only the umpire saw. The
+format is documented in docs/game-format.md.
+
+A record cannot lie about what it hides: an export may null only steps its seat did not see (who saw a
+step is checked against the replay), a one-seat view cannot start a full record, the `result` must be
+the replay's, and the texts people read on a terminal (names, the event) carry no control characters.
 
     from burano_ai.record import GameRecord
     record = GameRecord.load("game.json")
@@ -26,13 +31,15 @@ import datetime
 import json
 import os
 import random
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
 from burano_ai.core.errors import BuranoError, OptionError, PositionError
-from burano_ai.core.game import player_range_text
+from burano_ai.core.game import StepEffect, player_range_text
 from burano_ai.core.jsonio import MAX_POSITION_BYTES, read_text_file
 from burano_ai.core.seats import SEAT_LETTERS, parse_seat
+from burano_ai.core.seeds import derive
 from burano_ai.games import DEFAULT_GAME, get_spec
 
 #: The format tag of a game record.
@@ -43,8 +50,16 @@ MAX_RECORD_BYTES = 16 * MAX_POSITION_BYTES
 CHANCE_ACTOR = "chance"
 #: What a seat is when a person plays it.
 HUMAN = "human"
-#: Most hidden-step assignments tried when a one-seat export is replayed (see `GameRecord.replay`).
+#: Most state applications (public and hidden steps alike) the replay of a one-seat export may spend
+#: filling its hidden steps (`GameRecord.replay`); past it, a one-line RecordError.
 MAX_FILL_STEPS = 200_000
+#: Most samples of a one-seat start's hidden parts tried when an export is replayed (`GameRecord.replay`).
+MAX_START_SAMPLES = 16
+_START_SAMPLE_TAG = 0x57A7
+#: Longest seat name, player (bot spec) and event text.
+MAX_NAME_CHARS = 200
+#: The keys of a finished game's `result`.
+RESULT_KEYS = ("scores", "order", "winners")
 
 GameFactory = Callable[[int], Any]
 
@@ -220,20 +235,28 @@ class GameRecord:
             raise RecordError("record.steps: must be a list")
         steps = [_step(s, i, players, spec.chance_kinds) for i, s in enumerate(steps_data)]
         view = data.get("view")
-        if view is not None and (not isinstance(view, str) or view not in SEAT_LETTERS[:players]):
+        if view is not None and (not isinstance(view, str) or view not in tuple(SEAT_LETTERS[:players])):
             raise RecordError(f"record.view: must be a seat letter of this game or null, not {view!r}")
-        result = data.get("result")
-        if result is not None and not isinstance(result, dict):
-            raise RecordError("record.result: must be an object or null")
+        result = _result(data.get("result"), players)
         record = cls(players=players, seats=seats, seed=seed, start=start, steps=steps, result=result, view=view,
-                     engine=_text(data.get("engine", ""), "record.engine"),
-                     date=_text(data.get("date", ""), "record.date"),
-                     event=None if data.get("event") is None else _text(data["event"], "record.event"),
+                     engine=_text(data.get("engine", ""), "record.engine", MAX_NAME_CHARS),
+                     date=_text(data.get("date", ""), "record.date", MAX_NAME_CHARS),
+                     event=None if data.get("event") is None else _text(data["event"], "record.event",
+                                                                        MAX_NAME_CHARS),
                      game=game)
-        if view is None and any(s.hidden for s in steps):
-            first = next(i for i, s in enumerate(steps) if s.hidden)
-            raise RecordError(f"record.steps[{first}].move: null (hidden) in a record that is not a one-seat export "
-                              "(record.view)")
+        for i, s in enumerate(steps):
+            if not s.hidden:
+                continue
+            where = f"record.steps[{i}].move"
+            if view is None:
+                raise RecordError(f"{where}: null (hidden) in a record that is not a one-seat export (record.view)")
+            if s.actor == view:
+                raise RecordError(f"{where}: null (hidden), but it is seat {view}'s own move: an export hides only "
+                                  "steps its seat did not see")
+            if s.visible_to(view):
+                raise RecordError(f"{where}: null (hidden), but seat {view} saw this step (seen_by "
+                                  f"{'every seat' if s.seen_by is None else ', '.join(s.seen_by)}): an export hides "
+                                  "only steps its seat did not see")
         return record
 
     def _check_header(self) -> None:
@@ -295,18 +318,29 @@ class GameRecord:
     # -- playing ------------------------------------------------------------------------------------------
 
     def initial_state(self, game_factory: GameFactory | None = None):
-        """The position before the first step: the deal of `seed`, or `start` (a position of the game)."""
+        """The position before the first step: the deal of `seed`, or `start` (a position of the game; in a
+        one-seat export the seat's view, its hidden parts filled by the game's loader)."""
+        return self._initial(game_factory)[0]
+
+    def _initial(self, game_factory: GameFactory | None = None):
+        """(the position before the first step, True when it was loaded from a one-seat view)."""
         spec = self.spec
         factory = game_factory or spec.game_class("compiled")
         if self.start is None:
-            return factory(self.players).new_initial_state(self.seed)
+            return factory(self.players).new_initial_state(self.seed), False
         try:
-            state, _view = spec.load_position(self.start, factory)
+            state, view = spec.load_position(self.start, factory)
         except PositionError as exc:
             raise RecordError(f"record.start: {exc}") from None
         if state.num_players != self.players:
             raise RecordError(f"record.start: a {state.num_players}-player position in a {self.players}-player record")
-        return state
+        if view is not None and self.view is None:
+            raise RecordError(f"record.start: seat {SEAT_LETTERS[view]}'s one-seat view cannot start a full record "
+                              "(its hidden parts would be made up): give the full position, or record.view")
+        if view is not None and SEAT_LETTERS[view] != self.view:
+            raise RecordError(f"record.start: seat {SEAT_LETTERS[view]}'s one-seat view in a record exported for "
+                              f"seat {self.view}")
+        return state, view is not None
 
     def add(self, state, action: int) -> Step:
         """Append the step of applying `action` at `state` (call before applying it) and return it."""
@@ -335,14 +369,14 @@ class GameRecord:
 
         The yielded state is the replay's own: copy it (`clone()`) to keep it past the next iteration.
         """
-        if self.view is not None and any(s.hidden for s in self.steps):
-            filled = self._filled_steps(game_factory)
-        else:
-            filled = None
-        state = self.initial_state(game_factory)
+        state, from_view = self._initial(game_factory)
+        filled = None
+        if self.view is not None and (from_view or any(s.hidden for s in self.steps)):
+            state, filled = self._filled(game_factory)
         for i, step in enumerate(self.steps):
             yield i, state
             self._apply(state, i, step if filled is None else filled[i])
+        self._check_result(state)
         yield len(self.steps), state
 
     def replay(self, ply: int | None = None, game_factory: GameFactory | None = None):
@@ -361,51 +395,105 @@ class GameRecord:
         raise AssertionError("unreachable")
 
     def _apply(self, state, i: int, step: Step) -> None:
+        """Play `step` at `state` (in place), checking its actor, kind, text and who saw it (`seen_by`, `seat`)
+        against the position; RecordError naming the field otherwise (`state` is then untouched)."""
         where = f"record.steps[{i}]"
         if state.is_terminal():
             raise RecordError(f"{where}: the game is already over")
         if state.is_chance_node():
             if not step.is_chance:
                 raise RecordError(f"{where}: a chance event is pending here, not a move by {step.actor}")
-            kind = self.spec.step_visibility(state, _offered(state)[0]).kind
-            if step.kind is not None and step.kind != kind:
-                raise RecordError(f"{where}.kind: the pending chance event is {kind!r}, not {step.kind!r}")
         else:
             mover = SEAT_LETTERS[state.current_player()]
             if step.actor != mover:
                 raise RecordError(f"{where}.actor: {mover} is to move here, not {step.actor}")
         try:
-            state.play(step.move)
+            action = state.string_to_action(step.move)
         except BuranoError as exc:
             raise RecordError(f"{where}: {exc}") from None
+        seen = self.spec.step_visibility(state, action)     # who saw it, from the state before it
+        if step.is_chance and step.kind is not None and step.kind != seen.kind:
+            raise RecordError(f"{where}.kind: the pending chance event is {seen.kind!r}, not {step.kind!r}")
+        try:
+            state.apply_action(action)        # checked: a refused action leaves the state untouched
+        except BuranoError as exc:
+            try:
+                state.clone().play(step.move)     # the game's own words for why the text is not legal here
+            except BuranoError as named:
+                exc = named
+            raise RecordError(f"{where}: {exc}") from None
+        seen_by = None if seen.seen_by is None else [SEAT_LETTERS[p] for p in seen.seen_by]
+        if step.seen_by != seen_by:
+            raise RecordError(f"{where}.seen_by: the step was seen by "
+                              f"{'every seat' if seen_by is None else ', '.join(seen_by)}, not "
+                              f"{'every seat' if step.seen_by is None else ', '.join(step.seen_by) or 'no seat'}")
+        seat = None if seen.seat is None else SEAT_LETTERS[seen.seat]
+        if step.is_chance and step.seat != seat:
+            raise RecordError(f"{where}.seat: the chance event belongs to {seat or 'no seat'}, "
+                              f"not {step.seat or 'no seat'}")
+
+    def _check_result(self, state) -> None:
+        """The record's `result` is the replay's: the game is over and the scores, order and winners agree."""
+        if self.result is None:
+            return
+        if not state.is_terminal():
+            raise RecordError(f"record.result: given, but the game is not over after the {len(self.steps)} steps")
+        expected = GameRecord(players=self.players, seats=self.seats)
+        expected.finish(state)
+        for key in RESULT_KEYS:
+            if list(self.result[key]) != list(expected.result[key]):
+                raise RecordError(f"record.result.{key}: {self.result[key]!r}, but the replay gives "
+                                  f"{expected.result[key]!r}")
 
     def _filled_steps(self, game_factory: GameFactory | None) -> list[Step]:
-        """The steps of a one-seat export with every hidden step given a consistent text.
+        """The steps of a one-seat export with every hidden step given a consistent text (`_filled`)."""
+        return self._filled(game_factory)[1]
+
+    def _filled(self, game_factory: GameFactory | None) -> tuple[Any, list[Step]]:
+        """A start and the steps of a one-seat export, every hidden step given a consistent text.
 
         Depth-first over the hidden steps, trying first the outcomes the seat's later public steps need
-        (a card another seat later sells, a colour its revealed pyramid has), at most `MAX_FILL_STEPS`
-        applications in all.
+        (a card another seat later sells, a colour its revealed pyramid has); a complete assignment must
+        also give the record's `result`. A start that is the seat's view has its hidden parts filled by
+        the game's loader; when no assignment fits that start, other samples of them are tried
+        (`State.resample`, at most `MAX_START_SAMPLES`). Every state application -- a public step
+        replayed, a hidden step tried -- counts against `MAX_FILL_STEPS`; past it, a one-line RecordError.
         """
         steps = list(self.steps)
         hidden = [i for i, s in enumerate(steps) if s.hidden]
-        state0 = self.initial_state(game_factory)
+        state0, from_view = self._initial(game_factory)
         budget = [MAX_FILL_STEPS]
+        furthest: list[Any] = [-1, ""]    # the step index and message of the furthest failure, for the error
         rng = random.Random(0)
+
+        def apply(state, i: int, step: Step) -> None:
+            budget[0] -= 1
+            if budget[0] < 0:
+                raise RecordError(f"record: no assignment of the hidden steps consistent with the record found "
+                                  f"within {MAX_FILL_STEPS} steps played (the export hides too much, or lies)"
+                                  + (f"; the furthest replay stops at {furthest[1]}" if furthest[1] else ""))
+            try:
+                self._apply(state, i, step)
+            except RecordError as exc:
+                if i >= furthest[0]:
+                    furthest[:] = [i, str(exc)]
+                raise
 
         def run(state, start: int, k: int) -> bool:
             end = hidden[k] if k < len(hidden) else len(steps)
             for i in range(start, end):
-                budget[0] -= 1
-                if budget[0] < 0:
-                    raise RecordError(f"record: cannot find hidden steps consistent with the record within "
-                                      f"{MAX_FILL_STEPS} steps")
                 try:
-                    self._apply(state, i, steps[i])
+                    apply(state, i, steps[i])
                 except RecordError:
-                    if k == 0:
-                        raise   # before the first hidden step: the record itself is wrong
+                    if k == 0 and not from_view or budget[0] < 0:
+                        raise   # before the first hidden step the record itself is wrong; or out of budget
                     return False
             if k == len(hidden):
+                try:
+                    self._check_result(state)
+                except RecordError as exc:
+                    furthest[:] = [len(steps), str(exc)]
+                    return False
                 return True
             i = hidden[k]
             options = _hidden_options(state, steps, i, rng)
@@ -413,27 +501,42 @@ class GameRecord:
                 trial = state.clone()
                 steps[i] = Step(**{**self.steps[i].__dict__, "move": text})
                 try:
-                    self._apply(trial, i, steps[i])
+                    apply(trial, i, steps[i])
                 except RecordError:
+                    if budget[0] < 0:
+                        raise
                     continue
                 if run(trial, i + 1, k + 1):
                     return True
             steps[i] = self.steps[i]
             return False
 
-        if not run(state0, 0, 0):
-            # Replay without fills to name the first step that cannot be played, else say why.
-            raise RecordError("record: no assignment of the hidden steps makes every later step legal")
-        return steps
+        seat = SEAT_LETTERS.index(self.view)
+        starts = [state0] + ([state0.resample(seat, derive(_START_SAMPLE_TAG, n)) for n in range(MAX_START_SAMPLES)]
+                             if from_view else [])
+        for start in starts:
+            try:
+                found = run(start.clone(), 0, 0)
+            except RecursionError:
+                raise RecordError(f"record: {len(hidden)} hidden steps are too many to fill") from None
+            if found:
+                return start, steps
+        # Name the furthest the replay got with any assignment, and why it stopped there.
+        raise RecordError("record: no assignment of the hidden steps makes every later step legal"
+                          + (" and gives record.result" if self.result is not None else "")
+                          + (f"; the furthest replay stops at {furthest[1]}" if furthest[1] else ""))
 
     # -- export -------------------------------------------------------------------------------------------
 
     def for_seat(self, seat: int | str) -> GameRecord:
-        """This record as `seat` may share it: the other seats' private steps hidden.
+        """This record as `seat` may share it: nothing in it rebuilds what the seat did not see.
 
-        Which ones is the game's (`GameSpec.hidden_in_export`): in Burano another seat's blind fish draws,
-        and its pyramid steps only when the record ends while that pyramid is still being built (a
-        finished pyramid is revealed to all)."""
+        The other seats' private steps lose their text: which ones is the game's
+        (`GameSpec.hidden_in_export`): in Burano another seat's blind fish draws, and its pyramid steps
+        only when the record ends while that pyramid is still being built (a finished pyramid is revealed
+        to all). The seed goes (it would replay every draw): `start` is the seat's one-seat view of the
+        first position instead. Annotations stay on the seat's own moves only (another seat's were made
+        from that seat's view)."""
         p = parse_seat(seat, self.players, what="seat", error=RecordError)
         letter = SEAT_LETTERS[p]
         if self.view is not None and self.view != letter:
@@ -443,8 +546,9 @@ class GameRecord:
         for i, s in enumerate(self.steps):
             hide = i in hidden
             steps.append(Step(**{**s.__dict__, "move": None if hide else s.move,
-                                 "annotations": None if hide else s.annotations}))
-        return GameRecord(players=self.players, seats=list(self.seats), seed=self.seed, start=self.start,
+                                 "annotations": s.annotations if s.actor == letter else None}))
+        return GameRecord(players=self.players, seats=list(self.seats), seed=None,
+                          start=self.initial_state().to_dict(p),
                           steps=steps, result=self.result, view=letter, engine=self.engine, date=self.date,
                           event=self.event, game=self.game)
 
@@ -462,10 +566,62 @@ _HEADER_KEYS = frozenset({"format", "game", "players", "seats", "seed", "start",
 _STEP_KEYS = frozenset({"actor", "move", "kind", "seat", "seen_by", "annotations"})
 
 
-def _text(value: Any, where: str) -> str:
+#: Characters a text read on a terminal may not hold: controls (C0 and C1, Unicode category Cc: ESC starts a
+#: terminal escape sequence that can set the window title or clear the screen), the line and paragraph
+#: separators (Zl, Zp), and the bidirectional marks and overrides that reorder what a terminal shows.
+_UNPRINTABLE = re.compile("[\u0000-\u001f\u007f-\u009f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def check_printable(value: str, where: str, error: type[BuranoError] = PositionError) -> str:
+    """`value`, if it holds no character that changes a terminal (`error` naming the first one, escaped)."""
+    bad = _UNPRINTABLE.search(value)
+    if bad is not None:
+        raise error(f"{where}: control character U+{ord(bad.group()):04X} in {_short(value)} (texts shown on a "
+                    "terminal may not hold control characters or escape sequences)")
+    return value
+
+
+def _text(value: Any, where: str, max_chars: int | None = None) -> str:
     if not isinstance(value, str):
         raise RecordError(f"{where}: must be a string, not {type(value).__name__}")
-    return value
+    if max_chars is not None and len(value) > max_chars:
+        raise RecordError(f"{where}: longer than {max_chars} characters")
+    return check_printable(value, where, RecordError)
+
+
+def _result(data: Any, players: int) -> dict[str, Any] | None:
+    """A finished game's `result` checked field by field (`GameRecord.replay` then checks it is the replay's)."""
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise RecordError("record.result: must be an object with scores, order and winners, or null")
+    for key in RESULT_KEYS:
+        if key not in data:
+            raise RecordError(f"record.result: no {key!r} (a result has {', '.join(RESULT_KEYS)})")
+    unknown = sorted(set(data) - set(RESULT_KEYS))
+    if unknown:
+        raise RecordError(f"record.result: unknown field {unknown[0]!r} (known: {', '.join(RESULT_KEYS)})")
+    letters = tuple(SEAT_LETTERS[:players])   # a tuple: "AB" is no seat, though it is in "ABCD"
+    scores = data["scores"]
+    if not isinstance(scores, list) or len(scores) != players or \
+            any(isinstance(x, bool) or not isinstance(x, (int, float)) for x in scores):
+        raise RecordError(f"record.result.scores: must be a list of {players} numbers (one per seat), not "
+                          f"{_short(scores)}")
+    order = data["order"]
+    if not isinstance(order, list) or sorted(order, key=str) != list(letters):
+        raise RecordError(f"record.result.order: must list every seat once ({', '.join(letters)}), not {_short(order)}")
+    winners = data["winners"]
+    if not isinstance(winners, list) or not winners or any(not isinstance(w, str) or w not in letters
+                                                           for w in winners) or len(set(winners)) != len(winners):
+        raise RecordError(f"record.result.winners: must be a non-empty list of seat letters ({', '.join(letters)}), "
+                          f"not {_short(winners)}")
+    return {key: data[key] for key in RESULT_KEYS}
+
+
+def _short(value: Any) -> str:
+    """`value`'s repr, cut to one short line for an error message."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _seats(data: Any, players: int) -> list[SeatInfo]:
@@ -481,8 +637,8 @@ def _seats(data: Any, players: int) -> list[SeatInfo]:
             raise RecordError(f"{where}: unknown field {unknown[0]!r}")
         if s.get("seat", SEAT_LETTERS[i]) != SEAT_LETTERS[i]:
             raise RecordError(f"{where}.seat: must be {SEAT_LETTERS[i]!r}, not {s.get('seat')!r}")
-        out.append(SeatInfo(_text(s.get("name", f"Seat {SEAT_LETTERS[i]}"), f"{where}.name"),
-                            _text(s.get("player", HUMAN), f"{where}.player")))
+        out.append(SeatInfo(_text(s.get("name", f"Seat {SEAT_LETTERS[i]}"), f"{where}.name", MAX_NAME_CHARS),
+                            _text(s.get("player", HUMAN), f"{where}.player", MAX_NAME_CHARS)))
     return out
 
 
@@ -493,7 +649,7 @@ def _step(data: Any, i: int, players: int, chance_kinds: tuple[str, ...]) -> Ste
     unknown = sorted(set(data) - _STEP_KEYS)
     if unknown:
         raise RecordError(f"{where}: unknown field {unknown[0]!r} (known: {', '.join(sorted(_STEP_KEYS))})")
-    letters = SEAT_LETTERS[:players]
+    letters = tuple(SEAT_LETTERS[:players])   # a tuple: "AB" is no seat, though it is in "ABCD"
     actor = data.get("actor")
     if actor != CHANCE_ACTOR and (not isinstance(actor, str) or actor not in letters):
         raise RecordError(f"{where}.actor: must be a seat letter ({', '.join(letters)}) or 'chance', not {actor!r}")
@@ -501,21 +657,28 @@ def _step(data: Any, i: int, players: int, chance_kinds: tuple[str, ...]) -> Ste
         raise RecordError(f"{where}: no move")
     move = data["move"]
     if move is not None and (not isinstance(move, str) or not move.strip() or len(move) > 200):
-        raise RecordError(f"{where}.move: must be a move text, not {move!r}")
+        raise RecordError(f"{where}.move: must be a move text, not {_short(move)}")
+    if move is not None:
+        check_printable(move, f"{where}.move", RecordError)
     kind = data.get("kind")
     if kind is not None and kind not in chance_kinds:
         raise RecordError(f"{where}.kind: unknown chance kind {kind!r}")
     if kind is not None and actor != CHANCE_ACTOR:
         raise RecordError(f"{where}.kind: only chance steps have a kind")
     seat = data.get("seat")
-    if seat is not None and seat not in letters:
+    if seat is not None and (not isinstance(seat, str) or seat not in letters):
         raise RecordError(f"{where}.seat: must be a seat letter ({', '.join(letters)}), not {seat!r}")
     seen_by = data.get("seen_by")
-    if seen_by is not None and (not isinstance(seen_by, list) or any(x not in letters for x in seen_by)):
+    if seen_by is not None and (not isinstance(seen_by, list) or
+                                any(not isinstance(x, str) or x not in letters for x in seen_by)):
         raise RecordError(f"{where}.seen_by: must be a list of seat letters ({', '.join(letters)}) or absent")
     annotations = data.get("annotations")
     if annotations is not None and not isinstance(annotations, dict):
         raise RecordError(f"{where}.annotations: must be an object")
+    for key, value in (annotations or {}).items():
+        check_printable(key, f"{where}.annotations", RecordError)
+        if isinstance(value, str):
+            check_printable(value, f"{where}.annotations.{key}", RecordError)
     return Step(actor, move, kind=kind, seat=seat, seen_by=seen_by, annotations=annotations)
 
 
@@ -602,13 +765,77 @@ def _unseen_action(state, view: int | None, where: str, game: str) -> int:
     return outcomes[0]
 
 
-def narrate_step(step: Step, seat: int | None = None, game: str = DEFAULT_GAME) -> str:
+#: Between a step's text and its consequences in a narration line.
+EFFECTS_SEPARATOR = " — "
+
+
+def narrate_step(step: Step, seat: int | None = None, game: str = DEFAULT_GAME,
+                 effects: list[StepEffect] | None = None, words: str | None = None) -> str:
     """The step of a `game` record as `seat` (0-based) may read it; None: the umpire, who sees everything.
 
     The words are the game's (`GameSpec.narrate_step`): in Burano ``B: take b5``, ``B draws a fish card
     from the deck`` (hidden from the reader), ``A draws tuna from the deck``, ``the fish display is
-    refilled: squid``, ``C places a pyramid cube (hidden)``.
+    refilled: squid``, ``C places a pyramid cube (hidden)``. With the move in people's `words`
+    (`step_words`) they follow its text where the reader sees it: ``C: done (stop placing lace
+    workers)``. With the step's `effects` (`GameSpec.step_effects`, see `record_narration`), the ones
+    the seat may read follow: ``B: take b5 (...) — B -3 coins (second move of the turn)``.
     """
+    text, told = narrate_parts(step, seat, game, effects, words)
+    return text + (EFFECTS_SEPARATOR + "; ".join(told) if told else "")
+
+
+def narrate_parts(step: Step, seat: int | None = None, game: str = DEFAULT_GAME,
+                  effects: list[StepEffect] | None = None, words: str | None = None) -> tuple[str, list[str]]:
+    """`narrate_step` in parts: (the step's text, the texts of the effects `seat` may read)."""
     letter = None if seat is None else SEAT_LETTERS[seat]
     hidden = step.move is None or (letter is not None and not step.visible_to(letter))
-    return get_spec(game).narrate_step(step, hidden)
+    if words and not hidden and not step.is_chance:
+        if words.startswith(step.move):   # `build pink@e5: level 2, lace` says only what it adds
+            words = words[len(step.move):].lstrip(" :,")
+        step = Step(**{**step.__dict__, "move": f"{step.move} ({words})" if words else step.move})
+    return get_spec(game).narrate_step(step, hidden), [e.text for e in effects or () if e.visible_to(seat)]
+
+
+def step_effects(before, after, action: int | None = None, game: str = DEFAULT_GAME) -> list[StepEffect]:
+    """What the step from `before` to `after` (full States of `game`; `action` its action if known)
+    changed, in the game's words, each effect with who may read it (`GameSpec.step_effects`)."""
+    return list(get_spec(game).step_effects(before, after, action))
+
+
+def step_words(state, action: int, game: str = DEFAULT_GAME) -> str | None:
+    """The move `action` of `state` in people's words (`GameSpec.describe_move`); None for a chance
+    outcome, or when the words are the move's text."""
+    if state.is_chance_node():
+        return None
+    words = get_spec(game).describe_move(state, action)
+    return None if words == state.action_to_string(action) else words
+
+
+def record_narration(record: GameRecord, game_factory: GameFactory | None = None
+                     ) -> tuple[list[str | None], list[list[StepEffect]]]:
+    """For every step of `record`: its move in people's words (`step_words`) and its effects (derived: a
+    record stores neither), replayed once.
+
+    A one-seat export replays with its hidden steps filled (`GameRecord.positions`); what is told never
+    depends on which fill, since a game tells only what every reader of it may know."""
+    words: list[str | None] = []
+    effects: list[list[StepEffect]] = []
+    previous = None
+    action = None
+    for ply, state in record.positions(game_factory):
+        if previous is not None:
+            effects.append(step_effects(previous, state, action, record.game))
+        if ply < len(record.steps):
+            previous = state.clone()
+            move = record.steps[ply].move
+            try:
+                action = None if move is None else state.string_to_action(move)
+            except BuranoError:   # the replay names the bad step (`GameRecord._apply`)
+                action = None
+            words.append(None if action is None else step_words(state, action, record.game))
+    return words, effects
+
+
+def record_effects(record: GameRecord, game_factory: GameFactory | None = None) -> list[list[StepEffect]]:
+    """The effects of every step of `record` (`record_narration`)."""
+    return record_narration(record, game_factory)[1]

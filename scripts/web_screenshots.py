@@ -1,5 +1,5 @@
-"""Screenshots of the web board for docs/web.md: play, analyse, the editor, the generic board, replay, a
-4-player late game.
+"""Screenshots of the web board for docs/web.md: play (with the last moves marked), analyse, the editor,
+the generic board, replay, a 4-player late game at 900, 1280 and 1920 px.
 
     python scripts/web_screenshots.py [--out docs/web] [--width 1280 --height 800]
 
@@ -78,6 +78,13 @@ def main() -> None:
             page.goto(f"{url}/?players=3&seed=7&seats=human,random,greedy")
             page.wait_for_function("window.buranoPage().game && window.buranoPage().legal.length > 0")
             play_until(page, "summer", random.Random(3))
+            # The last moves marked (the bots' turns since our decision), one bot step hovered in the log.
+            recent = page.locator("#log li.recent")
+            build = [i for i, t in enumerate(recent.all_inner_texts()) if ": build " in t]
+            if recent.count():
+                recent.nth(build[-1] if build else recent.count() - 1).hover()
+                page.screenshot(path=str(args.out / "marks.png"))
+                print(f"wrote {args.out / 'marks.png'}")
             legal = page.evaluate("window.buranoPage().legal")
             take = next((m for m in legal if m.startswith("take")), None)
             if take is not None:   # a cube in the preparation area, so that builds are offered
@@ -124,24 +131,31 @@ def main() -> None:
             page.locator("#board button.gb-move").nth(3).hover()
             shot("generic")
 
-            # Replay of the example record, seen by seat B.
+            # Replay of the example record, seen by seat B and annotated for B by the engine (`burano
+            # analyse --seat B --iterations 1000 --seed 1`), at B's first flagged move.
+            from burano_ai.analysis import analyse
+            from burano_ai.record import GameRecord
+            from burano_ai.search import Limit
+            record = GameRecord.load(ROOT / "burano_ai" / "games" / "burano" / "data" / "examples" / "game-2p.json")
+            analyse(record, seat="B", limit=Limit(iterations=1000), seed=1).annotate(record)
+            flagged = next((i for i, step in enumerate(record.steps) if (step.annotations or {}).get("flag")), 200)
             page.goto(f"{url}/?tab=replay")
-            page.set_input_files("#rp-file", str(ROOT / "burano_ai" / "games" / "burano" / "data" / "examples" / "game-2p.json"))
-            page.wait_for_function("document.querySelector('#rp-json').value.length > 100")
+            page.fill("#rp-json", record.to_json())
             page.select_option("#rp-seat", "B")
             page.click("#rp-open")
             page.wait_for_function("window.buranoPage().replay && window.buranoPage().replay.plies > 0")
-            page.evaluate("(() => { const s = document.querySelector('#rp-slider'); s.value = 200; "
+            page.evaluate(f"(() => {{ const s = document.querySelector('#rp-slider'); s.value = {flagged}; "
                           "s.dispatchEvent(new Event('input')); })()")
-            page.wait_for_function("window.buranoPage().replay.ply === 200")
+            page.wait_for_function(f"window.buranoPage().replay.ply === {flagged}")
             shot("replay")
 
-            # A 4-player late game (seat C's view) at two sizes.
-            for width, height in ((1280, 800), (1920, 1080)):
+            # A 4-player late game (seat C's view) at three sizes (at 900 px the side panel is folded).
+            for width, height in ((900, 800), (1280, 800), (1920, 1080)):
                 page.set_viewport_size({"width": width, "height": height})
                 page.goto(f"{url}/?tab=editor")
                 page.wait_for_function("window.buranoPage().editorValid")
-                page.fill("#ed-json", json.dumps(late_game_position()))
+                page.evaluate("""([text]) => { const box = document.querySelector('#ed-json'); box.value = text;
+                                 box.dispatchEvent(new Event('input')); }""", [json.dumps(late_game_position())])
                 page.wait_for_function("window.buranoState() && window.buranoState().season === 'winter' "
                                        "&& window.buranoPage().editorValid")
                 shot(f"late-game-4p-{width}x{height}")

@@ -99,11 +99,16 @@ def test_worker_processes_give_the_same_analysis(blunder_analysis):
 
 
 def test_one_seat_export_analyses_the_same(blunder_analysis):
-    """The search sees only the seat's view: the seat's own export gives the very same analysis."""
+    """The search sees only the seat's view: the seat's own export gives the very same analysis of every
+    decision where its view is the same. This record starts while B's finished pyramid is still hidden
+    from A, and an export's start is A's view (issue 20: nothing in an export rebuilds hidden parts), so
+    the B pyramid revealed after step 5 is made up in the export: the decisions after it may differ."""
     export = GameRecord.from_json(GameRecord.load(BLUNDER).for_seat("A").to_json())
     assert export.view == "A"
     mine = analyse(export, None, BUDGET, seed=0)    # the seat defaults to the export's
-    assert stable(mine.to_dict()) == stable(blunder_analysis.to_dict())
+    before_reveal = [d for d in stable(blunder_analysis.to_dict())["decisions"] if d["ply"] <= 5]
+    assert len(before_reveal) == 5
+    assert [d for d in stable(mine.to_dict())["decisions"] if d["ply"] <= 5] == before_reveal
     with pytest.raises(OptionError, match="exported for seat A"):
         analyse(export, "B", BUDGET)
 

@@ -126,3 +126,26 @@ def test_the_cli_command_works_as_the_client_engine():
                       stderr=open(os.devnull, "w")) as eng:
         assert eng.analyse(EXAMPLE, Limit(iterations=50), seed=1).iterations == 50
     assert eng.process.returncode == 0
+
+
+def test_the_engines_ready_line_stays_off_the_callers_stderr(tmp_path):
+    """Regression (issue 21 item 7): `Engine.popen` without `stderr` let the child's "burano engine: ready
+    ..." line through to the caller's terminal. It is logged (DEBUG) on burano_ai.client.engine instead."""
+    import subprocess
+    script = tmp_path / "use_engine.py"
+    script.write_text(
+        "import logging\n"
+        "from burano_ai.client import Engine\n"
+        "with Engine.popen(threads=1) as eng:\n"
+        "    print(eng.version()['name'])\n"
+        "logging.basicConfig(level=logging.DEBUG, format='%(name)s %(levelname)s %(message)s',\n"
+        f"                    filename={str(tmp_path / 'log.txt')!r})\n"
+        "with Engine.popen(threads=1) as eng:\n"
+        "    eng.version()\n")
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    done = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "burano\n"
+    assert done.stderr == ""
+    logged = (tmp_path / "log.txt").read_text()
+    assert "burano_ai.client.engine DEBUG burano engine: ready" in logged

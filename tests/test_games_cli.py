@@ -330,6 +330,7 @@ def test_serve_passes_game_on(runner, monkeypatch):
     assert invoke(runner, "serve").exit_code == 0
     assert calls[0]["game"] == "goofspiel" and calls[0]["port"] == 8123 and "game" not in calls[1]
     from burano_ai.web.app import create_app
-    kinds = testclient.TestClient(create_app("goofspiel")).get("/api/games/kinds").json()
+    local = "http://127.0.0.1"   # a loopback Host: the board refuses any other
+    kinds = testclient.TestClient(create_app("goofspiel"), base_url=local).get("/api/games/kinds").json()
     assert kinds["default"] == "goofspiel" and [k["key"] for k in kinds["kinds"]] == game_keys()
-    assert testclient.TestClient(create_app()).get("/api/games/kinds").json()["default"] == DEFAULT_GAME
+    assert testclient.TestClient(create_app(), base_url=local).get("/api/games/kinds").json()["default"] == DEFAULT_GAME

@@ -293,7 +293,7 @@ def test_render_shows_blind_cards_as_a_count_to_other_seats():
     lines = text.splitlines()
     assert len(lines) <= 60
     assert all(len(line) <= 120 for line in lines)
-    assert "B1*" not in text and "Y1*" in text    # the fountain hole holds the yellow setup cube
+    assert "b1*" not in text and "y1*" in text    # the fountain hole holds the yellow setup cube (lower-case: a colour)
     moves = render_legal_actions(state)
     assert "legal moves for C" in moves and "roof 1 c5-c3" in moves
 

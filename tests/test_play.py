@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import os
+import random
 import re
 import subprocess
 import sys
@@ -356,6 +357,7 @@ def test_quit_saves_and_resume_continues_the_game(tmp_path):
     (["--resume", "bad.json"], "not JSON"),
     (["--resume", "good.json", "--players", "2"], "drop --players"),
     (["--record", "nodir/game.json"], "no such directory"),
+    (["--board", "tiny"], "--board must be one of auto, compact, wide, not 'tiny'"),
 ])
 def test_bad_options_give_one_line_and_exit_2(tmp_path, args, message):
     (tmp_path / "bad.json").write_text("{not json", encoding="utf-8")
@@ -441,7 +443,7 @@ def test_a_pyramid_in_one_line():
     # One legal pyramid move typed whole is that move; a game without the shortcut reads only move texts.
     assert resolve_entry("pyramid white", ["pyramid white"], pyramid).moves == ["pyramid white"]
     assert resolve_entry("pyramid W W", ["pyramid white"]).kind == "error"
-    assert pyramid.one_line(["pyramid white", "pyramid green"]) == "pyramid W G"
+    assert pyramid.one_line(["pyramid white", "pyramid green"]) == "pyramid w g"   # the board's letters
     assert pyramid.one_line(["pyramid white", "done"]) is None
     assert pyramid.complete_word("pyramid gr") == ["green"] and pyramid.complete_word("take") == []
 
@@ -467,3 +469,198 @@ def test_help_shows_a_move_of_the_game_being_played():
     text = help_text(None, ["bid 1", "bid 2", "bid 12"])
     assert "bid 12" in text and "pick" not in text and "will do: bid 12)" in text
     assert "will do: pick f)" in help_text(None, ["done", "pick island", "pick flat"])
+
+
+# ------------------------------------------------------------------------------------------------
+# The board at 80 x 24 and at 140 columns, with and without colour (issue 21 item 4)
+
+#: Escape sequences: CSI, OSC, character sets, keypad modes, cursor save and restore.
+ESCAPES = re.compile(r"\x1b(\[[0-9;?<>=]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[()][0-9A-Za-z]|[=>78])")
+#: An SGR sequence that sets a foreground or background colour (not 39/49, the terminal's own colours).
+COLOUR_SGR = re.compile(r"\x1b\[(?:[0-9;]*;)?(?:[34][0-7]|9[0-7]|10[0-7]|[34]8;[0-9;]+)(?:;[0-9;]*)?m")
+#: The compact board's first line (the island's columns) and the full board's route heading.
+COMPACT_TOP = "   a  b  c  d  e  f  g  h  i"
+FULL_ROUTE = "sailing route (a cycle, last back to first):"
+
+
+def tty_env(**extra: str) -> dict[str, str]:
+    """The environment of a person's terminal: its size comes from the pty (no COLUMNS, no LINES)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "NO_COLOR")}
+    env.update(PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm-256color", BURANO_DEBUG_TRACEBACK="1")
+    env.update(extra)
+    return env
+
+
+def output_lines(transcript: str) -> list[str]:
+    """What the program wrote, split where the cursor goes back to the line's start (newline or carriage
+    return), without escape sequences: a piece longer than the terminal is wide wrapped on the screen."""
+    return re.split(r"\r\n|\n|\r", ESCAPES.sub("", transcript))
+
+
+def first_move_record(path: Path, players: int, seed: int, until: str) -> Path:
+    """A record of a game where seat A (a person) always chose its first legal move and random bots the
+    rest, saved at the start (`until` "start"), halfway through A's decisions ("mid") or three of them
+    before the end ("end")."""
+    seats = ["human"] + ["random"] * (players - 1)
+    whole = GameSession(players, seed, seats)
+    total = 0
+    whole.advance()
+    while not whole.is_over():
+        whole.play(0, whole.legal_moves(0)[0])
+        whole.advance()
+        total += 1
+    stop = {"start": 0, "mid": total // 2, "end": total - 3}[until]
+    session = GameSession(players, seed, seats)
+    session.advance()
+    for _ in range(stop):
+        session.play(0, session.legal_moves(0)[0])
+        session.advance()
+    session.save(path)
+    return path
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_board_fits_80_by_24_at_the_start_midgame_and_end(tmp_path, players):
+    """At 80 x 24 no line wraps, and at every prompt the whole board is on the screen above it: from its
+    first line to the viewer's seat, the choices and the prompt on the last rows."""
+    pyte = pytest.importorskip("pyte")
+    for until in ("start", "mid", "end"):
+        path = first_move_record(tmp_path / f"{until}.json", players, 20 + players, until)
+        child = pexpect.spawn(sys.executable, [CLI, "play", "--resume", str(path)], cwd=str(tmp_path),
+                              env=tty_env(), dimensions=(24, 80), encoding="utf-8", timeout=60)
+        transcript = io.StringIO()
+        child.logfile_read = transcript
+        screen = pyte.Screen(80, 24)
+        stream = pyte.Stream(screen)
+        fed = 0
+        prompts = 0
+        try:
+            while child.expect([PROMPT, "game over: final scores"]) == 0:
+                text = transcript.getvalue()
+                stream.feed(text[fed:])
+                fed = len(text)
+                rows = screen.display
+                where = f"{players} players, {until}, prompt {prompts}:\n" + "\n".join(rows)
+                assert rows[0].startswith(COMPACT_TOP) or rows[1].startswith(COMPACT_TOP), where
+                assert any(row.startswith("A (blue)") for row in rows), where
+                assert rows[screen.cursor.y].startswith("A to move>"), where
+                prompts += 1
+                if until != "end" and prompts == 3:
+                    child.send("quit\r")
+                    break
+                child.send("1\r")
+            child.expect(pexpect.EOF)
+        finally:
+            child.close()
+        text = transcript.getvalue()
+        assert child.exitstatus == 0, plain(text)[-3000:]
+        assert prompts == 3, (until, prompts)
+        wrapped = [line for line in output_lines(text) if len(line) > 80]
+        assert not wrapped, (players, until, wrapped)
+        if until == "end":   # the final scores and the winners are on the last screen
+            stream.feed(text[fed:])
+            rows = "\n".join(screen.display)
+            assert "game over: final scores" in rows and "winner" in rows, rows
+            assert any(row.startswith(COMPACT_TOP) for row in output_lines(text[fed:])), "no final board"
+
+
+def test_the_full_board_from_120_columns_and_the_board_option(tmp_path):
+    path = first_move_record(tmp_path / "game.json", 3, 5, "mid")
+    shown = {}
+    for columns, option in ((140, []), (80, []), (140, ["--board", "compact"]), (80, ["--board", "wide"])):
+        child = pexpect.spawn(sys.executable, [CLI, "play", "--resume", str(path), *option], cwd=str(tmp_path),
+                              env=tty_env(), dimensions=(60, columns), encoding="utf-8", timeout=60)
+        transcript = io.StringIO()
+        child.logfile_read = transcript
+        try:
+            child.expect(PROMPT)
+            child.send("quit\r")
+            child.expect(pexpect.EOF)
+        finally:
+            child.close()
+        text = plain(transcript.getvalue())
+        shown[columns, tuple(option)] = "full" if FULL_ROUTE in text else "compact" if COMPACT_TOP in text else "?"
+        if columns == 140 and not option:
+            assert "colours are lower-case (p pink, b blue" in text
+            assert max(len(line) for line in output_lines(transcript.getvalue())) <= 140
+    assert shown == {(140, ()): "full", (80, ()): "compact", (140, ("--board", "compact")): "compact",
+                     (80, ("--board", "wide")): "full"}
+
+
+def test_the_board_is_in_colour_on_a_colour_terminal(tmp_path):
+    child = pexpect.spawn(sys.executable, [CLI, "play", "--bots", "random", "--seed", "12", "--record",
+                                           str(tmp_path / "g.json")], cwd=str(tmp_path),
+                          env=tty_env(), dimensions=(24, 80), encoding="utf-8", timeout=60)
+    transcript = io.StringIO()
+    child.logfile_read = transcript
+    try:
+        child.expect(PROMPT)
+        child.send("quit\r")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    text = transcript.getvalue()
+    # the docks' letters on the route, each in its colour (bold bright magenta is pink's)
+    coloured = re.findall(r"(\x1b\[[0-9;]*m)([pbygow])\x1b\[0m", text)
+    assert {letter for _, letter in coloured} == set("pbygow"), coloured
+    assert all(COLOUR_SGR.fullmatch(sgr) for sgr, _ in coloured)
+    assert len({sgr for sgr, _ in coloured}) == 6            # six colours, six styles
+
+
+@pytest.mark.parametrize("env", [{"NO_COLOR": "1"}, {"TERM": "dumb"}], ids=["NO_COLOR", "TERM=dumb"])
+def test_no_colour_with_no_color_or_a_dumb_terminal(tmp_path, env):
+    child = pexpect.spawn(sys.executable, [CLI, "play", "--bots", "random", "--seed", "12", "--record",
+                                           str(tmp_path / "g.json")], cwd=str(tmp_path),
+                          env=tty_env(**env), dimensions=(24, 80), encoding="utf-8", timeout=60)
+    transcript = io.StringIO()
+    child.logfile_read = transcript
+    try:
+        child.expect("to move>")
+        child.send("quit\r")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    text = transcript.getvalue()
+    assert COMPACT_TOP in plain(text)
+    assert not COLOUR_SGR.search(text), COLOUR_SGR.findall(text)[:5]
+
+
+def test_no_escape_codes_through_a_pipe(tmp_path):
+    # A pipe is a script or a log: the full board (nothing scrolls off) and every legal move, in plain text.
+    for option, top, width in (([], FULL_ROUTE, 120), (["--board", "compact"], COMPACT_TOP, 80)):
+        result = subprocess.run([sys.executable, CLI, "play", "--bots", "random", "--seed", "12", *option],
+                                input="1\nquit\n", capture_output=True, text=True, cwd=tmp_path, timeout=120,
+                                env=tty_env(COLUMNS="80", LINES="24"))
+        assert result.returncode == 0, result.stderr
+        assert top in result.stdout and "\x1b" not in result.stdout
+        assert max(len(line) for line in result.stdout.splitlines()) <= width
+        assert "more: type legal" not in result.stdout
+        assert "4 draw a flat roof tile" in result.stdout      # the first decision's whole list, in words
+
+
+def test_the_choices_are_shortened_to_the_rows_left_under_the_board(tmp_path):
+    from rich.console import Console
+
+    from burano_ai.play import RULE, PlaySetup, Table, Terminal
+    session = GameSession(4, 3, ["human", "random", "random", "random"])
+    session.advance()
+    rng = random.Random(3)
+    while len(session.legal_moves(0)) < 20:            # a decision with a long list
+        session.play(0, rng.choice(session.legal_moves(0)))
+        session.advance()
+    legal = session.legal_moves(0)
+    console = Console(file=io.StringIO(), width=80, height=24, force_terminal=True)
+    table = Table(PlaySetup(session, tmp_path / "g.json"), Terminal(False, console))
+    full = table.choice_lines(0, None)
+    assert full[0] == RULE and len(full) > 3
+    assert table.choice_lines(0, len(full)) == full                  # room for all: all of them
+    for rows in range(-1, len(full)):
+        lines = table.choice_lines(0, rows)
+        assert len(lines) <= max(rows, 1), (rows, lines)
+        assert lines[0] == RULE or rows < 2
+        listing = [line for line in lines if line != RULE and "type legal" not in line]
+        numbers = [int(n) for line in listing for n in re.findall(r"(?:^|\s)(\d+) \w", line)]
+        shown = len(numbers)
+        assert sorted(numbers) == list(range(1, shown + 1))             # the first moves, numbered as always
+        assert f"{len(legal) - shown} more: type legal" in lines[-1] if shown else \
+            f"{len(legal)} moves: type legal" in lines[-1]

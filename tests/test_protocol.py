@@ -505,3 +505,22 @@ def test_the_documented_session_matches_the_schema():
             assert not list(INPUT.iter_errors(data)), data
     assert any(line.get("isDuringSearch") for line in out)
     assert any(line.get("terminated") for line in out)
+
+
+def test_the_deal_form_without_seed_or_moves():
+    """Regression (issue 21 item 7): `{"players": 2}` answered `position.format: missing`. The deal form
+    needs only `players`: `seed` defaults to 0 and `moves` to none; a position's fields still ask for a
+    format tag."""
+    from burano_ai.protocol import QueryError, load_query_position
+
+    def key(position):
+        state, view, _root = load_query_position({"position": position})
+        return view, state.to_dict()
+    assert key({"players": 2}) == key({"players": 2, "seed": 0, "moves": []})
+    assert not list(INPUT.iter_errors({"id": "d", "position": {"players": 2}}))   # the schema says so too
+    assert key({"players": 3, "seed": 7}) == key({"players": 3, "seed": 7, "moves": []})
+    assert key({"players": 2, "seed": 0}) != key({"players": 2, "seed": 1})
+    view, _ = key({"players": 2, "view": "B"})
+    assert view == 1
+    with pytest.raises(QueryError, match="format"):
+        load_query_position({"position": {"players": 2, "season": "spring"}})

@@ -20,7 +20,7 @@ from burano_ai.session import GameSession
 
 #: Engine-side hooks and attributes every spec has (core.game.GameSpec).
 ENGINE_HOOKS = ("load_position", "phase_name", "decision_label", "step_visibility", "hidden_in_export",
-                "narrate_step", "bots")
+                "narrate_step", "step_effects", "describe_result", "describe_move", "move_notes", "bots")
 ENGINE_ATTRIBUTES = ("score_name", "chance_kinds", "unseen_texts", "position_format", "min_players", "max_players",
                      "default_players")
 

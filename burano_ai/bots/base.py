@@ -29,6 +29,9 @@ class Bot:
     """
 
     name = "bot"
+    #: A `threading.Event` its owner may set to end the current decision's search early (the best move so
+    #: far is played): honoured by the bots whose search can stop (`ismcts` in one process), else ignored.
+    stop_event = None
 
     def __init__(self, spec: BotSpec, seed: int, game: str = DEFAULT_GAME) -> None:
         if isinstance(seed, bool) or not isinstance(seed, int):

@@ -61,6 +61,7 @@ class IsmctsBot(Bot):
         from burano_ai.engine import suggest
         from burano_ai.search.parallel import game_factory_for
         result = suggest(state, seat=seat, limit=self.limit, params=self.params, seed=seed, workers=self.workers,
-                         threads=self.threads, game_factory=game_factory_for(state))
+                         threads=self.threads, game_factory=game_factory_for(state),
+                         stop=self.stop_event if self.workers == 1 else None)
         self.iterations += result.iterations
         return result.action

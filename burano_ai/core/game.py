@@ -104,6 +104,23 @@ class StepVisibility:
     seen_by: tuple[int, ...] | None = None
 
 
+@dataclass(frozen=True)
+class StepEffect:
+    """One consequence of a step, in words, and who may read it (`GameSpec.step_effects`).
+
+    Attributes:
+        text: the consequence as people read it ("B +2 coins (bumped from I2)").
+        seen_by: the seats that may read it; None when every seat may.
+    """
+
+    text: str
+    seen_by: tuple[int, ...] | None = None
+
+    def visible_to(self, seat: int | None) -> bool:
+        """Whether `seat` (None: the umpire, who sees everything) may read this effect."""
+        return seat is None or self.seen_by is None or seat in self.seen_by
+
+
 def unrevealed_moves(steps: Sequence[Any]) -> set[int]:
     """The indices of the record `steps` (`record.Step`s) that are moves after the last public move
     (chance steps skipped): secret simultaneous moves still unrevealed when the record ends (Burano's
@@ -227,6 +244,19 @@ class GameSpec(Protocol):
         """A record's `Step` in words; `hidden`: as a reader who does not see its outcome reads it."""
         ...
 
+    def step_effects(self, before: State, after: State, action: int | None = None) -> list[StepEffect]:
+        """What a step changed, in words: scores and other counts gained or paid and why, and at the end
+        the result explained (`describe_result`). `before` and `after` are the full States around the
+        step (not modified), `action` the step's action when known (else the game finds one leading from
+        `before` to `after`). Each effect names who may read it: nothing a seat cannot see.
+        `core.people.PeopleSide` gives a generic form (every seat's score change, from its own views)."""
+        ...
+
+    def describe_result(self, state: State) -> list[str]:
+        """The final result in words, the tie-break named where it decided ("A and B tie on 17 VP; B
+        wins on ..."); [] unless `state` is terminal."""
+        ...
+
     def bots(self) -> Mapping[str, BotDeclaration]:
         """The game's own bots (its heuristics), besides the generic ones every game has."""
         ...
@@ -235,12 +265,28 @@ class GameSpec(Protocol):
     # `core.people.PeopleSide` implements every one of these for any game; a spec overrides what it
     # knows better.
 
-    def render(self, position: dict[str, Any]) -> str:
-        """A position as plain text for the terminal (`position` = `State.to_dict(seat)`: full or a view)."""
+    def render(self, position: dict[str, Any], width: int | None = None) -> str:
+        """A position as plain text for the terminal (`position` = `State.to_dict(seat)`: full or a view),
+        laid out for a terminal `width` columns wide (None: the game's full layout)."""
+        ...
+
+    def render_styled(self, position: dict[str, Any], width: int | None = None) -> list[list[tuple[str, str]]]:
+        """`render`'s lines as spans (text, style): a rich style name, "" for none (`burano play` shows
+        the styles on a colour terminal; the texts joined are `render`'s lines)."""
         ...
 
     def render_legal_actions(self, state: State) -> str:
         """The legal moves of the seat to move (or the chance outcomes), as plain text."""
+        ...
+
+    def describe_move(self, state: State, action: int) -> str:
+        """A legal move of `state` as people read it (Burano: ``roof the flat pink-white tile on
+        e3-g3``); its record text (`State.action_to_string`) stays the canonical notation."""
+        ...
+
+    def move_notes(self, state: State) -> list[str]:
+        """Lines shown with the legal moves: what the next move costs, and why moves people may expect
+        are missing ("sail I3: needs 1 privilege, you have 0"); [] when there is nothing to say."""
         ...
 
     def phase_label(self, position: dict[str, Any]) -> str:
@@ -301,7 +347,7 @@ class OpenSpielSpec(Protocol):
 class MoveEntry(Protocol):
     """A game's shortcuts for typing moves at the terminal, besides a number and a move's text.
 
-    Burano's: a whole pyramid in one line (`pyramid W W G B ...`, colour letters or names).
+    Burano's: a whole pyramid in one line (`pyramid w w g b ...`, colour letters or names).
 
     Attributes:
         unit: what the moves of one line are, in the plural ("cubes"), for "A: pyramid W G (2 cubes)".
@@ -322,7 +368,7 @@ class MoveEntry(Protocol):
         ...
 
     def one_line(self, moves: Sequence[str]) -> str | None:
-        """Several moves written as one short-form line ("pyramid W W G"), or None if they are not one."""
+        """Several moves written as one short-form line ("pyramid w w g"), or None if they are not one."""
         ...
 
 

@@ -13,7 +13,7 @@ import json
 from typing import Any, Sequence
 
 from burano_ai.core.errors import OptionError
-from burano_ai.core.game import MoveEntry, State
+from burano_ai.core.game import MoveEntry, State, StepEffect
 from burano_ai.core.seats import SEAT_LETTERS
 
 
@@ -39,6 +39,52 @@ def check_player_count(players: object, spec, what: str = "--players") -> int:
     return players
 
 
+def plain_spans(text: str) -> list[list[tuple[str, str]]]:
+    """A rendering's lines as unstyled spans (`GameSpec.render_styled` for a game without styles)."""
+    return [[(line, "")] for line in text.rstrip("\n").split("\n")]
+
+
+def _signed(x: float) -> str:
+    return f"{x:+g}"
+
+
+def score_effects(spec, before: State, after: State) -> list[StepEffect]:
+    """The generic `GameSpec.step_effects`: each seat's score change, read from every reader's own views
+    (the view before and after, loaded back with `spec.load_position`), so a score a seat cannot see is
+    never told to it; the result (`result_lines`) after the last step."""
+    n = before.num_players
+    told: dict[str, list[int]] = {}
+    for reader in range(n):
+        old = spec.load_position(before.to_dict(reader))[0].scores()
+        new = spec.load_position(after.to_dict(reader))[0].scores()
+        parts = [f"{SEAT_LETTERS[p]} {_signed(new[p] - old[p])} {spec.score_name}"
+                 for p in range(n) if new[p] != old[p]]
+        if parts:
+            told.setdefault(", ".join(parts), []).append(reader)
+    effects = [StepEffect(text, None if len(readers) == n else tuple(readers)) for text, readers in told.items()]
+    return effects + [StepEffect(line) for line in result_lines(spec, after)]
+
+
+def result_lines(spec, state: State) -> list[str]:
+    """The generic `GameSpec.describe_result`: the winners and, when they share their score with a seat
+    that lost (or win together), that the order of finish (`State.finishing_key`) decided it."""
+    if not state.is_terminal():
+        return []
+    n = state.num_players
+    scores = list(state.scores())
+    keys = [tuple(state.finishing_key(p)) for p in range(n)]
+    best = max(keys)
+    winners = [p for p in range(n) if keys[p] == best]
+    names = " and ".join(SEAT_LETTERS[p] for p in winners)
+    level = [p for p in range(n) if scores[p] == scores[winners[0]]]
+    if len(winners) > 1:
+        return [f"{names} share the win ({scores[winners[0]]:g} {spec.score_name} each, equal on every tie-break)"]
+    if len(level) > 1:
+        tied = " and ".join(SEAT_LETTERS[p] for p in level)
+        return [f"{tied} tie on {scores[winners[0]]:g} {spec.score_name}; {names} wins on the game's tie-break"]
+    return [f"{names} wins with {scores[winners[0]]:g} {spec.score_name}"]
+
+
 class PeopleSide:
     """The people-side hooks of `GameSpec` for any game, from the State API alone.
 
@@ -50,11 +96,16 @@ class PeopleSide:
     title: str
     default_players: int
 
-    def render(self, position: dict[str, Any]) -> str:
-        """Every field of the position, one `key: value` line each (nested values as compact JSON)."""
+    def render(self, position: dict[str, Any], width: int | None = None) -> str:
+        """Every field of the position, one `key: value` line each (nested values as compact JSON; the
+        same at any `width`)."""
         lines = [f"{key}: {value if isinstance(value, str) else json.dumps(value, separators=(', ', ': '))}"
                  for key, value in position.items() if key != "format"]
         return "\n".join(lines) + "\n"
+
+    def render_styled(self, position: dict[str, Any], width: int | None = None) -> list[list[tuple[str, str]]]:
+        """`render`'s lines, without styles."""
+        return plain_spans(self.render(position, width))
 
     def render_legal_actions(self, state: State) -> str:
         """The move texts of the seat to move, one per line (chance outcomes with their probabilities)."""
@@ -102,3 +153,19 @@ class PeopleSide:
     def move_entry(self) -> MoveEntry | None:
         """None: moves are typed as numbers or move texts."""
         return None
+
+    def step_effects(self, before: State, after: State, action: int | None = None) -> list[StepEffect]:
+        """Every seat's score change as each reader's views show it (`score_effects`), and the result."""
+        return score_effects(self, before, after)
+
+    def describe_result(self, state: State) -> list[str]:
+        """The winners, and whether the tie-break decided (`result_lines`)."""
+        return result_lines(self, state)
+
+    def describe_move(self, state: State, action: int) -> str:
+        """The move's text (`State.action_to_string`): the game has no other words for it."""
+        return state.action_to_string(action)
+
+    def move_notes(self, state: State) -> list[str]:
+        """Nothing: what the moves cost and why some are missing is the game's to say."""
+        return []

@@ -7,7 +7,6 @@ full position of a game) that calls `on_report(result)` with its partial results
 
 from __future__ import annotations
 
-import itertools
 import json
 import threading
 import time
@@ -17,27 +16,30 @@ from typing import Any, Callable
 from burano_ai import engine
 from burano_ai.core.errors import OptionError, PositionError
 from burano_ai.search.limits import Limit
+from burano_ai.web.events import Changes
 from burano_ai.web.games import kind_of_position
+from burano_ai.web.guard import Busy, NeedsToken, WrongToken, new_token, same_token
+from burano_ai.web.limits import ServerLimits
 
 #: Seconds between two partial results.
 REPORT_EVERY = 0.25
-#: Longest analysis (seconds) before it stops by itself.
+#: Longest analysis (seconds) by default (`ServerLimits.analysis_seconds` on a server).
 MAX_SECONDS = 120.0
 #: Candidates sent to the page.
 TOP = 8
 #: An analysis nobody has looked at (no event stream, no poll) for this many seconds stops by itself.
 UNWATCHED_SECONDS = 10.0
-#: Analyses kept.
-MAX_ANALYSES = 16
 
 
 def stream_search(position: Any, seat: Any, on_report: Callable[[Any], None], stop: threading.Event,
-                  seconds: float = MAX_SECONDS, seed: int = 0, avoid: list[str] | None = None) -> Any:
+                  seconds: float = MAX_SECONDS, seed: int = 0, avoid: list[str] | None = None,
+                  threads: int | None = None) -> Any:
     """Search `position` for `seat`: `on_report(partial SearchResult)` every `REPORT_EVERY` seconds until
     `stop` is set or `seconds` pass; return the final SearchResult (the best so far after a stop).
-    `avoid`: root moves the search leaves out (the page's "×" on a candidate)."""
+    `avoid`: root moves the search leaves out (the page's "×" on a candidate); `threads`: None for every
+    usable core."""
     return engine.suggest(position, seat=seat, limit=Limit(seconds=seconds), seed=seed, on_report=on_report,
-                          report_every=REPORT_EVERY, stop=stop, avoid_moves=avoid or None)
+                          report_every=REPORT_EVERY, stop=stop, avoid_moves=avoid or None, threads=threads)
 
 
 def result_payload(result: Any, done: bool) -> dict[str, Any]:
@@ -56,12 +58,21 @@ def result_payload(result: Any, done: bool) -> dict[str, Any]:
 
 
 class Analysis:
-    """One running (or finished) analysis."""
+    """One running (or finished) analysis, readable and stoppable only with its `token`.
 
-    def __init__(self, analysis_id: str, kind: str, position: Any, seat: Any, avoid: list[str] | None = None) -> None:
+    `owner`: who started it (a game's seat, `(game id, seat)`, or None for a position from the editor or a
+    replay); a new analysis by the same owner stops this one.
+    """
+
+    def __init__(self, analysis_id: str, kind: str, position: Any, seat: Any, avoid: list[str] | None = None,
+                 owner: Any = None, limits: ServerLimits | None = None) -> None:
+        limits = limits or ServerLimits()
         self.id = analysis_id
+        self.token = new_token()
+        self.owner = owner
         self.kind = kind
         self.stop_event = threading.Event()
+        self.changes = Changes()
         self.version = 0
         self.latest: dict[str, Any] | None = None
         self.done = False
@@ -69,8 +80,10 @@ class Analysis:
         self.position = position
         self.seat = seat
         self.avoid = avoid
+        self.seconds = limits.analysis_seconds
+        self.threads = limits.analysis_threads or None
         self.last_seen = time.monotonic()
-        self.thread = threading.Thread(target=self._run, name=f"analysis-{analysis_id}", daemon=True)
+        self.thread = threading.Thread(target=self._run, name=f"analysis-{analysis_id[:8]}", daemon=True)
 
     def seen(self) -> None:
         """A page is watching (its event stream or a poll): keep searching."""
@@ -79,12 +92,14 @@ class Analysis:
     def _report(self, result: Any) -> None:
         self.latest = result_payload(result, False)
         self.version += 1
-        if time.monotonic() - self.last_seen > UNWATCHED_SECONDS:
+        self.changes.notify()
+        if self.changes.watchers == 0 and time.monotonic() - self.last_seen > UNWATCHED_SECONDS:
             self.stop_event.set()   # the page went away: do not search for nobody
 
     def _run(self) -> None:
         try:
-            result = stream_search(self.position, self.seat, self._report, self.stop_event, avoid=self.avoid)
+            result = stream_search(self.position, self.seat, self._report, self.stop_event, seconds=self.seconds,
+                                   avoid=self.avoid, threads=self.threads)
             self.latest = result_payload(result, True)
         except ValueError as exc:
             self.error = str(exc)
@@ -95,6 +110,7 @@ class Analysis:
             if self.latest is not None:
                 self.latest["done"] = True
             self.version += 1
+            self.changes.notify()
 
     def payload(self) -> dict[str, Any]:
         return {"id": self.id, "kind": self.kind, "done": self.done, "error": self.error, "result": self.latest,
@@ -103,16 +119,31 @@ class Analysis:
     def stop(self) -> None:
         self.stop_event.set()
 
+    def stream_closed(self, finished: bool) -> None:
+        """An event stream of this analysis ended: the client went away unless it ended with the search, so
+        with no one else watching, the search stops now."""
+        if not finished and self.changes.watchers == 0:
+            self.stop()
+
 
 class AnalysisHub:
-    def __init__(self) -> None:
+    """The analyses this server holds (at most `limits.max_analyses`, `limits.max_running_analyses` of them
+    searching), by unguessable id."""
+
+    def __init__(self, limits: ServerLimits | None = None) -> None:
+        self.limits = limits or ServerLimits()
         self.analyses: OrderedDict[str, Analysis] = OrderedDict()
-        self._ids = itertools.count(1)
         self._lock = threading.Lock()
 
-    def start(self, position: Any, seat: Any, avoid: Any = None, kind: str | None = None) -> Analysis:
+    def start(self, position: Any, seat: Any, avoid: Any = None, kind: str | None = None,
+              owner: Any = None) -> Analysis:
         """Check the position, seat and moves to avoid now (one clear error), then search in a thread.
-        `kind`: the game's key (default: the game whose format the position declares)."""
+        `kind`: the game's key (default: the game whose format the position declares); `owner`: see
+        `Analysis` (the owner's earlier analyses stop).
+
+        Raises:
+            Busy: `limits.max_running_analyses` analyses of other owners are searching.
+        """
         if isinstance(position, dict):   # through the text loader, so its size and nesting limits apply
             position = json.dumps(position)
         state, view = engine.load_position(position)
@@ -131,18 +162,54 @@ class AnalysisHub:
                 raise OptionError(f"avoid must be a list of move texts, not {avoid!r}"[:200])
             engine.root_moves(state, avoid_moves=avoid)   # names a move that is not legal here
         with self._lock:
-            for running in self.analyses.values():   # one search at a time: it takes every core
-                running.stop()
-            analysis = Analysis(f"a{next(self._ids)}", kind, position, seat, avoid)
+            if owner is not None:
+                for running in self.analyses.values():
+                    if running.owner == owner:
+                        running.stop()
+            searching = [a for a in self.analyses.values() if not a.done and not a.stop_event.is_set()]
+            if len(searching) >= self.limits.max_running_analyses:
+                raise Busy(f"{len(searching)} analyses are searching on this server (its limit): stop yours "
+                           f"or try again later")
+            analysis = Analysis(new_token(), kind, position, seat, avoid, owner, self.limits)
             self.analyses[analysis.id] = analysis
-            while len(self.analyses) > MAX_ANALYSES:
-                _, old = self.analyses.popitem(last=False)
-                old.stop()
+            forgotten = []
+            while len(self.analyses) > self.limits.max_analyses:
+                forgotten.append(self.analyses.popitem(last=False)[1])
+        for old in forgotten:
+            old.stop()
+            old.changes.notify()   # its streams end
         analysis.thread.start()
         return analysis
 
-    def get(self, analysis_id: str) -> Analysis:
-        analysis = self.analyses.get(analysis_id)
+    def get(self, analysis_id: str, token: str | None) -> Analysis:
+        """The analysis `analysis_id` if `token` is its own.
+
+        Raises:
+            LookupError: no such analysis. NeedsToken / WrongToken: no token, or another one.
+        """
+        with self._lock:
+            analysis = self.analyses.get(analysis_id)
         if analysis is None:
-            raise LookupError(f"no analysis {analysis_id!r} on this server")
+            raise LookupError(f"no analysis {_shown(analysis_id)} on this server")
+        if token is None:
+            raise NeedsToken("an analysis is read or stopped with its token (X-Burano-Token header or ?token=), "
+                             "given when it started")
+        if not same_token(token, analysis.token):
+            raise WrongToken(f"this token does not open analysis {_shown(analysis_id)}")
         return analysis
+
+    def forgotten(self, analysis: Analysis) -> bool:
+        with self._lock:
+            return self.analyses.get(analysis.id) is not analysis
+
+    def close(self) -> None:
+        with self._lock:
+            analyses, self.analyses = list(self.analyses.values()), OrderedDict()
+        for analysis in analyses:
+            analysis.stop()
+            analysis.changes.notify()
+
+
+def _shown(value: Any, limit: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "…"

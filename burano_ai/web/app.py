@@ -1,36 +1,48 @@
 """The web board's HTTP API (FastAPI): games, moves, undo, records, analysis, the position editor, replay.
 
 Every route answers bad input with one JSON object `{"error": "<one line naming the problem>"}` and a
-4xx status (400 bad input, 404 unknown game/analysis/replay, 409 not now: not your turn, nothing to undo);
-an unexpected failure is a 500 with `{"error": "internal error: ..."}` and never a traceback.
-Live updates are server-sent events (`/events` routes): each event is the whole current payload.
+4xx status (400 bad input, 401 no token, 403 a wrong token or a foreign Host/Origin, 404 unknown
+game/analysis/replay, 409 not now: not your turn, nothing to undo, 413 body too large, 415 not JSON,
+429 the server is at a limit); an unexpected failure is a 500 with `{"error": "internal error: ..."}` and
+never a traceback.
+
+Who may ask what (docs/web.md, "Running it for other people"): a game gives each human seat a token
+(`tokens` in the answer that created it); every route of a seat needs the seat's token, in the
+`X-Burano-Token` header or a `token` query parameter (event streams, downloads). An analysis is read and
+stopped with its own token (`token` in the answer that started it). Replays are opened by their
+unguessable id. Requests must name this server as Host, come from its own pages (Origin) and send JSON as
+`application/json` (`guard`). Every amount of work is capped by the operator's `ServerLimits`.
+Live updates are server-sent events (`/events` routes) pushed on change: each event is the whole current
+payload; a stream ends with its game or analysis.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
+import contextlib
+import threading
 from importlib import resources
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from burano_ai.core.seats import SEAT_LETTERS
 from burano_ai.games import DEFAULT_GAME, get_spec
 from burano_ai.web.analysis import AnalysisHub
 from burano_ai.web.editor import FieldError, check_position, deal_position
+from burano_ai.web.events import StreamCounter, event_stream
 from burano_ai.web.games import GameHub, NotNow, registered_kinds
-from burano_ai.web.replay import ReplayHub
+from burano_ai.web.guard import (AccessError, HostGuard, NeedsToken, WrongToken, allowed_hosts, read_json_body,
+                                 request_token)
+from burano_ai.web.limits import ServerLimits
+from burano_ai.web.replay import Cancelled, ReplayHub
 
-#: Largest request body accepted (a position is at most 1 MiB; a game record a few hundred KB).
-MAX_BODY = 4 * 1024 * 1024
-#: Seconds between two looks at a changed payload in an event stream.
-EVENT_POLL = 0.02
-#: Seconds between keep-alive comments in an event stream.
-KEEPALIVE = 15.0
+#: Seconds between two looks at whether the client of a long request (a replay being built) went away.
+DISCONNECT_POLL = 0.25
 
 STATIC_DIR = resources.files("burano_ai.web") / "static"
 
@@ -44,24 +56,6 @@ def _shown(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
-async def _body(request: Request) -> dict[str, Any]:
-    length = request.headers.get("content-length", "0")
-    if length.isdigit() and int(length) > MAX_BODY:
-        raise ValueError(f"request body larger than {MAX_BODY} bytes")
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise ValueError(f"request body larger than {MAX_BODY} bytes")
-    if not raw:
-        raise ValueError("request body is empty: send a JSON object")
-    try:
-        data = json.loads(raw)
-    except (ValueError, RecursionError) as exc:
-        raise ValueError(f"request body is not JSON: {exc}") from None
-    if not isinstance(data, dict):
-        raise ValueError(f"request body must be a JSON object, not {type(data).__name__}")
-    return data
-
-
 def _field(data: dict[str, Any], name: str, default: Any = ..., kinds: tuple = ()) -> Any:
     if name not in data:
         if default is ...:
@@ -69,41 +63,64 @@ def _field(data: dict[str, Any], name: str, default: Any = ..., kinds: tuple = (
         return default
     value = data[name]
     if kinds and (not isinstance(value, kinds) or isinstance(value, bool) and bool not in kinds):
-        raise ValueError(f"field {name!r} must be {' or '.join(k.__name__ for k in kinds)}, not {_shown(value)}")
+        names = " or ".join("null" if k is type(None) else k.__name__ for k in kinds)
+        raise ValueError(f"field {name!r} must be {names}, not {_shown(value)}")
     return value
 
 
-def _events(request: Request, read) -> StreamingResponse:
-    """A server-sent event stream of `read()` -> (version, payload, finished)."""
-    async def stream():
-        last = None
-        quiet = 0.0
+async def _until_done_or_gone(request: Request, work, *args) -> Any:
+    """`work(*args, cancelled)` in a thread; if the client goes away first, `cancelled` is set (the work
+    checks it and stops) and the answer is dropped."""
+    cancelled = threading.Event()
+    task = asyncio.ensure_future(asyncio.to_thread(work, *args, cancelled))
+    try:
         while True:
+            done, _ = await asyncio.wait({task}, timeout=DISCONNECT_POLL)
+            if done:
+                return task.result()
             if await request.is_disconnected():
-                return
-            version, payload, finished = read()
-            if version != last:
-                last = version
-                quiet = 0.0
-                yield f"data: {json.dumps(payload)}\n\n"
-                if finished:
-                    return
-            else:
-                quiet += EVENT_POLL
-                if quiet >= KEEPALIVE:
-                    quiet = 0.0
-                    yield ": keep-alive\n\n"
-            await asyncio.sleep(EVENT_POLL)
-    return StreamingResponse(stream(), media_type="text/event-stream",
-                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+                cancelled.set()
+                task.add_done_callback(lambda t: t.cancelled() or t.exception())   # its end is nobody's
+                raise Cancelled("the client went away")
+    finally:
+        cancelled.set()   # whatever ended this request (an error, a cancellation), the work stops too
 
 
-def create_app(default_game: str = DEFAULT_GAME) -> FastAPI:
-    """The board's app; `default_game`: the game the new-game form offers first (`burano serve --game`)."""
+def create_app(default_game: str = DEFAULT_GAME, limits: ServerLimits | None = None, port: int | None = None,
+               allow_hosts: tuple[str, ...] | list[str] = ()) -> FastAPI:
+    """The board's app.
+
+    Args:
+        default_game: the game the new-game form offers first (`burano serve --game`).
+        limits: the operator's limits (default `ServerLimits()`).
+        port: the port it is served on: the loopback names are allowed as Host with this port only (None:
+            with any port).
+        allow_hosts: more names a request's Host (and Origin) may give (`--allow-host`).
+    """
     default_game = get_spec(default_game).key
-    app = FastAPI(title="burano serve", docs_url=None, redoc_url=None, openapi_url=None)
-    games, analyses, replays = GameHub(), AnalysisHub(), ReplayHub()
+    limits = limits or ServerLimits()
+    hosts = allowed_hosts(port, allow_hosts)
+    games, analyses, replays = GameHub(limits), AnalysisHub(limits), ReplayHub(limits)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        yield
+        games.close()   # the bots and searches stop with the server
+        analyses.close()
+
+    app = FastAPI(title="burano serve", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan)
+    streams = StreamCounter(limits.max_streams)
     app.state.games, app.state.analyses, app.state.replays = games, analyses, replays
+    app.state.streams, app.state.limits = streams, limits
+    app.add_middleware(HostGuard, hosts=hosts)
+
+    @app.exception_handler(AccessError)
+    async def _access(request, exc):
+        return _error(exc.status, str(exc))
+
+    @app.exception_handler(Cancelled)
+    async def _gone(request, exc):
+        return _error(499, str(exc))
 
     @app.exception_handler(FieldError)
     async def _field_error(request, exc):
@@ -135,6 +152,9 @@ def create_app(default_game: str = DEFAULT_GAME) -> FastAPI:
     async def _internal(request, exc):
         return _error(500, f"internal error: {type(exc).__name__}: {exc} (please report)")
 
+    async def body(request: Request) -> dict[str, Any]:
+        return await read_json_body(request, limits.max_body)
+
     # -- pages ---------------------------------------------------------------------------------
     @app.get("/")
     async def index():
@@ -151,11 +171,19 @@ def create_app(default_game: str = DEFAULT_GAME) -> FastAPI:
         return {"ok": True}
 
     # -- games ---------------------------------------------------------------------------------
-    def _game_seat(game_id: str, seat: str | None):
+    def _game_seat(request: Request, game_id: str, seat: Any = None):
+        """The game and the human seat the request's token opens (`seat`, if given, must be that seat)."""
         game = games.get(game_id)
-        if seat is None:
-            seat = game.session.humans()[0]
-        return game, game.check_seat(seat)
+        token = request_token(request)
+        if token is None:
+            raise NeedsToken("this route needs the seat's token (X-Burano-Token header or ?token=), given to "
+                             "whoever created the game")
+        index = game.seat_of_token(token)
+        if index is None:
+            raise WrongToken("this token opens no seat of this game")
+        if seat is not None and game.check_seat(seat) != index:
+            raise WrongToken(f"this token opens seat {SEAT_LETTERS[index]}, not {_shown(seat)}")
+        return game, index
 
     @app.get("/api/games/kinds")   # before /api/games/{game_id}: game ids never read "kinds"
     def game_kinds():
@@ -163,86 +191,89 @@ def create_app(default_game: str = DEFAULT_GAME) -> FastAPI:
 
     @app.post("/api/games")
     async def create_game(request: Request):
-        data = await _body(request)
+        data = await body(request)
         kind = _field(data, "kind", default_game, kinds=(str,))
         players = _field(data, "players", kinds=(int,))
-        seed = _field(data, "seed", 0, kinds=(int,))
+        seed = _field(data, "seed", None, kinds=(int, type(None)))
         seats = _field(data, "seats", kinds=(list,))
         game = await asyncio.to_thread(games.create, kind, players, seed, seats)
         seat = game.session.humans()[0]
-        return game.snapshots[seat]
+        return {**game.snapshots[seat], "tokens": {SEAT_LETTERS[i]: token for i, token in game.tokens.items()}}
 
     @app.get("/api/games/{game_id}")
-    def game_state(game_id: str, seat: str | None = None):
-        game, index = _game_seat(game_id, seat)
+    def game_state(request: Request, game_id: str, seat: str | None = None):
+        game, index = _game_seat(request, game_id, seat)
         return game.snapshots[index]
 
     @app.get("/api/games/{game_id}/events")
     def game_events(request: Request, game_id: str, seat: str | None = None):
-        game, index = _game_seat(game_id, seat)
-        return _events(request, lambda: (game.version, game.snapshots[index], False))
+        game, index = _game_seat(request, game_id, seat)
+        return event_stream(streams, game.updates, lambda: (game.version, game.snapshots[index], game.closed))
 
     @app.post("/api/games/{game_id}/move")
     async def move(request: Request, game_id: str):
-        data = await _body(request)
-        game, index = _game_seat(game_id, _field(data, "seat", None, kinds=(str, int)))
+        data = await body(request)
+        game, index = _game_seat(request, game_id, _field(data, "seat", None, kinds=(str, int)))
         text = _field(data, "move", kinds=(str,))
         return await asyncio.to_thread(game.play, index, text)
 
     @app.post("/api/games/{game_id}/undo")
     async def undo(request: Request, game_id: str):
-        data = await _body(request)
-        game, index = _game_seat(game_id, _field(data, "seat", None, kinds=(str, int)))
+        data = await body(request)
+        game, index = _game_seat(request, game_id, _field(data, "seat", None, kinds=(str, int)))
         return await asyncio.to_thread(game.undo, index)
 
     @app.get("/api/games/{game_id}/record")
-    def record(game_id: str, seat: str | None = None):
-        game, index = _game_seat(game_id, seat)
+    def record(request: Request, game_id: str, seat: str | None = None):
+        game, index = _game_seat(request, game_id, seat)
         text = game.record_text(index)
         return Response(text, media_type="application/json",
-                        headers={"Content-Disposition": f'attachment; filename="{game.spec.key}-{game_id}.json"'})
+                        headers={"Content-Disposition": f'attachment; filename="{game.spec.key}-{game_id[:8]}.json"'})
 
     @app.post("/api/games/{game_id}/analysis")
     async def analyse_game(request: Request, game_id: str):
-        data = await _body(request)
-        game, index = _game_seat(game_id, _field(data, "seat", None, kinds=(str, int)))
+        data = await body(request)
+        game, index = _game_seat(request, game_id, _field(data, "seat", None, kinds=(str, int)))
         view = game.snapshots[index]["view"]   # the seat's own view: the analysis cannot peek
-        return analyses.start(view, index, _field(data, "avoid", None, kinds=(list,)), kind=game.spec.key).payload()
+        analysis = await asyncio.to_thread(analyses.start, view, index, _field(data, "avoid", None, kinds=(list,)),
+                                           kind=game.spec.key, owner=(game.id, index))
+        return {**analysis.payload(), "token": analysis.token}
 
     # -- analysis ------------------------------------------------------------------------------
     @app.post("/api/analysis")
     async def analyse_position(request: Request):
-        data = await _body(request)
+        data = await body(request)
         position = _field(data, "position", kinds=(dict, str))
         avoid = _field(data, "avoid", None, kinds=(list,))
-        return (await asyncio.to_thread(analyses.start, position, None, avoid)).payload()
+        analysis = await asyncio.to_thread(analyses.start, position, None, avoid)
+        return {**analysis.payload(), "token": analysis.token}
 
     @app.get("/api/analysis/{analysis_id}")
-    def analysis_state(analysis_id: str):
-        analysis = analyses.get(analysis_id)
+    def analysis_state(request: Request, analysis_id: str):
+        analysis = analyses.get(analysis_id, request_token(request))
         analysis.seen()
         return analysis.payload()
 
     @app.get("/api/analysis/{analysis_id}/events")
     def analysis_events(request: Request, analysis_id: str):
-        analysis = analyses.get(analysis_id)
+        analysis = analyses.get(analysis_id, request_token(request))
 
         def read():
             analysis.seen()
-            return analysis.version, analysis.payload(), analysis.done
-        return _events(request, read)
+            return analysis.version, analysis.payload(), analysis.done or analyses.forgotten(analysis)
+        return event_stream(streams, analysis.changes, read, on_close=analysis.stream_closed)
 
     @app.post("/api/analysis/{analysis_id}/stop")
-    def analysis_stop(analysis_id: str):
-        analysis = analyses.get(analysis_id)
+    def analysis_stop(request: Request, analysis_id: str):
+        analysis = analyses.get(analysis_id, request_token(request))
         analysis.stop()
         return analysis.payload()
 
     # -- the position editor -------------------------------------------------------------------
     @app.post("/api/position")
     async def position(request: Request):
-        data = await _body(request)
-        return check_position(_field(data, "position", kinds=(dict, str)))
+        data = await body(request)
+        return await asyncio.to_thread(check_position, _field(data, "position", kinds=(dict, str)))
 
     @app.get("/api/deal")
     def deal(kind: str = DEFAULT_GAME, players: int = 4, seed: int = 0):
@@ -251,10 +282,10 @@ def create_app(default_game: str = DEFAULT_GAME) -> FastAPI:
     # -- replay --------------------------------------------------------------------------------
     @app.post("/api/replays")
     async def open_replay(request: Request):
-        data = await _body(request)
+        data = await body(request)
         record = _field(data, "record", kinds=(dict, str))
         seat = _field(data, "seat", None, kinds=(str, int))
-        return (await asyncio.to_thread(replays.open, record, seat)).summary()
+        return (await _until_done_or_gone(request, replays.open, record, seat)).summary()
 
     @app.get("/api/replays/{replay_id}/{ply}")
     def replay_step(replay_id: str, ply: int):

@@ -3,15 +3,20 @@
 The full State stays in the session; everything a browser receives is built by `seat_payload`, which
 reads only `session.view(seat)` (`state.to_dict(seat)`), the seat's legal move texts and the steps
 narrated for that seat. Each human seat's payload is rebuilt after every step and kept with a version
-number, so readers (HTTP and server-sent events) never touch a state while a bot is moving.
+number, so readers (HTTP and server-sent events) never touch a state while a bot is moving; a change wakes
+the game's event streams (`updates`).
+
+Each human seat has a token (`LiveGame.tokens`, given only to the game's creator): the routes hand a
+seat's payload only to its holder. A game created without a seed deals from the session's secret, and
+its payloads carry no seed (`setup.seeded` False); the bots' specs are held to the operator's
+`ServerLimits`.
 """
 
 from __future__ import annotations
 
-import itertools
+import copy
 import json
 import threading
-import time
 from collections import OrderedDict
 from typing import Any
 
@@ -20,16 +25,46 @@ from burano_ai.core.seats import CHANCE, SEAT_LETTERS, parse_seat
 from burano_ai.engine import spec_for_position
 from burano_ai.games import DEFAULT_GAME, all_specs, get_spec
 from burano_ai.session import GameSession
+from burano_ai.web.events import Changes
+from burano_ai.web.guard import new_token, same_token
+from burano_ai.web.limits import ServerLimits
 
 
 class NotNow(IllegalMoveError):
     """A request that is fine but cannot be done now: another seat is to move, a bot is thinking, nothing to undo."""
 
 
-#: Games kept in memory; the oldest is forgotten beyond this.
-MAX_GAMES = 64
-#: Largest seed a URL may carry.
+#: Largest seed a game may be created with.
 MAX_SEED = 2**63 - 1
+#: Seconds a move or an undo waits for the game's lock (held by a bot for one step) before a 409.
+LOCK_WAIT = 5.0
+#: Bots whose search cannot be stopped mid-decision (third-party searches): they end with their budget.
+UNSTOPPABLE_BOTS = frozenset({"mcts-pkg", "openspiel-ismcts", "openspiel-mcts"})
+#: The page's last-move marks: the changes of at least this many recent steps are sent (more when the
+#: steps since the seat's last decision are more, up to MAX_MARKED_STEPS).
+MARKED_STEPS = 30
+MAX_MARKED_STEPS = 150
+
+
+def view_changes(before: Any, after: Any, path: tuple = ()) -> list[list[Any]]:
+    """What changed from one view dict to the next, as `[path, before, after]` leaves (game-agnostic).
+
+    Dicts are compared key by key and lists of dicts of one length item by item (a view's seats); any
+    other value is one leaf (a list of cells, a count). A key missing on one side reads None. Both views
+    are one seat's, so the changes tell nothing that seat did not see.
+    """
+    if isinstance(before, dict) and isinstance(after, dict):
+        out: list[list[Any]] = []
+        for key in list(after) + [k for k in before if k not in after]:
+            out += view_changes(before.get(key), after.get(key), path + (key,))
+        return out
+    if isinstance(before, list) and isinstance(after, list) and len(before) == len(after) and before \
+            and all(isinstance(x, dict) for x in before + after):
+        out = []
+        for i, (b, a) in enumerate(zip(before, after)):
+            out += view_changes(b, a, path + (i,))
+        return out
+    return [] if before == after else [[list(path), before, after]]
 
 
 def web_board(spec: Any) -> str | None:
@@ -71,57 +106,101 @@ def check_players(spec: Any, players: Any) -> int:
     return players
 
 
-def check_setup(game: Any, players: Any, seed: Any, seats: Any) -> tuple[int, int, list[str]]:
-    """Validate a setup of `game` (a GameSpec) from the page: players, seed, one spec per seat ("human" or a
-    bot spec)."""
+def check_setup(game: Any, players: Any, seed: Any, seats: Any,
+                limits: ServerLimits | None = None) -> tuple[int, int | None, list[str]]:
+    """Validate a setup of `game` (a GameSpec) from the page: players, seed (None: a secret deal), one spec per
+    seat ("human" or a bot spec, within the server's `limits`)."""
     from burano_ai.bots.registry import check_bot_spec
+    limits = limits or ServerLimits()
     check_players(game, players)
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-        raise OptionError(f"seed must be a whole number from 0 to {MAX_SEED}, not {seed!r}")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED):
+        raise OptionError(f"seed must be a whole number from 0 to {MAX_SEED} (or none: a secret deal), "
+                          f"not {seed!r}")
     if not isinstance(seats, list) or len(seats) != players or not all(isinstance(s, str) for s in seats):
-        raise OptionError(f"seats must list {players} players ('human' or a bot spec), not {seats!r}")
+        raise OptionError(f"seats must list {players} players ('human' or a bot spec), not {seats!r}"[:300])
     specs = []
     for i, spec in enumerate(seats):
         spec = spec.strip()
         if spec == "human":
             specs.append(spec)
             continue
+        where = f"seats[{i}] ({SEAT_LETTERS[i]})"
         try:
-            specs.append(check_bot_spec(spec, game.key).canonical())
+            parsed = check_bot_spec(spec, game.key)
         except ValueError as exc:
-            raise OptionError(f"seats[{i}] ({SEAT_LETTERS[i]}): {exc}") from None
+            raise OptionError(f"{where}: {exc}") from None
+        limits.check_bot(parsed, where)
+        specs.append(parsed.canonical())
     if "human" not in specs:
         raise OptionError("seats: at least one seat must be 'human' (the board shows a human seat's view)")
     return players, seed, specs
 
 
-class LiveGame:
-    """One game on the server: the session, a lock, the bot thread and the per-seat snapshots."""
+def can_stop(spec: str, game: str) -> bool:
+    """Whether a bot of `spec` stops thinking when asked (its `stop_event`): every bot but the third-party
+    adapters and a search in worker processes (those end with their budget, capped by the server)."""
+    from burano_ai.bots.spec import parse_bot_spec
+    parsed = parse_bot_spec(spec, game)
+    return parsed.name not in UNSTOPPABLE_BOTS and parsed.options.get("workers", 1) <= 1
 
-    def __init__(self, game_id: str, spec: Any, players: int, seed: int, seats: list[str]) -> None:
+
+class LiveGame:
+    """One game on the server: the session, a lock, the bot thread, the per-seat snapshots and tokens.
+
+    The bot thread holds the lock for one step at a time (a chance event, a bot's decision); requests take
+    it for a move or an undo. An undo during a bot's decision stops the search (`Bot.stop_event`) and then
+    takes the seat back; a bot that cannot stop (see `can_stop`) makes the undo wait: it is refused (409).
+    """
+
+    def __init__(self, game_id: str, spec: Any, players: int, seed: int | None, seats: list[str]) -> None:
         self.id = game_id
         self.spec = spec
-        self.setup = {"kind": spec.key, "players": players, "seed": seed, "seats": seats}
         self.session = GameSession(players, seed, seats, game=spec.key)
+        self.seeded = self.session.seeded
+        # the seed only when the game was created with one (a reproducible deal); a secret deal's never
+        self.setup = {"kind": spec.key, "players": players, "seats": seats, "seeded": self.seeded}
+        if self.seeded:
+            self.setup["seed"] = seed
+        self.tokens = {seat: new_token() for seat in self.session.humans()}
         self.lock = threading.RLock()
+        self.updates = Changes()   # wakes the game's event streams
         self.version = 0
         self.snapshots: dict[int, dict[str, Any]] = {}
         self.logs: dict[int, list[str]] = {seat: [] for seat in self.session.humans()}
         self.thinking: int | None = None
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self.closed = False
+        self._halt = threading.Event()         # the bot thread stops before its next step
+        self._think_stop = threading.Event()   # the bot thinking now stops and plays its best so far
+        self._stoppable = {seat: can_stop(s, spec.key) for seat, s in enumerate(seats) if s != "human"}
+        for seat in self._stoppable:
+            self.session.bot(seat).stop_event = self._think_stop
         self._running = False
         self.error: str | None = None
+        # the last-move marks: per human seat, each step's changes to that seat's view (aligned with logs)
+        self.changes: dict[int, list[list[list[Any]]]] = {seat: [] for seat in self.session.humans()}
+        self._seen = {seat: self.session.view(seat) for seat in self.session.humans()}
         with self.lock:
             self._advance_chance()
             self._refresh()
             self._start_bots()
 
+    # -- who is asking ---------------------------------------------------------------------------------
+    def seat_of_token(self, token: str | None) -> int | None:
+        """The human seat `token` opens, or None."""
+        found = None
+        for seat, own in self.tokens.items():   # every token compared, in constant time
+            if same_token(token, own):
+                found = seat
+        return found
+
     # -- snapshots -------------------------------------------------------------------------------
     def _on_step(self, step: Any, ply: int) -> None:
+        for seat in self.changes:
+            view = self.session.view(seat)
+            self.changes[seat].append(view_changes(self._seen[seat], view))
+            self._seen[seat] = view
         for seat, log in self.logs.items():
             log.append(self.session.narrate(step, seat))
-        self.thinking = self._bot_to_move()
         self._refresh()
 
     def _bot_to_move(self) -> int | None:
@@ -132,10 +211,15 @@ class LiveGame:
         snapshots = {seat: seat_payload(self, seat) for seat in self.session.humans()}
         self.snapshots = snapshots
         self.version += 1
+        self.updates.notify()
 
     def _rebuild_logs(self) -> None:
         for seat in self.logs:
             self.logs[seat] = [self.session.narrate(step, seat) for step in self.session.record.steps]
+        # undo cuts the record: the changes of the steps kept stay right
+        for seat in self.changes:
+            del self.changes[seat][len(self.session.record.steps):]
+            self._seen[seat] = self.session.view(seat)
 
     # -- advancing -----------------------------------------------------------------------------
     def _advance_chance(self) -> None:
@@ -143,33 +227,51 @@ class LiveGame:
         self.session.advance(on_step=self._on_step, should_stop=lambda: self._bot_to_move() is not None)
 
     def _start_bots(self) -> None:
-        """Start the bot thread if a bot is to move (called with the lock held)."""
-        if self._bot_to_move() is None or self._running:
+        """Start the bot thread if a bot is to move and none runs (called with the lock held)."""
+        if self._bot_to_move() is None or self._running or self.closed:
             return
         self._running = True
-        self._stop.clear()
         self.thinking = self._bot_to_move()
         self._refresh()
-        self._thread = threading.Thread(target=self._run_bots, name=f"bots-{self.id}", daemon=True)
-        self._thread.start()
+        threading.Thread(target=self._run_bots, name=f"bots-{self.id[:8]}", daemon=True).start()
 
     def _run_bots(self) -> None:
-        # Everything under the lock: once a request holds the lock, the bots are either done or not begun.
-        with self.lock:
-            try:
-                self.session.advance(on_step=self._on_step, should_stop=self._stop.is_set)
-            except Exception as exc:   # a bot failing is shown on the page, not lost in a thread
-                self.error = f"a bot failed: {type(exc).__name__}: {exc}"
-            finally:
-                self._running = False
-                self.thinking = None
-                self._refresh()
+        """Bots' decisions and chance events, one step per hold of the lock, until a person is to move."""
+        while True:
+            with self.lock:
+                self._think_stop.clear()   # before looking at the halt: an undo's stop from now on is seen
+                seat = None if self._halt.is_set() or self.closed else self._bot_to_move()
+                if seat is None:   # the end of the thread, decided with the lock held (see `_start_bots`)
+                    self._running = False
+                    self.thinking = None
+                    self._refresh()
+                    return
+                if self.thinking != seat:
+                    self.thinking = seat
+                    self._refresh()
+                try:
+                    step = self.session.bot_move()
+                    if step is not None:
+                        self._on_step(step, len(self.session.record.steps))
+                    self._advance_chance()
+                except Exception as exc:   # a bot failing is shown on the page, not lost in a thread
+                    self.error = f"a bot failed: {type(exc).__name__}: {exc}"
+                    self._running = False
+                    self.thinking = None
+                    self._refresh()
+                    return
 
-    def stop_bots(self) -> None:
-        self._stop.set()
-        thread = self._thread
-        if thread is not None:
-            thread.join()
+    def _take_lock(self) -> None:
+        if not self.lock.acquire(timeout=LOCK_WAIT):
+            raise NotNow("the game is busy (a bot is thinking): try again in a moment")
+
+    def close(self) -> None:
+        """Forget the game: its bot stops thinking (a bot that cannot stop ends with its budget) and its
+        event streams end."""
+        self.closed = True
+        self._halt.set()
+        self._think_stop.set()
+        self.updates.notify()
 
     # -- human actions ---------------------------------------------------------------------------
     def check_seat(self, seat: Any) -> int:
@@ -187,7 +289,10 @@ class LiveGame:
             raise OptionError(f"move must be a move text, not {move!r}")
         if self.thinking is not None:
             raise NotNow(f"seat {SEAT_LETTERS[self.thinking]} (a bot) is thinking: wait for your turn")
-        with self.lock:
+        self._take_lock()
+        try:
+            if self.thinking is not None:
+                raise NotNow(f"seat {SEAT_LETTERS[self.thinking]} (a bot) is thinking: wait for your turn")
             if self.session.to_move() != seat:
                 raise NotNow(f"seat {SEAT_LETTERS[seat]} is not to move")
             step = self.session.play(seat, move)
@@ -195,23 +300,46 @@ class LiveGame:
             self._advance_chance()
             self._start_bots()
             return self.snapshots[seat]
+        finally:
+            self.lock.release()
 
     def undo(self, seat: int) -> dict[str, Any]:
-        self.stop_bots()
-        with self.lock:
+        """Back to the seat's previous decision; a bot thinking meanwhile is stopped first (its move undone)."""
+        letter = SEAT_LETTERS[seat]
+        if not any(step.actor == letter for step in list(self.session.record.steps)):
+            raise NotNow(f"seat {letter} has no move to undo")
+        thinking = self.thinking
+        if thinking is not None:
+            if not self._stoppable.get(thinking, True):
+                raise NotNow(f"seat {SEAT_LETTERS[thinking]} ({self.setup['seats'][thinking]}) is thinking and "
+                             f"cannot be interrupted: undo once it has moved")
+            self._halt.set()
+            self._think_stop.set()
+        try:
+            self._take_lock()
+        except NotNow:
+            self._halt.clear()
+            raise
+        try:
+            self._halt.clear()
             done = self.session.undo(seat)
             if not done:
-                raise NotNow(f"seat {SEAT_LETTERS[seat]} has no move to undo")
+                raise NotNow(f"seat {letter} has no move to undo")
             self._rebuild_logs()
-            self.thinking = None
+            self.thinking = None   # a person is to move: the bot thread, if it still runs, ends at its next look
             self._refresh()
             return self.snapshots[seat]
+        finally:
+            self.lock.release()
 
     def record_text(self, seat: int) -> str:
-        """The game so far as `seat` may share it (a game record, other seats' private steps hidden)."""
-        with self.lock:
-            return self.session.record.for_seat(seat).to_json()
+        """The game so far as `seat` may share it (a game record, other seats' private steps hidden).
 
+        Read from a copy of the record as it stands, without the lock: a bot thinking holds the lock, and a
+        download must not wait for its think (the steps change only between decisions)."""
+        record = copy.copy(self.session.record)
+        record.steps = list(record.steps)
+        return record.for_seat(seat).to_json()
 
 def seat_payload(game: LiveGame, seat: int) -> dict[str, Any]:
     """Everything the page of `seat` gets: its view, its legal moves, its log, the game's public facts."""
@@ -226,9 +354,12 @@ def seat_payload(game: LiveGame, seat: int) -> dict[str, Any]:
         "humans": [SEAT_LETTERS[i] for i in session.humans()],
         "view": session.view(seat),
         "legal": session.legal_moves(seat),
+        "legal_words": session.describe_legal(seat),   # the same moves in people's words
+        "notes": session.move_notes(seat),              # the next move's cost, why moves are missing
         "to_move": "over" if over else ("chance" if to_move == CHANCE else SEAT_LETTERS[to_move]),
         "thinking": None if game.thinking is None else SEAT_LETTERS[game.thinking],
         "log": list(game.logs.get(seat, [])),
+        "marks": seat_marks(game, seat),
         "ply": len(session.record.steps),
         "over": over,
         "error": game.error,
@@ -238,33 +369,65 @@ def seat_payload(game: LiveGame, seat: int) -> dict[str, Any]:
         payload["scores"] = list(session.state.scores())
         returns = session.state.returns()   # the winners share the best return (the game's order of finish)
         payload["winners"] = [SEAT_LETTERS[i] for i, r in enumerate(returns) if r == max(returns)]
+        payload["result_text"] = game.spec.describe_result(session.state)   # the tie-break named
     return payload
 
 
-class GameHub:
-    """The games this server holds, by id."""
+def seat_marks(game: LiveGame, seat: int) -> dict[str, Any]:
+    """The last-move marks of `seat`'s page: `since` (the first step after the seat's last decision: its
+    changes and all later ones are marked) and `steps`, the changes of recent steps to the seat's view
+    (`view_changes`), the first of them step `first` (0-based, as the log's lines)."""
+    steps = game.session.record.steps
+    letter = SEAT_LETTERS[seat]
+    mine = [i for i, step in enumerate(steps) if step.actor == letter]
+    since = mine[-1] + 1 if mine else 0
+    changes = game.changes.get(seat, [])
+    first = max(0, min(since, len(changes) - MARKED_STEPS), len(changes) - MAX_MARKED_STEPS)
+    return {"since": since, "first": first, "steps": changes[first:]}
 
-    def __init__(self) -> None:
+
+class GameHub:
+    """The games this server holds, by id (unguessable), at most `limits.max_games`: creating one more
+    forgets the least recently used game (its bot stops, its streams end)."""
+
+    def __init__(self, limits: ServerLimits | None = None) -> None:
+        self.limits = limits or ServerLimits()
         self.games: OrderedDict[str, LiveGame] = OrderedDict()
-        self._ids = itertools.count(1)
         self._lock = threading.Lock()
 
     def create(self, kind: Any, players: Any, seed: Any, seats: Any) -> LiveGame:
-        """A new game of `kind` (a registered game key) with `players`, `seed` and one spec per seat."""
+        """A new game of `kind` (a registered game key) with `players`, `seed` (None: a secret deal) and one
+        spec per seat."""
         spec = get_spec(kind)   # OptionError naming the known games
-        players, seed, seats = check_setup(spec, players, seed, seats)
+        players, seed, seats = check_setup(spec, players, seed, seats, self.limits)
+        game = LiveGame(new_token(), spec, players, seed, seats)
         with self._lock:
-            game_id = f"g{next(self._ids)}-{int(time.time() * 1000) % 100000}"
-        game = LiveGame(game_id, spec, players, seed, seats)
-        with self._lock:
-            self.games[game_id] = game
-            while len(self.games) > MAX_GAMES:
-                _, old = self.games.popitem(last=False)
-                old._stop.set()
+            self.games[game.id] = game
+            forgotten = []
+            while len(self.games) > self.limits.max_games:
+                forgotten.append(self.games.popitem(last=False)[1])
+        for old in forgotten:
+            old.close()
         return game
 
     def get(self, game_id: str) -> LiveGame:
-        game = self.games.get(game_id)
+        with self._lock:
+            game = self.games.get(game_id)
+            if game is not None:
+                self.games.move_to_end(game_id)
         if game is None:
-            raise LookupError(f"no game {game_id!r} on this server (it may have been forgotten: reload the page)")
+            raise LookupError(f"no game {_shown(game_id)} on this server (it may have been forgotten: "
+                              f"start a new one)")
         return game
+
+    def close(self) -> None:
+        """Forget every game (the server stops)."""
+        with self._lock:
+            games, self.games = list(self.games.values()), OrderedDict()
+        for game in games:
+            game.close()
+
+
+def _shown(value: Any, limit: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "…"

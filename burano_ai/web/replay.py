@@ -7,23 +7,32 @@ and the step's engine annotations.
 
 from __future__ import annotations
 
-import itertools
+import json
 import threading
+import zlib
 from collections import OrderedDict
 from typing import Any
 
 from burano_ai.core.seats import SEAT_LETTERS
 from burano_ai.core.seats import parse_seat
 from burano_ai.core.errors import OptionError
-from burano_ai.record import GameRecord, narrate_step
+from burano_ai.games import DEFAULT_GAME
+from burano_ai.record import GameRecord, narrate_step, record_narration
+from burano_ai.web.games import view_changes
+from burano_ai.web.guard import new_token
+from burano_ai.web.limits import ServerLimits
 
-#: Replays kept in memory.
-MAX_REPLAYS = 8
 
 
-def step_text(step: Any, seat: int) -> str:
-    """The step as `seat` may read it."""
-    return narrate_step(step, seat)
+class Cancelled(Exception):
+    """The client that asked for a replay went away before it was built."""
+
+
+def step_text(step: Any, seat: int, effects: list | None = None, game: str = DEFAULT_GAME,
+              words: str | None = None) -> str:
+    """The step of a `game` record as `seat` may read it, the move in people's `words`, with what it
+    changed that the seat may read (`effects`)."""
+    return narrate_step(step, seat, game, effects, words)
 
 
 def _win(actor: str, notes: dict | None) -> list[Any] | None:
@@ -36,21 +45,34 @@ def _win(actor: str, notes: dict | None) -> list[Any] | None:
 
 
 class Replay:
-    def __init__(self, replay_id: str, record: Any, seat: int) -> None:
+    """A record and the seat's view before every step. Building it checks `cancelled` (a threading.Event)
+    before every step and stops with `Cancelled` once it is set (the client went away)."""
+
+    def __init__(self, replay_id: str, record: Any, seat: int, cancelled: threading.Event | None = None) -> None:
         self.id = replay_id
         self.record = record
         self.seat = seat
         self.kind = record.game   # the record's game (a record without a `game` field is Burano's)
-        self.views: list[dict[str, Any]] = []
+        # each view as compressed JSON (~1.4 KB instead of a ~20 KB dict in a 4-player Burano game): a replay
+        # of the most plies a server allows stays under 10 MB
+        self.views: list[bytes] = []
         for _ply, state in record.positions():
-            self.views.append(state.to_dict(seat))
+            if cancelled is not None and cancelled.is_set():
+                raise Cancelled("the client went away")
+            self.views.append(zlib.compress(json.dumps(state.to_dict(seat)).encode(), 1))
+        self.words, self.effects = record_narration(record)
+
+    def view(self, ply: int) -> dict[str, Any]:
+        """The seat's view before step `ply`."""
+        return json.loads(zlib.decompress(self.views[ply]))
 
     def summary(self) -> dict[str, Any]:
         rec = self.record
         return {"id": self.id, "kind": self.kind, "players": rec.players, "seat": SEAT_LETTERS[self.seat],
                 "plies": len(rec.steps),
                 "seats": [{"name": s.name, "player": s.player} for s in rec.seats],
-                "result": rec.result, "steps": [step_text(s, self.seat) for s in rec.steps],
+                "result": rec.result, "steps": [step_text(s, self.seat, e, self.kind, w)
+                                                   for s, e, w in zip(rec.steps, self.effects, self.words)],
                 "flags": [(self._notes(s) or {}).get("flag") for s in rec.steps],
                 "wins": [_win(s.actor, self._notes(s)) for s in rec.steps],
                 **self.at(0)}
@@ -66,39 +88,52 @@ class Replay:
         if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= plies:
             raise OptionError(f"ply must be 0 to {plies}, not {ply!r}")
         step = self.record.steps[ply] if ply < plies else None
-        return {"ply": ply, "view": self.views[ply],
-                "next": None if step is None else step_text(step, self.seat),
+        seen = step is not None and step.move is not None and step.visible_to(SEAT_LETTERS[self.seat])
+        view = self.view(ply)
+        return {"ply": ply, "view": view,
+                "next": None if step is None else step_text(step, self.seat, self.effects[ply], self.kind,
+                                                            self.words[ply]),
+                # the next step's move text when the seat saw it (the board marks where it is made)
+                "move": step.move if seen else None,
+                # what the last step changed in the seat's view (the board marks it)
+                "changes": view_changes(self.view(ply - 1), view) if ply > 0 else [],
                 "annotations": None if step is None else self._notes(step)}
 
 
 class ReplayHub:
-    def __init__(self) -> None:
+    """The replays this server holds (at most `limits.max_replays`), by unguessable id: the id is the
+    capability (a replay holds only what its client uploaded)."""
+
+    def __init__(self, limits: ServerLimits | None = None) -> None:
+        self.limits = limits or ServerLimits()
         self.replays: OrderedDict[str, Replay] = OrderedDict()
-        self._ids = itertools.count(1)
         self._lock = threading.Lock()
 
-    def open(self, record: Any, seat: Any) -> Replay:
+    def open(self, record: Any, seat: Any, cancelled: threading.Event | None = None) -> Replay:
         if isinstance(record, str):
             rec = GameRecord.from_json(record)
         else:
             rec = GameRecord.from_dict(record)
+        if len(rec.steps) > self.limits.max_replay_plies:
+            raise OptionError(f"the record has {len(rec.steps)} steps: this server replays at most "
+                              f"{self.limits.max_replay_plies}")
         if rec.view is not None:
             seat_index = parse_seat(rec.view, rec.players, what="record.view")
             if seat is not None and parse_seat(seat, rec.players, what="seat", error=OptionError) != seat_index:
                 raise OptionError(f"the record is seat {rec.view}'s export: it can only be replayed as {rec.view}")
         else:
             seat_index = 0 if seat is None else parse_seat(seat, rec.players, what="seat", error=OptionError)
+        replay = Replay(new_token(), rec, seat_index, cancelled)
         with self._lock:
-            replay_id = f"r{next(self._ids)}"
-        replay = Replay(replay_id, rec, seat_index)
-        with self._lock:
-            self.replays[replay_id] = replay
-            while len(self.replays) > MAX_REPLAYS:
+            self.replays[replay.id] = replay
+            while len(self.replays) > self.limits.max_replays:
                 self.replays.popitem(last=False)
         return replay
 
     def get(self, replay_id: str) -> Replay:
-        replay = self.replays.get(replay_id)
+        with self._lock:
+            replay = self.replays.get(replay_id)
         if replay is None:
-            raise LookupError(f"no replay {replay_id!r} on this server")
+            shown = replay_id if len(replay_id) <= 40 else replay_id[:40] + "…"
+            raise LookupError(f"no replay {shown!r} on this server")
         return replay

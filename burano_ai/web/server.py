@@ -7,6 +7,8 @@ import webbrowser
 
 from burano_ai.core.errors import OptionError
 from burano_ai.games import DEFAULT_GAME
+from burano_ai.web.guard import allowed_hosts
+from burano_ai.web.limits import ServerLimits, parse_limits
 
 #: Hosts that are this machine; anything else exposes the board (and its games) to the network.
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
@@ -19,10 +21,41 @@ def check_address(host: str, port: int) -> None:
         raise OptionError(f"--port must be 0 to 65535, not {port!r}")
 
 
+def is_loopback(host: str) -> bool:
+    """Whether `host` (an address or name to listen on) is this machine only."""
+    import ipaddress
+    if host in LOCAL_HOSTS:
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def exposure(host: str, port: int, limits: ServerLimits, allow_hosts: list[str]) -> list[str]:
+    """What a public server exposes, said when it starts (`--public`)."""
+    names = ", ".join(allow_hosts) if allow_hosts else "none yet: add --allow-host NAME for each name people type"
+    return [
+        f"listening on {host}:{port}: every machine that reaches this address can create games, play the seats "
+        f"whose tokens it holds, run analyses and open replays",
+        f"accepted Host names besides this machine's: {names}",
+        "plain HTTP: tokens and games cross the network unencrypted (put a TLS proxy in front for untrusted networks)",
+        f"limits: {limits.max_games} games, {limits.max_streams} event streams, {limits.max_running_analyses} "
+        f"analyses searching ({limits.analysis_seconds:g} s each), bots up to {limits.bot_seconds:g} s, "
+        f"{limits.bot_iterations} iterations, {limits.bot_threads} threads, {limits.bot_workers} worker(s) a "
+        f"decision (burano serve --limit NAME=VALUE)",
+    ]
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False, log_level: str = "warning",
-          game: str = DEFAULT_GAME) -> None:
+          game: str = DEFAULT_GAME, public: bool = False, allow_hosts: list[str] | None = None,
+          limits: list[str] | ServerLimits | None = None) -> None:
     """Serve the board until interrupted; with `open_browser`, open it in the default browser; `game` is
-    the game the new-game form offers first (`burano serve --game`)."""
+    the game the new-game form offers first (`burano serve --game`).
+
+    A non-loopback `host` needs `public` (`--public`); `allow_hosts`: more names the Host header may give
+    (`--allow-host`); `limits`: `NAME=VALUE` items or a `ServerLimits` (`--limit`).
+    """
     import socket
 
     try:
@@ -32,6 +65,17 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False,
     except ImportError as exc:   # the web stack is an extra: say how to get it
         raise OptionError(f"burano serve needs the web extra: pip install 'burano-ai[web]' ({exc})") from None
     check_address(host, port)
+    allow_hosts = list(allow_hosts or [])
+    server_limits = limits if isinstance(limits, ServerLimits) else parse_limits(limits)
+    if not is_loopback(host) and not public:
+        raise OptionError(f"--host {host} lets other machines reach the board: add --public to mean it "
+                          f"(docs/web.md, \"Running it for other people\")")
+    if host not in ("0.0.0.0", "::"):   # the address it listens on names it (127.0.0.2, a LAN address)
+        allow_hosts.append(f"[{host}]" if ":" in host and not host.startswith("[") else host)
+    try:
+        allowed_hosts(port, allow_hosts)
+    except ValueError as exc:
+        raise OptionError(str(exc)) from None
     try:   # a taken port is a user error, reported before uvicorn starts
         with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -39,14 +83,16 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False,
     except OSError as exc:
         raise OptionError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     url = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
+    if host in ("0.0.0.0", "::"):
+        url = f"http://127.0.0.1:{port}/"
     print(f"burano serve: the board is at {url} (Ctrl-C to stop)", flush=True)
-    if host not in LOCAL_HOSTS:
-        print(f"burano serve: warning: listening on {host}, so other machines can reach the board and its games",
-              flush=True)
+    if not is_loopback(host):
+        for line in exposure(host, port, server_limits, allow_hosts):
+            print(f"burano serve: public: {line}", flush=True)
     if open_browser:
         threading.Timer(0.5, webbrowser.open, args=(url,)).start()
-    # Event streams never end by themselves: on Ctrl-C, give open pages a moment, then close them.
-    uvicorn.run(create_app(game), host=host, port=port, log_level=log_level, timeout_graceful_shutdown=1)
+    app = create_app(game, limits=server_limits, port=port, allow_hosts=allow_hosts)
+    uvicorn.run(app, host=host, port=port, log_level=log_level, timeout_graceful_shutdown=1)
 
 
 class BackgroundServer:
@@ -56,7 +102,7 @@ class BackgroundServer:
         app: the FastAPI app (its `state.games` holds the games). url: ``http://127.0.0.1:<port>``.
     """
 
-    def __init__(self, app=None, start_timeout: float = 20.0) -> None:
+    def __init__(self, app=None, start_timeout: float = 20.0, **options) -> None:
         import socket
         import time
 
@@ -66,7 +112,7 @@ class BackgroundServer:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
-        self.app = app if app is not None else create_app()
+        self.app = app if app is not None else create_app(port=port, **options)
         self.url = f"http://127.0.0.1:{port}"
         self._server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=port, log_level="warning",
                                                      timeout_graceful_shutdown=1))

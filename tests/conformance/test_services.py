@@ -73,3 +73,21 @@ def test_a_query_with_the_game_s_position_over_real_pipes(spec):
         result = engine.analyse(view, Limit(iterations=60), seed=1)
     assert state.string_to_action(result.move) in state.legal_actions()
     assert result.iterations == 60
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_every_step_is_narrated_with_its_changes_and_the_end_with_its_result(spec):
+    """A game's narration (`GameSpec.step_effects`, `describe_result`, `describe_move`): the effects of a
+    record's steps are the session's, every seat reads a narration of every step, and the last step
+    tells the result."""
+    from burano_ai.record import narrate_step, record_narration
+    players = spec.min_players
+    session = finished_session(spec, players, seed=5)
+    words, effects = record_narration(GameRecord.from_json(session.record.to_json()))
+    assert len(effects) == len(words) == len(session.record.steps)
+    assert [[e.text for e in es] for es in effects] == [[e.text for e in es] for es in session.effects]
+    for seat in range(players):
+        for step, es, w in zip(session.record.steps, effects, words):
+            assert narrate_step(step, seat, spec.key, es, w)
+    result = spec.describe_result(session.state)
+    assert result and all(line in [e.text for e in effects[-1]] for line in result)

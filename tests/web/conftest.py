@@ -29,7 +29,8 @@ def client():
         from fastapi.testclient import TestClient
 
     from burano_ai.web.app import create_app
-    with TestClient(create_app(), raise_server_exceptions=False) as c:
+    # a loopback name as Host: the app refuses any other (burano serve --allow-host adds names)
+    with TestClient(create_app(), raise_server_exceptions=False, base_url="http://127.0.0.1") as c:
         yield c
 
 
@@ -63,19 +64,43 @@ def _need_browser():
 
 
 @pytest.fixture(scope="module")
-def browser_context():
+def playwright_driver():
+    """Playwright's driver for the module's browser contexts (one per thread)."""
     _need_browser()
     from playwright.sync_api import sync_playwright
-    profile = tempfile.mkdtemp(prefix="burano-chromium-")
     with sync_playwright() as pw:
-        context = pw.chromium.launch_persistent_context(
-            profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True,
-            viewport={"width": 1280, "height": 800})
-        try:
-            yield context
-        finally:
-            context.close()
-    shutil.rmtree(profile, ignore_errors=True)
+        yield pw
+
+
+def _launch(pw, profile: str):
+    return pw.chromium.launch_persistent_context(profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS,
+                                                 headless=True, viewport={"width": 1280, "height": 800})
+
+
+@pytest.fixture(scope="module")
+def browser_context(playwright_driver):
+    profile = tempfile.mkdtemp(prefix="burano-chromium-")
+    context = _launch(playwright_driver, profile)
+    try:
+        yield context
+    finally:
+        context.close()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture
+def stranger_page(playwright_driver):
+    """A page in a second browser (its own profile): another person, who holds none of the first page's
+    tokens."""
+    profile = tempfile.mkdtemp(prefix="burano-chromium-stranger-")
+    context = _launch(playwright_driver, profile)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    try:
+        yield page
+    finally:
+        context.close()
+        shutil.rmtree(profile, ignore_errors=True)
 
 
 @pytest.fixture

@@ -31,9 +31,23 @@ def _assert_error(response, status: int, *words: str) -> dict:
 
 
 def _new_game(client, seats=("human", "random"), seed=3):
-    response = client.post("/api/games", json={"players": len(seats), "seed": seed, "seats": list(seats)})
+    """A new game; the client then holds its first human seat's token (sent with every request)."""
+    body = {"players": len(seats), "seats": list(seats)}
+    if seed is not None:
+        body["seed"] = seed
+    response = client.post("/api/games", json=body)
     assert response.status_code == 200, response.text
-    return response.json()
+    return _hold(client, response.json())
+
+
+def _hold(client, payload, seat=None):
+    """The client sends `seat`'s token (default: the payload's seat) from now on; returns the payload."""
+    client.headers["X-Burano-Token"] = payload["tokens"][seat or payload["seat"]]
+    return payload
+
+
+def _with(token):
+    return {"X-Burano-Token": token}
 
 
 def test_the_page_and_its_static_files_are_served(client):
@@ -97,7 +111,8 @@ def test_every_registered_game_plays_to_the_end_through_the_api(client, key):
     spec = get_spec(key)
     players = spec.min_players
     seats = ["human"] + ["random"] * (players - 1)
-    payload = client.post("/api/games", json={"kind": key, "players": players, "seed": 5, "seats": seats}).json()
+    payload = _hold(client, client.post("/api/games", json={"kind": key, "players": players, "seed": 5,
+                                                            "seats": seats}).json())
     rng = random.Random(2)
     moves = 0
     while not payload["over"]:
@@ -120,8 +135,8 @@ def test_a_goofspiel_game_names_its_game_everywhere(client):
     """The second game through every route: 5 players (beyond Burano's range), its record, replay,
     position check and analysis all say `goofspiel`; it has no editor deal."""
     seats = ["human", "random", "random", "ismcts:iterations=50,threads=1", "random"]
-    payload = _await_turn(client, client.post("/api/games", json={"kind": "goofspiel", "players": 5, "seed": 2,
-                                                                  "seats": seats}).json())
+    payload = _await_turn(client, _hold(client, client.post("/api/games", json={"kind": "goofspiel", "players": 5,
+                                                                                "seed": 2, "seats": seats}).json()))
     assert payload["kind"] == "goofspiel" and payload["setup"]["players"] == 5
     assert payload["view"]["format"] == "goofspiel-position/1" and payload["view"]["view"] == "A"
     assert payload["legal"] == [f"bid {card}" for card in payload["view"]["seats"][0]["hand"]]
@@ -129,7 +144,7 @@ def test_a_goofspiel_game_names_its_game_everywhere(client):
     payload = _await_turn(client, client.post(f"/api/games/{game}/move", json={"move": payload["legal"][-1]}).json())
     assert payload["log"][1] == f"A: {payload['log'][1][3:]}" and "bids (hidden)" in payload["log"][2]
     record = client.get(f"/api/games/{game}/record", params={"seat": "A"})
-    assert f'filename="goofspiel-{game}.json"' in record.headers["content-disposition"]
+    assert f'filename="goofspiel-{game[:8]}.json"' in record.headers["content-disposition"]
     assert json.loads(record.text)["game"] == "goofspiel"
     replay = client.post("/api/replays", json={"record": record.text}).json()
     assert replay["kind"] == "goofspiel" and replay["seat"] == "A" and replay["plies"] == payload["ply"]
@@ -137,7 +152,7 @@ def test_a_goofspiel_game_names_its_game_everywhere(client):
     assert checked["kind"] == "goofspiel" and checked["to_move"] == "A" and checked["legal"] == payload["legal"]
     analysis = client.post(f"/api/games/{game}/analysis", json={}).json()
     assert analysis["kind"] == "goofspiel"
-    client.post(f"/api/analysis/{analysis['id']}/stop")
+    client.post(f"/api/analysis/{analysis['id']}/stop", headers=_with(analysis["token"]))
     _assert_error(client.get("/api/deal", params={"kind": "goofspiel", "players": 2}), 400, "Goofspiel has no position editor")
     _assert_error(client.post("/api/games", json={"kind": "goofspiel", "players": 6, "seats": ["human"] * 6}), 400,
                   "players must be 2 to 5 for Goofspiel")
@@ -149,7 +164,8 @@ def test_a_new_game_gives_the_human_seat_its_view_and_its_moves(client):
     payload = _new_game(client)
     assert payload["seat"] == "A" and payload["view"]["view"] == "A"
     assert payload["legal"] == ["pick island", "pick workshop", "pick fountains", "pick flat"]
-    assert payload["setup"] == {"kind": "burano", "players": 2, "seed": 3, "seats": ["human", "random"]}
+    assert payload["setup"] == {"kind": "burano", "players": 2, "seed": 3, "seats": ["human", "random"],
+                                "seeded": True}
     assert payload["kind"] == "burano"
     again = client.get(f"/api/games/{payload['game']}", params={"seat": "A"}).json()
     assert again["view"] == payload["view"]
@@ -177,7 +193,7 @@ def test_a_new_game_gives_the_human_seat_its_view_and_its_moves(client):
 ])
 def test_new_game_refuses_bad_setups(client, body, words):
     if body is None:
-        response = client.post("/api/games")
+        response = client.post("/api/games", headers={"Content-Type": "application/json"})
     elif isinstance(body, bytes):
         response = client.post("/api/games", content=body, headers={"Content-Type": "application/json"})
     else:
@@ -215,14 +231,16 @@ def test_moves_refuse_bad_and_illegal_text_and_leave_the_game_as_it_was(client):
 def test_a_seat_that_is_not_to_move_is_told_so(client):
     payload = _new_game(client, seats=("human", "human"))
     game = payload["game"]
-    _assert_error(client.post(f"/api/games/{game}/move", json={"seat": "B", "move": "pick flat"}), 409, "not to move")
-    _assert_error(client.post(f"/api/games/{game}/analysis", json={"seat": "B"}), 400)
+    b = _with(payload["tokens"]["B"])
+    _assert_error(client.post(f"/api/games/{game}/move", json={"seat": "B", "move": "pick flat"}, headers=b), 409,
+                  "not to move")
+    _assert_error(client.post(f"/api/games/{game}/analysis", json={"seat": "B"}, headers=b), 400)
 
 
 def test_move_undo_and_the_record(client):
     game = _new_game(client)["game"]
     after = client.post(f"/api/games/{game}/move", json={"move": "pick flat"}).json()
-    assert after["log"][0] == "A: pick flat" and "pick flat" not in after["legal"]
+    assert after["log"][0].startswith("A: pick flat") and "pick flat" not in after["legal"]
     undone = client.post(f"/api/games/{game}/undo", json={"seat": "A"}).json()
     assert undone["log"] == [] and "pick flat" in undone["legal"]
     client.post(f"/api/games/{game}/move", json={"move": "pick island"})
@@ -230,7 +248,7 @@ def test_move_undo_and_the_record(client):
     assert record.status_code == 200 and "attachment" in record.headers["content-disposition"]
     data = json.loads(record.text)
     assert data["format"] == "burano-game/1" and data["steps"][0]["move"] == "pick island"
-    assert f'filename="burano-{game}.json"' in record.headers["content-disposition"]
+    assert f'filename="burano-{game[:8]}.json"' in record.headers["content-disposition"]
     replay = client.post("/api/replays", json={"record": record.text, "seat": "A"}).json()
     assert replay["kind"] == "burano" and replay["plies"] == len(data["steps"])
 
@@ -258,14 +276,14 @@ def test_analysis_routes(client):
     started = client.post("/api/analysis", json={"position": start})
     assert started.status_code == 200, started.text
     assert started.json()["kind"] == "burano"   # from the position's format tag
-    analysis = started.json()["id"]
-    stopped = client.post(f"/api/analysis/{analysis}/stop").json()
+    analysis, own = started.json()["id"], _with(started.json()["token"])
+    stopped = client.post(f"/api/analysis/{analysis}/stop", headers=own).json()
     assert stopped["id"] == analysis
     for _ in range(200):
-        if client.get(f"/api/analysis/{analysis}").json()["done"]:
+        if client.get(f"/api/analysis/{analysis}", headers=own).json()["done"]:
             break
         time.sleep(0.05)
-    final = client.get(f"/api/analysis/{analysis}").json()
+    final = client.get(f"/api/analysis/{analysis}", headers=own).json()
     assert final["done"] and final["result"]["candidates"], final
 
 
@@ -388,7 +406,8 @@ def test_every_answer_of_a_three_player_game_shows_only_the_players_seat(client)
                 assert seat["pyramid"] is None and seat["reserve"] is None
         for i in hidden:
             if i < len(answer["log"]):
-                line = answer["log"][i]
+                # the step's own text (its public consequences may follow: tests/test_narration.py checks them)
+                line = answer["log"][i].split(" — ")[0]
                 assert line.endswith("draws a fish card from the deck") or line.endswith("(hidden)"), (i, line)
 
 
@@ -397,10 +416,11 @@ def test_deep_or_huge_input_is_one_clear_error(client):
     _assert_error(client.post("/api/position", json=deep), 400, "nested")
     _assert_error(client.post("/api/analysis", json=deep), 400, "nested")
     very_deep = b'{"position": ' + b"[" * 5000 + b"]" * 5000 + b"}"
-    _assert_error(client.post("/api/position", content=very_deep), 400)
+    _assert_error(client.post("/api/position", content=very_deep, headers={"Content-Type": "application/json"}), 400)
     body = _assert_error(client.post("/api/games", json={"players": 2, "seats": "x" * 10_000}), 400, "seats")
     assert len(body["error"]) < 300
-    _assert_error(client.post("/api/position", content=b"x" * (5 * 1024 * 1024)), 400, "larger than")
+    _assert_error(client.post("/api/position", content=b"x" * (5 * 1024 * 1024),
+                              headers={"Content-Type": "application/json"}), 413, "larger than")
 
 
 def test_burano_serve_open_opens_the_board_in_a_browser(runner, monkeypatch):
@@ -441,13 +461,13 @@ def test_an_analysis_can_leave_moves_out(client):
     started = client.post(f"/api/games/{game}/analysis", json={"avoid": [left_out]})
     assert started.status_code == 200, started.text
     assert started.json()["kind"] == "burano"   # from the position's format tag
-    analysis = started.json()["id"]
+    analysis, own = started.json()["id"], _with(started.json()["token"])
     for _ in range(100):
-        result = client.get(f"/api/analysis/{analysis}").json()["result"]
+        result = client.get(f"/api/analysis/{analysis}", headers=own).json()["result"]
         if result and result["candidates"]:
             break
         time.sleep(0.05)
-    client.post(f"/api/analysis/{analysis}/stop")
+    client.post(f"/api/analysis/{analysis}/stop", headers=own)
     moves = [c["move"] for c in result["candidates"]]
     assert moves and left_out not in moves
 
@@ -460,3 +480,95 @@ def test_burano_serve_without_the_web_extra_says_how_to_get_it(runner, monkeypat
     assert result.exit_code == 2
     assert "needs the web extra: pip install 'burano-ai[web]'" in result.stderr
     assert result.stderr.count("\n") == 1
+
+
+def test_burano_serve_on_a_public_address_needs_public_and_says_what_it_exposes(runner, monkeypatch):
+    """Regression: `--host 0.0.0.0` only printed a warning. Now it needs --public (else exit 2, one line);
+    with it the server says what it exposes, and the address it listens on is an allowed Host."""
+    import uvicorn
+    from cli import app
+    started = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kwargs: started.append((app, kwargs)))
+    result = runner.invoke(app, ["serve", "--host", "0.0.0.0", "--port", "0"])
+    assert result.exit_code == 2 and not started
+    assert result.stderr.strip().splitlines() == [
+        "error: --host 0.0.0.0 lets other machines reach the board: add --public to mean it "
+        "(docs/web.md, \"Running it for other people\")"]
+    result = runner.invoke(app, ["serve", "--host", "0.0.0.0", "--port", "0", "--public", "--allow-host",
+                                 "board.example", "--limit", "max_games=3", "--limit", "bot_seconds=2"])
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "public: listening on 0.0.0.0:0" in out and "board.example" in out and "unencrypted" in out
+    assert "3 games" in out and "bots up to 2 s" in out
+    served = started[0][0]
+    assert served.state.limits.max_games == 3 and served.state.limits.bot_seconds == 2.0
+    assert runner.invoke(app, ["serve", "--host", "localhost", "--port", "0"]).exit_code == 0   # loopback: no flag
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--limit", "max_games"], "expected NAME=VALUE"),
+    (["--limit", "nope=3"], "unknown limit 'nope'"),
+    (["--limit", "bot_seconds=-1"], "bot_seconds: must be > 0"),
+    (["--allow-host", "a b"], "--allow-host 'a b'"),
+    (["--allow-host", "x.example:port"], "--allow-host"),
+])
+def test_burano_serve_refuses_bad_limits_and_hosts_in_one_line(runner, monkeypatch, args, words):
+    import uvicorn
+    from cli import app
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: pytest.fail("served despite a bad option"))
+    result = runner.invoke(app, ["serve", "--port", "0", *args])
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and words in lines[0], lines
+
+
+def test_view_changes_lists_what_changed_leaf_by_leaf():
+    from burano_ai.web.games import view_changes
+    before = {"round": 1, "island": {"cubes": {"e5": ["pink"]}}, "seats": [{"vp": 0, "hand": {"blind": 2}}, {"vp": 3}],
+              "display": ["tuna", "clam"]}
+    after = {"round": 1, "island": {"cubes": {"e5": ["pink"], "c3": ["white"]}}, "seats": [{"vp": 5, "hand": {"blind": 2}}, {"vp": 3}],
+             "display": ["clam"]}
+    assert view_changes(before, after) == [[["island", "cubes", "c3"], None, ["white"]], [["seats", 0, "vp"], 0, 5],
+                                           [["display"], ["tuna", "clam"], ["clam"]]]
+    assert view_changes(after, after) == []
+
+
+def test_the_last_move_marks_are_the_seats_view_changes_and_follow_undo(client):
+    """`marks` in a payload: the changes of each recent step to the seat's own view (each value is the one
+    in that seat's view after the step), `since` the first step after its last decision; undo cuts them."""
+    from burano_ai.record import GameRecord
+    created = _new_game(client, seats=("human", "human"), seed=6)
+    game, tokens = created["game"], created["tokens"]
+    rng = random.Random(1)
+    payload = None
+    for _ in range(40):
+        a = client.get(f"/api/games/{game}", params={"seat": "A"}).json()
+        seat = a["to_move"]
+        legal = a["legal"] if seat == "A" else client.get(f"/api/games/{game}", params={"seat": seat},
+                                                          headers=_with(tokens[seat])).json()["legal"]
+        payload = client.post(f"/api/games/{game}/move", json={"seat": seat, "move": rng.choice(legal)},
+                              headers=_with(tokens[seat])).json()
+
+    def check(p, seat_index):
+        record = GameRecord.from_json(client.get(f"/api/games/{game}/record", params={"seat": "A"}).text)
+        views = [state.to_dict(seat_index) for _ply, state in record.positions()] if seat_index == 0 else None
+        marks = p["marks"]
+        mine = [i for i, s in enumerate(record.steps) if s.actor == p["seat"]]
+        assert marks["since"] == (mine[-1] + 1 if mine else 0)
+        assert marks["first"] + len(marks["steps"]) == len(p["log"]) == len(record.steps)
+        assert marks["first"] <= max(0, marks["since"])
+        if views is not None:
+            for i, changes in enumerate(marks["steps"]):
+                for path, _before, after in changes:
+                    node = views[marks["first"] + i + 1]
+                    for key in path:
+                        node = node.get(key) if isinstance(node, dict) else node[key]
+                    assert node == after
+        return marks
+
+    a = client.get(f"/api/games/{game}", params={"seat": "A"}).json()
+    marks = check(a, 0)
+    assert any(changes for changes in marks["steps"])
+    undone = client.post(f"/api/games/{game}/undo", json={"seat": "A"}).json()
+    assert len(undone["log"]) < len(a["log"])
+    check(undone, 0)

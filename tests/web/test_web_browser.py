@@ -108,8 +108,9 @@ def test_a_whole_game_against_a_random_bot_by_clicking_the_board(live_server, pa
     hidden_moves = [i for i, step in enumerate(session.record.steps)
                     if step.seen_by is not None and "A" not in step.seen_by]
     assert hidden_moves, "the game had no hidden step: the check would prove nothing"
+    seat_views = [state.to_dict(0) for _ply, state in session.record.positions()]
     for text in received:
-        _check_honest(json.loads(text), session, hidden_moves)
+        _check_honest(json.loads(text), session, hidden_moves, seat_views)
 
 
 def _server_game(live_server, game_id):
@@ -117,8 +118,27 @@ def _server_game(live_server, game_id):
     return live_server.app.state.games.get(game_id)
 
 
-def _check_honest(payload, session, hidden_moves):
+def _value_at(view, path):
+    for key in path:
+        if isinstance(view, dict):
+            view = view.get(key)
+        elif isinstance(view, list) and isinstance(key, int) and 0 <= key < len(view):
+            view = view[key]
+        else:
+            return None
+    return view
+
+
+def _check_honest(payload, session, hidden_moves, seat_views=None):
+    """No view but seat A's, no opponent's blind card or secret pyramid; with `seat_views` (seat A's view
+    after each step of the game), every last-move mark's value is the one in A's view after its step."""
     views = []
+    if seat_views is not None and isinstance(payload, dict) and isinstance(payload.get("marks"), dict):
+        marks = payload["marks"]
+        for i, changes in enumerate(marks["steps"]):
+            step = marks["first"] + i
+            for path, _before, after in changes:
+                assert _value_at(seat_views[step + 1], path) == after, f"a mark of step {step} is not in A's view"
 
     def walk(node):
         if isinstance(node, dict):
@@ -293,23 +313,24 @@ def _late_game_position():
 
 OVERLAPS = """() => {
   const boxes = [];
-  const svg = document.querySelector('#board svg');
   const problems = [];
   const inside = (a, b) => a.left >= b.left - 1 && a.right <= b.right + 1 && a.top >= b.top - 1 && a.bottom <= b.bottom + 1;
   const meet = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
-  const regions = Array.from(svg.querySelectorAll('[data-region]'));
+  const regions = Array.from(document.querySelectorAll('#board svg [data-region]'));
   for (const g of regions) {
     const bg = g.querySelector(':scope > rect.region-bg').getBoundingClientRect();
     const all = g.getBoundingClientRect();
     if (!inside(all, bg)) problems.push(`${g.dataset.region} spills out of its box`);
+    if (!inside(bg, g.ownerSVGElement.getBoundingClientRect())) problems.push(`${g.dataset.region} spills out of its block`);
     for (const other of boxes) if (meet(bg, other.box)) problems.push(`${g.dataset.region} overlaps ${other.name}`);
     boxes.push({name: g.dataset.region, box: bg});
     const subs = Array.from(g.querySelectorAll('[data-subregion]')).map(s => [s.dataset.subregion, s.getBoundingClientRect()]);
     for (let i = 0; i < subs.length; i++) for (let j = i + 1; j < subs.length; j++)
       if (meet(subs[i][1], subs[j][1])) problems.push(`${g.dataset.region}: ${subs[i][0]} overlaps ${subs[j][0]}`);
   }
-  const board = svg.getBoundingClientRect(), side = document.querySelector('#side').getBoundingClientRect();
-  if (meet(board, side)) problems.push('the board overlaps the side panel');
+  const board = document.querySelector('#board').getBoundingClientRect(), sideEl = document.querySelector('#side');
+  if (getComputedStyle(sideEl).display !== 'none' && getComputedStyle(sideEl).position !== 'absolute' && meet(board, sideEl.getBoundingClientRect()))
+    problems.push('the board overlaps the side panel');
   if (board.right > window.innerWidth + 1) problems.push('the board is wider than the window');
   return {problems, regions: regions.length};
 }"""
@@ -361,6 +382,60 @@ def test_two_people_at_one_screen_see_the_seat_to_move(live_server, page):
     assert page.evaluate("window.buranoPage().seat") == "B"
 
 
+def test_a_hot_seat_game_holds_its_tokens_and_a_stranger_cannot_open_a_seat(live_server, page, stranger_page):
+    """Two people at one screen (issue 20): the page holds both seats' tokens (in the URL's #fragment, never
+    sent to the server) and plays A, then B after the handover. Another browser with the page's URL but
+    without the tokens gets no seat: the API answers 401/403, the page starts a game of its own; with B's
+    token alone it opens seat B and never A."""
+    page.goto(f"{live_server}/?players=2&seats=human,human")   # no seed: a secret deal
+    page.wait_for_function("window.buranoPage().game && window.buranoPage().legal.length > 0")
+    game_id = _page_state(page)["game"]["id"]
+    fragment = page.evaluate("window.location.hash")
+    tokens = dict(item.split(":") for item in fragment.removeprefix("#tokens=").split(","))
+    live = _server_game(live_server, game_id)
+    assert set(tokens) == {"A", "B"} and tokens == {"AB"[i]: t for i, t in live.tokens.items()}
+    assert "seed=" not in page.url and "seeded" not in page.locator("#status").inner_text()
+    for kind in ("island", "workshop", "flat"):
+        version = _page_state(page)["game"]["version"]
+        _click_move(page, f"pick {kind}")
+        page.wait_for_function("([v]) => window.buranoPage().game.version > v", arg=[version])
+    page.locator("#handover").wait_for(state="visible")
+    page.click("#handover-go")
+    page.wait_for_function("window.buranoState()?.view === 'B' && window.buranoPage().legal.length > 0")
+    version = _page_state(page)["game"]["version"]
+    move = _page_state(page)["legal"][0]
+    _click_move(page, move)
+    page.wait_for_function("([v]) => window.buranoPage().game.version > v", arg=[version])
+    assert any(step.actor == "B" for step in live.session.record.steps)
+
+    # the stranger: the URL without its fragment
+    stranger_page.goto(page.url.split("#")[0])
+    stranger_page.wait_for_function("window.buranoPage().game !== null")
+    assert _page_state(stranger_page)["game"]["id"] != game_id   # a game of its own, not this one
+    answers = stranger_page.evaluate("""async ([id]) => {
+        const out = [];
+        for (const url of [`/api/games/${id}`, `/api/games/${id}?seat=A`, `/api/games/${id}?seat=B`,
+                           `/api/games/${id}/record?seat=A`, `/api/games/${id}/events?seat=A`,
+                           `/api/games/${id}?token=not-a-token-of-this-game`]) {
+          const r = await fetch(url); out.push([r.status, await r.text()]);
+        }
+        const r = await fetch(`/api/games/${id}/move`, {method: "POST", headers: {"Content-Type": "application/json"},
+                                                        body: JSON.stringify({seat: "A", move: "done"})});
+        out.push([r.status, await r.text()]);
+        return out;
+    }""", [game_id])
+    assert [status for status, _ in answers] == [401, 401, 401, 401, 401, 403, 401], answers
+    assert all('"view"' not in text for _, text in answers)
+    # the stranger given B's token only (an invitation link): seat B, and A stays closed
+    stranger_page.goto(f"{live_server}/?tab=play&game={game_id}#tokens=B:{tokens['B']}")
+    stranger_page.wait_for_function(f"window.buranoPage().game?.id === '{game_id}'")
+    assert stranger_page.evaluate("window.buranoState().view") == "B"
+    status = stranger_page.evaluate("([id]) => fetch(`/api/games/${id}?seat=A`, {headers: {'X-Burano-Token': '"
+                                    + tokens["B"] + "'}}).then(r => r.status)", [game_id])
+    assert status == 403
+    screenshot(stranger_page, "play-stranger-seat-b")
+
+
 def test_the_honest_view_check_finds_a_leak():
     """The check above can fail: a full position, or another seat's blind cards, are caught."""
     from burano_ai.session import GameSession
@@ -381,6 +456,17 @@ def test_the_honest_view_check_finds_a_leak():
     with pytest.raises(AssertionError):
         _check_honest({"view": leaked}, session, hidden)
     _check_honest({"view": session.state.to_dict(0)}, session, hidden)
+    # the last-move marks: a change that is not seat A's view is caught, A's own changes pass
+    from burano_ai.web.games import view_changes
+    seat_views = [state.to_dict(0) for _ply, state in session.record.positions()]
+    last = len(session.record.steps) - 1
+    honest = {"marks": {"since": 0, "first": last, "steps": [view_changes(seat_views[last], seat_views[last + 1])]}}
+    _check_honest(honest, session, hidden, seat_views)
+    full_hand = session.state.to_dict()["seats"][1]["hand"]["blind"]
+    assert isinstance(full_hand, dict)
+    leak = {"marks": {"since": 0, "first": last, "steps": [[[["seats", 1, "hand", "blind"], 0, full_hand]]]}}
+    with pytest.raises(AssertionError):
+        _check_honest(leak, session, hidden, seat_views)
 
 
 def test_a_thinking_bot_shows_and_a_reload_finds_the_game_again(live_server, page):
@@ -501,7 +587,7 @@ def test_a_replay_draws_the_annotated_win_graph(live_server, page, tmp_path):
     assert page.locator("#rp-graph .win-point").count() == len(annotated)
     page.locator(f'#rp-graph .win-point[data-ply="{annotated[3]}"]').click()
     page.wait_for_function(f"window.buranoPage().replay.ply === {annotated[3]}")
-    assert "flag: mistake" in page.locator("#rp-annotations").inner_text()
+    assert page.locator("#rp-annotations").inner_text().startswith("Mistake: ")
     screenshot(page, "replay-graph")
     # a step seat A did not see keeps its annotations to itself (they may name the move)
     page.evaluate(f"(() => {{ const s = document.querySelector('#rp-slider'); s.value = {secret}; s.dispatchEvent(new Event('input')); }})()")
@@ -572,7 +658,7 @@ def test_a_whole_game_on_the_generic_board(live_server, page):
     # the "text board" box turns the drawn board back on, for the same game
     page.uncheck("#generic-board")
     page.wait_for_function("window.buranoPage().board === 'burano'")
-    assert page.locator("#board svg").count() == 1 and "board=generic" not in page.url
+    assert page.locator("#board .board-blocks").count() == 1 and "board=generic" not in page.url
 
 
 @pytest.fixture
@@ -624,7 +710,7 @@ def test_the_chooser_switches_games(live_server, page, second_game):
     page.click("#new-game")
     page.wait_for_function("window.buranoPage().game && window.buranoPage().game.kind === 'burano' "
                            "&& window.buranoPage().legal.length > 0")
-    assert _page_state(page)["board"] == "burano" and page.locator("#board svg").count() == 1
+    assert _page_state(page)["board"] == "burano" and page.locator("#board .board-blocks").count() == 1
     # a reload of the other game's URL finds it with its own kind again
     page.goto(f"{live_server}/?kind=burano-text&players=2&seed=1&seats=human,random&tab=editor")
     page.wait_for_function("window.buranoPage().game && window.buranoPage().legal.length > 0")

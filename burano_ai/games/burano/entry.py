@@ -1,8 +1,8 @@
 """Burano's shortcut for typing moves at the terminal: a whole pyramid in one line (`core.game.MoveEntry`).
 
 A pyramid is 14 secret cube placements, one decision each; `burano play` lets a person type them at
-once, `pyramid W W G B ...`, each cube a colour letter (P B Y G O W) or a colour name or its
-unambiguous beginning (`white`, `wh`). The line is all or nothing (the session plays it with
+once, `pyramid w w g b ...`, each cube a colour letter (p b y g o w, as on the board; capitals too) or
+a colour name or its unambiguous beginning (`white`, `wh`). The line is all or nothing (the session plays it with
 `play_many`). A line that is exactly one legal move text (`pyramid white`) is that move.
 """
 
@@ -28,22 +28,23 @@ def parse_colour(token: str) -> str | None:
 def pyramid_moves(tokens: Sequence[str]) -> tuple[list[str], str | None]:
     """(`pyramid <colour>` moves, None) for the tokens after `pyramid`, or ([], the error)."""
     if not tokens:
-        return [], "pyramid: name the colours, e.g. pyramid W W G B (letters P B Y G O W or colour names)"
+        return [], "pyramid: name the colours, e.g. pyramid w w g b (letters p b y g o w or colour names)"
     moves = []
     for i, token in enumerate(tokens):
         colour = parse_colour(token)
         if colour is None:
             return [], (f"pyramid: {token!r} (colour {i + 1}) is not a colour: use the letters "
-                        f"{' '.join(COLOUR_LETTERS)} or {', '.join(COLOURS)}")
+                        f"{' '.join(COLOUR_LETTERS.lower())} or {', '.join(COLOURS)}")
         moves.append(f"{PYRAMID} {colour}")
     return moves, None
 
 
 class PyramidLine:
-    """The `MoveEntry` of Burano: `pyramid W W G B ...` places several pyramid cubes in order."""
+    """The `MoveEntry` of Burano: `pyramid w w g b ...` places several pyramid cubes in order (the
+    letters are the board's, lower-case; capitals are read too)."""
 
     unit = "cubes"
-    help = ("  pyramid W W G B ...    several pyramid cubes in one line (colour letters P B Y G O W or names),\n"
+    help = ("  pyramid w w g b ...    several pyramid cubes in one line (colour letters p b y g o w or names),\n"
             "                         played in order, all or nothing\n")
 
     def expand(self, text: str, legal: Sequence[str]) -> tuple[list[str], str | None] | None:
@@ -61,10 +62,10 @@ class PyramidLine:
         return [c for c in COLOURS if c.startswith(last)]
 
     def one_line(self, moves: Sequence[str]) -> str | None:
-        """`pyramid W W G` for pyramid moves (None if one of them is another move)."""
+        """`pyramid w w g` for pyramid moves (None if one of them is another move)."""
         if not moves or not all(m.startswith(PYRAMID + " ") and m.split()[1] in COLOURS for m in moves):
             return None
-        return f"{PYRAMID} " + " ".join(COLOUR_LETTERS[COLOURS.index(m.split()[1])] for m in moves)
+        return f"{PYRAMID} " + " ".join(COLOUR_LETTERS[COLOURS.index(m.split()[1])].lower() for m in moves)
 
 
 ENTRY = PyramidLine()

@@ -119,6 +119,17 @@ class BuranoSpec(PeopleSide):
             return f"{step.actor} places a pyramid cube (hidden)"
         return f"{step.actor}: {step.move}"
 
+    def step_effects(self, before, after, action: int | None = None):
+        """Every VP and coin gained or paid with its reason, the final scoring per seat and category, and
+        the result with its tie-break (`narration.step_effects`): public, so every seat reads them."""
+        from burano_ai.games.burano.narration import step_effects
+        return step_effects(before, after, action)
+
+    def describe_result(self, state) -> list[str]:
+        """`A and B tie on 17 VP; B wins the tie-break on cubes in the preparation area (A 1, B 3)`."""
+        from burano_ai.games.burano.narration import describe_result
+        return describe_result(state)
+
     def openspiel_game(self, num_players: int, implementation: str = "compiled"):
         """The cached pyspiel game of `burano_ai.games.burano.openspiel` for our `implementation`."""
         from burano_ai.games.burano.openspiel import game_for
@@ -141,15 +152,32 @@ class BuranoSpec(PeopleSide):
 
     # --- people side: terminal rendering, move entry, score columns (cli, play)
 
-    def render(self, position):
-        """The board as plain text (`render.render_position`): islands, route, workshop, every seat."""
+    def render(self, position, width: int | None = None):
+        """The board as plain text (`render.render_position`): islands, route, workshop, every seat; the
+        compact layout (80 columns) when `width` is below `render.WIDE`."""
         from burano_ai.games.burano.render import render_position
-        return render_position(position)
+        return render_position(position, width)
+
+    def render_styled(self, position, width: int | None = None) -> list[list[tuple[str, str]]]:
+        """`render`'s lines as styled spans: cube letters in their colours, seat letters in bold."""
+        from burano_ai.games.burano.render import render_lines
+        return [line.spans for line in render_lines(position, width)]
 
     def render_legal_actions(self, state) -> str:
         """The legal moves grouped by verb, or the chance outcomes with their probabilities."""
         from burano_ai.games.burano.render import render_legal_actions
         return render_legal_actions(state)
+
+    def describe_move(self, state, action: int) -> str:
+        """`roof island orange-white from slot 2: orange on g5, white on e5`, `end the turn`, `stop placing
+        lace workers` (`words.describe_move`); the move text stays the notation."""
+        from burano_ai.games.burano.words import describe_move
+        return describe_move(state, action)
+
+    def move_notes(self, state) -> list[str]:
+        """What the next move costs and why moves are missing (`words.move_notes`)."""
+        from burano_ai.games.burano.words import move_notes
+        return move_notes(state)
 
     def phase_label(self, position) -> str:
         """`spring r1` in the rounds, else the season and stage (`setup`, `summer pyramid`, ...)."""

@@ -8,6 +8,7 @@ from typing import Any, Mapping, Sequence
 
 from burano_ai.core.errors import OptionError, PositionError
 from burano_ai.core.game import StepVisibility, import_game_class, unrevealed_moves
+from burano_ai.core.people import plain_spans
 from burano_ai.core.seats import SEAT_LETTERS, parse_seat
 from burano_ai.games.goofspiel import rules
 from burano_ai.games.goofspiel.position import FORMAT as POSITION_FORMAT
@@ -116,14 +117,64 @@ class GoofspielSpec:
             return f"{step.actor} bids (hidden)"
         return f"{step.actor}: {step.move}"
 
+    def step_effects(self, before, after, action: int | None = None):
+        """Each round the step resolves, in words: ``prize 7: A bid 9, B bid 5; A takes it (A +7 points)``
+        or ``...; tied, nobody takes it``; the last round (played by itself) too; then the result. The
+        bids of a round are told only when its last bid reveals them all (a public step)."""
+        from burano_ai.core.game import StepEffect
+        from burano_ai.core.people import result_lines
+        old, new = before.to_dict(), after.to_dict()
+        n = before.num_players
+        effects = []
+        rounds = []
+        if old["phase"] == "bid" and (new["round"] > old["round"] or new["phase"] == "over"):
+            bids = [seat["bid"] for seat in old["seats"]]
+            mover = before.current_player()
+            if action is None:   # the bid that leads to `after`
+                action = next(a for a in before.legal_actions() if _applied(before, a).to_dict() == new)
+            bids[mover] = action + 1
+            rounds.append((old["prize"], bids))
+            left = [[c for c in seat["hand"] if c != bids[p]] for p, seat in enumerate(old["seats"])]
+            if all(len(hand) == 1 for hand in left) and old["prizes_left"] and new["phase"] == "over":
+                rounds.append((old["prizes_left"][0], [hand[0] for hand in left]))
+        for prize, bids in rounds:
+            told = ", ".join(f"{SEAT_LETTERS[p]} bid {bids[p]}" for p in range(n))
+            best = max(bids)
+            if bids.count(best) == 1:
+                winner = SEAT_LETTERS[bids.index(best)]
+                effects.append(StepEffect(f"prize {prize}: {told}; {winner} takes it ({winner} +{prize} point{'s' if prize != 1 else ''})"))
+            else:
+                effects.append(StepEffect(f"prize {prize}: {told}; tied, nobody takes it"))
+        return effects + [StepEffect(line) for line in result_lines(self, after)]
+
+    def describe_result(self, state) -> list[str]:
+        """The winners, and whether the order of finish decided a tie (`core.people.result_lines`)."""
+        from burano_ai.core.people import result_lines
+        return result_lines(self, state)
+
+    def describe_move(self, state, action: int) -> str:
+        """``bid 5``, ``prize 7``: the move texts are already people's words."""
+        return state.action_to_string(action)
+
+    def move_notes(self, state) -> list[str]:
+        """The prize bid for (`prize 7 is up for bids`)."""
+        if state.is_terminal() or state.is_chance_node():
+            return []
+        return [f"prize {state.to_dict()['prize']} is up for bids"]
+
     def bots(self) -> Mapping[str, Any]:
         """No bots of its own: the generic ones play it."""
         return {}
 
     # --- people side: terminal rendering, move entry, score columns (cli, play)
 
-    def render(self, position: dict[str, Any] | str) -> str:
-        """Plain text of a position dict (`State.to_dict(seat)`, or its JSON text) for the terminal."""
+    def render_styled(self, position: dict[str, Any], width: int | None = None) -> list[list[tuple[str, str]]]:
+        """`render`'s lines, without styles."""
+        return plain_spans(self.render(position, width))
+
+    def render(self, position: dict[str, Any] | str, width: int | None = None) -> str:
+        """Plain text of a position dict (`State.to_dict(seat)`, or its JSON text) for the terminal: one
+        layout at any `width`, 70 columns at most (16 cards, 5 players: tests/test_render.py)."""
         if isinstance(position, str):
             try:
                 position = json.loads(position)
@@ -180,6 +231,13 @@ class GoofspielSpec:
     def move_entry(self):
         """None: a bid is typed as its number in the list or as `bid N`."""
         return None
+
+
+def _applied(state, action: int):
+    """A copy of `state` with `action` applied."""
+    out = state.clone()
+    out.apply_action(action)
+    return out
 
 
 #: The moves of `GoofspielSpec.example_position` (a prize, then A's and B's bids, each round).

@@ -19,6 +19,7 @@ const app = {
   generic: false,      // the generic board for every game (?board=generic, the "text board" box)
   current: {view: null, legal: [], seat: null, mode: "play", kind: null},   // what the board shows now
   game: null,          // the last game payload
+  tokens: {},          // seat letter -> the seat's token (the seats this screen plays; kept in the URL's #fragment)
   gameEvents: null,
   analysis: null,      // {id, events, result}
   analysisSource: null,
@@ -27,15 +28,26 @@ const app = {
 };
 
 // -- HTTP ---------------------------------------------------------------------------------------
-async function api(method, url, body) {
-  const res = await fetch(url, {method, headers: body ? {"Content-Type": "application/json"} : {},
-                                body: body ? JSON.stringify(body) : undefined});
+// `token`: a seat's or an analysis's token, sent in the X-Burano-Token header (docs/web.md).
+async function api(method, url, body, token) {
+  const headers = body ? {"Content-Type": "application/json"} : {};
+  if (token) headers["X-Burano-Token"] = token;
+  const res = await fetch(url, {method, headers, body: body ? JSON.stringify(body) : undefined});
   let data;
   try { data = await res.json(); } catch (e) { data = {error: `bad answer from the server (${res.status})`}; }
   if (!res.ok) { const err = new Error(data.error || `HTTP ${res.status}`); err.data = data; err.status = res.status; throw err; }
   return data;
 }
-function showError(message) { const el = $("#error"); el.textContent = message || ""; el.hidden = !message; }
+// An error shows until it is dismissed (×), the page moves on (a new position), or ERROR_SECONDS pass.
+const ERROR_SECONDS = 8;
+function showError(message) {
+  const el = $("#error");
+  $("#error-text").textContent = message || "";
+  el.hidden = !message;
+  app.errorVersion = app.game ? app.game.version : null;   // a later game position clears it
+  clearTimeout(app.errorTimer);
+  if (message) app.errorTimer = setTimeout(() => showError(""), ERROR_SECONDS * 1000);
+}
 
 // -- the games and their board modules ---------------------------------------------------------
 function boardOf(kind) {
@@ -128,6 +140,13 @@ function draw(view, legal, seat, opts) {
   $("#chooser").hidden = true;
 }
 
+// The last-move marks: `keys` outlined with `cls` ("mark": everything since the viewer's last decision;
+// "mark-step": one log step's changes; "mark-next": where a replay's next step is made).
+function markKeys(changes) {
+  const B = board();
+  return B.changedKeys && app.current.view ? B.changedKeys(changes, app.current.view) : [];
+}
+
 function highlight(keys, cls) {
   cls = cls || "hl";
   $$(`#board .${cls}`).forEach(el => el.classList.remove(cls));
@@ -137,18 +156,19 @@ function highlight(keys, cls) {
 // The plan's steps numbered on the board: badge i sits on the element step i is made on.
 function planBadges(plan) {
   $$("#board .plan-badge").forEach(el => el.remove());
-  const overlay = $("#board #overlay");
-  if (!overlay) return;
   const used = {};
   plan.forEach((move, i) => {
     const key = board().moveTargets(move, app.current.view, app.current.seat)[0];
     const el = key && $(`#board [data-key="${CSS.escape(key)}"]`);
-    if (!el) return;
+    const overlay = el && el.ownerSVGElement && el.ownerSVGElement.querySelector(".overlay");
+    if (!overlay) return;
     const box = el.getBBox();
     const shift = 14 * (used[key] = (used[key] || 0) + 1) - 14;
     const g = document.createElementNS("http://www.w3.org/2000/svg", "g");
     g.setAttribute("class", "plan-badge");
-    g.innerHTML = `<circle cx="${box.x + 6 + shift}" cy="${box.y + 6}" r="8"/><text x="${box.x + 6 + shift}" y="${box.y + 10}" text-anchor="middle">${i + 1}</text>`;
+    // at the element's top right corner (its name is written at the top left), later steps leftwards
+    const cx = box.x + box.width - 6 - shift;
+    g.innerHTML = `<circle cx="${cx}" cy="${box.y + 6}" r="9"/><text x="${cx}" y="${box.y + 10}" text-anchor="middle">${i + 1}</text>`;
     overlay.appendChild(g);
   });
 }
@@ -189,15 +209,27 @@ function buildSeatInputs(players, specs) {
   }
 }
 
+// The page's URL; the seats' tokens go in its #fragment, which the browser never sends to a server.
 function setUrl(params) {
   const url = new URL(window.location.href);
   url.search = new URLSearchParams(params).toString();
+  const tokens = Object.entries(app.tokens).map(([seat, token]) => `${seat}:${token}`).join(",");
+  url.hash = params.game && tokens ? `tokens=${tokens}` : "";
   history.replaceState(null, "", url.toString());
 }
+function tokensFromUrl() {
+  const hash = new URLSearchParams(window.location.hash.slice(1)).get("tokens") || "";
+  const tokens = {};
+  hash.split(",").forEach(item => { const [seat, token] = item.split(":"); if (seat && token) tokens[seat] = token; });
+  return tokens;
+}
+function seatToken(seat) { return app.tokens[seat]; }
 
-// The page's URL: the setup (the game, players, seed, seats; the generic board if chosen) and the game's id.
+// The page's URL: the setup (the game, players, the seed of a seeded deal, seats; the generic board if
+// chosen) and the game's id.
 function gameUrl(kind, players, seed, seats, id) {
-  const params = {tab: "play", kind, players, seed, seats: seats.join(";")};
+  const params = {tab: "play", kind, players, seats: seats.join(";")};
+  if (seed !== null && seed !== undefined) params.seed = seed;
   if (app.generic) params.board = "generic";
   if (id) params.game = id;
   return params;
@@ -207,7 +239,11 @@ async function newGame(kind, players, seed, seats) {
   showError("");
   if (app.gameEvents) { app.gameEvents.close(); app.gameEvents = null; }
   try {
-    const payload = await api("POST", "/api/games", {kind, players, seed, seats});
+    const setup = {kind, players, seats};
+    if (seed !== null && seed !== undefined) setup.seed = seed;   // none: a secret deal
+    const payload = await api("POST", "/api/games", setup);
+    app.tokens = payload.tokens;
+    delete payload.tokens;
     setUrl(gameUrl(kind, players, seed, seats, payload.game));
     app.game = payload;
     $("#game-controls").hidden = false;
@@ -216,11 +252,14 @@ async function newGame(kind, players, seed, seats) {
   } catch (e) { showError(e.message); }
 }
 
-// A reload finds its game on the server again; a forgotten game (server restarted) starts anew from the
-// setup in the URL: the same deal, seats and seeded bots.
+// A reload finds its game on the server again (with the seats' tokens from the URL); a forgotten game
+// (server restarted) starts anew from the setup in the URL: the same seats, and for a seeded deal the same
+// deal and bots.
 async function reopenGame(id, seat, kind, players, seed, specs) {
   try {
-    const payload = await api("GET", `/api/games/${encodeURIComponent(id)}` + (seat ? `?seat=${seat}` : ""));
+    app.tokens = tokensFromUrl();
+    seat = seat && app.tokens[seat] ? seat : Object.keys(app.tokens)[0];
+    const payload = await api("GET", `/api/games/${encodeURIComponent(id)}`, null, seatToken(seat));
     app.game = payload;
     $("#game-controls").hidden = false;
     showGame(payload);
@@ -231,7 +270,7 @@ async function reopenGame(id, seat, kind, players, seed, specs) {
 }
 
 function listenGame(id, seat) {
-  const es = new EventSource(`/api/games/${encodeURIComponent(id)}/events?seat=${seat}`);
+  const es = new EventSource(`/api/games/${encodeURIComponent(id)}/events?token=${encodeURIComponent(seatToken(seat))}`);
   es.onmessage = (ev) => {
     const payload = JSON.parse(ev.data);
     if (app.game && payload.game === app.game.game && payload.version > app.game.version) { app.game = payload; showGame(payload); }
@@ -246,11 +285,12 @@ async function switchSeat(seat) {
   $("#board").innerHTML = ""; $("#legal").innerHTML = ""; $("#log").innerHTML = "";
   app.current = {view: null, legal: [], seat: null, mode: app.tab};
   $("#handover-text").textContent = `Seat ${seat} to play: pass the screen to ${seat}.`;
+  $("#status").textContent = `pass the screen to ${seat}`;
   $("#handover").hidden = false;
   await new Promise(resolve => { $("#handover-go").onclick = resolve; });
   $("#handover").hidden = true;
   try {
-    const payload = await api("GET", `/api/games/${encodeURIComponent(app.game.game)}?seat=${seat}`);
+    const payload = await api("GET", `/api/games/${encodeURIComponent(app.game.game)}`, null, seatToken(seat));
     app.switching = false;
     app.game = payload; showGame(payload);
     listenGame(payload.game, payload.seat);
@@ -259,7 +299,7 @@ async function switchSeat(seat) {
 
 function showGame(p) {
   if (app.switching) return;   // a handover is on: nothing of the last seat is drawn again
-  if (p.humans.length > 1 && p.to_move !== p.seat && p.humans.includes(p.to_move)) {
+  if (p.humans.length > 1 && p.to_move !== p.seat && p.humans.includes(p.to_move) && seatToken(p.to_move)) {
     app.switching = true;
     switchSeat(p.to_move);
     return;
@@ -283,14 +323,36 @@ function showGame(p) {
   });
   const log = $("#log");
   log.innerHTML = "";
-  log.start = Math.max(1, p.log.length - 199);
-  p.log.slice(-200).forEach(line => { const li = document.createElement("li"); li.textContent = line; log.appendChild(li); });
+  const firstShown = Math.max(0, p.log.length - 200);
+  log.start = firstShown + 1;
+  const marks = p.marks || {since: p.log.length, first: p.log.length, steps: []};
+  const stepChanges = (i) => (i >= marks.first ? marks.steps[i - marks.first] : null);
+  p.log.slice(firstShown).forEach((line, j) => {
+    const i = firstShown + j, li = document.createElement("li");
+    li.textContent = line;
+    li.dataset.step = String(i);
+    if (i >= marks.since) li.classList.add("recent");
+    const changes = stepChanges(i);
+    if (changes) {
+      li.onmouseenter = () => { if (app.current.view === p.view) highlight(markKeys(changes), "mark-step"); };
+      li.onmouseleave = () => highlight([], "mark-step");
+    }
+    log.appendChild(li);
+  });
   log.scrollTop = log.scrollHeight;
-  $("#download").href = `/api/games/${encodeURIComponent(p.game)}/record?seat=${p.seat}`;
+  // the marks on the board: every element changed since this seat's last decision
+  if (app.tab === "play" || (app.tab === "analyse" && app.analysisSource === "game")) {
+    const since = [];
+    for (let i = Math.max(marks.since, marks.first); i < marks.first + marks.steps.length; i++) since.push(...marks.steps[i - marks.first]);
+    app.marked = markKeys(since);
+    highlight(app.marked, "mark");
+  }
+  $("#download").href = `/api/games/${encodeURIComponent(p.game)}/record?token=${encodeURIComponent(seatToken(p.seat) || "")}`;
   const res = $("#result");
   res.hidden = !p.over;
   if (p.over) res.textContent = `Game over. Scores: ${p.scores.map((s, i) => app.letters[i] + " " + s).join(", ")}; winner ${p.winners.join(", ")}`;
   if (p.error) showError(p.error);
+  else if (!$("#error").hidden && app.errorVersion !== null && p.version > app.errorVersion) showError("");
 }
 
 // Where the game stands, as the game's board module says it (the game's title on the generic board).
@@ -303,7 +365,8 @@ function gameStatus(p) {
   const v = p.view;
   if (p.over) return `game over · winner ${p.winners.join(", ")}`;
   const whose = p.to_move === p.seat ? "your move" : p.thinking ? `${p.thinking} is thinking` : `${p.to_move} to move`;
-  return `${whereNow(p.kind, v)} · ${whose} (you are ${p.seat})`;
+  const seeded = p.setup.seeded ? ` · seeded deal ${p.setup.seed}` : "";
+  return `${whereNow(p.kind, v)} · ${whose} (you are ${p.seat})${seeded}`;
 }
 
 async function playMove(move) {
@@ -313,7 +376,8 @@ async function playMove(move) {
   app.analysisAvoid = [];
   $("#chooser").hidden = true;
   try {
-    const payload = await api("POST", `/api/games/${encodeURIComponent(app.game.game)}/move`, {seat: app.game.seat, move});
+    const payload = await api("POST", `/api/games/${encodeURIComponent(app.game.game)}/move`, {seat: app.game.seat, move},
+                              seatToken(app.game.seat));
     if (payload.version >= app.game.version) { app.game = payload; showGame(payload); }
   } catch (e) { showError(e.message); }
 }
@@ -321,7 +385,8 @@ async function playMove(move) {
 async function undo() {
   if (!app.game) return;
   try {
-    const payload = await api("POST", `/api/games/${encodeURIComponent(app.game.game)}/undo`, {seat: app.game.seat});
+    const payload = await api("POST", `/api/games/${encodeURIComponent(app.game.game)}/undo`, {seat: app.game.seat},
+                              seatToken(app.game.seat));
     app.game = payload; showGame(payload);
   } catch (e) { showError(e.message); }
 }
@@ -330,7 +395,12 @@ async function undo() {
 async function startAnalysis() {
   showError("");
   stopAnalysisEvents();
+  if (app.analysis && !app.analysis.done) await stopAnalysis();   // this page's search ends before the next
+  if (app.analysis && app.analysis.events) app.analysis.events.close();   // else it reconnects to the old one
   $("#candidates tbody").innerHTML = "";
+  // a new search (× on a candidate, continue): the last one's plan is no longer shown
+  app.analysisHover = null;
+  previewPlan(null);
   try {
     let payload;
     const avoid = app.analysisAvoid || [];
@@ -340,12 +410,13 @@ async function startAnalysis() {
     } else if (app.analysisSource === "replay" && app.replay && app.replay.view) {
       payload = await api("POST", "/api/analysis", {position: app.replay.view, avoid});
     } else if (app.game) {
-      payload = await api("POST", `/api/games/${encodeURIComponent(app.game.game)}/analysis`, {seat: app.game.seat, avoid});
+      payload = await api("POST", `/api/games/${encodeURIComponent(app.game.game)}/analysis`, {seat: app.game.seat, avoid},
+                          seatToken(app.game.seat));
     } else { showError("start a game or set up a position first"); return; }
-    app.analysis = {id: payload.id, result: null, done: false};
+    app.analysis = {id: payload.id, token: payload.token, result: null, done: false};
     $("#analysis-stop").disabled = false;
     $("#analysis-info").textContent = "searching…";
-    const es = new EventSource(`/api/analysis/${payload.id}/events`);
+    const es = new EventSource(`/api/analysis/${payload.id}/events?token=${encodeURIComponent(payload.token)}`);
     es.onmessage = (ev) => showAnalysis(JSON.parse(ev.data));
     app.analysis.events = es;
   } catch (e) { showError(e.message); }
@@ -357,7 +428,7 @@ function stopAnalysisEvents() {
 
 async function stopAnalysis() {
   if (!app.analysis) return;
-  try { showAnalysis(await api("POST", `/api/analysis/${app.analysis.id}/stop`)); } catch (e) { showError(e.message); }
+  try { showAnalysis(await api("POST", `/api/analysis/${app.analysis.id}/stop`, null, app.analysis.token)); } catch (e) { showError(e.message); }
 }
 
 function showAnalysis(p) {
@@ -392,7 +463,7 @@ function showAnalysis(p) {
 }
 
 function previewPlan(c) {
-  if (!c) { highlight([], "hl-plan"); planBadges([]); return; }
+  if (!c) { highlight([], "hl-plan"); planBadges([]); $("#analysis-plan").textContent = ""; return; }
   const keys = [];
   c.plan.forEach(m => keys.push(...board().moveTargets(m, app.current.view, app.current.seat)));
   highlight(keys, "hl-plan");
@@ -519,27 +590,61 @@ async function openReplay() {
   } catch (e) { showError(e.message); }
 }
 
-// The annotated win probabilities over the game (one line per seat; flagged moves as red dots);
-// a click jumps to that ply.
+// The annotated win probabilities over the game (one line per seat; flagged moves as red dots), with
+// axes: win % (0, 50, 100) up the side, the step number along the bottom. A click jumps to that step.
 function drawWinGraph(summary) {
   const svg = $("#rp-graph");
   const points = {};
   summary.wins.forEach((w, ply) => { if (w) (points[w[0]] = points[w[0]] || []).push([ply, w[1]]); });
-  svg.hidden = !Object.keys(points).length;
-  if (svg.hidden) return;
-  const W = 320, H = 90, n = Math.max(1, summary.plies);
-  const x = (ply) => 4 + (W - 8) * ply / n, y = (win) => H - 4 - (H - 8) * win;
-  let s = `<rect x="0" y="0" width="${W}" height="${H}" fill="#f8f9fb" stroke="#ccd"/><line x1="0" x2="${W}" y1="${y(0.5)}" y2="${y(0.5)}" stroke="#ccd" stroke-dasharray="3 3"/>`;
+  // an SVG element has no `hidden` property: the attribute itself is set or taken off
+  const none = !Object.keys(points).length;
+  svg.toggleAttribute("hidden", none);
+  if (none) return;
+  const W = 300, H = 150, L = 44, R = 18, T = 8, B = 36, n = Math.max(1, summary.plies);
+  const x = (ply) => L + (W - L - R) * ply / n, y = (win) => T + (H - T - B) * (1 - win);
+  let s = `<rect x="${L}" y="${T}" width="${W - L - R}" height="${H - T - B}" fill="#f8f9fb" stroke="#ccd"/>`;
+  [0, 0.5, 1].forEach(w => {
+    s += `<line x1="${L}" x2="${W - R}" y1="${y(w)}" y2="${y(w)}" stroke="#ccd"${w === 0.5 ? ' stroke-dasharray="3 3"' : ""}/>` +
+         `<text x="${L - 4}" y="${y(w) + 4}" text-anchor="end">${100 * w}%</text>`;
+  });
+  const step = Math.max(1, Math.ceil(n / 4 / 10) * 10);
+  for (let t = 0; t <= n; t += step) {
+    s += `<line x1="${x(t)}" x2="${x(t)}" y1="${H - B}" y2="${H - B + 4}" stroke="#889"/><text x="${x(t)}" y="${H - B + 16}" text-anchor="middle">${t}</text>`;
+  }
+  s += `<text x="${(L + W - R) / 2}" y="${H - 4}" text-anchor="middle">step</text>` +
+       `<text x="12" y="${T + (H - T - B) / 2}" text-anchor="middle" transform="rotate(-90 12 ${T + (H - T - B) / 2})">win</text>`;
   Object.entries(points).forEach(([actor, pts]) => {
     const colour = ["#1f4fbf", "#c8202c", "#1d8a3a", "#222", "#8a4fbf", "#c87a20"][app.letters.indexOf(actor)];
     s += `<polyline fill="none" stroke="${colour}" stroke-width="1.5" points="${pts.map(([p, w]) => `${x(p)},${y(w)}`).join(" ")}"/>`;
     pts.forEach(([p, w]) => {
       const flag = summary.flags[p];
-      s += `<circle class="win-point" data-ply="${p}" cx="${x(p)}" cy="${y(w)}" r="${flag ? 3.5 : 2}" fill="${flag ? "#d40000" : colour}"><title>ply ${p}: ${actor} ${(100 * w).toFixed(0)}%${flag ? " (" + flag + ")" : ""}</title></circle>`;
+      s += `<circle class="win-point" data-ply="${p}" cx="${x(p)}" cy="${y(w)}" r="${flag ? 4 : 2.5}" fill="${flag ? "#d40000" : colour}"${flag ? ' stroke="#000" stroke-width="1.2"' : ""}><title>step ${p + 1}: ${actor} ${(100 * w).toFixed(0)}%${flag ? " (" + flag + ")" : ""}</title></circle>`;
     });
   });
   svg.innerHTML = s;
   svg.querySelectorAll(".win-point").forEach(c => c.onclick = () => replayTo(Number(c.dataset.ply)));
+}
+
+// A step's engine annotations in words: "Blunder: −20 points. Best was `done` (24% to win; the move
+// played 4%)." Percentage points of win probability; fields the page does not know are listed after.
+function annotationWords(a) {
+  if (!a) return "";
+  const pct = (w) => `${Math.round(100 * w)}%`;
+  const num = (w) => typeof w === "number" && !Number.isNaN(w);
+  const parts = [];
+  const loss = num(a.loss) ? Math.round(100 * a.loss) : null;
+  if (a.flag) parts.push(`${a.flag[0].toUpperCase()}${a.flag.slice(1)}: −${loss ?? "?"} points of win chance.`);
+  else if (loss !== null && loss > 0) parts.push(`−${loss} points of win chance.`);
+  else if (loss === 0) parts.push("The engine's choice too.");
+  if (a.best && (a.flag || (loss !== null && loss > 0))) parts.push(`Best was \`${a.best}\`${num(a.win) ? ` (${pct(a.win)} to win)` : ""}.`);
+  if (num(a.played_win)) parts.push(`The move played: ${pct(a.played_win)} to win.`);
+  else if (num(a.win) && !a.best) parts.push(`${pct(a.win)} to win.`);
+  if (num(a.margin_loss) && a.margin_loss > 0) parts.push(`It gives up ${a.margin_loss.toFixed(1)} points of margin.`);
+  if (a.comment) parts.push(String(a.comment));
+  const known = new Set(["flag", "loss", "best", "win", "played_win", "margin_loss", "comment", "visits", "played_visits", "method", "time"]);
+  const rest = Object.entries(a).filter(([k]) => !known.has(k)).map(([k, v]) => `${k}: ${v}`);
+  if (rest.length) parts.push(rest.join(" · "));
+  return parts.join(" ");
 }
 
 async function replayTo(ply) {
@@ -548,9 +653,13 @@ async function replayTo(ply) {
   try { showReplayStep(await api("GET", `/api/replays/${app.replay.id}/${ply}`)); } catch (e) { showError(e.message); }
 }
 
+// The replay at a position: the board after `step.ply` steps, the last step's changes outlined (teal),
+// the next step's element outlined (dashed magenta) and its row in the list marked. Rows are numbered
+// from 1, so the next step is number ply + 1, as the counter says.
 function showReplayStep(step) {
   app.replay.ply = step.ply;
   app.replay.view = step.view;
+  app.replay.step = step;
   const list = $("#rp-steps");
   list.innerHTML = "";
   const first = Math.max(0, step.ply - 6);
@@ -558,17 +667,26 @@ function showReplayStep(step) {
   app.replay.steps.slice(first, step.ply + 7).forEach((text, i) => {
     const li = document.createElement("li");
     li.textContent = text + (app.replay.flags[first + i] ? `  (${app.replay.flags[first + i]})` : "");
-    if (first + i === step.ply) li.className = "current";
+    li.dataset.step = String(first + i + 1);
+    if (first + i === step.ply) { li.className = "current"; li.title = "the next step"; }
+    else if (first + i === step.ply - 1) { li.className = "played"; li.title = "the step just played"; }
     li.onclick = () => replayTo(first + i);
     list.appendChild(li);
   });
   $("#rp-slider").value = step.ply;
-  $("#rp-ply").textContent = `ply ${step.ply} / ${app.replay.plies}`;
-  $("#rp-step").textContent = step.next ? `next: ${step.next}` : "end of the record";
+  const plies = app.replay.plies;
+  $("#rp-ply").textContent = step.ply < plies ? `step ${step.ply + 1} of ${plies}` : `the end: all ${plies} steps played`;
+  $("#rp-step").textContent = step.next ? `next: ${step.ply + 1}. ${step.next}` : "end of the record";
   const a = step.annotations;
-  $("#rp-annotations").textContent = a ? Object.entries(a).map(([k, v]) => `${k}: ${v}`).join(" · ") : "";
+  const box = $("#rp-annotations");
+  box.textContent = annotationWords(a);
+  if (a && a.flag) { box.innerHTML = ""; const f = document.createElement("span"); const words = annotationWords(a); const cut = words.indexOf(":");
+    f.className = `flag ${a.flag}`; f.textContent = words.slice(0, cut + 1); box.append(f, words.slice(cut + 1)); }
   if (app.tab === "replay") {
     draw(step.view, [], app.replay.seat, {seatNames: app.replay.seats.map(s => s.player), kind: app.replay.kind});
+    highlight(markKeys(step.changes || []), "mark");
+    const next = step.move ? board().moveTargets(step.move, step.view, step.view.actor || app.replay.seat) : [];
+    highlight(next, "mark-next");
     const v = step.view;
     $("#status").textContent = `replay · ${whereNow(app.replay.kind, v)} · as ${app.replay.seat}`;
   }
@@ -606,16 +724,18 @@ function wire() {
   $("#kind").onchange = () => chooseKind($("#kind").value, 0, seatSpecsFromForm());   // at the game's default count
   $("#generic-board").onchange = () => {
     app.generic = $("#generic-board").checked;
-    if (app.game) { setUrl(gameUrl(app.game.kind, app.game.setup.players, app.game.setup.seed, app.game.setup.seats, app.game.game)); }
+    if (app.game) { setUrl(gameUrl(app.game.kind, app.game.setup.players, app.game.setup.seeded ? app.game.setup.seed : null, app.game.setup.seats, app.game.game)); }
     switchTab(app.tab);
   };
   $("#players").onchange = () => buildSeatInputs(Number($("#players").value), seatSpecsFromForm());
-  $("#setup").onsubmit = (e) => { e.preventDefault(); newGame(app.kind, Number($("#players").value), Number($("#seed").value), seatSpecsFromForm()); };
+  // an empty seed: a secret deal; a number: a seeded, reproducible one (labelled so)
+  $("#setup").onsubmit = (e) => { e.preventDefault(); newGame(app.kind, Number($("#players").value), $("#seed").value.trim() === "" ? null : Number($("#seed").value), seatSpecsFromForm()); };
   $("#undo").onclick = undo;
   $("#replay-game").onclick = async () => {
     if (!app.game) return;
     try {
-      const text = await (await fetch(`/api/games/${encodeURIComponent(app.game.game)}/record?seat=${app.game.seat}`)).text();
+      const text = await (await fetch(`/api/games/${encodeURIComponent(app.game.game)}/record`,
+                                      {headers: {"X-Burano-Token": seatToken(app.game.seat)}})).text();
       $("#rp-json").value = text;
       $("#rp-seat").value = app.game.seat;
       switchTab("replay");
@@ -644,6 +764,8 @@ function wire() {
   $("#rp-slider").oninput = () => replayTo(Number($("#rp-slider").value));
   $("#rp-prev").onclick = () => replayTo((app.replay.ply || 0) - 1);
   $("#rp-next").onclick = () => replayTo((app.replay.ply || 0) + 1);
+  $("#error-close").onclick = () => showError("");
+  $("#side-toggle").onclick = () => document.body.classList.toggle("side-open");
   const board = $("#board");
   board.addEventListener("click", (e) => {
     const el = e.target.closest("[data-key]");
@@ -682,8 +804,9 @@ async function start() {
   chooseKind(kind, q.get("players") ? players : 0, specs);
   switchTab(q.get("tab") || "play");
   const count = Number($("#players").value);
-  if (q.get("game")) reopenGame(q.get("game"), q.get("seat"), kind, count, Number(q.get("seed") || 0), specs);
-  else if (q.get("seats")) newGame(kind, count, Number(q.get("seed") || 0), specs);
+  const seed = q.get("seed") !== null && q.get("seed") !== "" ? Number(q.get("seed")) : null;   // none: a secret deal
+  if (q.get("game")) reopenGame(q.get("game"), q.get("seat"), kind, count, seed, specs);
+  else if (q.get("seats")) newGame(kind, count, seed, specs);
   window.buranoReady = true;
 }
 
@@ -694,5 +817,6 @@ window.buranoPage = () => ({tab: app.tab, seat: app.current.seat, legal: app.cur
                             game: app.game && {id: app.game.game, kind: app.game.kind, version: app.game.version, over: app.game.over, thinking: app.game.thinking, to_move: app.game.to_move},
                             analysis: app.analysis && {id: app.analysis.id, done: app.analysis.done, result: app.analysis.result, reports: app.analysis.reports || 0},
                             editor: app.editor.position, editorValid: !!app.editor.checked,
-                            replay: app.replay && {id: app.replay.id, ply: app.replay.ply, plies: app.replay.plies}});
+                            replay: app.replay && {id: app.replay.id, ply: app.replay.ply, plies: app.replay.plies},
+                            marked: $$("#board .mark[data-key]").map(el => el.dataset.key)});
 start();

@@ -35,13 +35,13 @@
           const letter = item.seat !== undefined ? item.seat : key === "seats" ? letters[i] : undefined;
           const name = letter !== undefined ? `${key} · seat ${letter}` : item.name !== undefined ? `${key} · ${item.name}` : `${key} ${i + 1}`;
           const me = letter !== undefined && letter === seat;
-          s += `<section class="gb-block${me ? " me" : ""}" data-block="${esc(key)}:${i}"><h4>${esc(name)}${me ? " (you)" : ""}</h4>${renderValue(item)}</section>`;
+          s += `<section class="gb-block${me ? " me" : ""}" data-block="${esc(key)}:${i}" data-key="${esc(`block:${key}:${i}`)}"><h4>${esc(name)}${me ? " (you)" : ""}</h4>${renderValue(item)}</section>`;
         });
         continue;
       }
-      s += `<section class="gb-block" data-block="${esc(key)}"><h4>${esc(key)}</h4>${renderValue(value)}</section>`;
+      s += `<section class="gb-block" data-block="${esc(key)}" data-key="${esc("block:" + key)}"><h4>${esc(key)}</h4>${renderValue(value)}</section>`;
     }
-    const head = facts.length ? `<section class="gb-block" data-block="facts"><h4>position</h4>${renderValue(Object.fromEntries(facts))}</section>` : "";
+    const head = facts.length ? `<section class="gb-block" data-block="facts" data-key="block:facts"><h4>position</h4>${renderValue(Object.fromEntries(facts))}</section>` : "";
     return head + s;
   }
 
@@ -57,5 +57,17 @@
 
   function moveTargets(move) { return ["move:" + move]; }
 
-  window.GenericBoard = {renderBoard, moveTargets, renderValue, generic: true};
+  // The last-move marks: the blocks a list of view changes ([path, before, after]) touches.
+  function changedKeys(changes, view) {
+    const keys = new Set();
+    for (const [path] of changes || []) {
+      const key = path[0], value = view[key];
+      if (scalar(value) || (Array.isArray(value) && value.every(scalar))) keys.add("block:facts");
+      else if (Array.isArray(value) && typeof path[1] === "number") keys.add(`block:${key}:${path[1]}`);
+      else keys.add(`block:${key}`);
+    }
+    return [...keys];
+  }
+
+  window.GenericBoard = {renderBoard, moveTargets, changedKeys, renderValue, generic: true};
 })();

@@ -1,0 +1,93 @@
+"""The operator's limits on the work a `burano serve` does for its clients (`ServerLimits`).
+
+Every limit is set by whoever starts the server (`burano serve --limit NAME=VALUE`, docs/web.md), never by
+a client: a request that asks for more than a limit allows is refused with one line naming the limit
+(a bot spec above a cap: 400; a full server: 429; a body too large: 413). The defaults suit one machine
+shared by a few people: a game's bot thinks at most 30 s with 4 threads in one process, and a search the
+server runs for anyone can be stopped (a bot's `ismcts` search through its stop event, an analysis through
+its own).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from burano_ai.core.errors import OptionError
+
+
+@dataclass(frozen=True)
+class ServerLimits:
+    """What one server does at most. Numbers >= 1 unless said otherwise."""
+
+    max_body: int = 4 * 1024 * 1024      # bytes of one request body (counted as they arrive, chunked or not)
+    max_games: int = 64                  # games held; the least recently used one is forgotten (its bot stopped)
+    max_streams: int = 64                # server-sent event streams open at once (all clients together)
+    max_analyses: int = 16               # analyses held (finished ones included); the oldest is forgotten
+    max_running_analyses: int = 2        # analyses searching at once; one more is refused (429)
+    analysis_seconds: float = 120.0      # longest analysis: it stops by itself after this
+    analysis_threads: int = 0            # threads of one analysis (0: every usable core)
+    max_replays: int = 8                 # replays held; the oldest is forgotten
+    max_replay_plies: int = 5_000        # steps of a record opened for replay (a 4-player Burano game: ~600)
+    bot_seconds: float = 30.0            # a bot spec's `time` (seconds per decision) at most
+    bot_iterations: int = 200_000        # a bot spec's `iterations` at most
+    bot_threads: int = 4                 # a bot spec's `threads` at most
+    bot_workers: int = 1                 # a bot spec's `workers` (processes; not stoppable mid-think) at most
+    bot_rollouts: int = 100              # a bot spec's `rollouts` (OpenSpiel's bots) at most
+
+    def bot_caps(self) -> dict[str, float]:
+        """Bot spec key -> the largest value a client may ask for."""
+        return {"time": self.bot_seconds, "iterations": self.bot_iterations, "threads": self.bot_threads,
+                "workers": self.bot_workers, "rollouts": self.bot_rollouts}
+
+    def check_bot(self, spec: Any, where: str) -> None:
+        """Refuse a parsed `BotSpec` that asks for more than a cap: an OptionError naming the key and the cap."""
+        for key, cap in self.bot_caps().items():
+            value = spec.options.get(key)
+            if value is not None and value > cap:
+                raise OptionError(f"{where}: {key}={value:g} is above this server's limit ({key} <= {cap:g}; "
+                                  f"the operator sets it: burano serve --limit bot_{_limit_key(key)}=...)")
+
+
+def _limit_key(spec_key: str) -> str:
+    return "seconds" if spec_key == "time" else spec_key
+
+
+#: Limits that may be 0 (meaning: no cap of their own).
+_ZERO_OK = frozenset({"analysis_threads"})
+
+
+def limit_names() -> list[str]:
+    return [f.name for f in dataclasses.fields(ServerLimits)]
+
+
+def parse_limits(items: list[str] | None, base: ServerLimits | None = None) -> ServerLimits:
+    """`NAME=VALUE` items (`--limit max_games=8`) applied to `base` (default: the defaults).
+
+    Raises:
+        OptionError: naming an unknown limit (and the known ones) or a bad value.
+    """
+    limits = base or ServerLimits()
+    fields = {f.name: f for f in dataclasses.fields(ServerLimits)}
+    changes: dict[str, Any] = {}
+    for item in items or []:
+        name, eq, text = str(item).partition("=")
+        name = name.strip()
+        if not eq or not name:
+            raise OptionError(f"--limit {item!r}: expected NAME=VALUE (limits: {', '.join(fields)})")
+        if name not in fields:
+            raise OptionError(f"--limit: unknown limit {name!r} (limits: {', '.join(fields)})")
+        kind = type(getattr(limits, name))
+        try:
+            value = kind(text.strip().replace("_", ""))
+        except ValueError:
+            raise OptionError(f"--limit {name}: {text.strip()!r} is not a "
+                              f"{'whole number' if kind is int else 'number'}") from None
+        least = 0 if name in _ZERO_OK else (1 if kind is int else 0)
+        if (kind is float and not math.isfinite(value)) or value < least or (kind is float and value == 0):
+            raise OptionError(f"--limit {name}: must be {'>= ' + str(least) if kind is int else '> 0'}, "
+                              f"not {text.strip()!r}")
+        changes[name] = value
+    return dataclasses.replace(limits, **changes)
