@@ -129,7 +129,7 @@ class AzulSintraSpec(PeopleSide):
 
     # --- people side
 
-    def render(self, position: dict[str, Any] | str) -> str:
+    def render(self, position: dict[str, Any] | str, width: int | None = None) -> str:
         if isinstance(position, str):
             try:
                 position = json.loads(position)

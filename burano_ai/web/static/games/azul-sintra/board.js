@@ -94,24 +94,27 @@ function moveTargets(move, v, seat) {
 const TABLE_W = 920;
 function factoryXY(i, n) {
   const pitch = Math.min(100, (TABLE_W - 20) / n);
-  return [10 + pitch * i + pitch / 2, 186];
+  return [10 + pitch * i + pitch / 2, 190];
 }
 function drawGroups(data, letters, cx, cy, keyPrefix, perRow) {
-  // the pieces of a display grouped by colour: one clickable group per colour
+  // the pieces of a display grouped by colour: one clickable group per colour (its count below)
   let s = "";
   const groups = Object.entries(countsOf(letters));
+  const rows = Math.ceil(groups.length / perRow);
   groups.forEach(([c, n], gi) => {
-    const gx = cx + (gi % perRow - (Math.min(groups.length, perRow) - 1) / 2) * 40;
-    const gy = cy + Math.floor(gi / perRow) * 36 - (groups.length > perRow ? 18 : 0);
+    const inRow = Math.min(groups.length - Math.floor(gi / perRow) * perRow, perRow);
+    const gx = cx + (gi % perRow - (inRow - 1) / 2) * 42;
+    const gy = cy + (Math.floor(gi / perRow) - (rows - 1) / 2) * 40;
     s += `<g class="az-group"${keyAttr(`${keyPrefix}:${c}`)}><title>${esc(`${n} ${colourName(data, c)}`)}</title>` +
-         `<rect x="${gx - 18}" y="${gy - 16}" width="36" height="32" rx="6" fill="#fffdf6" stroke="#8a7f6a"/>`;
-    for (let j = 0; j < n; j++) s += piece(data, gx - 8 + (j % 2) * 12, gy - 6 + Math.floor(j / 2) * 9 - (n > 4 ? 3 : 0), 5);
-    s += txt(gx, gy + 12, `${n}${c}`, 12, 'text-anchor="middle" font-weight="bold"') + "</g>";
+         `<rect x="${gx - 19}" y="${gy - 19}" width="38" height="38" rx="6" fill="#fffdf6" stroke="#8a7f6a"/>`;
+    if (n <= 4) for (let j = 0; j < n; j++) s += piece(data, gx - 7 + (j % 2) * 14, gy - 11 + Math.floor(j / 2) * 12, 5.5, c);
+    else s += piece(data, gx, gy - 6, 8, c);
+    s += txt(gx, gy + 15, `${n}`, 12, 'text-anchor="middle" font-weight="bold"') + "</g>";
   });
   return s;
 }
 function drawTable(v, data) {
-  const H = 330;
+  const H = 332;
   let s = `<g data-region="table" data-box="0,0,${TABLE_W},${H}">`;
   s += txt(12, 22, `Azul: Stained Glass of Sintra, ${v.players} players, side ${v.side}`, 17, 'font-weight="bold"');
   s += txt(TABLE_W - 12, 22, statusLine(v), 14, 'text-anchor="end"');
@@ -139,21 +142,21 @@ function drawTable(v, data) {
   s += txt(12, 134, "factory displays", 13, 'font-weight="bold"');
   (v.factories || []).forEach((f, i) => {
     const [cx, cy] = factoryXY(i, n);
-    s += `<g${keyAttr(`fac:${i + 1}`)}><circle cx="${cx}" cy="${cy}" r="44" fill="#e9e2d0" stroke="#8a7f6a" stroke-width="2"/>` +
-         txt(cx, cy - 30, `F${i + 1}`, 12, 'text-anchor="middle"') + "</g>";
-    s += drawGroups(data, f, cx, cy + 4, `src:F${i + 1}`, 2);
+    s += `<g${keyAttr(`fac:${i + 1}`)}><circle cx="${cx}" cy="${cy}" r="47" fill="#e9e2d0" stroke="#8a7f6a" stroke-width="2"/>` +
+         txt(cx - 46, cy - 38, `F${i + 1}`, 12, 'font-weight="bold"') + "</g>";
+    s += drawGroups(data, f, cx, cy + 6, `src:F${i + 1}`, 2);
   });
   // the centre
   const tokenHere = v.token === "centre";
-  s += `<g${keyAttr("centre")}><rect x="10" y="240" width="${TABLE_W - 20}" height="80" rx="10" fill="#efe7d3" stroke="#8a7f6a" stroke-width="2"/>` +
-       txt(20, 258, "centre", 13, 'font-weight="bold"') + "</g>";
-  if (tokenHere) s += `<g${keyAttr("token-centre")}><rect x="20" y="268" width="34" height="34" rx="4" fill="#fff" stroke="#222" stroke-width="2"/>${txt(37, 290, "1", 16, 'text-anchor="middle" font-weight="bold"')}</g>`;
-  s += drawGroups(data, v.centre || "", 140 + Object.keys(countsOf(v.centre)).length * 20, 284, "src:C", 10);
+  s += `<g${keyAttr("centre")}><rect x="10" y="244" width="${TABLE_W - 20}" height="80" rx="10" fill="#efe7d3" stroke="#8a7f6a" stroke-width="2"/>` +
+       txt(20, 262, "centre", 13, 'font-weight="bold"') + "</g>";
+  if (tokenHere) s += `<g${keyAttr("token-centre")}><rect x="20" y="272" width="34" height="34" rx="4" fill="#fff" stroke="#222" stroke-width="2"/>${txt(37, 294, "1", 16, 'text-anchor="middle" font-weight="bold"')}</g>`;
+  s += drawGroups(data, v.centre || "", 90 + Object.keys(countsOf(v.centre)).length * 21, 288, "src:C", 10);
   return s + "</g>";
 }
 
 // -- a palace board --------------------------------------------------------------------------------
-const SEAT_W = 456, SEAT_H = 338, COL_W = 54, COL_X = 12, STRIP_Y = 74, CELL_H = 25, WIN_Y = STRIP_Y + 5 * CELL_H + 12;
+const SEAT_W = 456, SEAT_H = 384, COL_W = 54, COL_X = 12, STRIP_Y = 74, CELL_H = 25, WIN_Y = STRIP_Y + 5 * CELL_H + 12;
 function stripCells(face, pieces, jokers) {
   // the face's 5 cells with what lies on them: coloured cells first, then jokers (AD-13)
   const cells = [...face].map(ch => ({printed: ch, on: null}));
@@ -224,7 +227,7 @@ function drawSeat(v, p, data, opts) {
     s += `<path d="M${x1} ${y - 4} L${x1} ${y} L${x2} ${y} L${x2} ${y - 4}" fill="none" stroke="#b07800" stroke-width="2"/>`;
   });
   // the broken-glass track: 9 spaces top to bottom, drawn left to right; the marker on its space
-  const ty = SEAT_H - 44, track = data.track || [];
+  const ty = WIN_Y + 130, track = data.track || [];
   s += `<g${keyAttr(`break:${L}`)} class="az-track"><rect x="10" y="${ty - 6}" width="${SEAT_W - 20}" height="40" rx="6" fill="#fbe9e7" stroke="#a33"/>` +
        txt(16, ty + 10, "broken", 12) + txt(16, ty + 25, `glass (${seat.hits}x -18)`, 12);
   track.forEach((val, i) => {
@@ -241,7 +244,7 @@ function renderBoard(v, opts) {
   opts = opts || {};
   const data = dataOf(v);
   let s = `<div class="board-blocks" id="board-svg">`;
-  s += block("table", TABLE_W, 330, 1, drawTable(v, data));
+  s += block("table", TABLE_W, 332, 1, drawTable(v, data));
   (v.seats || []).forEach((_, p) => { s += block("seat-" + LETTERS[p], SEAT_W, SEAT_H, 1, drawSeat(v, p, data, opts)); });
   return s + "</div>";
 }
@@ -288,6 +291,7 @@ function changedKeys(changes, v) {
   return [...keys];
 }
 
-window.AzulSintraBoard = {renderBoard, moveTargets, changedKeys, statusLine, parseMove, DEFAULT_DATA, PLACEHOLDER_CAPTION};
+const pieceFill = (v, letter) => colourFill(dataOf(v), letter);
+window.AzulSintraBoard = {renderBoard, moveTargets, changedKeys, statusLine, parseMove, pieceFill, DEFAULT_DATA, PLACEHOLDER_CAPTION};
 (window.BoardModules = window.BoardModules || {})["azul-sintra"] = window.AzulSintraBoard;
 })();
