@@ -457,7 +457,9 @@ def test_random_games_keep_every_invariant_at_every_ply(load, n, side):
     for seed in range(3):
         rng = random.Random(seed)
         s = load(ref(n, side).new_initial_state())
-        keeps = 0
+        keeps = decisions = 0
+        resets = [0] * n
+        drafts = [0] * n
         while not s.is_terminal():
             if s.is_chance_node():
                 assert s.legal_actions() == []
@@ -468,9 +470,13 @@ def test_random_games_keep_every_invariant_at_every_ply(load, n, side):
                 assert legal and s.chance_outcomes() == []
                 a = rng.choice(legal)
                 keeps += a >= rules.KEEP0
+                decisions += 1
+                resets[s.current_player()] += a == RESET
+                drafts[s.current_player()] += a < rules.DRAFT_ACTIONS
             s.apply_action(a)
             s.check()
             d = s.to_dict()
             assert sum(d["bag"].values()) >= 0
-        assert keeps <= 16 * n
+        assert keeps <= 16 * n and decisions <= s.game.max_game_length()     # §11.5
+        assert all(r <= d for r, d in zip(resets, drafts))                      # §5.4
         assert s.legal_actions() == [] and math.isclose(sum(s.returns()), 1.0)

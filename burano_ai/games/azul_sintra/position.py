@@ -491,7 +491,13 @@ def position_from_dict(root: object, expect: tuple | None = None) -> Position:
     pos.turn = _int(d["turn"], "turn", 0, 10_000)
     pos.to_move = _seat(d["to_move"], "to_move", n, allow_none=True)
     pos.starter = _seat(d["starter"], "starter", n)
-    pos.token = -1 if d["token"] == "centre" else _seat(d["token"], "token", n) if d["token"] != "centre" else -1
+    token = d["token"]
+    if token == "centre":
+        pos.token = -1
+    elif isinstance(token, str) and len(token) == 1 and token in SEAT_LETTERS[:n]:
+        pos.token = SEAT_LETTERS.index(token)
+    else:
+        raise _fail("token", f"expected 'centre' or a seat letter {', '.join(SEAT_LETTERS[:n])}, got {token!r:.40}")
     ind = d["indicator"]
     if not isinstance(ind, list) or len(ind) != ROUNDS:
         raise _fail("indicator", f"expected {ROUNDS} colour letters or nulls (rounds I..VI), got {ind!r:.60}")
