@@ -173,3 +173,20 @@ def test_the_honest_check_finds_a_leak():
         _check_honest({"view": dict(seat_views[-1], view="B")}, seat_views)
     with pytest.raises(AssertionError, match="not in A's view"):
         _check_honest({"marks": {"first": 0, "steps": [[[["centre"], "", "PPPP"]]]}}, seat_views)
+
+
+def test_a_position_with_its_own_data_is_drawn_from_it(live_server, page):
+    """A corrected data file (not marked placeholder, other window values): no caption, its values drawn;
+    the built-in data: the caption."""
+    from burano_ai.games import get_spec
+    state = get_spec("azul-sintra").new_game(2).new_initial_state()
+    view = state.to_dict(0)
+    data = json.loads((ROOT / "burano_ai/games/azul_sintra/data/placeholder.json").read_text())
+    data["placeholder"] = False
+    data["window_values"]["value"] = [9, 8, 7, 6, 5, 5, 3, 2]
+    page.goto(f"{live_server}/?kind=azul-sintra&players=2&seed=1&seats=human,greedy")
+    page.wait_for_function("window.AzulSintraBoard !== undefined")
+    drawn = page.evaluate("([v]) => AzulSintraBoard.renderBoard(v, {seat: 0})", [dict(view, data=data)])
+    assert "PLACEHOLDER" not in drawn and "9 pt" in drawn and "1 pt" not in drawn
+    drawn = page.evaluate("([v]) => AzulSintraBoard.renderBoard(v, {seat: 0})", [view])
+    assert "PLACEHOLDER DATA" in drawn and "1 pt" in drawn and "9 pt" not in drawn
