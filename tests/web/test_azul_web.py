@@ -190,3 +190,31 @@ def test_a_position_with_its_own_data_is_drawn_from_it(live_server, page):
     assert "PLACEHOLDER" not in drawn and "9 pt" in drawn and "1 pt" not in drawn
     drawn = page.evaluate("([v]) => AzulSintraBoard.renderBoard(v, {seat: 0})", [view])
     assert "PLACEHOLDER DATA" in drawn and "1 pt" in drawn and "9 pt" not in drawn
+
+
+def test_three_and_four_players_fit_at_1280_by_800(live_server, page):
+    """7 and 9 factory displays and 3-4 palace boards: no text below 12 px, no block drawn over another,
+    every legal move of the first decisions has its clickable element; a few moves clicked."""
+    for players in (3, 4):
+        seats = ",".join(["human"] + ["greedy"] * (players - 1))
+        page.goto(f"{live_server}/?kind=azul-sintra&players={players}&seed=2&seats={seats}")
+        page.wait_for_function("window.buranoPage().game && window.buranoPage().legal.length > 0")
+        assert page.locator('#board [data-key^="fac:"]').count() == 2 * players + 1
+        assert page.locator('#board [data-block^="seat-"]').count() == players
+        rng = random.Random(players)
+        for _ in range(3):
+            state = _page_state(page)
+            if state["game"]["over"]:
+                break
+            assert page.evaluate(SMALLEST_TEXT) >= 12
+            boxes = page.locator("#board svg.board-block").evaluate_all(
+                "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })")
+            for i, a in enumerate(boxes):
+                for b in boxes[i + 1:]:
+                    assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (players, a, b)
+            for move in state["legal"]:
+                key = page.evaluate("([m]) => AzulSintraBoard.moveTargets(m, window.buranoState(), 0)[0]", [move])
+                assert page.locator(f'#board [data-key="{key}"].legal').count() >= 1, (players, move)
+            _click(page, rng.choice(state["legal"]))
+            page.wait_for_function(WAIT_FOR_TURN, arg=[state["game"]["version"]])
+        screenshot(page, f"azul-board-{players}p")
