@@ -130,6 +130,8 @@ class AzulSintraSpec(PeopleSide):
     # --- people side
 
     def render(self, position: dict[str, Any] | str, width: int | None = None) -> str:
+        """The board as plain text (`render.render`): at most 80 columns and 4 + 3 per seat lines, the same
+        at any `width`; its first line names the placeholder data while it is in use."""
         if isinstance(position, str):
             try:
                 position = json.loads(position)
