@@ -29,7 +29,7 @@ def _views(payload):
 
 def test_a_whole_azul_game_clicked_through_on_the_generic_board(live_server, page):
     page.add_init_script(RECORD_RESPONSES)
-    page.goto(f"{live_server}/?kind=azul-sintra&players=2&seed=5&seats=human,greedy")
+    page.goto(f"{live_server}/?kind=azul-sintra&board=generic&players=2&seed=5&seats=human,greedy")
     page.wait_for_function("window.buranoPage().game && window.buranoPage().legal.length > 0")
     state = _page_state(page)
     assert state["game"]["kind"] == "azul-sintra" and state["board"] == "generic"

@@ -39,7 +39,9 @@ class AzulSintraSpec(PeopleSide):
         "compiled": "burano_ai.games.azul_sintra._core:Game",
         "reference": "burano_ai.games.azul_sintra.reference:Game",
     })
-    capabilities: frozenset[str] = frozenset({"native_search", "heuristic_playout", "openspiel", "placeholder_data"})
+    capabilities: frozenset[str] = frozenset({"native_search", "heuristic_playout", "openspiel", "placeholder_data",
+                                              "web_board"})
+    web_board: str = "games/azul-sintra/board.js"
     placeholder_notice: str = PLACEHOLDER_NOTICE
 
     def game_class(self, implementation: str = "compiled"):
