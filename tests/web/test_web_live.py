@@ -84,6 +84,18 @@ def test_concurrent_moves_and_undos_on_one_game_never_fail(serve):
     assert statuses.count(200) >= 25 and final["view"]["view"] == "A"
 
 
+def _whole_answer(answer: bytes) -> bool:
+    """Has `answer` (an HTTP response read so far) its head and the Content-Length bytes of its body?"""
+    head, sep, body = answer.partition(b"\r\n\r\n")
+    if not sep:
+        return False
+    for line in head.split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            return len(body) >= int(value.strip())
+    return True
+
+
 def _chunked_post(url: str, path: str, total: int, chunk: int = 16 * 1024) -> tuple[int, int, bytes]:
     """POST `total` bytes of a JSON-ish body in chunks with no Content-Length; stop sending once the server
     answers. Returns (status, bytes sent, answer)."""
@@ -113,8 +125,11 @@ def _chunked_post(url: str, path: str, total: int, chunk: int = 16 * 1024) -> tu
                 break
         sock.setblocking(True)
         sock.settimeout(30)
-        while b"\r\n\r\n" not in answer:
-            more = sock.recv(65536)
+        while not _whole_answer(answer):   # the head may come before its body: read the body too
+            try:
+                more = sock.recv(65536)
+            except (ConnectionResetError, socket.timeout):
+                break
             if not more:
                 break
             answer += more
