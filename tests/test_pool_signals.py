@@ -108,3 +108,25 @@ def test_workers_follow_a_killed_parent():
     proc.wait(timeout=END_GUARD)
     left = wait_for_empty_group(proc.pid)
     assert left == [], left
+
+
+def test_ctrl_c_while_the_workers_start_ends_everything_without_a_traceback():
+    # Regression (CI under load): a Ctrl-C to the whole group while a worker was still importing (before it
+    # ignored SIGINT) printed its KeyboardInterrupt traceback, and one that interrupted the parent half-way
+    # through starting a worker left the worker an EOFError traceback. Now workers are born with SIGINT
+    # blocked and the parent starts each worker as one step.
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    for trial in range(6):
+        proc = subprocess.Popen([sys.executable, "-m", "cli", *COMMANDS["analyse" if trial % 2 else "arena"]],
+                                cwd=ROOT, env=env, start_new_session=True, stdin=subprocess.DEVNULL,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + START_GUARD
+        while not any("spawn_main" in m[1] for m in group_members(proc.pid)) and time.monotonic() < deadline \
+                and proc.poll() is None:
+            time.sleep(0.002)
+        os.killpg(proc.pid, signal.SIGINT)     # the first worker exists and is still importing
+        left = wait_for_empty_group(proc.pid)
+        assert left == [], (trial, left)
+        assert proc.wait(timeout=END_GUARD) == 130
+        stderr = proc.stderr.read().decode()
+        assert "Traceback" not in stderr, (trial, stderr)

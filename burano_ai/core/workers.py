@@ -106,11 +106,44 @@ def workers_stop_on_signals(stop) -> Iterator[None]:
             signal.signal(signum, before)
 
 
+class _Pool(ProcessPoolExecutor):
+    """A ProcessPoolExecutor that starts a worker as one uninterruptible step.
+
+    - The worker is born with SIGINT blocked (a blocked-signal mask is inherited through fork and exec; CPython
+      starts its resource tracker the same way), so a Ctrl-C that reaches the whole process group while the
+      worker is still importing (before `follow_parent` ignores SIGINT) stays pending and is then discarded,
+      instead of a KeyboardInterrupt traceback from the worker's imports (seen under load in CI).
+    - In the parent, SIGTERM, SIGHUP and SIGINT that arrive while a worker is being started are held and
+      raised once it is started: a handler run half-way left a worker without its start-up data (an EOFError
+      traceback from it).
+    """
+
+    def _spawn_process(self) -> None:
+        held: list[int] = []
+        saved: dict[int, Any] = {}
+        if threading.current_thread() is threading.main_thread():
+            for signum in _signals():
+                before = signal.getsignal(signum)
+                if before is not signal.SIG_IGN and before is not None:
+                    saved[signum] = before
+                    signal.signal(signum, lambda s, frame: held.append(s))
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if hasattr(signal, "pthread_sigmask") else None
+        try:
+            super()._spawn_process()
+        finally:
+            if mask is not None:
+                signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+            for signum, before in saved.items():
+                signal.signal(signum, before)
+            for signum in held:
+                signal.raise_signal(signum)
+
+
 @contextlib.contextmanager
 def process_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
     """A ProcessPoolExecutor of `workers` spawned processes that end with the block, a signal or the parent."""
     ctx = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=follow_parent)
+    pool = _Pool(max_workers=workers, mp_context=ctx, initializer=follow_parent)
     finished = False
 
     def stop() -> None:
@@ -131,6 +164,8 @@ def process_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
 def follow_parent() -> None:
     """In a worker process: end when the parent does, however it ends (see the module docstring)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):   # born with SIGINT blocked (`_Pool`): a pending one is now discarded
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), signal.SIG_DFL)
