@@ -368,3 +368,27 @@ def test_the_generic_board_marks_the_blocks_that_changed(live_server, page):
                 expected.add("block:facts")
         assert expected, "the bids changed nothing"
         assert set(_page_state(page)["marked"]) == expected
+
+
+def test_the_legal_list_shows_moves_in_words_with_their_text_and_the_notes(live_server, page):
+    """Issue 21 item 5 on the page: each legal move reads in people's words (the payload's `legal_words`)
+    with its move text under it, clicking still plays the move text, and the notes (what the next move
+    costs, why moves are missing) follow the list."""
+    page.goto(f"{live_server}/?players=2&seed=3&seats=human,random")
+    page.wait_for_function("window.buranoPage().game && window.buranoPage().legal.length > 0")
+    game = page.evaluate("window.buranoPage().game")
+    buttons = page.locator("#legal button")
+    assert buttons.count() == len(game["legal"]) == len(game["legal_words"])
+    for i, (move, words) in enumerate(zip(game["legal"], game["legal_words"])):
+        button = buttons.nth(i)
+        assert button.get_attribute("data-move") == move
+        text = button.inner_text()
+        assert text.splitlines()[0] == words
+        if words != move:
+            assert button.locator(".move-text").inner_text() == move
+    assert "draw a flat roof tile" in page.locator("#legal").inner_text()
+    notes = page.locator("#legal .move-note")
+    assert [notes.nth(i).inner_text() for i in range(notes.count())] == game["notes"]
+    with page.expect_response(lambda r: r.url.endswith("/move")) as answer:
+        _click_move(page, "pick flat")
+    assert answer.value.json()["log"][0].startswith("A: pick flat")

@@ -313,13 +313,24 @@ function showGame(p) {
   $("#legal-count").textContent = p.legal.length ? `(${p.legal.length})` : "";
   const list = $("#legal");
   list.innerHTML = "";
-  p.legal.forEach(m => {
+  p.legal.forEach((m, i) => {
     const li = document.createElement("li"), b = document.createElement("button");
-    b.textContent = m; b.dataset.move = m;
+    const words = (p.legal_words || [])[i];   // the move in people's words (docs/game-format.md)
+    b.textContent = words || m; b.dataset.move = m;
+    if (words && words !== m) {                // the move text (the notation records use) under them
+      const text = document.createElement("span");
+      text.className = "move-text"; text.textContent = m;
+      b.appendChild(text);
+    }
     b.onclick = () => playMove(m);
     b.onmouseenter = () => highlight(boardOf(p.kind).moveTargets(m, p.view, p.seat));
     b.onmouseleave = () => highlight([]);
     li.appendChild(b); list.appendChild(li);
+  });
+  (p.notes || []).forEach(note => {   // what the next move costs, why moves are missing
+    const li = document.createElement("li");
+    li.className = "move-note"; li.textContent = note;
+    list.appendChild(li);
   });
   const log = $("#log");
   log.innerHTML = "";
@@ -815,7 +826,8 @@ async function start() {
 window.buranoState = () => app.current.view ? JSON.parse(JSON.stringify(app.current.view)) : null;
 window.buranoPage = () => ({tab: app.tab, seat: app.current.seat, legal: app.current.legal.slice(),
                             kind: app.kind, board: app.current.kind ? (board().generic ? "generic" : app.current.kind) : null,
-                            game: app.game && {id: app.game.game, kind: app.game.kind, version: app.game.version, over: app.game.over, thinking: app.game.thinking, to_move: app.game.to_move},
+                            game: app.game && {id: app.game.game, kind: app.game.kind, version: app.game.version, over: app.game.over, thinking: app.game.thinking, to_move: app.game.to_move,
+                                   legal: app.game.legal, legal_words: app.game.legal_words, notes: app.game.notes},
                             analysis: app.analysis && {id: app.analysis.id, done: app.analysis.done, result: app.analysis.result, reports: app.analysis.reports || 0},
                             editor: app.editor.position, editorValid: !!app.editor.checked,
                             replay: app.replay && {id: app.replay.id, ply: app.replay.ply, plies: app.replay.plies},
