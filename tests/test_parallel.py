@@ -163,7 +163,7 @@ def test_nohup_keeps_an_ignored_sighup_ignored():
 
 def _sleep_with_watchdog(pid_file: str) -> None:
     """Start the watchdog on the parent's pipe, say so by writing our pid, sleep."""
-    from burano_ai.search.parallel import watch_parent
+    from burano_ai.core.workers import watch_parent
     watch_parent(multiprocessing.parent_process().sentinel)
     Path(pid_file).write_text(str(os.getpid()))
     time.sleep(600)

@@ -38,7 +38,7 @@ import sys
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 #: Seconds a terminated worker has to end before it is killed.
 KILL_AFTER_SECONDS = 0.5
@@ -75,9 +75,13 @@ def _pool_processes(pool: ProcessPoolExecutor) -> list[Any]:
 
 
 @contextlib.contextmanager
-def workers_stop_on_signals(stop) -> Iterator[None]:
-    """While inside (in the main thread), SIGTERM, SIGHUP and SIGINT call `stop()` first, then act as before
-    (see the module docstring). Elsewhere this does nothing: only the main thread can set handlers."""
+def workers_stop_on_signals(stop, signums: Iterable[int] | None = None) -> Iterator[None]:
+    """While inside (in the main thread), SIGTERM, SIGHUP and SIGINT (or `signums`) call `stop()` first, then
+    act as before (see the module docstring). Elsewhere this does nothing: only the main thread can set handlers.
+
+    A signal whose handler was the default action exits the process with 128 + signum (through SystemExit, so
+    `finally` blocks run; SIGINT raises KeyboardInterrupt); an ignored signal stays ignored; a Python handler
+    is called after `stop()`. The previous handlers come back on exit."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -94,7 +98,7 @@ def workers_stop_on_signals(stop) -> Iterator[None]:
             raise SystemExit(128 + signum)
 
     try:
-        for signum in _signals():
+        for signum in (_signals() if signums is None else signums):
             before = signal.getsignal(signum)
             if before is signal.SIG_IGN or before is None:     # ignored, or set outside Python: leave it
                 continue
@@ -161,11 +165,17 @@ def process_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
             pool.shutdown(wait=False, cancel_futures=True)
 
 
-def follow_parent() -> None:
-    """In a worker process: end when the parent does, however it ends (see the module docstring)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if hasattr(signal, "pthread_sigmask"):   # born with SIGINT blocked (`_Pool`): a pending one is now discarded
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+def follow_parent(ignore_sigint: bool = True) -> None:
+    """In a worker process: end when the parent does, however it ends (see the module docstring).
+
+    SIGTERM and SIGHUP go back to the default action (a forked worker inherits the parent's Python handlers),
+    which ends the process even while it runs in C; with `ignore_sigint` (pool workers) a Ctrl-C to the process
+    group is left to the parent.
+    """
+    if ignore_sigint:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        if hasattr(signal, "pthread_sigmask"):   # born with SIGINT blocked (`_Pool`): a pending one is now discarded
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), signal.SIG_DFL)
@@ -176,11 +186,19 @@ def follow_parent() -> None:
     parent = multiprocessing.parent_process()
     sentinel = getattr(parent, "sentinel", None)
     if sentinel is not None:
-        if multiprocessing.connection.wait([sentinel], timeout=0):
-            os._exit(1)
+        watch_parent(sentinel)
 
-        def watch() -> None:
-            multiprocessing.connection.wait([sentinel])
-            os._exit(1)
 
-        threading.Thread(target=watch, name="burano-parent-watch", daemon=True).start()
+def watch_parent(sentinel) -> threading.Thread:
+    """Start a daemon thread that ends this process (exit code 1) once `sentinel` is ready: the parent's
+    end of a pipe, which closes when the parent dies. Checked once at once, for a parent already gone."""
+    if multiprocessing.connection.wait([sentinel], timeout=0):
+        os._exit(1)
+
+    def watch() -> None:
+        multiprocessing.connection.wait([sentinel])
+        os._exit(1)
+
+    thread = threading.Thread(target=watch, name="burano-parent-watch", daemon=True)
+    thread.start()
+    return thread

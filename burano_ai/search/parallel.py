@@ -27,28 +27,26 @@ the default action and the search runs in the main thread) terminates them and e
 128 + the signal number; a Python handler installed by the caller still runs after the workers are
 stopped, and an ignored signal stays ignored (`nohup`). If the parent dies without cleaning up (SIGKILL),
 each worker follows it: on Linux the kernel sends it SIGTERM (`prctl(PR_SET_PDEATHSIG)`), and
-everywhere a watchdog thread in the worker ends it when the parent's end of its pipe closes.
+everywhere a watchdog thread in the worker ends it when the parent's end of its pipe closes
+(`core.workers`, shared with the analysis and arena pools).
 """
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
-import ctypes.util
 import functools
 import multiprocessing
 import multiprocessing.connection
 import os
 import queue as queue_module
 import signal
-import sys
 import threading
 import time
 import traceback
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 from burano_ai.core.seats import SEAT_LETTERS
 from burano_ai.core.errors import OptionError, PositionError
+from burano_ai.core.workers import follow_parent, workers_stop_on_signals
 from burano_ai.search.ismcts import Searcher, make_searcher, native_tree_blocker, worker_seed
 from burano_ai.search.limits import Limit
 from burano_ai.search.params import Params
@@ -291,7 +289,8 @@ def run_search(root, seat: int, limit: Limit, params: Params, seed: int = 0, wor
     summaries: dict[int, dict[str, Any]] = {}
     total = limit.iterations
     try:
-        with _workers_stop_on(procs, (signal.SIGTERM, getattr(signal, "SIGHUP", None))):
+        signums = [s for s in (signal.SIGTERM, getattr(signal, "SIGHUP", None)) if s is not None]
+        with workers_stop_on_signals(functools.partial(_terminate_alive, procs), signums):
             for w in active:
                 args = (w, text, root.num_players, factory, seat, params, shares[w], deadline,
                         worker_seed(seed, w), counters, results, root_actions)
@@ -331,86 +330,14 @@ def _stop(procs: list, all_done: bool) -> None:
             p.join(timeout=5)
 
 
-@contextlib.contextmanager
-def _workers_stop_on(procs: list, signums) -> Iterator[None]:
-    """While inside, a signal in `signums` stops the worker processes in `procs` first, then acts as before.
-
-    Only the main thread can set handlers; elsewhere this does nothing (the workers still follow a dead
-    parent: see `_follow_parent`). A signal whose handler is the default action exits the process with
-    128 + signum (through SystemExit, so `finally` blocks run); an ignored signal stays ignored; a
-    Python handler is called after the workers are stopped. The previous handlers come back on exit.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous: dict[int, Any] = {}
-
-    def on_signal(signum, frame):
-        for p in procs:
-            if p.is_alive():
-                p.terminate()
-        before = previous.get(signum)
-        if callable(before):
-            before(signum, frame)
-        else:
-            raise SystemExit(128 + signum)
-
-    try:
-        for signum in signums:
-            if signum is None:
-                continue
-            before = signal.getsignal(signum)
-            if before is signal.SIG_IGN or before is None:     # ignored, or set outside Python: leave it
-                continue
-            previous[signum] = before
-            signal.signal(signum, on_signal)
-        yield
-    finally:
-        for signum, before in previous.items():
-            signal.signal(signum, before)
-
-
 # ------------------------------------------------------------------------------------------------
 # Worker processes
 
 
-#: prctl option: deliver a signal to this process when its parent thread dies (linux/prctl.h).
-_PR_SET_PDEATHSIG = 1
-
-
-def _follow_parent() -> None:
-    """Make this worker process end when its parent does, however the parent ends.
-
-    A forked worker inherits the parent's Python handlers for SIGTERM and SIGHUP (`_workers_stop_on`):
-    they go back to the default action, which ends the process even while the search runs in C.
-    """
-    for name in ("SIGTERM", "SIGHUP"):
-        if hasattr(signal, name):
-            signal.signal(getattr(signal, name), signal.SIG_DFL)
-    if sys.platform.startswith("linux"):
-        with contextlib.suppress(OSError, AttributeError, TypeError):
-            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-            libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
-    parent = multiprocessing.parent_process()
-    sentinel = getattr(parent, "sentinel", None)
-    if sentinel is None:
-        return
-    watch_parent(sentinel)
-
-
-def watch_parent(sentinel) -> threading.Thread:
-    """Start a daemon thread that ends this process (exit code 1) once `sentinel` is ready: the parent's
-    end of a pipe, which closes when the parent dies. Checked once at once, for a parent already gone."""
-    if multiprocessing.connection.wait([sentinel], timeout=0):
-        os._exit(1)
-
-    def watch() -> None:
-        multiprocessing.connection.wait([sentinel])
-        os._exit(1)
-
-    thread = threading.Thread(target=watch, name="burano-parent-watch", daemon=True)
-    thread.start()
-    return thread
+def _terminate_alive(procs: list) -> None:
+    for p in procs:
+        if p.is_alive():
+            p.terminate()
 
 
 def _worker_main(index: int, text: str, num_players: int, factory: GameFactory, seat: int, params: Params,
@@ -418,7 +345,7 @@ def _worker_main(index: int, text: str, num_players: int, factory: GameFactory, 
                  root_actions=None) -> None:
     """Body of one worker process: follow the parent, rebuild the root, search, send the summary back."""
     try:
-        _follow_parent()
+        follow_parent(ignore_sigint=False)
         root = factory(num_players).state_from_json(text)
         searcher = make_searcher(root, seat, params, seed, root_actions=root_actions)
 
