@@ -400,3 +400,27 @@ def test_the_engine_deals_a_game_of_the_options():
     for key, message in expected.items():
         assert message in answers[key]["error"], answers[key]
         assert answers[key]["field"] == "position.options"
+
+
+def test_a_game_of_secret_chance_deals_with_the_options():
+    """No seed: the secret deal is made with the options and written out as the record's start."""
+    session = GameSession(2, None, ["human", "random"], game="azul-sintra", options={"side": "B", "first_player": 1})
+    assert session.record.seed is None and session.record.options == {"side": "B", "first_player": 1}
+    assert session.record.start["side"] == "B" and session.state.to_dict()["first_player"] == "B"
+    again = GameRecord.from_json(session.record.to_json())
+    assert again.options == session.record.options and again.initial_state().to_dict()["side"] == "B"
+
+
+def test_goofspiel_options_travel_the_same_way(runner, tmp_path):
+    path = tmp_path / "goof.json"
+    result = invoke(runner, "random-game", "--game", "goofspiel", "--players", 3, "--seed", 2, "-q",
+                    "--option", "num_cards=4", "--option", "points_order=descending", "--record", path)
+    assert result.exit_code == 0, result.stderr
+    record = GameRecord.load(path)
+    assert record.options == {"num_cards": 4, "points_order": "descending"}
+    final = record.replay()
+    assert final.is_terminal() and final.to_dict()["num_cards"] == 4
+    # 4 cards a hand: 3 bids each (the last card of every hand is played for it), not 12 of 13 cards
+    assert sum(1 for step in record.steps if not step.is_chance) == 3 * 3
+    assert_user_error(invoke(runner, "random-game", "--game", "goofspiel", "--option", "num_cards=40"),
+                      "--option num_cards: expected a whole number from 2 to 16, not 40")
