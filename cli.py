@@ -39,7 +39,8 @@ import typer
 from typer.core import TyperGroup
 
 from burano_ai.core.errors import BuranoError, OptionError, PositionError
-from burano_ai.core.options import game_options_json, game_options_text, is_placeholder, make_game, parse_cli_options
+from burano_ai.core.options import (game_options_json, game_options_text, is_placeholder, make_game, option_value_text,
+                                    parse_cli_options)
 from burano_ai.core.people import check_player_count, game_keyword
 from burano_ai.core.seats import SEAT_LETTERS, parse_seat
 from burano_ai.games import DEFAULT_GAME, all_specs, get_spec
@@ -410,8 +411,9 @@ def _placeholder_notice(spec, options: Optional[dict] = None, position: Optional
     return getattr(spec, "placeholder_notice", None) or "placeholder data: some component data stands in for lost originals"
 
 
-def _game_summary(spec) -> dict[str, Any]:
-    """What `burano games` tells of one game (its JSON object)."""
+def _game_summary(spec, options: Optional[dict] = None) -> dict[str, Any]:
+    """What `burano games` tells of one game (its JSON object); `options`: the game's options checked
+    (a corrected data file: no placeholder notice)."""
     return {
         "key": spec.key,
         "title": spec.title,
@@ -422,7 +424,7 @@ def _game_summary(spec) -> dict[str, Any]:
         "implementations": list(spec.implementations),
         "capabilities": sorted(spec.capabilities),
         "default": spec.key == DEFAULT_GAME,
-        "placeholder": _placeholder_notice(spec),
+        "placeholder": _placeholder_notice(spec, options),
         "options": game_options_json(spec),
     }
 
@@ -431,10 +433,20 @@ def _game_summary(spec) -> dict[str, Any]:
 @user_errors
 def games(
     as_json: bool = typer.Option(False, "--json", help="Print the games as a JSON list."),
+    game: Optional[str] = typer.Option(None, "--game", metavar="GAME", help="List this game only."),
+    option: Optional[List[str]] = typer.Option(None, "--option", metavar="NAME=VALUE",
+                                               help="With --game: check these options " + OPTION_HELP[1:]),
+    data: Optional[Path] = typer.Option(None, "--data", metavar="FILE",
+                                        help="With --game: check this data file (a corrected one ends the "
+                                             "placeholder notice)."),
 ) -> None:
     """List the games burano plays: key (for --game), title, players, position format, implementations,
-    capabilities."""
-    summaries = [_game_summary(spec) for spec in all_specs()]
+    capabilities, options (--option NAME=VALUE). With --game and --data/--option: check them."""
+    if game is None and (option or data is not None):
+        raise OptionError("--option/--data are a game's: give --game too")
+    specs = all_specs() if game is None else [get_spec(game)]
+    options = None if game is None else _game_options(specs[0], option, data)
+    summaries = [_game_summary(spec, options) for spec in specs]
     if as_json:
         typer.echo(json.dumps(summaries, indent=2))
         return
@@ -449,12 +461,17 @@ def games(
     typer.echo("")
     for g in summaries:
         typer.echo(f"{g['key']}: {', '.join(g['capabilities']) or '(no optional capabilities)'}")
-    for spec in all_specs():
+    for spec in specs:
         lines = game_options_text(spec)
         if lines:
             typer.echo(f"{spec.key} options (--option NAME=VALUE):")
             for line in lines:
                 typer.echo(f"  {line}")
+    if options:
+        spec = specs[0]
+        given = ", ".join(f"{name}={option_value_text(spec.game_options[name], value)}"
+                          for name, value in options.items())
+        typer.echo(f"{spec.key} with {given}: valid")
     for g in summaries:
         if g["placeholder"]:
             typer.echo(f"{g['key']} uses {g['placeholder']}")

@@ -177,6 +177,21 @@ def test_burano_games_lists_each_games_options(runner):
     games = {g["key"]: g for g in json.loads(invoke(runner, "games", "--json").stdout)}
     assert games["burano"]["options"] == []
     assert [o["name"] for o in games["goofspiel"]["options"]] == ["num_cards", "points_order"]
+    assert "placeholder data" in games["azul-sintra"]["placeholder"]
+
+
+def test_burano_games_checks_a_data_file_and_drops_the_notice_for_a_corrected_one(runner, corrected):
+    plain = invoke(runner, "games", "--game", "azul-sintra")
+    assert plain.exit_code == 0 and "azul-sintra uses placeholder data" in plain.stdout
+    assert "burano" not in plain.stdout.replace("burano-game", "")        # that game only
+    result = invoke(runner, "games", "--game", "azul-sintra", "--data", corrected, "--option", "side=B")
+    assert result.exit_code == 0, result.stderr
+    assert "azul-sintra with side=B, data='corrected (test)': valid" in result.stdout
+    assert "placeholder data:" not in result.stdout
+    listed = json.loads(invoke(runner, "games", "--game", "azul-sintra", "--data", corrected, "--json").stdout)
+    assert [g["key"] for g in listed] == ["azul-sintra"] and listed[0]["placeholder"] is None
+    assert_user_error(invoke(runner, "games", "--data", corrected), "give --game too")
+    assert_user_error(invoke(runner, "games", "--game", "azul-sintra", "--option", "side=Q"), "--option side")
 
 
 def test_new_makes_the_position_of_the_options(runner, corrected):

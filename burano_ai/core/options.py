@@ -41,7 +41,7 @@ def option_value_text(option: GameOption, value: Any) -> str:
         if value is None:
             return "built-in"
         name = value.get("name") if isinstance(value, dict) else None
-        return f"data {name!r}" if isinstance(name, str) else "a data object"
+        return repr(name) if isinstance(name, str) else "a data object"
     if option.kind == "bool":
         return "true" if value else "false"
     return str(value)
