@@ -23,7 +23,7 @@ from typer.testing import CliRunner
 import cli
 from burano_ai.core.errors import OptionError
 from burano_ai.core.game import GameOption
-from burano_ai.core.options import (game_options_json, game_options_text, is_placeholder, make_game,
+from burano_ai.core.options import (game_for, game_options_json, game_options_text, is_placeholder, make_game,
                                     parse_cli_options, parse_game_options)
 from burano_ai.games import all_specs, get_spec
 from burano_ai.record import GameRecord, RecordError
@@ -142,6 +142,38 @@ def test_command_line_options_are_checked_one_line_each(corrected, tmp_path):
         parse_cli_options(get_spec("burano"), [], corrected)
     with pytest.raises(OptionError, match="--option: azul-sintra first_player must be a seat 0..1, not 3"):
         make_game(AZUL, 2, parse_cli_options(AZUL, ["first_player=3"]), where="--option")
+
+
+class _PositionalGame:
+    """A Game class that takes its options as one positional object, as some games' do."""
+
+    def __init__(self, num_players, options=None):
+        self.num_players, self.options = num_players, options
+
+
+class _PositionalSpec:
+    key, title = "positional", "Positional"
+    implementations = {"compiled": f"{_PositionalGame.__module__}:{_PositionalGame.__qualname__}"}
+    game_options = {"flag": GameOption("flag", "bool", False, "a flag")}
+
+    def game_class(self, implementation="compiled"):
+        return _PositionalGame
+
+    def new_game(self, num_players, implementation="compiled", **options):
+        return _PositionalGame(num_players, ("made by new_game", implementation, options))
+
+
+def test_a_dealt_game_with_options_is_made_through_new_game():
+    """`game_for`: the services reach the Game class's own arguments only through the spec's `new_game`."""
+    spec = _PositionalSpec()
+    assert game_for(spec, 2).options is None                               # no options: factory(players)
+    assert game_for(spec, 3, {"flag": True}).options == ("made by new_game", "compiled", {"flag": True})
+
+    def own_factory(num_players, **options):
+        return ("own", num_players, options)
+    assert game_for(spec, 2, {"flag": True}, own_factory) == ("own", 2, {"flag": True})
+    azul = game_for(AZUL, 2, {"side": "B"}, AZUL.game_class("reference"))
+    assert type(azul) is AZUL.game_class("reference") and azul.side == "B"
 
 
 def test_the_placeholder_notice_follows_the_data(corrected):
