@@ -210,11 +210,6 @@ DATA_HELP = ("A corrected component data file (JSON) replacing the game's placeh
              "`burano games` says which games have one).")
 
 
-def _game_options(spec, option: Optional[List[str]], data: Optional[Path]) -> dict[str, Any]:
-    """The game's options of `--option NAME=VALUE` and `--data FILE`, checked (`core.options`)."""
-    return parse_cli_options(spec, option, data)
-
-
 def _spec(game: Optional[str]):
     """The spec of `--game` (None: the default game). An unknown key is an `OptionError` naming the known ones."""
     return get_spec(DEFAULT_GAME if game is None else game)
@@ -275,7 +270,7 @@ def _load(file: Optional[Path], game: Optional[str] = None, option: Optional[Lis
     asked = None if game is None else get_spec(game)
     if file is None:
         spec = asked or get_spec(DEFAULT_GAME)
-        options = _game_options(spec, option, data)
+        options = parse_cli_options(spec, option, data)
         return (spec, *load_position(_new_position(spec, options, seed) if options else spec.example_position()))
     if option or data is not None:
         raise OptionError(f"--option/--data make a new game: {file} is a position with its own options "
@@ -435,7 +430,7 @@ def games(
     as_json: bool = typer.Option(False, "--json", help="Print the games as a JSON list."),
     game: Optional[str] = typer.Option(None, "--game", metavar="GAME", help="List this game only."),
     option: Optional[List[str]] = typer.Option(None, "--option", metavar="NAME=VALUE",
-                                               help="With --game: check these options " + OPTION_HELP[1:]),
+                                               help="With --game: check these game options (repeatable)."),
     data: Optional[Path] = typer.Option(None, "--data", metavar="FILE",
                                         help="With --game: check this data file (a corrected one ends the "
                                              "placeholder notice)."),
@@ -445,7 +440,7 @@ def games(
     if game is None and (option or data is not None):
         raise OptionError("--option/--data are a game's: give --game too")
     specs = all_specs() if game is None else [get_spec(game)]
-    options = None if game is None else _game_options(specs[0], option, data)
+    options = None if game is None else parse_cli_options(specs[0], option, data)
     summaries = [_game_summary(spec, options) for spec in specs]
     if as_json:
         typer.echo(json.dumps(summaries, indent=2))
@@ -492,7 +487,7 @@ def new(
     """Write the start position of a new game as JSON (the full state)."""
     spec = _spec(game)
     _seed_option(seed)
-    options = _game_options(spec, option, data)
+    options = parse_cli_options(spec, option, data)
     _check_output(output, "--output")
     state = make_game(spec, _check_players(players, spec), options, where="--option").new_initial_state(seed)
     text = json.dumps(state.to_dict(), indent=2) + "\n"
@@ -539,7 +534,7 @@ def random_game(
     from burano_ai.record import GameRecord, SeatInfo
     spec = _spec(game)
     _seed_option(seed)
-    options = _game_options(spec, option, data)
+    options = parse_cli_options(spec, option, data)
     _check_output(record, "--record")
     players = _check_players(players, spec)
     state = make_game(spec, players, options, where="--option").new_initial_state(seed)
@@ -961,7 +956,7 @@ def arena(
     game_spec = _spec(game)
     _seed_option(seed)
     players = _check_players(players, game_spec, default=game_spec.min_players)
-    options = _game_options(game_spec, option, data)
+    options = parse_cli_options(game_spec, option, data)
     specs = [spec for text in bots for spec in split_bot_list(text)]
     sprt_config = parse_sprt(sprt) if sprt is not None else None
     if games is None:
@@ -1053,7 +1048,7 @@ def play(
     if resume is not None and (option or data is not None):
         raise OptionError("--resume continues the saved game with its own options: drop --option/--data")
     game_spec = _spec(game) if resume is None else _record_game(resume, game)
-    options = _game_options(game_spec, option, data)
+    options = parse_cli_options(game_spec, option, data)
     setup = setup_game(players=players, you=you, bots=bots, seed=seed, names=names, record=record, resume=resume,
                        game=game_spec.key, options=options)
     raise typer.Exit(run_play(setup, board=board))
