@@ -44,7 +44,7 @@ from burano_ai.games.walking_in_burano.rules import (
 
 FORMAT = "walking-in-burano-position/1"
 TOP_FIELDS = ("format", "view", "players", "options", "data", "phase", "round", "turn", "first_player", "to_move",
-              "last_round", "market", "decks", "discard", "characters", "placed", "returned_max", "seats")
+              "last_round", "market", "decks", "discard", "characters", "placed", "returned", "seats")
 OPTION_FIELDS = ("fewer_characters", "no_window_penalty", "public_returns", "literal_cost", "first_player")
 SEAT_FIELDS = ("coins", "tokens", "hand", "pool", "street")
 HOUSE_FIELDS = ("floors", "character", "pending")
@@ -188,8 +188,9 @@ class Position:
         under[level-1]: the returned cards under that deck, drawn first to last: [card, owner] (§8, WD-22).
         discard: the 2-player discard pile, in order (§9 step 2, WD-17).
         stacks[k]: character cards of type k left.
-        placed: cards placed this turn (0..3); returned_max: the largest card returned in this return
-        step (-1: none yet), for the canonical order of RETURN (§15.4).
+        placed: cards placed this turn (0..3); returned: the cards returned in this return step, in
+        order (ascending: the canonical order of RETURN, §15.4); they are also the last entries of
+        the seat's queues under the decks.
         seats: one `Seat` per player.
     """
 
@@ -211,7 +212,7 @@ class Position:
         self.discard: list[int] = []
         self.stacks = stacks_for(num_players, options)
         self.placed = 0
-        self.returned_max = -1
+        self.returned: list[int] = []
         self.seats = [Seat() for _ in range(num_players)]
 
     def copy_fields_from(self, other: Position) -> None:
@@ -223,7 +224,7 @@ class Position:
         self.under = [[list(e) for e in q] for q in other.under]
         self.discard = list(other.discard)
         self.stacks = list(other.stacks)
-        self.placed, self.returned_max = other.placed, other.returned_max
+        self.placed, self.returned = other.placed, list(other.returned)
         self.seats = [s.copy() for s in other.seats]
 
     def config(self) -> tuple:
@@ -325,8 +326,15 @@ def validate(pos: Position) -> None:
     if not 0 <= pos.placed <= MAX_PLACEMENTS or (pos.placed and phase not in (PHASE_BUILD, PHASE_VISIT,
                                                                               PHASE_RETURN)):
         raise _fail("placed", f"0..{MAX_PLACEMENTS} cards placed, and only during a turn's build, visit or return")
-    if pos.returned_max >= 0 and phase != PHASE_RETURN:
-        raise _fail("returned_max", "a card returned outside the return step")
+    if pos.returned and phase != PHASE_RETURN:
+        raise _fail("returned", "a card returned outside the return step")
+    if pos.returned != sorted(set(pos.returned)):
+        raise _fail("returned", "cards are returned in ascending order (§15.4)")
+    for c in pos.returned:
+        q = pos.under[card_level(c) - 1]
+        tail = [e[0] for e in q if e[1] == pos.to_move][-sum(card_level(x) == card_level(c) for x in pos.returned):]
+        if c not in tail:
+            raise _fail("returned", f"card {c} returned in this step is not under its deck")
     # the market
     for r in range(LEVELS):
         for col in range(MAX_COLUMNS):
@@ -393,10 +401,10 @@ def validate(pos: Position) -> None:
             raise _fail(f"{seat}.hand", f"{len(s.hand)} cards; at most {most} (§8: {HAND_LIMIT} between turns)")
         if moving and phase == PHASE_RETURN and len(s.hand) <= HAND_LIMIT:
             raise _fail(f"{seat}.hand", f"a return step with {len(s.hand)} cards in hand")
-        if moving and phase == PHASE_RETURN and s.hand and pos.returned_max >= 0:
+        if moving and phase == PHASE_RETURN and pos.returned:
             needed = len(s.hand) - HAND_LIMIT
-            if sum(c > pos.returned_max for c in s.hand) < needed:
-                raise _fail("returned_max", "the cards still to return must come after the ones returned (§15.4)")
+            if sum(c > pos.returned[-1] for c in s.hand) < needed:
+                raise _fail("returned", "the cards still to return must come after the ones returned (§15.4)")
         if len(s.street) > MAX_HOUSES:
             raise _fail(f"{seat}.street", f"{len(s.street)} houses; at most {MAX_HOUSES} (§6.2)")
         inhabitants: set[int] = set()
@@ -488,7 +496,7 @@ def position_to_dict(pos: Position, seat: int | None = None) -> dict[str, Any]:
         "discard": list(pos.discard),
         "characters": {CHARACTER_NAMES[k]: pos.stacks[k] for k in range(NUM_CHARACTERS)},
         "placed": pos.placed,
-        "returned_max": None if pos.returned_max < 0 else pos.returned_max,
+        "returned": [f"L{card_level(c)}?" if hidden_to(pos, seat, pos.to_move, c) else c for c in pos.returned],
         "seats": seats,
     }
 
@@ -642,7 +650,15 @@ def position_from_dict(root: object, expect: tuple | None = None) -> Position:
                                   f"got {chars!r:.60}")
     pos.stacks = [_int(chars[name], f"characters.{name}", 0, 3) for name in CHARACTER_NAMES]
     pos.placed = _int(d["placed"], "placed", 0, MAX_PLACEMENTS)
-    pos.returned_max = -1 if d["returned_max"] is None else _card(d["returned_max"], "returned_max")
+    hidden_returned: list[tuple[int, int]] = []        # (position in `returned`, level)
+    for i, c in enumerate(_list(d["returned"], "returned", MAX_TURN_HAND)):
+        if isinstance(c, str) and len(c) == 3 and c[0] == "L" and c[2] == "?" and c[1] in "123":
+            if view < 0 or view == pos.to_move:
+                raise _fail(f"returned[{i}]", "a hidden card is only allowed for another seat in a one-seat view")
+            hidden_returned.append((i, int(c[1])))
+            pos.returned.append(EMPTY)
+        else:
+            pos.returned.append(_card(c, f"returned[{i}]"))
     seats = d["seats"]
     if not isinstance(seats, list) or len(seats) != n:
         raise _fail("seats", f"expected a list of {n} seats, got {seats!r:.60}")
@@ -700,6 +716,16 @@ def position_from_dict(root: object, expect: tuple | None = None) -> Position:
             for (r, i), c in zip(slots, free):
                 pos.under[r][i][0] = c
             s.hand = sorted(s.hand + free[len(slots):])
+    if hidden_returned:                   # the step's returns are the last entries of the mover's queues
+        hidden_level = dict(hidden_returned)
+        levels = [hidden_level[i] if c < 0 else card_level(c) for i, c in enumerate(pos.returned)]
+        for level in set(hidden_level.values()):
+            idx = [i for i, lv in enumerate(levels) if lv == level]
+            mine = [e[0] for e in pos.under[level - 1] if e[1] == pos.to_move]
+            if pos.to_move < 0 or len(mine) < len(idx):
+                raise _fail("returned", f"more L{level} cards returned in this step than its queue holds")
+            for i, c in zip(idx, mine[-len(idx):]):
+                pos.returned[i] = c
     for r in range(LEVELS):
         if len(pos.shuffled(r + 1)) != shuffled_counts[r] and len(set(pos.located_cards())) == len(
                 pos.located_cards()):

@@ -208,7 +208,7 @@ def parse_action(text: object, chance_kind: int | None) -> int:
 # --- Zobrist cells -------------------------------------------------------------------------------
 
 ZOBRIST_SEED = 0xB0A2_0C11_2026_0023
-(Z_PHASE, Z_ROUND, Z_TO_MOVE, Z_FIRST, Z_LAST_ROUND, Z_PLACED, Z_RETURNED_MAX, Z_CARD, Z_UNDER_OWNER, Z_STACK,
+(Z_PHASE, Z_ROUND, Z_TO_MOVE, Z_FIRST, Z_LAST_ROUND, Z_PLACED, Z_RETURNED, Z_CARD, Z_UNDER_OWNER, Z_STACK,
  Z_COINS, Z_TOKENS, Z_SCAFFOLD, Z_CHARACTER, Z_PENDING, Z_HAND_SIZE, Z_POOLED, Z_STREET_LEN, Z_VIEWER) = range(19)
 
 #: Card location codes of the Z_CARD cells (also the compiled core's).
