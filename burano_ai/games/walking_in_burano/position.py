@@ -353,9 +353,6 @@ def validate(pos: Position) -> None:
             row = pos.market[r][:N]
             if EMPTY in row and any(c >= 0 for c in row[row.index(EMPTY):]):
                 raise _fail(f"market.L{r + 1}", "a row is filled left to right after the slide (§9 step 3)")
-        if not pos.shuffled(cursor[0]):
-            raise _fail(f"decks[{cursor[0] - 1}]", "the next slot to fill would take a returned card: it is "
-                                                   "drawn at once, not by chance (§15.1)")
         if phase == PHASE_DEAL and (pos.discard or any(pos.under) or any(s.hand or s.street for s in pos.seats)):
             raise _fail("phase", "during the setup deals no card is in a hand, a street, the discard or under a deck")
     if pos.discard and n != 2:

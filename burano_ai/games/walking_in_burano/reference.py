@@ -8,7 +8,8 @@ Chance (§15.1): each setup deal and each refill draw from a deck whose shuffled
 a chance node whose outcome is the card id (uniform over the shuffled part; the state holds the part
 as a set, never an order, so a search cannot read future draws); the first player is drawn uniformly
 unless the options fix it [WD-25]. A draw from a deck whose shuffled part is empty takes the first
-returned card under it at once (no node). The only automatic moves are the spec's: END_BUILD after
+returned card under it: a chance node with that one outcome (probability 1, WD-28), so a record shows
+which card surfaced (the spec's §15.1 makes it no node; a record could then not tell). The only automatic moves are the spec's: END_BUILD after
 the third placement, and a finished house with no legal character type is passed over (§7, WD-21).
 """
 
@@ -256,6 +257,8 @@ class State(Position):
             cursor = self.refill_cursor()
             assert cursor is not None
             cards = self.shuffled(cursor[0])
+            if not cards:                                # WD-28: the first returned card, surely
+                return [(self.under[cursor[0] - 1][0][0], 1.0)]
             return [(c, 1.0 / len(cards)) for c in cards]
         return []
 
@@ -331,26 +334,21 @@ class State(Position):
     # --- setup and refills (§3, §9)
 
     def _draw(self, card: int) -> None:
-        """One deal or refill draw into the pending slot, then the draws that need no chance."""
+        """One deal or refill draw into the pending slot (§9 step 4): from the shuffled part, or when it
+        is empty the first returned card under the deck (WD-22: first returned, first drawn)."""
         level, col = self.refill_cursor()
+        if not self.shuffled(level):
+            _, owner = self.under[level - 1].pop(0)
+            if card in self.seats[owner].pool:           # it surfaces face up: no longer uncertain (WD-27)
+                self.seats[owner].pool.discard(card)
+                self.normalise_pool(owner, level)
         self.market[level - 1][col] = card
         self._continue_refill()
 
     def _continue_refill(self) -> None:
-        """Fill slots from the returned cards under an exhausted shuffled part at once (§15.1: not a
-        chance node); stop at a slot that needs a chance draw, or end the deal or refill."""
-        while True:
-            cursor = self.refill_cursor()
-            if cursor is None:
-                break
-            level, col = cursor
-            if self.shuffled(level):
-                return                                   # a chance node
-            card, owner = self.under[level - 1].pop(0)   # the first returned card (WD-22: FIFO)
-            self.market[level - 1][col] = card
-            if card in self.seats[owner].pool:           # it surfaces face up: no longer uncertain (WD-27)
-                self.seats[owner].pool.discard(card)
-                self.normalise_pool(owner, level)
+        """Stop at the next slot to fill (a chance node), or end the deal or the refill."""
+        if self.refill_cursor() is not None:
+            return
         if self.phase == PHASE_DEAL:
             if self.options.first_player >= 0:
                 self._start_round(self.options.first_player)

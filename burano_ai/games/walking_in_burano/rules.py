@@ -43,6 +43,8 @@ PHASE_NAMES = ("deal", "first", "acquire", "build", "visit", "return", "refill",
 #: The kinds of chance event (`State.chance_kind`), §15.1.
 CHANCE_DRAW, CHANCE_FIRST = range(2)
 CHANCE_KIND_NAMES = ("draw", "first-player")
+#: What every seat sees of a private RETURN (a record step's `kind`): the level of the deck it went under.
+RETURN_KIND_NAMES = ("return-L1", "return-L2", "return-L3")
 
 #: The level ranges of ACQUIRE(j, s), s = 0..5: (lowest level, highest level), levels 1..3 (§15.4).
 RANGES = ((1, 1), (1, 2), (1, 3), (2, 2), (2, 3), (3, 3))
