@@ -38,10 +38,11 @@ class WalkingInBuranoSpec(PeopleSide):
     position_format: str = POSITION_FORMAT
     # Until the compiled core exists, the reference model stands in for it (without native search).
     implementations: dict[str, str] = field(default_factory=lambda: {
-        "compiled": "burano_ai.games.walking_in_burano.reference:Game",
+        "compiled": "burano_ai.games.walking_in_burano._core:Game",
         "reference": "burano_ai.games.walking_in_burano.reference:Game",
     })
-    capabilities: frozenset[str] = frozenset({"hidden_information", "placeholder_data"})
+    capabilities: frozenset[str] = frozenset({"hidden_information", "native_search", "heuristic_playout",
+                                              "placeholder_data"})
     placeholder_notice: str = PLACEHOLDER_NOTICE
 
     def game_class(self, implementation: str = "compiled"):

@@ -980,44 +980,87 @@ cdef void outcome_c(const WbGameC* g, const WbStateC* s, double* scores, double*
 # Resampling what a seat cannot see (§15.2, WD-27)
 # ================================================================================================
 
-cdef void resample_c(const WbGameC* g, WbStateC* s, int seat, Rng* rng) noexcept nogil:
-    """For every other seat and pooled level: which pooled cards lie under the deck (in its entries, in
-    queue order) and which are in the hand, drawn uniformly. The shuffled parts need nothing: their
-    order is chance."""
-    cdef int o, l, q, n, k, i, c, tmp
+cdef bint redeal_pool_c(const WbGameC* g, WbStateC* s, int o, int l, Rng* rng) noexcept nogil:
+    """Deal o's level-l pooled cards uniformly to its pooled places (its hidden queue entries, in queue
+    order, then its hand); the cards of the current return step stay ascending, and the canonical order
+    must leave enough cards to return (else False: the caller draws again). The reference's `_redeal_pool`."""
+    cdef int n = 0, k = 0, q, i, c, tmp, step = 0, mine, need, above
     cdef int cards[WB_PER_LEVEL]
     cdef int slots[WB_PER_LEVEL]
-    cdef uint32_t pool, m
+    cdef int tail[WB_MAX_RETURNS]
+    cdef uint32_t pool = s.seats[o].pool[l], m = pool
+    while m:
+        cards[n] = l * WB_PER_LEVEL + WB_CTZ(m)
+        n += 1
+        m &= m - 1
+    for q in range(s.under_len[l]):
+        if s.under_owner[l][q] == o and pool & (1u << (s.under[l][q] - l * WB_PER_LEVEL)):
+            slots[k] = q
+            k += 1
+    for i in range(n - 1, 0, -1):               # a uniform shuffle of the pooled cards
+        c = <int>rng_below(rng, <uint32_t>(i + 1))
+        tmp = cards[i]
+        cards[i] = cards[c]
+        cards[c] = tmp
+    for i in range(k):
+        s.under[l][slots[i]] = <int8_t>cards[i]
+    s.seats[o].hand[l] &= ~pool
+    for i in range(k, n):
+        s.seats[o].hand[l] |= 1u << (cards[i] - l * WB_PER_LEVEL)
+    if o != s.to_move or s.phase != WB_PHASE_RETURN:
+        return True
+    for i in range(s.returned_len):
+        step += s.returned[i] // WB_PER_LEVEL == l
+    if step == 0:
+        return True
+    # the step's cards of this level are o's last queue entries, ascending, and the step's list shows them
+    mine = 0
+    for q in range(s.under_len[l] - 1, -1, -1):
+        if s.under_owner[l][q] == o and mine < step:
+            tail[step - 1 - mine] = q
+            mine += 1
+    for i in range(step):                       # sort the entries' cards (at most 3)
+        for q in range(i + 1, step):
+            if s.under[l][tail[q]] < s.under[l][tail[i]]:
+                tmp = s.under[l][tail[q]]
+                s.under[l][tail[q]] = s.under[l][tail[i]]
+                s.under[l][tail[i]] = <int8_t>tmp
+    q = 0
+    for i in range(s.returned_len):             # levels ascend in the list, so it stays sorted
+        if s.returned[i] // WB_PER_LEVEL == l:
+            s.returned[i] = s.under[l][tail[q]]
+            q += 1
+    need = hand_size(&s.seats[o]) - g.hand_limit
+    above = 0
+    for c in range(s.returned[s.returned_len - 1] + 1, WB_CARDS):
+        if s.seats[o].hand[c // WB_PER_LEVEL] & (1u << (c % WB_PER_LEVEL)):
+            above += 1
+    return above >= need
+
+
+cdef void resample_c(const WbGameC* g, WbStateC* s, int seat, Rng* rng) noexcept nogil:
+    """Everything `seat` cannot know, redrawn consistently with its view (§15.2, WD-27): each other seat's
+    pooled cards of a level dealt uniformly to its pooled places, by rejection (64 draws at most) when the
+    current return step constrains them. The deck orders are not state (chance draws them)."""
+    cdef int o, l, attempt
+    cdef WbStateC trial
     for o in range(g.num_players):
         if o == seat:
             continue
         for l in range(WB_LEVELS):
-            pool = s.seats[o].pool[l]
-            if not pool:
+            if not s.seats[o].pool[l]:
                 continue
-            n = 0
-            m = pool
-            while m:
-                cards[n] = l * WB_PER_LEVEL + WB_CTZ(m)
-                n += 1
-                m &= m - 1
-            k = 0
-            for q in range(s.under_len[l]):
-                if s.under_owner[l][q] == o and pool & (1u << (s.under[l][q] - l * WB_PER_LEVEL)):
-                    slots[k] = q
-                    k += 1
-            for i in range(k):                   # a uniform k-subset in a uniform order (partial shuffle)
-                c = i + <int>rng_below(rng, <uint32_t>(n - i))
-                tmp = cards[i]
-                cards[i] = cards[c]
-                cards[c] = tmp
-            s.seats[o].hand[l] &= ~pool
-            for i in range(k):
-                s.under[l][slots[i]] = <int8_t>cards[i]
-            for i in range(k, n):
-                s.seats[o].hand[l] |= 1u << (cards[i] - l * WB_PER_LEVEL)
+            for attempt in range(64):
+                trial = s[0]
+                if redeal_pool_c(g, &trial, o, l, rng):
+                    s[0] = trial
+                    break
     s.key = full_key_c(g, s)
 
+
+# ================================================================================================
+# Playouts
+# ================================================================================================
 
 cdef double fit_value(const WbGameC* g, const WbSeatC* pl, int c) noexcept nogil:
     """How well card c fits the street: 1 on an existing house without a token, 0.5 as a clean new house."""
@@ -1468,6 +1511,28 @@ cdef class State(NativeState):
     @property
     def to_move(self):
         return self.s.to_move
+
+    @property
+    def options(self):
+        """The game's `position.Options`."""
+        return self.game.options
+
+    @property
+    def data(self):
+        """The game's card data (`data.CardData`)."""
+        return self.game.data
+
+    @property
+    def first_player(self):
+        return self.s.first
+
+    @property
+    def last_round(self):
+        return bool(self.s.last_round)
+
+    @property
+    def placed(self):
+        return self.s.placed
 
     # --- the State API
 
