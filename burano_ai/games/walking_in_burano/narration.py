@@ -204,7 +204,7 @@ def final_lines(pos: Position) -> list[str]:
         detail = f" ({', '.join(chars)})" if chars else ""
         parts = [f"characters {b['characters']}{detail}", f"shops {b['shops']}", f"tokens {b['tokens']}"]
         if not pos.options.no_window_penalty:
-            parts.append(f"closed windows {b['windows']} ({scoring.closed_windows(pos.data, seat)} windows)")
+            parts.append(f"closed windows {b['windows']} ({_plural(scoring.closed_windows(pos.data, seat), 'window')})")
         lines.append(f"{SEAT_LETTERS[p]}: {' + '.join(parts)} = {sum(b.values())} VP")
     return lines + result_lines(pos)
 
