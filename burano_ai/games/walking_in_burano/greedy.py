@@ -5,9 +5,9 @@ nothing the seat cannot) and scores the result for its own seat:
 
     value = the seat's score with the final scoring as it stands (`State.estimated_scores`:
             characters, shops, tokens, the closed-window penalty)
-          + `coin_weight` x coins held (money for the next placements)
+          + `coin_weight` x coins held, at most 6 (money for the next placements; the cap, §8)
           + `card_weight` x real cards in the street (progress towards houses and characters)
-          + `hand_weight` x cards in hand (material for the next turns)
+          + `hand_weight` x cards in hand, at most 3 (material for the next turns; the hand limit, §8)
 
 and plays the best, ties broken at random (seeded). A whole turn is decided one decision at a time
 (take, each placement or the end of the build, each character, each return); it never samples chance.
@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import random
 from typing import Any, Callable, Mapping, Sequence
+
+from burano_ai.games.walking_in_burano.data import COIN_CAP, HAND_LIMIT
 
 #: The default weights: a coin is worth about a third of a card placed (placements cost 1, 2, 2).
 COIN_WEIGHT = 0.5
@@ -30,8 +32,8 @@ def value(state, seat: int, coin_weight: float, card_weight: float, hand_weight:
     pos = state.to_dict()
     me = pos["seats"][seat]
     cards = sum(1 for h in me["street"] for f in h["floors"] if isinstance(f, int))
-    return (state.estimated_scores()[seat] + coin_weight * me["coins"] + card_weight * cards
-            + hand_weight * len(me["hand"]))
+    return (state.estimated_scores()[seat] + coin_weight * min(me["coins"], COIN_CAP) + card_weight * cards
+            + hand_weight * min(len(me["hand"]), HAND_LIMIT))
 
 
 def choose_greedy(world, seat: int, legal: Sequence[int], rng: random.Random, options: Mapping[str, Any],

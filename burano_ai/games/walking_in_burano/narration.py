@@ -23,9 +23,9 @@ CATEGORY_WORDS = (("characters", "characters"), ("shops", "shops"), ("tokens", "
 
 
 def card_words(data: CardData, card: int) -> str:
-    """`card 17 (orange G2)`."""
+    """`17 (orange L1 G2)`."""
     c = data.cards[card]
-    return f"card {card} ({data.colour_names[c.colour]} L{c.level} {c.template})".replace(" )", ")")
+    return f"{card} ({data.colour_names[c.colour]} L{c.level} {c.template})".replace(" )", ")")
 
 
 def _plural(n: int, word: str) -> str:
@@ -41,7 +41,7 @@ def describe_move(state, action: int) -> str:
     if state.is_chance_node():
         if state.chance_kind == rules.CHANCE_FIRST:
             return f"seat {SEAT_LETTERS[action]} starts"
-        return f"{card_words(_position(state).data, action)} is dealt to the market"
+        return f"card {card_words(_position(state).data, action)} is dealt to the market"
     pos = _position(state)
     data = pos.data
     p = pos.to_move
@@ -60,19 +60,19 @@ def describe_move(state, action: int) -> str:
         level = card_level(card)
         cost = pos.builds_cost()[pos.placed]
         if t == rules.TARGET_LEFT or t == rules.TARGET_RIGHT:
-            where = "start the street" if not seat.street else f"a new house at the {'left' if t == rules.TARGET_LEFT else 'right'} end"
+            where = "to start the street" if not seat.street else \
+                f"as a new {'left' if t == rules.TARGET_LEFT else 'right'} house"
             if level > 1:
-                where += f" (on {_plural(level - 1, 'scaffold')})"
+                where += f" +{_plural(level - 1, 'scaffold')}"
         else:
             floors = seat.street[t].floors
-            where = f"house {t + 1}"
+            where = f"on house {t + 1}"
             if floors[level - 1] == -2:
-                where += " (replacing a scaffold)"
+                where += " for its scaffold"
             elif level == 3 and floors[1] == -1:
-                where += " (on a scaffold)"
-        broken = _breaks(pos, p, card, t)
-        token = ", breaks a colour rule: 1 token" if broken else ""
-        return f"place {card_words(data, card)} on {where}: {_plural(cost, 'coin')}{token}"
+                where += " +1 scaffold"
+        token = ", 1 token" if _breaks(pos, p, card, t) else ""
+        return f"place {card_words(data, card)} {where}: {_plural(cost, 'coin')}{token}"
     if kind == "end":
         return f"end the build ({_plural(pos.placed, 'card')} placed)"
     if kind == "character":
@@ -83,7 +83,7 @@ def describe_move(state, action: int) -> str:
         return f"the {CHARACTER_NAMES[k]} comes to house {j + 1} (scores {what}: {vp} VP now)"
     if kind == "return":
         card = action - rules.RETURN0
-        return f"return {card_words(data, card)} under the L{card_level(card)} deck"
+        return f"return card {card_words(data, card)} under the L{card_level(card)} deck"
     return state.action_to_string(action)
 
 
@@ -167,9 +167,9 @@ def step_effects(before, after, action: int | None = None) -> list[StepEffect]:
         for c in gone:
             effects.append(StepEffect(f"{SEAT_LETTERS[mover]} returns a card under the L{card_level(c)} deck"))
             if not old.options.public_returns:
-                effects.append(StepEffect(f"(it is {card_words(old.data, c)})", (mover,)))
+                effects.append(StepEffect(f"(it is card {card_words(old.data, c)})", (mover,)))
             else:
-                effects.append(StepEffect(f"(it is {card_words(old.data, c)}, face up)"))
+                effects.append(StepEffect(f"(it is card {card_words(old.data, c)}, face up)"))
     if old.first_player >= 0 and new.first_player != old.first_player and new.first_player >= 0:
         effects.append(StepEffect(f"the first-player token passes to {SEAT_LETTERS[new.first_player]}"))
     if len(new.discard) > len(old.discard):
@@ -204,7 +204,7 @@ def final_lines(pos: Position) -> list[str]:
         detail = f" ({', '.join(chars)})" if chars else ""
         parts = [f"characters {b['characters']}{detail}", f"shops {b['shops']}", f"tokens {b['tokens']}"]
         if not pos.options.no_window_penalty:
-            parts.append(f"closed windows {b['windows']} ({scoring.closed_windows(pos.data, seat)} windows)")
+            parts.append(f"closed windows {b['windows']} ({_plural(scoring.closed_windows(pos.data, seat), 'window')})")
         lines.append(f"{SEAT_LETTERS[p]}: {' + '.join(parts)} = {sum(b.values())} VP")
     return lines + result_lines(pos)
 

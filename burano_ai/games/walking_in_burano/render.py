@@ -17,6 +17,9 @@ PLACEHOLDER_LINE = "PLACEHOLDER deck PD-1: the real card faces are lost (spec §
 SHORT_CHARACTER = {"woman": "Woman", "man": "Man", "girl": "Girl", "boy": "Boy", "mayor": "Mayor",
                    "police": "Police", "santa": "Santa", "shopowner": "Shops", "seamstress": "Seams",
                    "florist": "Flor", "gardener": "Gard"}
+#: Still shorter, for the stacks line.
+TINY_CHARACTER = {"woman": "Wom", "man": "Man", "girl": "Girl", "boy": "Boy", "mayor": "May", "police": "Pol",
+                  "santa": "San", "shopowner": "Shop", "seamstress": "Seam", "florist": "Flor", "gardener": "Gard"}
 
 
 def colour_letters(data: CardData) -> tuple[str, ...]:
@@ -71,21 +74,21 @@ def render_lines(pos: dict[str, Any], width: int | None = None) -> list[str]:
     for r in (2, 1, 0):
         row = "".join(f"{card_text(data, c):<7}" for c in pos["market"][r])
         lines.append(f" L{r + 1}    {row}  L{r + 1}: {decks[r]['shuffled']}+{len(decks[r]['under'])}")
-    stacks = " ".join(f"{SHORT_CHARACTER[k]}{v}" for k, v in pos["characters"].items() if v)
+    stacks = " ".join(f"{TINY_CHARACTER[k]}{v}" for k, v in pos["characters"].items() if v)
     disc = f"  discard {len(pos['discard'])}" if pos["discard"] else ""
-    lines.append(f"Characters: {stacks}{disc}")
+    lines.append(f"Stacks: {stacks}{disc}")
     blocks = []
+    side_by_side = n > 2 and (width is None or width >= 80)
     for p, s in enumerate(pos["seats"]):
         mark = "*" if pos["first_player"] == SEAT_LETTERS[p] else " "
         hand = " ".join(card_text(data, c) for c in s["hand"]) or "-"
-        block = [f"{SEAT_LETTERS[p]}{mark} coins {s['coins']} tokens {s['tokens']} houses {len(s['street'])}",
-                 f" hand {hand}"]
+        head = f"{SEAT_LETTERS[p]}{mark} coins {s['coins']} tokens {s['tokens']} houses {len(s['street'])}"
+        block = [head, f" hand {hand}"] if side_by_side else [f"{head}  hand {hand}"]
         street = s["street"]
         for r in (2, 1, 0):
             block.append(f" L{r + 1} " + "".join(f"{card_text(data, h['floors'][r]):<7}" for h in street))
-        block.append("    " + "".join(f"{_character(h):<7}" for h in street))
+        block.append(" ch " + "".join(f"{_character(h):<7}" for h in street))
         blocks.append(block)
-    side_by_side = n > 2 and (width is None or width >= 80)
     groups = [blocks[i:i + 2] for i in range(0, n, 2)] if side_by_side else [[b] for b in blocks]
     for group in groups:
         for i in range(len(group[0])):
