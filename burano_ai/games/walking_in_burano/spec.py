@@ -42,7 +42,8 @@ class WalkingInBuranoSpec(PeopleSide):
         "reference": "burano_ai.games.walking_in_burano.reference:Game",
     })
     capabilities: frozenset[str] = frozenset({"hidden_information", "native_search", "heuristic_playout",
-                                              "placeholder_data"})
+                                              "placeholder_data", "web_board"})
+    web_board: str = "games/walking-in-burano/board.js"
     placeholder_notice: str = PLACEHOLDER_NOTICE
 
     def game_class(self, implementation: str = "compiled"):
