@@ -42,7 +42,7 @@ class WalkingInBuranoSpec(PeopleSide):
         "reference": "burano_ai.games.walking_in_burano.reference:Game",
     })
     capabilities: frozenset[str] = frozenset({"hidden_information", "native_search", "heuristic_playout",
-                                              "placeholder_data", "web_board"})
+                                              "openspiel", "placeholder_data", "web_board"})
     web_board: str = "games/walking-in-burano/board.js"
     placeholder_notice: str = PLACEHOLDER_NOTICE
 
@@ -64,6 +64,19 @@ class WalkingInBuranoSpec(PeopleSide):
         first = -1 if first_player is None else parse_seat(first_player, num_players, "first_player")
         options = Options(fewer_characters, no_window_penalty, public_returns, literal_cost, first)
         return self.game_class(implementation)(num_players, options, data)
+
+    def openspiel_game(self, num_players: int, implementation: str = "compiled"):
+        """The cached pyspiel game of `burano_ai.games.walking_in_burano.openspiel` for our `implementation`
+        (it wraps States of any options and data: a wrapped State plays by its own Game)."""
+        from burano_ai.games.walking_in_burano.openspiel import game_for
+        if implementation not in self.implementations:
+            raise OptionError(f"unknown implementation {implementation!r} of {self.title} "
+                              f"(expected {' or '.join(self.implementations)})")
+        return game_for(num_players, "core" if implementation == "compiled" else implementation)
+
+    def openspiel_unwrap(self, wrapped):
+        """`WalkingInBuranoState.wib_state`."""
+        return wrapped.wib_state
 
     # --- engine side
     score_name: str = "VP"
