@@ -37,6 +37,7 @@ from burano_ai.core.seeds import check_seed as _check_seed
 import burano_ai.games.walking_in_burano.data as _data
 import burano_ai.games.walking_in_burano.rules as _rules
 import burano_ai.games.walking_in_burano.position as _position
+from burano_ai.games.walking_in_burano.render import render as _render
 
 cdef extern from *:
     """
@@ -1349,6 +1350,11 @@ cdef class Game:
         """(num_players, options, data)."""
         return self._config
 
+    def max_game_length(self):
+        """Most decisions in a game: per turn 1 acquire + 3 places + 1 end + 3 characters + 3 returns,
+        30 rounds at most (WD-20); the reference's."""
+        return self.g.round_guard * self.num_players * 11
+
     def num_distinct_actions(self):
         return WB_NUM_ACTIONS
 
@@ -1482,6 +1488,9 @@ cdef class State(NativeState):
     def to_json(self, seat=None, indent=None):
         """The full position, or one seat's view (another seat's pooled cards hidden, WD-27)."""
         return json.dumps(self.to_dict(seat), indent=indent)
+
+    def __str__(self):
+        return _render(self.to_dict())
 
     def __repr__(self):
         return (f"<walking-in-burano State round {self.s.round + 1} {_rules.PHASE_NAMES[self.s.phase]} "
