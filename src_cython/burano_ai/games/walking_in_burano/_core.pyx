@@ -17,8 +17,7 @@ part is never stored (every draw from it is a chance node). JSON, rendering and 
 pure-Python `position` module; the core never imports the reference model.
 """
 
-cimport cython
-from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 
 from burano_ai._build cimport BURANO_DEBUG_BUILD
@@ -301,10 +300,6 @@ cdef uint64_t info_key_c(const WbGameC* g, const WbStateC* s, int seat) noexcept
 # ================================================================================================
 # The rules in C (the reference's functions, in the same order)
 # ================================================================================================
-
-cdef inline bint is_real(int v) noexcept nogil:
-    return v >= 0
-
 
 cdef inline int scaffolds_in_street(const WbSeatC* pl) noexcept nogil:
     cdef int h, l, n = 0

@@ -51,13 +51,13 @@ function dataOf(v) {
   return {placeholder: !!d.placeholder, colours: val("colours"), curtain_kinds: val("curtain_kinds"), cards};
 }
 function cardFill(data, c) { return FILL[(data.colours || [])[data.cards[c][0]]] || "#ddd"; }
-// The symbols of a card in two short lines: W passers-by, P plants, F flowers, C cats, K curtains (kinds),
+// The symbols of a card in two short lines: W passers-by, P plants, F flowers; C cats, K curtains (kinds),
 // L lanterns, H chimneys, X closed windows, $ shop (type/VP).
 function symbolLines(data, c) {
   const [, w, p, f, cat, k, l, h, x, st, sv] = data.cards[c];
   const a = [], b = [];
-  if (w) a.push(`W${w}`); if (p) a.push(`P${p}`); if (f) a.push(`F${f}`); if (cat) a.push(`C${cat}`);
-  if (k.length) b.push("K" + k.map(i => "ab"[i] || i).join("")); if (l) b.push(`L${l}`); if (h) b.push(`H${h}`);
+  if (w) a.push(`W${w}`); if (p) a.push(`P${p}`); if (f) a.push(`F${f}`);
+  if (cat) b.push(`C${cat}`); if (k.length) b.push("K" + k.map(i => "ab"[i] || i).join("")); if (l) b.push(`L${l}`); if (h) b.push(`H${h}`);
   if (x) b.push(`X${x}`); if (st >= 0) b.push(`$${st}/${sv}`);
   return [a.join(" "), b.join(" ")];
 }
@@ -70,7 +70,7 @@ function card(data, c, x, y, w, h, key) {
   const [top, bottom] = symbolLines(data, c);
   return `<g class="wib-card"${keyAttr(key)}><title>${esc(cardTitle(data, c))}</title>` +
     `<rect x="${x}" y="${y}" width="${w}" height="${h}" rx="4" fill="${cardFill(data, c)}" stroke="#4a4234"/>` +
-    txt(x + 4, y + 14, `${c}`, 12, 'font-weight="bold"') + txt(x + 30, y + 14, top, 12) +
+    txt(x + 4, y + 14, `${c}`, 12, 'font-weight="bold"') + txt(x + 10 + 7 * String(c).length, y + 14, top, 12) +
     (bottom ? txt(x + 4, y + h - 5, bottom, 12) : "") + "</g>";
 }
 function cardBack(level, x, y, w, h, key, label) {
