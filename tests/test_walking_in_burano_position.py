@@ -14,7 +14,9 @@ import pytest
 from burano_ai.core.errors import OptionError, PositionError
 from burano_ai.games.walking_in_burano import data as D
 from burano_ai.games.walking_in_burano.data import NUM_CARDS, card_level
-from burano_ai.games.walking_in_burano.position import position_from_dict, position_from_json
+from burano_ai.games.walking_in_burano.position import (
+    Options, new_position, position_from_dict, position_from_json, position_to_dict,
+)
 from burano_ai.games.walking_in_burano.render import render_lines
 from wib_helpers import SPEC, building, dealt, game, random_step
 
@@ -325,3 +327,15 @@ def test_the_board_fits_80_by_24_and_names_the_placeholder(players):
             assert len(lines) <= 24 and max(len(x) for x in lines) <= 80
             assert "PLACEHOLDER" in lines[1]
             assert SPEC.render(s.to_dict(seat), 80).rstrip("\n").split("\n") == lines
+
+
+def test_a_seeded_new_position_is_a_dealt_start_the_game_plays_from():
+    for n in (2, 3, 4):
+        pos = new_position(n, seed=5)
+        assert position_to_dict(pos) == position_to_dict(new_position(n, seed=5)) != position_to_dict(
+            new_position(n, seed=6))
+        assert pos.phase == 2 and pos.to_move == pos.first_player and sum(
+            c >= 0 for row in pos.market for c in row) == 3 * (n + 1)
+        state = game(n).state_from_json(json.dumps(position_to_dict(pos)))
+        assert state.legal_actions() and len(state.legal_actions()) == 5 * (n + 1)
+    assert new_position(3, 1, Options(first_player=2)).first_player == 2

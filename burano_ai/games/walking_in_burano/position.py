@@ -25,11 +25,13 @@ raises the same message as an AssertionError (the random-game invariant test cal
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import dataclass
 from typing import Any
 
 from burano_ai.core.errors import OptionError, PositionError
 from burano_ai.core.seats import SEAT_LETTERS
+from burano_ai.core.seeds import check_seed
 from burano_ai.games.walking_in_burano import rules
 from burano_ai.games.walking_in_burano.data import (
     BEGINNER_REMOVED, BONUS_TOKENS, BUILD_COSTS, BUILD_COSTS_LITERAL, CARDS_PER_LEVEL, CHARACTER_COPIES, CHARACTER_NAMES, COIN_CAP, HAND_LIMIT,
@@ -450,6 +452,31 @@ def validate(pos: Position) -> None:
         raise _fail("to_move", "nobody moves after the end")
 
 
+# --- a seeded new game -----------------------------------------------------------------------------
+
+def new_position(num_players: int = 2, seed: int = 0, options: Options | None = None,
+                 data: CardData | None = None) -> Position:
+    """A dealt start position (§3) drawn from `seed`: each deck shuffled, N cards dealt into each row,
+    the first player drawn uniformly unless `options` fix it (WD-25). The same distribution as the
+    chance nodes of a game's setup (each deal uniform over the deck, WD-29's order); the first
+    turn's acquire is pending.
+
+    Raises:
+        OptionError: a parameter out of range. TypeError: `seed` is not an int.
+    """
+    rng = random.Random(check_seed(seed))
+    pos = Position(num_players, options, data)
+    for level in range(1, LEVELS + 1):
+        deck = list(range(CARDS_PER_LEVEL * (level - 1), CARDS_PER_LEVEL * level))
+        rng.shuffle(deck)
+        pos.market[level - 1][:pos.num_columns] = deck[:pos.num_columns]
+    first = pos.options.first_player if pos.options.first_player >= 0 else rng.randrange(num_players)
+    pos.first_player = pos.to_move = first
+    pos.phase = PHASE_ACQUIRE
+    validate(pos)
+    return pos
+
+
 # --- JSON out ------------------------------------------------------------------------------------
 
 def _floor(f: int) -> Any:
@@ -732,5 +759,5 @@ def position_from_dict(root: object, expect: tuple | None = None) -> Position:
 
 
 __all__ = ["EMPTY", "FORMAT", "House", "Options", "Position", "SCAFFOLD", "Seat", "check_config", "columns_for",
-           "load_data", "options_from_dict", "position_from_dict", "position_from_json", "position_to_dict",
+           "load_data", "new_position", "options_from_dict", "position_from_dict", "position_from_json", "position_to_dict",
            "position_to_json", "stacks_for", "validate"]

@@ -201,6 +201,14 @@ class WalkingInBuranoSpec(PeopleSide):
     def describe_scores(self, scores: Sequence[float]) -> str:
         return ", ".join(f"{SEAT_LETTERS[p]} {x:g} VP" for p, x in enumerate(scores))
 
+    def example_position(self) -> str:
+        """Seat A's view of a dealt 2-player start (seed 0): what `burano suggest --game walking-in-burano`
+        searches with no file (a seat's view: the search must not see more than the seat)."""
+        state = self.new_game(2, first_player=0).new_initial_state(0)
+        while state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+        return state.to_json(0)
+
     def is_placeholder(self, position: dict[str, Any] | None = None) -> bool:
         """True while the built-in placeholder deck is in use (a position with its own data: that data's flag)."""
         if position is None or position.get("data") is None:
