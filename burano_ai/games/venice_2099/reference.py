@@ -347,6 +347,7 @@ class State(Position):
             self._place(action - PLACE0)
         elif phase == PHASE_MOVE:
             if action == PASS_MOVE:
+                self.moved = 0
                 self.phase = PHASE_BUY                 # passing is allowed (§5.1)
             elif action < GONDOLA0:
                 f, s = divmod(action - MOVE0, BOARD_WIDTH)
