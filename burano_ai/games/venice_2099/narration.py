@@ -50,8 +50,7 @@ def describe_move(state, action: int) -> str:
         return f"move the figure on {rules.square_name(state.figures[p][f], state.n)} to {square_words(state, s)}"
     if GONDOLA0 <= action < PASS_MOVE:
         f, s = divmod(action - GONDOLA0, BOARD_WIDTH)
-        return (f"take a gondola: the figure on {rules.square_name(state.figures[p][f], state.n)} to "
-                f"{square_words(state, s)} (a gondola card is used)")
+        return f"gondola: the figure on {rules.square_name(state.figures[p][f], state.n)} to {square_words(state, s)}"
     if action == PASS_MOVE:
         return "move no figure"
     if BUY0 <= action < PASS_BUY:
@@ -70,7 +69,7 @@ def describe_move(state, action: int) -> str:
         lost = f" and its {coins} coin{'s' if coins > 1 else ''}" if coins else ""
         return f"play {rules.district_text(d)}: {district_words(d)} on {rules.square_name(s, state.n)} sinks{lost}{figure}"
     if RESCUE0 <= action < DECLINE_RESCUE:
-        return f"rescue the figure to {square_words(state, action - RESCUE0)} (a gondola card is used)"
+        return f"rescue the figure by gondola to {square_words(state, action - RESCUE0)}"
     if action == DECLINE_RESCUE:
         return "let the figure drown (keep the gondola card)"
     return state.action_to_string(action)
