@@ -679,6 +679,7 @@ def position_from_dict(root: object, expect: tuple | None = None) -> tuple[Posit
 
 def _fill_hidden(pos: Position, view: int, hidden: list[int]) -> None:
     """A one-seat view's hidden hands, filled with a consistent deal (the lowest eligible cards)."""
+    hidden = [p for p in hidden if pos.hands[p]]
     if not hidden:
         return
     known = set(pos.hands[view]) | {k for _, k in pos.played}

@@ -36,12 +36,6 @@ from burano_ai.games.venice_2099.rules import (
     RESCUE0,
 )
 
-#: `turn_id()` offsets: a turn's MOVE/BUY/CARD share the turn number; a rescue and each placement
-#: are turns of their own.
-RESCUE_TURN = 100
-PLACE_TURN = 200
-
-
 class Game:
     """Rules and metadata of one configuration.
 
@@ -353,6 +347,7 @@ class State(Position):
             self._place(action - PLACE0)
         elif phase == PHASE_MOVE:
             if action == PASS_MOVE:
+                self.moved = 0
                 self.phase = PHASE_BUY                 # passing is allowed (§5.1)
             elif action < GONDOLA0:
                 f, s = divmod(action - MOVE0, BOARD_WIDTH)
@@ -520,14 +515,13 @@ class State(Position):
         return None
 
     def turn_id(self) -> int:
-        """A turn's move, buy and card share its number; a rescue (the owner's) and each placement are
-        turns of their own; NO_TURN at setup and at the end."""
-        if self.phase in (PHASE_MOVE, PHASE_BUY, PHASE_CARD):
-            return self.turn()
-        if self.phase == PHASE_RESCUE:
-            return RESCUE_TURN + self.turn()
+        """Each placement is a turn of its own (its index k); a turn's move, buy and card share
+        `placements + turn`; a rescue belongs to no turn (NO_TURN: its owner may not be the active
+        seat, and the card before it ended the active seat's turn); NO_TURN at setup and at the end."""
         if self.phase == PHASE_PLACE:
-            return PLACE_TURN + self.placed_count()
+            return self.placed_count()
+        if self.phase in (PHASE_MOVE, PHASE_BUY, PHASE_CARD):
+            return len(self.placement_order()) + self.turn()
         return NO_TURN
 
     # ------------------------------------------------------------------------------------------

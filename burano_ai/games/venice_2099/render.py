@@ -75,5 +75,5 @@ def render(pos: dict[str, Any]) -> str:
     last = pos["played"][-n:]
     lines.append("played: " + (", ".join(f"{q} {k}" for q, k in last) if last else "none") +
                  f" ({len(pos['played'])} in all)")
-    lines.append("cell: district, seat, coins (+ = 10 or more); ~~ sunk, == platform; c coins, g gondolas")
+    lines.append("cell: district, figure's seat, coins; ~~ sunk, == platform; 7c coins 1g gondolas")
     return "\n".join(line[:80] for line in lines)
