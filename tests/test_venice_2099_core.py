@@ -251,8 +251,9 @@ def test_sample_chance_draws_tiles_and_cards_with_their_probabilities():
 
 
 def test_the_rescue_is_the_owner_s_decision_and_a_turn_of_its_own():
-    """§5.6: the owner of the drowning figure decides, out of turn; the card that sank it ends the active
-    seat's turn for the search (turn_id changes across it), and the native search plays the rescue."""
+    """§5.6: the owner of the drowning figure decides, out of turn; the rescue belongs to no turn (the card
+    that sank the district ended the active seat's turn: turn_id changes across it), and the native search
+    plays the rescue from the owner's view."""
     from burano_ai.games.goofspiel import _ops_check
     from burano_ai.search import Params, make_searcher
     from burano_ai.search.parallel import canonical_root
@@ -263,7 +264,7 @@ def test_the_rescue_is_the_owner_s_decision_and_a_turn_of_its_own():
     assert _ops_check.walk(state, 0)[0][0]["player"] == owner
     legal = state.legal_actions()
     assert legal[-1] == rules.DECLINE_RESCUE and all(rules.RESCUE0 <= a < rules.DECLINE_RESCUE for a in legal[:-1])
-    assert state.turn_id() == 100 + state.turn()
+    assert state.turn_id() == -1                       # NO_TURN: a decision outside turns
     root = canonical_root(state, owner)
     searcher = make_searcher(root, owner, Params(tree="native"), 5)
     assert type(searcher).__name__ == "NativeSearcher"
@@ -274,7 +275,8 @@ def test_the_rescue_is_the_owner_s_decision_and_a_turn_of_its_own():
     assert all(len(shares) == 4 for shares in summary["seat_shares"].values())
     after = state.clone()
     after.apply_action(legal[0])
-    assert after.turn_id() != state.turn_id() and after.figures_on_board(owner) == state.figures_on_board(owner) + 1
+    assert after.turn_id() == len(after.placement_order()) + after.turn()
+    assert after.figures_on_board(owner) == state.figures_on_board(owner) + 1
 
 
 def test_the_native_search_runs_five_seats_from_a_seat_s_view():

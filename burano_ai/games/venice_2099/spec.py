@@ -31,13 +31,11 @@ class Venice2099Spec(PeopleSide):
     max_players: int = MAX_PLAYERS
     default_players: int = 3
     position_format: str = POSITION_FORMAT
-    # Until the compiled core lands (branch v2099-core), the reference plays as both implementations
-    # and the search uses its Python tree (no native_search / heuristic_playout).
     implementations: dict[str, str] = field(default_factory=lambda: {
-        "compiled": "burano_ai.games.venice_2099.reference:Game",
+        "compiled": "burano_ai.games.venice_2099._core:Game",
         "reference": "burano_ai.games.venice_2099.reference:Game",
     })
-    capabilities: frozenset[str] = frozenset({"hidden_information"})
+    capabilities: frozenset[str] = frozenset({"hidden_information", "native_search", "heuristic_playout"})
 
     def game_class(self, implementation: str = "compiled"):
         return import_game_class(self, implementation)

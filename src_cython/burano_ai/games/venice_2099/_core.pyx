@@ -100,8 +100,6 @@ cdef enum:
     PLAYED_CODE = 8              # Z_CARD values: a seat, PLAYED_CODE + the seat that played it,
     CARD_UNDEALT = 16            # undealt or set aside,
     CARD_HIDDEN = 17             # unseen (information-set keys)
-    RESCUE_TURN = 100            # reference.RESCUE_TURN, PLACE_TURN (turn_id)
-    PLACE_TURN = 200
 
 if (Z_PHASE, Z_REMOVED, Z_SQUARE, Z_COINS_ON, Z_FIGURE, Z_SEAT_COINS, Z_TOKENS, Z_GONDOLAS, Z_CARD, Z_HAND_SIZE,
         Z_SUPPLY, Z_MOVED, Z_COINS_SUNK, Z_VIEWER) != tuple(range(14)) or (Z_VIEWER, WATER_CODE, PLAYED_CODE,
@@ -562,14 +560,13 @@ cdef int legal_actions_c(const VeGameC* g, const VeStateC* s, int* out) noexcept
 
 
 cdef int64_t turn_id_c(const VeGameC* g, const VeStateC* s) noexcept nogil:
-    """The reference's `turn_id`: a turn's move, buy and card share its number; a rescue (its owner's,
-    RESCUE_TURN + the turn) and each placement (PLACE_TURN + its index) are turns of their own."""
-    if s.phase == VE_PHASE_MOVE or s.phase == VE_PHASE_BUY or s.phase == VE_PHASE_CARD:
-        return s.num_played
-    if s.phase == VE_PHASE_RESCUE:
-        return RESCUE_TURN + s.num_played - 1
+    """The reference's `turn_id`: each placement a turn of its own (its index); a turn's move, buy and card
+    share placements + the turn number; a rescue belongs to no turn (NO_TURN: its owner may not be the
+    active seat, and the card before it ended the active seat's turn); NO_TURN at setup and at the end."""
     if s.phase == VE_PHASE_PLACE:
-        return PLACE_TURN + s.placed
+        return s.placed
+    if s.phase == VE_PHASE_MOVE or s.phase == VE_PHASE_BUY or s.phase == VE_PHASE_CARD:
+        return g.num_players * g.figures + s.num_played
     return NO_TURN
 
 
@@ -624,7 +621,8 @@ cdef void apply_decision_c(const VeGameC* g, VeStateC* s, int a) noexcept nogil:
         else:
             s.to_move = <int8_t>placing_seat(g, k + 1)
     elif s.phase == VE_PHASE_MOVE:
-        if a == PASS_MOVE:
+        if a == PASS_MOVE:                         # passing is allowed (§5.1); the move step ends
+            set_moved(s, 0)
             set_phase(s, VE_PHASE_BUY)
             return
         if a >= GONDOLA0:                          # §5.2
