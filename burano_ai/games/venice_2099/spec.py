@@ -35,7 +35,9 @@ class Venice2099Spec(PeopleSide):
         "compiled": "burano_ai.games.venice_2099._core:Game",
         "reference": "burano_ai.games.venice_2099.reference:Game",
     })
-    capabilities: frozenset[str] = frozenset({"hidden_information", "native_search", "heuristic_playout"})
+    capabilities: frozenset[str] = frozenset({"hidden_information", "native_search", "heuristic_playout",
+                                              "web_board"})
+    web_board: str = "games/venice-2099/board.js"
 
     def game_class(self, implementation: str = "compiled"):
         return import_game_class(self, implementation)
