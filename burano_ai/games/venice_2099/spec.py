@@ -36,11 +36,24 @@ class Venice2099Spec(PeopleSide):
         "reference": "burano_ai.games.venice_2099.reference:Game",
     })
     capabilities: frozenset[str] = frozenset({"hidden_information", "native_search", "heuristic_playout",
-                                              "web_board"})
+                                              "web_board", "openspiel"})
     web_board: str = "games/venice-2099/board.js"
 
     def game_class(self, implementation: str = "compiled"):
         return import_game_class(self, implementation)
+
+    def openspiel_game(self, num_players: int, implementation: str = "compiled"):
+        """The cached pyspiel game of `burano_ai.games.venice_2099.openspiel` for our `implementation`
+        (a wrapped State plays by its own Game, whatever its rule flags)."""
+        from burano_ai.games.venice_2099.openspiel import game_for
+        if implementation not in self.implementations:
+            raise OptionError(f"unknown implementation {implementation!r} of {self.title} "
+                              f"(expected {' or '.join(self.implementations)})")
+        return game_for(num_players, "core" if implementation == "compiled" else implementation)
+
+    def openspiel_unwrap(self, wrapped):
+        """`Venice2099State.venice_state`."""
+        return wrapped.venice_state
 
     def new_game(self, num_players: int, implementation: str = "compiled", **options: Any):
         """A Game of `implementation` for `num_players` players; `options` are §10.10's flags
