@@ -292,3 +292,15 @@ def test_the_native_search_runs_five_seats_from_a_seat_s_view():
     assert all(len(shares) == 5 for shares in summary["seat_shares"].values())
     # each iteration's win shares over the five seats add up to one
     assert sum(sum(s) for s in summary["seat_shares"].values()) == pytest.approx(200)
+
+
+def test_the_core_s_game_takes_the_rule_flags_as_the_reference_s_does():
+    """Game(players, options, **flags): the framework's game options arrive as keywords (one-line errors)."""
+    from burano_ai.core.errors import OptionError
+    assert core.Game(3, move_dirs=4).config() == ReferenceGame(3, move_dirs=4).config()
+    assert core.Game(2, {"treasure_supply": 0}, rescue_to_platform=True).options == \
+        ReferenceGame(2, {"treasure_supply": 0}, rescue_to_platform=True).options
+    with pytest.raises(OptionError, match="move_dirs"):
+        core.Game(3, move_dirs=6)
+    with pytest.raises(OptionError, match="unknown"):
+        core.Game(3, wind=True)

@@ -43,13 +43,19 @@ class Game:
         num_players: 2..5.
         options: the rule flags of §10.10 (`rules.Options`, or a mapping flag -> value; None = the
             spec's decisions).
+        **flags: the same flags as keywords (the framework's game options: `forecast_values=...`);
+            they override `options`.
 
     Raises:
         OptionError: a parameter out of range or an unknown flag (one line, named).
     """
 
-    def __init__(self, num_players: int = 3, options: object = None) -> None:
+    def __init__(self, num_players: int = 3, options: object = None, **flags: object) -> None:
         self.num_players = rules.check_players(num_players)
+        if flags:
+            base = rules.check_options(options).to_dict()
+            base.update(flags)
+            options = base
         self.options = rules.check_options(options)
 
     def __repr__(self) -> str:

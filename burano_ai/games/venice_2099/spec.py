@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
 from burano_ai.core.errors import OptionError, PositionError
-from burano_ai.core.game import BotDeclaration, StepEffect, StepVisibility, import_game_class
+from burano_ai.core.game import BotDeclaration, GameOption, StepEffect, StepVisibility, import_game_class
 from burano_ai.core.people import PeopleSide, result_lines
 from burano_ai.core.seats import SEAT_LETTERS
 from burano_ai.games.venice_2099 import rules
@@ -15,6 +16,30 @@ from burano_ai.games.venice_2099.data import MAX_PLAYERS, MIN_PLAYERS
 from burano_ai.games.venice_2099.position import FORMAT as POSITION_FORMAT
 from burano_ai.games.venice_2099.position import position_from_dict
 from burano_ai.games.venice_2099.render import render as _render
+
+_D = rules.DEFAULT_OPTIONS
+#: The rule flags of spec §10.10 (`rules.Options`), the game's options besides the player count:
+#: keyword arguments of `new_game` and of both Game classes.
+GAME_OPTIONS: Mapping[str, GameOption] = MappingProxyType({
+    "forecast_values": GameOption("forecast_values", "choice", _D.forecast_values,
+                                  "VD-1: forecast cards 3-8 and X (no 2s sink), or 2-8 (no X sinks)",
+                                  choices=rules.FORECAST_VALUES),
+    "move_dirs": GameOption("move_dirs", "int", _D.move_dirs, "VD-2: directions of a normal move, 8 or 4",
+                            low=4, high=8),
+    "diagonal_squeeze": GameOption("diagonal_squeeze", "bool", _D.diagonal_squeeze,
+                                   "VD-3: a diagonal step may pass between two blocked squares"),
+    "gondola_move_is_step1": GameOption("gondola_move_is_step1", "bool", _D.gondola_move_is_step1,
+                                        "VD-4: a gondola move replaces the normal move (false: an extra move)"),
+    "rescue_to_platform": GameOption("rescue_to_platform", "bool", _D.rescue_to_platform,
+                                     "VD-5: a rescue may also go to a free platform"),
+    "placement_round_robin": GameOption("placement_round_robin", "bool", _D.placement_round_robin,
+                                        "VD-6: figures are placed one at a time round robin (false: seat by seat)"),
+    "treasure_supply": GameOption("treasure_supply", "int", _D.treasure_supply,
+                                  "VD-8: treasure tokens per colour (0: unlimited)", low=0,
+                                  high=rules.MAX_TREASURE_SUPPLY),
+    "auto_apply_forced": GameOption("auto_apply_forced", "bool", _D.auto_apply_forced,
+                                    "§10.5: a decision with one legal move is made at once"),
+})
 
 
 @dataclass(frozen=True)
@@ -38,6 +63,7 @@ class Venice2099Spec(PeopleSide):
     capabilities: frozenset[str] = frozenset({"hidden_information", "native_search", "heuristic_playout",
                                               "web_board", "openspiel"})
     web_board: str = "games/venice-2099/board.js"
+    game_options = GAME_OPTIONS      # a class attribute, not a field (`core.game.GameOption`)
 
     def game_class(self, implementation: str = "compiled"):
         return import_game_class(self, implementation)
@@ -67,7 +93,8 @@ class Venice2099Spec(PeopleSide):
                 not self.min_players <= num_players <= self.max_players:
             raise OptionError(f"{self.title} is played by {self.min_players}-{self.max_players} players, "
                               f"not {num_players!r}")
-        return self.game_class(implementation)(num_players, rules.check_options(options))
+        rules.check_options(options)
+        return self.game_class(implementation)(num_players, **options)
 
     # --- engine side
     score_name: str = "points"
@@ -78,14 +105,16 @@ class Venice2099Spec(PeopleSide):
         """Validate a `venice-2099-position/1` object and build its State; return (State, view seat or None).
 
         A one-seat view's hidden hands are filled with a consistent deal (`position` module docstring).
-        `game_factory` (default: the compiled Game) is called with (players, options).
+        `game_factory` (default: the compiled Game) is called with the players and the position's rule
+        flags as keywords (those that differ from the defaults).
 
         Raises:
             PositionError: a field is wrong (the message names it).
         """
         pos, view = position_from_dict(data)
         factory = game_factory or self.game_class("compiled")
-        state = factory(pos.num_players, pos.options).state_from_position(pos)
+        flags = {k: v for k, v in pos.options.to_dict().items() if getattr(rules.DEFAULT_OPTIONS, k) != v}
+        state = factory(pos.num_players, **flags).state_from_position(pos)
         return state, (None if view < 0 else view)
 
     def phase_name(self, state) -> str:

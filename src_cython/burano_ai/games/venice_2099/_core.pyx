@@ -985,14 +985,20 @@ cdef class Game:
         num_players: 2..5.
         options: the rule flags of §10.10 (`rules.Options`, or a mapping flag -> value; None = the
             spec's decisions).
+        **flags: the same flags as keywords (the framework's game options: `forecast_values=...`);
+            they override `options`.
 
     Raises:
         OptionError: a parameter out of range or an unknown flag (one line, named).
     """
 
-    def __init__(self, num_players=3, options=None):
+    def __init__(self, num_players=3, options=None, **flags):
         cdef int c, d, k, i
         self.num_players = _rules.check_players(num_players)
+        if flags:
+            base = _rules.check_options(options).to_dict()
+            base.update(flags)
+            options = base
         self.options = _rules.check_options(options)
         opts = self.options
         counts = _rules.config_counts(num_players)
