@@ -804,64 +804,64 @@ cdef void resample_c(const VeGameC* g, VeStateC* s, int seat, Rng* rng) noexcept
 # Playouts
 # ================================================================================================
 
-cdef inline double square_worth(const VeGameC* g, const VeStateC* s, int sq, uint64_t own_doomed) noexcept nogil:
-    """The heuristic playout's worth of standing on sq for a seat whose own cards will sink `own_doomed`:
-    a platform 0.5; a district its numeral (an X 10) times its chance to survive: 1 for a district no card
-    names, 0 for one the seat's own hand sinks, else 0.5."""
+cdef inline double square_worth(const VeGameC* g, const VeStateC* s, int sq, uint64_t doomed) noexcept nogil:
+    """The heuristic playout's worth of standing on sq in the world being played out, where the cards in
+    hands will sink `doomed` (§10.9 item 1: the final board is fixed by the deal): a district that
+    survives is worth its numeral (an X 10), one that will sink 0, a platform 0.5 (safe, no points)."""
     cdef int t = s.tile[sq]
-    cdef double safety
     if t >= VE_DISTRICTS:
         return 0.5
-    if g.never_sinks >> t & 1:
-        safety = 1.0
-    elif own_doomed >> t & 1:
-        safety = 0.0
-    else:
-        safety = 0.5
-    return safety * (10.0 if g.tile_is_x[t] else g.tile_number[t])
+    if doomed >> t & 1:
+        return 0.0
+    return 10.0 if g.tile_is_x[t] else g.tile_number[t]
 
 
 cdef int heuristic_action_c(const VeGameC* g, const VeStateC* s, Rng* rng, const int* legal, int n) noexcept nogil:
-    """The heuristic playout's choice; one decision in eight, and every card, uniformly at random.
+    """The heuristic playout's choice in the world being played out; one decision in eight, and every
+    card, uniformly at random.
 
     PLACE and RESCUE: the free square of most `square_worth`. MOVE: the move that gains most worth for
-    its figure (a gondola move costs 3, the card's value), or pass when none gains. BUY: the cheapest
-    purchase when it costs at most 2 coins, else pass. Ties are broken at random."""
-    cdef int p = current_player_c(s), i, a, f, ties = 0, pick = legal[n - 1], price, j
+    its figure (a gondola move costs 3, the card's value), or pass when none gains. BUY: the purchase whose
+    token will be worth most over its price (V(k_c) of the colour's final survivors, a coin being a point),
+    or pass when none is worth its price. Ties are broken at random."""
+    cdef int p = current_player_c(s), i, a, f, ties = 0, pick = legal[n - 1], sq, c, t
     cdef double v, best = -1e300
-    cdef uint64_t own_doomed = 0, m
+    cdef uint64_t doomed
+    cdef int k[VE_COLOURS]
     if n == 1:
         return legal[0]
     if s.phase == VE_PHASE_CARD or rng_below(rng, 8) == 0:
         return legal[<int>rng_below(rng, <uint32_t>n)]
-    m = s.seats[p].hand
-    while m:
-        j = ve_ctz(m)
-        m &= m - 1
-        own_doomed |= (<uint64_t>1) << g.card_district[j]
+    doomed = doomed_districts(g, s)
+    if s.phase == VE_PHASE_BUY:
+        for c in range(VE_COLOURS):
+            k[c] = 0
+        for sq in range(g.squares):
+            t = s.tile[sq]
+            if is_land(s, sq) and not doomed >> t & 1:
+                k[g.tile_colour[t]] += 1
     for i in range(n):
         a = legal[i]
         if s.phase == VE_PHASE_PLACE:
-            v = square_worth(g, s, a - PLACE0, own_doomed)
+            v = square_worth(g, s, a - PLACE0, doomed)
         elif s.phase == VE_PHASE_RESCUE:
-            v = -1.0 if a == DECLINE else square_worth(g, s, a - RESCUE0, own_doomed)
+            v = -1.0 if a == DECLINE else square_worth(g, s, a - RESCUE0, doomed)
         elif s.phase == VE_PHASE_MOVE:
             if a == PASS_MOVE:
                 v = 0.0
             elif a < GONDOLA0:
                 f = (a - MOVE0) // 64
-                v = square_worth(g, s, (a - MOVE0) % 64, own_doomed) - \
-                    square_worth(g, s, s.seats[p].fig[f], own_doomed)
+                v = square_worth(g, s, (a - MOVE0) % 64, doomed) - square_worth(g, s, s.seats[p].fig[f], doomed)
             else:
                 f = (a - GONDOLA0) // 64
-                v = square_worth(g, s, (a - GONDOLA0) % 64, own_doomed) - \
-                    square_worth(g, s, s.seats[p].fig[f], own_doomed) - 3.0
+                v = square_worth(g, s, (a - GONDOLA0) % 64, doomed) - \
+                    square_worth(g, s, s.seats[p].fig[f], doomed) - 3.0
         else:
             if a == PASS_BUY:
-                v = -2.5
+                v = 0.0
             else:
-                price = s.coins[s.seats[p].fig[a - BUY0]] + 1
-                v = -<double>price
+                sq = s.seats[p].fig[a - BUY0]
+                v = g.token_value[k[g.tile_colour[s.tile[sq]]]] - (s.coins[sq] + 1.0)
         if v > best:
             best = v
             ties = 1
