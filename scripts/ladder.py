@@ -3,6 +3,7 @@
     python scripts/ladder.py                                   # 50 -> 100 -> ... -> 3200, 100 games a step
     python scripts/ladder.py --games 200 --workers 2 --out docs/ladder.md
     python scripts/ladder.py --bot ismcts:preset=v0.1 --start 100 --stop 1600
+    python scripts/ladder.py --game walking-in-burano --start 250 --stop 4000 --games 20
 
 Each step is one `burano_ai.arena` tournament at 2 players: the bot at 2n iterations per decision against
 itself at n, over ``--games`` games (whole duplicate deals: each deal in both seatings, so the deal's luck
@@ -29,6 +30,7 @@ sys.path.insert(0, str(ROOT))
 from burano_ai.arena import ArenaConfig, run_arena   # noqa: E402
 from burano_ai.bots import parse_bot_spec   # noqa: E402
 from burano_ai.core.errors import OptionError  # noqa: E402
+from burano_ai.games import DEFAULT_GAME, game_keys  # noqa: E402
 
 TARGET = 0.55
 
@@ -53,7 +55,7 @@ def budgets(start: int, stop: int) -> list[int]:
 def run_step(base: str, low: int, args: argparse.Namespace, json_dir: Path) -> dict:
     high_spec, low_spec = with_iterations(base, 2 * low), with_iterations(base, low)
     config = ArenaConfig(bots=(high_spec, low_spec), players=2, games=args.games, seed=args.seed,
-                         workers=args.workers, bootstrap=0)
+                         workers=args.workers, bootstrap=0, game=args.game)
     started = time.perf_counter()
     result = run_arena(config)
     high = next(e for e in result.entries if e["spec"] == parse_bot_spec(high_spec).canonical())
@@ -63,7 +65,7 @@ def run_step(base: str, low: int, args: argparse.Namespace, json_dir: Path) -> d
     lo, hi = high["win_rate_ci95"]
     step = {"low": low, "high": 2 * low, "games": len(result.games), "score": high["win_rate"], "ci95": [lo, hi],
             "target_met": high["win_rate"] >= TARGET, "seconds": round(time.perf_counter() - started, 1),
-            "command": f"burano arena --bots '{high_spec};{low_spec}' --players 2 --games {args.games} "
+            "command": f"burano arena --game {args.game} --bots '{high_spec};{low_spec}' --players 2 --games {args.games} "
                        f"--workers {args.workers} --seed {args.seed}"}
     print(f"  {2 * low} vs {low}: score {step['score']:.3f} ({lo:.3f}-{hi:.3f}), {step['games']} games, "
           f"{step['seconds']} s", file=sys.stderr, flush=True)
@@ -106,6 +108,7 @@ def plot(steps: list[dict], base: str, path: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", default=DEFAULT_GAME, choices=game_keys(), help=f"the game (default {DEFAULT_GAME})")
     parser.add_argument("--bot", default="ismcts", help="bot spec without a budget (default: ismcts)")
     parser.add_argument("--start", type=int, default=50, help="iterations of the first step's weaker bot")
     parser.add_argument("--stop", type=int, default=3200, help="iterations of the last step's stronger bot")

@@ -33,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 from burano_ai.arena import ArenaConfig, run_arena   # noqa: E402
 from burano_ai.bots import parse_bot_spec   # noqa: E402
 from burano_ai.core.errors import OptionError  # noqa: E402
+from burano_ai.games import DEFAULT_GAME, game_keys  # noqa: E402
 
 DEFAULT_FRACTIONS = "1/2,1/4,1/8,1/16,1/32"
 
@@ -59,7 +60,7 @@ def timed(base: str, seconds: float) -> str:
 def run_fraction(fraction: Fraction, args: argparse.Namespace) -> dict:
     ours, peer = timed(args.bot, float(fraction) * args.time), timed(args.peer, args.time)
     config = ArenaConfig(bots=(ours, peer), players=2, games=args.games, seed=args.seed, workers=args.workers,
-                         bootstrap=0)
+                         bootstrap=0, game=args.game)
     started = time.perf_counter()
     result = run_arena(config)
     entry = next(e for e in result.entries if e["spec"] == parse_bot_spec(ours).canonical())
@@ -71,7 +72,7 @@ def run_fraction(fraction: Fraction, args: argparse.Namespace) -> dict:
            "score": entry["win_rate"], "ci95": [lo, hi],
            "iterations_per_decision": entry["iterations"] / entry["decisions"] if entry["decisions"] else 0.0,
            "seconds": round(time.perf_counter() - started, 1),
-           "command": f"burano arena --bots '{ours};{peer}' --players 2 --games {args.games} "
+           "command": f"burano arena --game {args.game} --bots '{ours};{peer}' --players 2 --games {args.games} "
                       f"--workers {args.workers} --seed {args.seed}"}
     print(f"  {fraction}: score {row['score']:.3f} ({lo:.3f}-{hi:.3f}), {row['games']} games, {row['seconds']} s",
           file=sys.stderr, flush=True)
@@ -92,6 +93,7 @@ def markdown(rows: list[dict], args: argparse.Namespace) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", default=DEFAULT_GAME, choices=game_keys(), help=f"the game (default {DEFAULT_GAME})")
     parser.add_argument("--time", type=float, default=0.5, help="the peer's seconds per decision, T")
     parser.add_argument("--fractions", default=DEFAULT_FRACTIONS, help="our shares of T, e.g. 1/2,1/4")
     parser.add_argument("--bot", default="ismcts", help="our bot spec without a budget")

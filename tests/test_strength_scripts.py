@@ -35,6 +35,14 @@ def test_ladder_smoke(tmp_path):
     assert arena["config"]["bots"] == ["ismcts:iterations=8", "ismcts:iterations=4"]
 
 
+def test_ladder_plays_the_game_it_is_given(tmp_path):
+    proc = run("ladder.py", "--game", "goofspiel", "--start", "2", "--stop", "4", "--games", "2",
+               "--plot", str(tmp_path / "l.png"), "--json-dir", str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads((tmp_path / "ladder-2-4.json").read_text())["config"]["game"] == "goofspiel"
+    assert "--game goofspiel" in json.loads((tmp_path / "ladder.json").read_text())["steps"][0]["command"]
+
+
 @pytest.mark.parametrize("args, fragment", [
     (["--start", "100", "--stop", "150"], "--stop (150) must be at least twice --start (100)"),
     (["--bot", "ismcts:time=1"], "has a budget of its own"),
@@ -55,6 +63,14 @@ def test_time_odds_smoke(tmp_path):
     assert "smallest fraction with score >= 50%" in table.read_text() or "no fraction scored" in table.read_text()
     arena = json.loads((tmp_path / "time-odds-1-2.json").read_text())
     assert arena["config"]["bots"] == ["ismcts:time=0.0025", "openspiel-ismcts:time=0.005"]
+
+
+@pytest.mark.skipif(not HAS_PYSPIEL, reason="pyspiel (open_spiel) is not installed")
+def test_time_odds_plays_the_game_it_is_given(tmp_path):
+    proc = run("time_odds.py", "--game", "walking-in-burano", "--time", "0.005", "--fractions", "1/2", "--games", "2",
+               "--json-dir", str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads((tmp_path / "time-odds-1-2.json").read_text())["config"]["game"] == "walking-in-burano"
 
 
 @pytest.mark.skipif(not HAS_PYSPIEL, reason="pyspiel (open_spiel) is not installed")
