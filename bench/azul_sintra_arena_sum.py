@@ -2,6 +2,8 @@
 
     PYTHONPATH=$PWD python bench/azul_sintra_arena_sum.py build/azul-arena/r*.json
 
+Any game's runs sum the same way (Walking in Burano and Venice 2099 in docs/strength.md use it too).
+
 For docs/strength.md's Azul: Stained Glass of Sintra section: the ISMCTS-at-1-s vs greedy runs were
 played as 10-game arenas (5 duplicate deals x 2 seatings) with seeds 101, 102, ... so that a run cut
 short by the clock still counts. Prints, per bot: games, wins (win share), the 95 % Wilson interval,
@@ -24,6 +26,11 @@ def wilson(share: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def mean_points(entry: dict) -> float:
+    """The entry's mean score, whatever the game calls its points (`mean_points`, `mean_VP`, ...)."""
+    return next(v for k, v in entry.items() if k.startswith("mean_") and k not in ("mean_rank", "mean_margin"))
+
+
 def main(paths: list[str]) -> None:
     totals: dict[str, dict[str, float]] = {}
     seeds = []
@@ -34,7 +41,7 @@ def main(paths: list[str]) -> None:
             t = totals.setdefault(e["spec"], dict(seats=0, share=0.0, points=0.0, decisions=0, think=0.0, iters=0))
             t["seats"] += e["seats_played"]
             t["share"] += e["win_share"]
-            t["points"] += e["mean_points"] * e["seats_played"]
+            t["points"] += mean_points(e) * e["seats_played"]
             t["decisions"] += e["decisions"]
             t["think"] += e["think_seconds"]
             t["iters"] += e["iterations"]
