@@ -36,7 +36,9 @@ def pooled(paths: list[Path]) -> tuple[str, list[dict]]:
     for t in sorted(steps.values(), key=lambda t: t["low"]):
         score = t["share"] / t["games"]
         out.append({**t, "score": score, "ci95": list(wilson(t["share"], t["games"])), "target_met": score >= TARGET})
-    return runs[0]["bot"], out
+    command = runs[0]["steps"][0]["command"]     # "burano arena --game KEY ..." names the game
+    game = command.split("--game ")[1].split()[0] if "--game " in command else "burano"
+    return f"{game}, {runs[0]['bot']}", out
 
 
 def main(argv: list[str] | None = None) -> int:
