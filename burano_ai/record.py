@@ -98,7 +98,9 @@ class Step:
         actor: the seat letter that moved, or "chance".
         move: the move's or the outcome's text (`State.action_to_string`); None where a one-seat export
             hides it.
-        kind: chance steps: the chance kind's label ("fish-draw", "markers", ...).
+        kind: chance steps: the chance kind's label ("fish-draw", "markers", ...); a private move: what
+            every seat sees of it, when the game names that (Walking in Burano's "return-L2": a card
+            went under the L2 deck), so an export's hidden step is refilled with a move of that kind.
         seat: chance steps: the seat the event belongs to (the drawer of a fish card), when there is one.
         seen_by: the seats that saw the step; None when every seat did.
         annotations: optional engine evaluation and comments (docs/game-format.md lists the keys).
@@ -139,7 +141,7 @@ def describe_step(state, action: int, game: str = DEFAULT_GAME) -> Step:
     if state.is_chance_node():
         seat = None if seen.seat is None else SEAT_LETTERS[seen.seat]
         return Step(CHANCE_ACTOR, move, kind=seen.kind, seat=seat, seen_by=seen_by)
-    return Step(SEAT_LETTERS[state.current_player()], move, seen_by=seen_by)
+    return Step(SEAT_LETTERS[state.current_player()], move, kind=seen.kind, seen_by=seen_by)
 
 
 def game_spec(game: str, error: type[BuranoError] = OptionError, where: str = ""):
@@ -429,8 +431,9 @@ class GameRecord:
         except BuranoError as exc:
             raise RecordError(f"{where}: {exc}") from None
         seen = self.spec.step_visibility(state, action)     # who saw it, from the state before it
-        if step.is_chance and step.kind is not None and step.kind != seen.kind:
-            raise RecordError(f"{where}.kind: the pending chance event is {seen.kind!r}, not {step.kind!r}")
+        if step.kind is not None and step.kind != seen.kind:
+            what = "the pending chance event" if step.is_chance else "this move's public kind"
+            raise RecordError(f"{where}.kind: {what} is {seen.kind!r}, not {step.kind!r}")
         try:
             state.apply_action(action)        # checked: a refused action leaves the state untouched
         except BuranoError as exc:
@@ -513,7 +516,7 @@ class GameRecord:
                     return False
                 return True
             i = hidden[k]
-            options = _hidden_options(state, steps, i, rng)
+            options = _hidden_options(self.spec, state, steps, i, rng)
             for text in options:
                 trial = state.clone()
                 steps[i] = Step(**{**self.steps[i].__dict__, "move": text})
@@ -570,9 +573,11 @@ class GameRecord:
                           event=self.event, game=self.game, options=self.options)
 
 
-def _hidden_options(state, steps: list[Step], i: int, rng: random.Random) -> list[str]:
+def _hidden_options(spec, state, steps: list[Step], i: int, rng: random.Random) -> list[str]:
     """The texts a hidden step could have at `state`, the ones later public steps point to first."""
-    texts = [state.action_to_string(a) for a in _offered(state)]
+    kind = steps[i].kind    # the public part of a private move, when the game names one
+    texts = [state.action_to_string(a) for a in _offered(state)
+             if kind is None or spec.step_visibility(state, a).kind == kind]
     future = " ".join(s.move for s in steps[i + 1:] if s.move is not None)
     rng.shuffle(texts)
     return sorted(texts, key=lambda t: -future.count(t.split(":")[-1].strip().split()[-1]))
@@ -680,8 +685,6 @@ def _step(data: Any, i: int, players: int, chance_kinds: tuple[str, ...]) -> Ste
     kind = data.get("kind")
     if kind is not None and kind not in chance_kinds:
         raise RecordError(f"{where}.kind: unknown chance kind {kind!r}")
-    if kind is not None and actor != CHANCE_ACTOR:
-        raise RecordError(f"{where}.kind: only chance steps have a kind")
     seat = data.get("seat")
     if seat is not None and (not isinstance(seat, str) or seat not in letters):
         raise RecordError(f"{where}.seat: must be a seat letter ({', '.join(letters)}), not {seat!r}")

@@ -94,7 +94,8 @@ class StepVisibility:
     """Who sees one step of a game, as a record writes it (`GameSpec.step_visibility`).
 
     Attributes:
-        kind: a chance step's kind, one of the spec's `chance_kinds` ("fish-draw"); None for a move.
+        kind: a chance step's kind, one of the spec's `chance_kinds` ("fish-draw"); for a move, None or what
+            every seat sees of a private move (also one of `chance_kinds`: Walking in Burano's "return-L2").
         seat: a chance step's owner (the seat that draws), when the event belongs to one seat.
         seen_by: the seats that see the step's outcome; None when every seat does.
     """

@@ -16,6 +16,7 @@ REGISTRY: dict[str, str] = {
     "burano": "burano_ai.games.burano.spec:SPEC",
     "goofspiel": "burano_ai.games.goofspiel.spec:SPEC",
     "azul-sintra": "burano_ai.games.azul_sintra.spec:SPEC",
+    "walking-in-burano": "burano_ai.games.walking_in_burano.spec:SPEC",
 }
 #: The game a command plays when none is named.
 DEFAULT_GAME = "burano"

@@ -1,0 +1,107 @@
+"""A Walking in Burano position as plain text for a terminal (fits 80 x 24 for 2-4 players).
+
+Works from a position dict (`position_to_dict`: the full position or one seat's view), so it shows
+exactly what its reader may see: another seat's pooled hand card is `L2?`. A card is written by its
+id, colour letter and template (`48PR1`: card 48, pink, template R1 of the placeholder deck); `[S]`
+is a scaffold, a house's character stands under it (`*` marks a house still waiting for one).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from burano_ai.core.seats import SEAT_LETTERS
+from burano_ai.games.walking_in_burano.data import CardData, data_from_dict, default_data
+
+PLACEHOLDER_LINE = "PLACEHOLDER deck PD-1: the real card faces are lost (spec §2.4, WD-1)"
+SHORT_CHARACTER = {"woman": "Woman", "man": "Man", "girl": "Girl", "boy": "Boy", "mayor": "Mayor",
+                   "police": "Police", "santa": "Santa", "shopowner": "Shops", "seamstress": "Seams",
+                   "florist": "Flor", "gardener": "Gard"}
+#: Still shorter, for the stacks line.
+TINY_CHARACTER = {"woman": "Wom", "man": "Man", "girl": "Girl", "boy": "Boy", "mayor": "May", "police": "Pol",
+                  "santa": "San", "shopowner": "Shop", "seamstress": "Seam", "florist": "Flor", "gardener": "Gard"}
+
+
+def colour_letters(data: CardData) -> tuple[str, ...]:
+    """One distinct upper-case letter per colour: the first letter of its name not taken before."""
+    out: list[str] = []
+    for name in data.colour_names:
+        letter = next((ch.upper() for ch in name if ch.upper() not in out), "?")
+        out.append(letter)
+    return tuple(out)
+
+
+def card_code(data: CardData, card: int) -> str:
+    """`48PR1`: id, colour letter, template."""
+    c = data.cards[card]
+    return f"{card}{colour_letters(data)[c.colour]}{c.template}"
+
+
+def card_text(data: CardData, card: Any) -> str:
+    if card is None:
+        return "."
+    if card == "S":
+        return "[S]"
+    if isinstance(card, str):
+        return card
+    return card_code(data, card)
+
+
+def _data(pos: dict[str, Any]) -> CardData:
+    return default_data() if pos.get("data") is None else data_from_dict(pos["data"])
+
+
+def _character(house: dict[str, Any]) -> str:
+    if house["character"]:
+        return SHORT_CHARACTER[house["character"]]
+    return "*" if house["pending"] else "-"
+
+
+def render_lines(pos: dict[str, Any], width: int | None = None) -> list[str]:
+    """The lines of the board (see the module docstring)."""
+    data = _data(pos)
+    n = pos["players"]
+    lines = []
+    who = f", {pos['to_move']} to move" if pos["to_move"] else ""
+    last = " (last round)" if pos["last_round"] else ""
+    view = f"  [view of {pos['view']}]" if pos["view"] else ""
+    lines.append(f"Walking in Burano: round {pos['round']}{last}, {pos['phase']}{who}{view}")
+    if data.placeholder:
+        lines.append(PLACEHOLDER_LINE)
+    cols = len(pos["market"][0])
+    decks = pos["decks"]
+    lines.append("Market " + "".join(f"{j + 1:<7}" for j in range(cols)) + "  deck: shuffled+under")
+    for r in (2, 1, 0):
+        row = "".join(f"{card_text(data, c):<7}" for c in pos["market"][r])
+        lines.append(f" L{r + 1}    {row}  L{r + 1}: {decks[r]['shuffled']}+{len(decks[r]['under'])}")
+    stacks = " ".join(f"{TINY_CHARACTER[k]}{v}" for k, v in pos["characters"].items() if v)
+    disc = f"  discard {len(pos['discard'])}" if pos["discard"] else ""
+    lines.append(f"Stacks: {stacks}{disc}")
+    blocks = []
+    side_by_side = n > 2 and (width is None or width >= 80)
+    for p, s in enumerate(pos["seats"]):
+        mark = "*" if pos["first_player"] == SEAT_LETTERS[p] else " "
+        hand = " ".join(card_text(data, c) for c in s["hand"]) or "-"
+        head = f"{SEAT_LETTERS[p]}{mark} coins {s['coins']} tokens {s['tokens']} houses {len(s['street'])}"
+        block = [head, f" hand {hand}"] if side_by_side else [f"{head}  hand {hand}"]
+        street = s["street"]
+        for r in (2, 1, 0):
+            block.append(f" L{r + 1} " + "".join(f"{card_text(data, h['floors'][r]):<7}" for h in street))
+        block.append(" ch " + "".join(f"{_character(h):<7}" for h in street))
+        blocks.append(block)
+    groups = [blocks[i:i + 2] for i in range(0, n, 2)] if side_by_side else [[b] for b in blocks]
+    for group in groups:
+        for i in range(len(group[0])):
+            if len(group) == 1:
+                lines.append(group[0][i])
+            else:
+                lines.append(f"{group[0][i][:39]:<40}{group[1][i][:39]}".rstrip())
+    lines = [line.rstrip() for line in lines]
+    if width is not None:
+        lines = [line[:width] for line in lines]
+    return lines
+
+
+def render(pos: dict[str, Any], width: int | None = None) -> str:
+    """The board as text (`render_lines` joined)."""
+    return "\n".join(render_lines(pos, width))

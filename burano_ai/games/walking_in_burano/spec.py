@@ -1,0 +1,219 @@
+"""Walking in Burano's entry in the game registry (`burano_ai.games`): what the services may know of it."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+from burano_ai.core.errors import OptionError, PositionError
+from burano_ai.core.game import BotDeclaration, StepVisibility, import_game_class
+from burano_ai.core.people import PeopleSide
+from burano_ai.core.seats import SEAT_LETTERS, parse_seat
+from burano_ai.games.walking_in_burano import narration, rules
+from burano_ai.games.walking_in_burano.data import CARDS_PER_LEVEL, MAX_PLAYERS, MIN_PLAYERS, default_data
+from burano_ai.games.walking_in_burano.position import FORMAT as POSITION_FORMAT
+from burano_ai.games.walking_in_burano.position import Options, position_from_dict
+from burano_ai.games.walking_in_burano.render import render as _render
+
+#: What every interface says while the built-in data is in use (spec §2.4, WD-1, WD-3).
+PLACEHOLDER_NOTICE = ("placeholder data: the 72 floor cards are the spec's placeholder deck PD-1 (their symbols, "
+                      "shop types and curtain kinds are stand-ins for the lost card faces, WD-1, WD-3)")
+
+
+@dataclass(frozen=True)
+class WalkingInBuranoSpec(PeopleSide):
+    """The `core.game.GameSpec` of Walking in Burano (hidden hands and returns, chance deck order).
+
+    A Game takes an `Options` (the §13 beginner variants `fewer_characters` and `no_window_penalty`,
+    §14's `public_returns`, WD-4's `literal_cost`, WD-25's fixed `first_player`) and `data` (a card
+    file or object, `data.load_data`) besides the player count; `new_game` takes them as keywords.
+    """
+
+    key: str = "walking-in-burano"
+    title: str = "Walking in Burano"
+    min_players: int = MIN_PLAYERS
+    max_players: int = MAX_PLAYERS
+    default_players: int = 2
+    position_format: str = POSITION_FORMAT
+    # Until the compiled core exists, the reference model stands in for it (without native search).
+    implementations: dict[str, str] = field(default_factory=lambda: {
+        "compiled": "burano_ai.games.walking_in_burano._core:Game",
+        "reference": "burano_ai.games.walking_in_burano.reference:Game",
+    })
+    capabilities: frozenset[str] = frozenset({"hidden_information", "native_search", "heuristic_playout",
+                                              "openspiel", "placeholder_data", "web_board"})
+    web_board: str = "games/walking-in-burano/board.js"
+    placeholder_notice: str = PLACEHOLDER_NOTICE
+
+    def game_class(self, implementation: str = "compiled"):
+        return import_game_class(self, implementation)
+
+    def new_game(self, num_players: int, implementation: str = "compiled", *, fewer_characters: bool = False,
+                 no_window_penalty: bool = False, public_returns: bool = False, literal_cost: bool = False,
+                 first_player: int | str | None = None, data: object = None):
+        """A Game of `implementation` for `num_players` players with these options (`position.Options`).
+
+        Raises:
+            OptionError: a parameter out of range or a wrong data file (one line, named).
+        """
+        if isinstance(num_players, bool) or not isinstance(num_players, int) or \
+                not self.min_players <= num_players <= self.max_players:
+            raise OptionError(f"{self.title} is played by {self.min_players}-{self.max_players} players, "
+                              f"not {num_players!r}")
+        first = -1 if first_player is None else parse_seat(first_player, num_players, "first_player")
+        options = Options(fewer_characters, no_window_penalty, public_returns, literal_cost, first)
+        return self.game_class(implementation)(num_players, options, data)
+
+    def openspiel_game(self, num_players: int, implementation: str = "compiled"):
+        """The cached pyspiel game of `burano_ai.games.walking_in_burano.openspiel` for our `implementation`
+        (it wraps States of any options and data: a wrapped State plays by its own Game)."""
+        from burano_ai.games.walking_in_burano.openspiel import game_for
+        if implementation not in self.implementations:
+            raise OptionError(f"unknown implementation {implementation!r} of {self.title} "
+                              f"(expected {' or '.join(self.implementations)})")
+        return game_for(num_players, "core" if implementation == "compiled" else implementation)
+
+    def openspiel_unwrap(self, wrapped):
+        """`WalkingInBuranoState.wib_state`."""
+        return wrapped.wib_state
+
+    # --- engine side
+    score_name: str = "VP"
+    #: The chance kinds, and the public part of a private return (`return-L2`: a card under the L2 deck).
+    chance_kinds: tuple[str, ...] = rules.CHANCE_KIND_NAMES + rules.RETURN_KIND_NAMES
+    unseen_texts: frozenset[str] = frozenset()
+
+    def load_position(self, data: Mapping[str, Any], game_factory=None):
+        """Validate a `walking-in-burano-position/1` object and build its State; return (State, view seat
+        or None). `game_factory` (default: the compiled Game) is called with (players, options, data).
+
+        Raises:
+            PositionError: a field is wrong (the message names it).
+        """
+        pos = position_from_dict(data)
+        factory = game_factory or self.game_class("compiled")
+        game = factory(pos.num_players, pos.options, None if pos.data.is_default else pos.data)
+        state = game.state_from_position(pos)
+        view = data.get("view")
+        return state, (None if view is None else parse_seat(view, pos.num_players, "position.view", PositionError))
+
+    def phase_name(self, state) -> str:
+        """"deal", "first", "acquire", "build", "visit", "return", "refill" or "over"."""
+        return rules.PHASE_NAMES[state.phase]
+
+    def decision_label(self, state, seat: int) -> str:
+        """`round 2`."""
+        return f"round {state.round + 1}"
+
+    def step_visibility(self, state, action: int) -> StepVisibility:
+        """Everything is public (§14) except a returned card, seen by its returner only unless returns
+        are public; the others see its level (the step's kind, `return-L2`)."""
+        if state.is_chance_node():
+            return StepVisibility(rules.CHANCE_KIND_NAMES[state.chance_kind], None, None)
+        if rules.action_kind(action) == "return" and not state.options.public_returns:
+            level = (action - rules.RETURN0) // CARDS_PER_LEVEL
+            return StepVisibility(rules.RETURN_KIND_NAMES[level], None, (state.current_player(),))
+        return StepVisibility(None, None, None)
+
+    def hidden_in_export(self, steps: Sequence[Any], seat: int) -> set[int]:
+        """Another seat's returns (which card went under a deck)."""
+        letter = SEAT_LETTERS[seat]
+        return {i for i, step in enumerate(steps) if not step.is_chance and not step.visible_to(letter)}
+
+    def narrate_step(self, step, hidden: bool) -> str:
+        """``draw 17``, ``first B``, ``A: take 3 L1-L2``, ``B returns a card under a deck`` (hidden)."""
+        if step.is_chance:
+            return step.move if step.move is not None else f"a chance event ({step.kind or 'chance'})"
+        if hidden:
+            level = f" the {step.kind[-2:]}" if step.kind else " a"
+            return f"{step.actor} returns a card under{level} deck (hidden)"
+        return f"{step.actor}: {step.move}"
+
+    def step_effects(self, before, after, action: int | None = None):
+        """Every coin, token, scaffold, character and card change with its reason, the round's end, the
+        final scoring per seat and category and the result with its tie-break (`narration.step_effects`);
+        a returned card's identity is told to its returner only."""
+        return narration.step_effects(before, after, action)
+
+    def describe_result(self, state) -> list[str]:
+        """The final scoring per seat and category and the result with the tie-break that decided it."""
+        return narration.describe_result(state)
+
+    def describe_move(self, state, action: int) -> str:
+        """The move in people's words (`narration.describe_move`)."""
+        return narration.describe_move(state, action)
+
+    def move_notes(self, state) -> list[str]:
+        """The next placement's cost, coins and tokens left, the hand limit, the last round."""
+        return narration.move_notes(state)
+
+    def bots(self) -> Mapping[str, Any]:
+        """The game's heuristic bot: ``greedy`` (`burano_ai.games.walking_in_burano.greedy.choose_greedy`)."""
+        from burano_ai.games.walking_in_burano.greedy import CARD_WEIGHT, COIN_WEIGHT, HAND_WEIGHT, choose_greedy
+        return {"greedy": BotDeclaration(
+            choose_greedy, {"coin_weight": COIN_WEIGHT, "card_weight": CARD_WEIGHT, "hand_weight": HAND_WEIGHT},
+            summary="one decision ahead: the final scoring as it stands plus ``coin_weight`` per coin, "
+                    "``card_weight`` per card in the street and ``hand_weight`` per card in hand.")}
+
+    # --- people side
+
+    def render(self, position: dict[str, Any] | str, width: int | None = None) -> str:
+        """The board as plain text (`render.render`): at most 80 columns and 24 lines for 2-4 players;
+        its second line names the placeholder deck while it is in use."""
+        if isinstance(position, str):
+            try:
+                position = json.loads(position)
+            except json.JSONDecodeError as e:
+                raise PositionError(f"position: not valid JSON ({e})") from None
+        return _render(position, width) + "\n"
+
+    def phase_label(self, position: dict[str, Any]) -> str:
+        """`round 2`, `setup`, or `over`."""
+        phase = position["phase"]
+        if phase in ("deal", "first"):
+            return "setup"
+        if phase == "over":
+            return "over"
+        return f"round {position['round']}"
+
+    def turn_label(self, position: dict[str, Any]) -> str:
+        """`round 2, build`."""
+        phase = position["phase"]
+        if phase == "over":
+            return "game over"
+        if phase in ("deal", "first"):
+            return "setup"
+        last = " (last round)" if position["last_round"] else ""
+        return f"round {position['round']}{last}, {phase}"
+
+    def chance_label(self, position: dict[str, Any]) -> str:
+        return {"deal": "setup deal", "first": "first player", "refill": "refill"}.get(position["phase"], "chance")
+
+    def score_columns(self, state) -> list[tuple[str, list[str]]]:
+        """VP as the streets stand, then the tie-breaks: coins and cats (§12)."""
+        pos = position_from_dict(state.to_dict())
+        from burano_ai.games.walking_in_burano import scoring
+        keys = scoring.finishing_keys(pos)
+        return [("VP", [str(k[0]) for k in keys]), ("coins", [str(k[1]) for k in keys]),
+                ("cats", [str(k[2]) for k in keys])]
+
+    def describe_scores(self, scores: Sequence[float]) -> str:
+        return ", ".join(f"{SEAT_LETTERS[p]} {x:g} VP" for p, x in enumerate(scores))
+
+    def example_position(self) -> str:
+        """Seat A's view of a dealt 2-player start (seed 0): what `burano suggest --game walking-in-burano`
+        searches with no file (a seat's view: the search must not see more than the seat)."""
+        state = self.new_game(2, first_player=0).new_initial_state(0)
+        while state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+        return state.to_json(0)
+
+    def is_placeholder(self, position: dict[str, Any] | None = None) -> bool:
+        """True while the built-in placeholder deck is in use (a position with its own data: that data's flag)."""
+        if position is None or position.get("data") is None:
+            return default_data().placeholder
+        return bool(position["data"].get("placeholder", False))
+
+
+SPEC = WalkingInBuranoSpec()

@@ -1,0 +1,305 @@
+"""The compiled Walking in Burano core against the reference model, in lockstep.
+
+Seeded random games are played on both implementations at once, for every player count and every
+option: at every step the same current player, legal actions, chance outcomes with their probabilities
+and kinds, move texts, Zobrist and information-set keys (the compiled key kept incrementally, checked
+against its recomputation), turn ids and scores; the JSON of the full position and of every seat's view
+at regular steps; at the end the same returns and finishing keys. Then what the reference cannot be
+compared with draw for draw: the resample (its own generator) is checked for consistency with the
+seat's view, and the C interface on its own: playouts in C finish with the game's invariants, and a
+playout from a copy never touches the original.
+"""
+
+from __future__ import annotations
+
+import pickle
+import random
+
+import pytest
+
+from burano_ai.games.walking_in_burano.position import Options
+from burano_ai.games.walking_in_burano.reference import Game as ReferenceGame
+
+core = pytest.importorskip("burano_ai.games.walking_in_burano._core")
+
+GAMES_PER_CASE = 4
+
+#: Option sets covered in lockstep: the defaults, each §13 variant, public returns, literal costs, a fixed
+#: first player, and everything at once.
+OPTION_CASES = [
+    Options(),
+    Options(fewer_characters=True),
+    Options(no_window_penalty=True),
+    Options(public_returns=True),
+    Options(literal_cost=True, first_player=1),
+    Options(fewer_characters=True, no_window_penalty=True, public_returns=True, literal_cost=True, first_player=0),
+]
+
+
+def _random_step(state, rng):
+    if state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        return rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+    return rng.choice(state.legal_actions())
+
+
+def _lockstep(n, options, seed, views_every=7):
+    """Play one seeded random game on both implementations, comparing every node; return (ref, core, pools seen)."""
+    ref_game, c_game = ReferenceGame(n, options), core.Game(n, options)
+    rng = random.Random(seed)
+    r, c = ref_game.new_initial_state(), c_game.new_initial_state()
+    steps = pooled = 0
+    while True:
+        at = (n, options, seed, steps)
+        assert c.current_player() == r.current_player(), at
+        assert c.legal_actions() == r.legal_actions(), at
+        assert c.chance_outcomes() == r.chance_outcomes(), at
+        assert c.key() == r.key() == c.full_key(), at
+        assert [c.information_state_key(s) for s in range(n)] == [r.information_state_key(s) for s in range(n)], at
+        assert c.turn_id() == r.turn_id(), at
+        assert c.scores() == r.scores(), at
+        pooled += any(s.pool for s in r.seats)
+        if steps % views_every == 0 or r.phase_name() == "return":
+            assert c.to_json() == r.to_json(), at
+            for s in range(n):
+                assert c.to_json(s) == r.to_json(s), (at, s)
+        if r.is_terminal():
+            break
+        if r.is_chance_node():
+            assert c.chance_kind == r.chance_kind, at
+        a = _random_step(r, rng)
+        assert c.action_to_string(a) == r.action_to_string(a), at
+        r.apply_action(a)
+        c.apply_action(a)
+        steps += 1
+    assert c.to_json() == r.to_json()
+    assert c.returns() == r.returns()
+    assert [c.finishing_key(p) for p in range(n)] == [r.finishing_key(p) for p in range(n)]
+    assert [c.final_breakdown(p) for p in range(n)] == [r.final_breakdown(p) for p in range(n)]
+    c.check()
+    return r, c, pooled
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+@pytest.mark.parametrize("case", range(len(OPTION_CASES)))
+def test_the_core_plays_every_step_as_the_reference_does(n, case):
+    pooled = 0
+    for seed in range(GAMES_PER_CASE):
+        _, _, seen = _lockstep(n, OPTION_CASES[case], 1000 * n + 100 * case + seed)
+        pooled += seen
+    if not OPTION_CASES[case].public_returns:
+        assert pooled, "no hidden return happened: the pools went untested"
+
+
+def _states_with_pools(n, seeds, want=40):
+    """(core state, seat) pairs at nodes where another seat has pooled cards (hidden information)."""
+    out = []
+    game = core.Game(n)
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal() and len(out) < want:
+            d = state.to_dict()
+            owners = [p for p in range(n) if d["seats"][p]["pool"]]
+            for seat in range(n):
+                if any(o != seat for o in owners):
+                    out.append((state.clone(), seat))
+            state.apply_action(_random_step(state, rng))
+    return out
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_a_resample_is_consistent_with_the_seat_s_view_and_redraws_the_pools(n):
+    """What `seat` sees is unchanged (its view, its information-set key); the state stays valid (the
+    reference loads it); the other seats' pooled cards move between hands and decks across seeds."""
+    samples = _states_with_pools(n, range(60 * n, 60 * n + 30))
+    assert len(samples) >= 20
+    ref_game = ReferenceGame(n)
+    changed = 0
+    for state, seat in samples:
+        view, info = state.to_json(seat), state.information_state_key(seat)
+        seen = set()
+        for seed in range(12):
+            out = state.resample(seat, seed)
+            assert out.to_json(seat) == view
+            assert out.information_state_key(seat) == info
+            assert out.key() == out.full_key()
+            out.check()
+            assert out.legal_actions() == state.legal_actions() or state.current_player() != seat
+            assert ref_game.state_from_json(out.to_json()).key() == out.key()
+            seen.add(out.to_json())
+        assert state.resample(seat, 5).to_json() == state.resample(seat, 5).to_json()     # seeded
+        changed += len(seen) > 1
+    assert changed >= len(samples) // 2
+
+
+def test_the_resample_deals_a_pool_uniformly():
+    """Over many seeds each pooled card of an opponent lies under the deck about equally often."""
+    samples = _states_with_pools(2, range(500, 560), want=200)
+    for state, seat in samples:
+        d = state.to_dict()
+        o = 1 - seat
+        pool = d["seats"][o]["pool"]
+        hidden = sum(1 for q in d["decks"] for e in q["under"] if e["by"] == "AB"[o] and e["card"] in pool)
+        if len(pool) >= 3 and 0 < hidden < len(pool):
+            break
+    else:
+        pytest.skip("no pool of three or more cards with a choice in these games")
+    trials = 3000
+    under = {c: 0 for c in pool}
+    for seed in range(trials):
+        out = state.resample(seat, seed).to_dict()
+        for q in out["decks"]:
+            for e in q["under"]:
+                if e["card"] in under and e["by"] == "AB"[o]:
+                    under[e["card"]] += 1
+    p = hidden / len(pool)
+    for c, k in under.items():
+        assert abs(k / trials - p) < 5 * (p * (1 - p) / trials) ** 0.5, (c, under, p)
+
+
+def test_nothing_is_hidden_with_public_returns():
+    game = core.Game(3, Options(public_returns=True))
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            d = state.to_dict()
+            assert not any(s["pool"] for s in d["seats"])
+            if state.current_player() >= 0:
+                assert state.resample(0, seed).to_json() == state.to_json()
+            state.apply_action(_random_step(state, rng))
+
+
+def test_playouts_in_c_end_the_game_with_its_invariants_and_leave_the_original_alone():
+    for n in (2, 3, 4):
+        game = core.Game(n)
+        state = game.new_initial_state()
+        before = state.to_json()
+        for seed in range(15):
+            for policy in ("random", "heuristic"):
+                copy = state.clone()
+                copy.playout(seed, policy)
+                assert copy.is_terminal() and abs(sum(copy.returns()) - 1.0) < 1e-12
+                copy.check()
+        assert state.to_json() == before
+        steps, wins = core.playouts(state, 40, seed=7)
+        assert steps > 40 * 50 and abs(sum(wins) - 40) < 1e-9
+
+
+def test_the_heuristic_playout_scores_more_than_random():
+    """The heuristic policy builds and visits on purpose: its mean total over the same seeds is higher."""
+    state = core.Game(2).new_initial_state()
+    means = {}
+    for policy in ("random", "heuristic"):
+        total = 0.0
+        for seed in range(150):
+            copy = state.clone()
+            total += sum(copy.playout(seed, policy))
+        means[policy] = total / 150
+    assert means["heuristic"] > means["random"] + 10, means
+
+
+def test_a_state_pickles_and_a_json_round_trip_keeps_the_key():
+    game = core.Game(3)
+    rng = random.Random(2)
+    state = game.new_initial_state()
+    for _ in range(220):
+        state.apply_action(_random_step(state, rng))
+    again = pickle.loads(pickle.dumps(state))
+    assert again.to_json() == state.to_json() and again.key() == state.key()
+    loaded = game.state_from_json(state.to_json())
+    assert loaded.key() == state.key() and loaded.legal_actions() == state.legal_actions()
+    for seat in range(3):                   # a seat's view loads to a state of the same information set
+        view = game.state_from_json(state.to_json(seat))
+        assert view.information_state_key(seat) == state.information_state_key(seat)
+
+
+def test_custom_data_reaches_the_core():
+    from burano_ai.games.walking_in_burano.data import default_data
+    d = default_data().to_dict()
+    for card in d["cards"]["value"]:
+        card["closed_windows"] = 0
+        card["cats"] = 2
+    d["placeholder"] = False
+    r, c = ReferenceGame(2, data=d), core.Game(2, data=d)
+    rng = random.Random(5)
+    rs, cs = r.new_initial_state(), c.new_initial_state()
+    while not rs.is_terminal():
+        a = _random_step(rs, rng)
+        rs.apply_action(a)
+        cs.apply_action(a)
+        assert cs.scores() == rs.scores()
+    assert cs.to_json() == rs.to_json() and '"data": {' in rs.to_json()
+    assert c.state_from_json(rs.to_json()).key() == cs.key()
+
+
+def test_an_illegal_move_is_refused_and_leaves_the_state_alone():
+    from burano_ai.core.errors import IllegalMoveError
+    state = core.Game(2).new_initial_state()
+    before = state.to_json()
+    with pytest.raises(IllegalMoveError, match="illegal move"):
+        state.apply_action(30)
+    with pytest.raises(IllegalMoveError):
+        state.play("take 1 L1")
+    assert state.to_json() == before
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_the_c_game_interface_alone_agrees_with_the_reference(n):
+    """A walk through the function pointers only (Goofspiel's game-agnostic `_ops_check`), replayed on
+    the reference node by node; chance is drawn by the ops' own `sample_chance`."""
+    from burano_ai.core._game import NativeState
+    from burano_ai.core.seats import TERMINAL
+    from burano_ai.games.goofspiel import _ops_check
+
+    c_game, ref_game = core.Game(n), ReferenceGame(n)
+    start = c_game.new_initial_state()
+    assert isinstance(start, NativeState)
+    ops = _ops_check.describe(start)
+    assert (ops["num_actions"], ops["min_players"], ops["max_players"], ops["num_players"]) == (619, 2, 4, n)
+    for seed in range(2):
+        nodes, actions = _ops_check.walk(start, seed)
+        ref = ref_game.new_initial_state()
+        for i, node in enumerate(nodes):
+            assert node["player"] == ref.current_player()
+            assert node["legal"] == ref.legal_actions()
+            assert node["chance"] == ref.chance_outcomes()
+            assert node["chance_kind"] == ref.chance_kind
+            assert node["decision_mode"] == 0 and node["turn_id"] == ref.turn_id() and node["prior"] is None
+            assert node["key"] == ref.key()
+            assert node["info_keys"] == [ref.information_state_key(s) for s in range(n)]
+            assert node["scores"] == ref.scores()
+            keys = [ref.finishing_key(p) for p in range(n)]
+            k = keys.count(max(keys))
+            assert node["shares"] == [1.0 / k if key == max(keys) else 0.0 for key in keys]
+            if ref.is_terminal():
+                assert node["shares"] == ref.returns() and i == len(nodes) - 1
+                break
+            if ref.is_chance_node():
+                assert actions[i] in [a for a, _ in ref.chance_outcomes()]
+            elif i % 5 == 0:
+                # the ops' resample works from a loaded position (its key is checked against the
+                # reference's in the resample test above)
+                for seat in range(n):
+                    key = _ops_check.resample_key(c_game.state_from_json(ref.to_json()), seat, seed)
+                    assert key is not None
+            ref.apply_action(actions[i])
+        assert nodes[-1]["player"] == TERMINAL
+        status, scores, shares, key = _ops_check.playout(start, seed)
+        assert status == 0 and sum(shares) == pytest.approx(1.0)
+        final = start.clone()
+        assert final.playout(seed) == scores and final.key() == key and final.returns() == shares
+
+
+def test_sample_chance_draws_each_card_of_the_shuffled_part_alike():
+    state = core.Game(2).new_initial_state()
+    offered = {a for a, _ in state.chance_outcomes()}
+    assert len(offered) == 24
+    trials = 4800
+    counts = {c: 0 for c in offered}
+    for seed in range(trials):
+        counts[state.sample_chance(seed)] += 1
+    p = 1 / 24
+    for c, k in counts.items():
+        assert abs(k / trials - p) < 5 * (p * (1 - p) / trials) ** 0.5, (c, counts)

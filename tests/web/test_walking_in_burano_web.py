@@ -1,0 +1,239 @@
+"""Walking in Burano's own SVG board (burano_ai/web/static/games/walking-in-burano/board.js) in a real
+browser (Debian's Chromium via Playwright, 1280 x 800).
+
+A whole 2-player game against the greedy bot clicked through on the drawn board: at every decision each
+legal move has its element on the board (a market card, a card in hand and the house or deck it goes
+to, a character's stack, the end button), the move is played by clicking that element (then the
+chooser when the element offers several moves); the placeholder-data caption is on the board; no text
+is drawn below 12 px; the bot's moves are marked. Then the hidden-information check over everything
+the page received: every position is seat A's view of a position the game has already reached (so
+neither the deck order nor the cards B returned with a choice), and every last-move mark's value is
+the one in A's view after its step.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+from .conftest import screenshot
+from .test_web_browser import RECORD_RESPONSES, WAIT_FOR_TURN, _page_state, _server_game, _value_at
+
+ROOT = Path(__file__).resolve().parents[2]
+FORMAT = "walking-in-burano-position/1"
+BOARD = ROOT / "burano_ai/web/static/games/walking-in-burano/board.js"
+
+#: The smallest text on the board in CSS pixels (its font size times the block's scale).
+SMALLEST_TEXT = """() => {
+  let least = Infinity;
+  document.querySelectorAll('#board svg text').forEach(t => {
+    const m = t.getScreenCTM();
+    if (!m || !t.getClientRects().length) return;
+    least = Math.min(least, parseFloat(t.getAttribute('font-size') || getComputedStyle(t).fontSize) * m.a);
+  });
+  return least;
+}"""
+
+
+def _views(payload):
+    out = []
+
+    def walk(node):
+        if isinstance(node, dict):
+            if node.get("format") == FORMAT:
+                out.append(node)
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+    walk(payload)
+    return out
+
+
+def _check_honest(payload, seat_views):
+    """Every position in `payload` is seat A's view of a position already reached (`seat_views`: A's view
+    after each step); every last-move mark's value is the one in A's view after its step."""
+    reached = {json.dumps(v, sort_keys=True) for v in seat_views}
+    for view in _views(payload):
+        assert view["view"] == "A", "the page received a view that is not its seat's"
+        assert json.dumps(view, sort_keys=True) in reached, "the page received a position the game never reached"
+    if isinstance(payload, dict) and isinstance(payload.get("marks"), dict):
+        marks = payload["marks"]
+        for i, changes in enumerate(marks["steps"]):
+            step = marks["first"] + i
+            for path, _before, after in changes:
+                assert _value_at(seat_views[step + 1], path) == after, f"a mark of step {step} is not in A's view"
+
+
+def _targets(page, moves):
+    return page.evaluate("([ms]) => { const p = window.buranoPage(); "
+                         "return ms.map(m => WalkingInBuranoBoard.moveTargets(m, window.buranoState(), p.seat)); }",
+                         [moves])
+
+
+def _click(page, move: str) -> None:
+    key = _targets(page, [move])[0][0]
+    page.locator(f'#board [data-key="{key}"].legal').first.click()
+    if page.locator("#chooser:not([hidden])").count():
+        page.locator(f'#chooser:not([hidden]) button[data-move="{move}"]').click()
+
+
+def test_the_board_module_carries_the_placeholder_data_file():
+    """board.js draws a position without its own data from a copy of the built-in file: the same values."""
+    source = BOARD.read_text()
+    start = source.index("const DEFAULT_DATA = ") + len("const DEFAULT_DATA = ")
+    copy = json.loads(source[start:source.index(";\n", start)])
+    data = json.loads((ROOT / "burano_ai/games/walking_in_burano/data/placeholder.json").read_text())
+    assert copy["placeholder"] is data["placeholder"] is True
+    assert copy["colours"] == data["colours"]["value"] and copy["curtain_kinds"] == data["curtain_kinds"]["value"]
+    for c, raw in zip(copy["cards"], data["cards"]["value"], strict=True):
+        shop = raw["shop"] or {"type": -1, "vp": 0}
+        assert c == [raw["colour"], raw["passersby"], raw["plants"], raw["flowers"], raw["cats"], raw["curtains"],
+                     raw["lanterns"], raw["chimneys"], raw["closed_windows"], shop["type"], shop["vp"]], raw["id"]
+
+
+def test_a_whole_walking_in_burano_game_clicked_through_on_its_board(live_server, page):
+    page.add_init_script(RECORD_RESPONSES)
+    page.goto(f"{live_server}/?kind=walking-in-burano&players=2&seed=6&seats=human,greedy")
+    page.wait_for_function("window.buranoPage().game && window.buranoPage().legal.length > 0")
+    state = _page_state(page)
+    assert state["game"]["kind"] == "walking-in-burano" and state["board"] == "walking-in-burano"
+    assert page.locator('#board [data-block="table"]').count() == 1
+    assert page.locator('#board [data-block^="seat-"]').count() == 2
+    caption = page.locator('#board [data-key="caption"]')
+    assert caption.is_visible() and "PLACEHOLDER DATA" in caption.text_content()
+    assert page.locator('#board [data-key^="mk:"]').count() == 9          # a full 3 x 3 market
+    screenshot(page, "walking-in-burano-board-start")
+    rng = random.Random(3)
+    clicks = marked = 0
+    kinds = set()
+    least_text = 99.0
+    while not state["game"]["over"]:
+        view = page.evaluate("window.buranoState()")
+        assert view["format"] == FORMAT and view["view"] == "A" and view["to_move"] == "A"
+        # every legal move has its element on the board, drawn as clickable
+        for move, keys in zip(state["legal"], _targets(page, state["legal"])):
+            assert keys, f"{move} has no element"
+            assert page.locator(f'#board [data-key="{keys[0]}"].legal').count() >= 1, f"{move}: {keys[0]} not clickable"
+            for key in keys[1:]:
+                assert page.locator(f'#board [data-key="{key}"]').count() >= 1, f"{move}: no {key} on the board"
+        least_text = min(least_text, page.evaluate(SMALLEST_TEXT))
+        if state["marked"]:
+            marked += 1
+        # prefer building: a random game mostly takes and ends, and should reach visits and returns too
+        places = [m for m in state["legal"] if m.startswith("place")]
+        move = rng.choice(places) if places and rng.random() < 0.8 else rng.choice(state["legal"])
+        kinds.add(move.split()[0])
+        _click(page, move)
+        clicks += 1
+        page.wait_for_function(WAIT_FOR_TURN, arg=[state["game"]["version"]])
+        state = _page_state(page)
+        if clicks == 25:
+            screenshot(page, "walking-in-burano-board-midgame")
+    screenshot(page, "walking-in-burano-board-over")
+    assert page.locator("#result").inner_text().startswith("Game over")
+    assert least_text >= 12, f"text drawn at {least_text:.1f} px"
+    assert marked >= clicks // 4, (marked, clicks)     # the bot's moves since A's last decision are marked
+    assert {"take", "place", "end"} <= kinds, kinds
+    session = _server_game(live_server, state["game"]["id"]).session
+    assert session.is_over() and clicks == sum(1 for step in session.record.steps if step.actor == "A") > 20
+
+    received = page.evaluate("window.__received")
+    seat_views = [s.to_dict(0) for _ply, s in session.record.positions()]
+    views = 0
+    for text in received:
+        payload = json.loads(text)
+        views += len(_views(payload))
+        _check_honest(payload, seat_views)
+    assert views > clicks
+
+
+def test_the_honest_check_finds_a_leak():
+    """The check above can fail: a position the game has not reached, a view of another seat, a false mark."""
+    import pytest
+
+    from burano_ai.session import GameSession
+    session = GameSession(2, 6, ["human", "greedy"], game="walking-in-burano")
+    session.advance()   # up to A's first decision
+    seat_views = [s.to_dict(0) for _ply, s in session.record.positions()]
+    later = GameSession(2, 6, ["human", "greedy"], game="walking-in-burano")
+    later.advance()
+    while not later.is_over():   # the game's end: draws the page must not see in advance
+        later.play(0, later.legal_moves(0)[0])
+        later.advance()
+    _check_honest({"view": seat_views[-1]}, seat_views)
+    with pytest.raises(AssertionError, match="never reached"):
+        _check_honest({"view": later.view(0)}, seat_views)
+    with pytest.raises(AssertionError, match="not its seat's"):
+        _check_honest({"view": dict(seat_views[-1], view="B")}, seat_views)
+    with pytest.raises(AssertionError, match="not in A's view"):
+        _check_honest({"marks": {"first": 0, "steps": [[[["discard"], [], [5]]]]}}, seat_views)
+
+
+def test_another_seat_s_hidden_cards_are_drawn_as_backs(live_server, page):
+    """A view where B's returns are pooled: B's pooled hand cards are drawn as card backs, their ids
+    appear nowhere on the board, and a position with its own (non-placeholder) data has no caption."""
+    from burano_ai.games import get_spec
+    spec = get_spec("walking-in-burano")
+    game = spec.new_game(2)
+    for seed in range(200):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        found = None
+        while not state.is_terminal() and found is None:
+            view = state.to_dict(0)
+            if any(isinstance(c, str) for c in view["seats"][1]["hand"]):
+                found = state.clone()
+                break
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        if found is not None:
+            break
+    assert found is not None
+    full, view = found.to_dict(), found.to_dict(0)
+    hidden = [c for c in full["seats"][1]["hand"] if c not in view["seats"][1]["hand"]]
+    assert hidden
+    page.goto(f"{live_server}/?kind=walking-in-burano&players=2&seed=1&seats=human,greedy")
+    page.wait_for_function("window.WalkingInBuranoBoard !== undefined")
+    drawn = page.evaluate("([v]) => WalkingInBuranoBoard.renderBoard(v, {seat: 0})", [view])
+    assert "a hidden L" in drawn and "PLACEHOLDER DATA" in drawn
+    for c in hidden:
+        assert f'data-key="hand:B:{c}"' not in drawn and f"card {c}:" not in drawn
+    data = json.loads((ROOT / "burano_ai/games/walking_in_burano/data/placeholder.json").read_text())
+    data["placeholder"] = False
+    drawn = page.evaluate("([v]) => WalkingInBuranoBoard.renderBoard(v, {seat: 0})", [dict(view, data=data)])
+    assert "PLACEHOLDER" not in drawn
+
+
+def test_three_and_four_players_fit_at_1280_by_800(live_server, page):
+    """4 and 5 market columns and 3-4 streets: no text below 12 px, no block drawn over another, every
+    legal move of the first decisions has its clickable element; a few moves clicked."""
+    for players in (3, 4):
+        seats = ",".join(["human"] + ["greedy"] * (players - 1))
+        page.goto(f"{live_server}/?kind=walking-in-burano&players={players}&seed=2&seats={seats}")
+        page.wait_for_function("window.buranoPage().game && window.buranoPage().legal.length > 0")
+        # a full market of N = P + 1 columns, less the cards taken by the seats before A this round
+        assert 3 * (players + 1) - 3 * (players - 1) <= page.locator('#board [data-key^="mk:"]').count() <= 3 * (players + 1)
+        assert page.locator('#board text', has_text=f"column {players + 1}").count() == 1
+        assert page.locator('#board [data-block^="seat-"]').count() == players
+        rng = random.Random(players)
+        for _ in range(4):
+            state = _page_state(page)
+            if state["game"]["over"]:
+                break
+            assert page.evaluate(SMALLEST_TEXT) >= 12
+            boxes = page.locator("#board svg.board-block").evaluate_all(
+                "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })")
+            for i, a in enumerate(boxes):
+                for b in boxes[i + 1:]:
+                    assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (players, a, b)
+            for move, keys in zip(state["legal"], _targets(page, state["legal"])):
+                assert page.locator(f'#board [data-key="{keys[0]}"].legal').count() >= 1, (players, move)
+            _click(page, rng.choice(state["legal"]))
+            page.wait_for_function(WAIT_FOR_TURN, arg=[state["game"]["version"]])
+        screenshot(page, f"walking-in-burano-board-{players}p")
