@@ -18,7 +18,7 @@ from burano_ai.core.errors import IllegalMoveError, PositionError
 from burano_ai.core.game import NO_TURN, DecisionMode
 from burano_ai.core.seats import CHANCE, SEAT_LETTERS, TERMINAL, parse_seat
 from burano_ai.core.seeds import check_seed
-from burano_ai.games.azul_sintra import rules
+from burano_ai.games.azul_sintra import heuristic, rules
 from burano_ai.games.azul_sintra.data import (
     COLUMNS, FACTORIES, LEFTOVER_PER_POINT, NUM_COLOURS, ORNAMENT_POINTS, PIECES_PER_FACTORY, ROUNDS, STRIP_CELLS,
     TOKEN_STEPS, TRACK_BOTTOM_LOSS, TRACK_SPACES, load_data,
@@ -489,7 +489,8 @@ class State(Position):
         return int(DecisionMode.OPEN)
 
     def prior(self, player: int, legal: Sequence[int]) -> dict[int, float] | None:
-        return None
+        """The search prior (`heuristic.prior`): a softmax of the cheap move preference in a draft; None elsewhere."""
+        return heuristic.prior(self, player, legal)
 
     def turn_id(self) -> int:
         """The turn counter during a turn (a completing draft and its keep are one turn); NO_TURN elsewhere."""

@@ -16,6 +16,7 @@ modules; the core never imports the reference model.
 
 cimport cython
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint32_t, uint64_t
+from libc.math cimport exp
 from libc.string cimport memcpy, memset
 
 from burano_ai._build cimport BURANO_DEBUG_BUILD
@@ -32,6 +33,7 @@ from burano_ai.core.seats import SEAT_LETTERS as _SEAT_LETTERS
 from burano_ai.core.seats import parse_seat as _parse_seat
 from burano_ai.core.seeds import check_seed as _check_seed
 import burano_ai.games.azul_sintra.data as _data
+import burano_ai.games.azul_sintra.heuristic as _heuristic
 import burano_ai.games.azul_sintra.rules as _rules
 from burano_ai.games.azul_sintra.position import Position as _Position
 from burano_ai.games.azul_sintra.position import check_config as _check_config
@@ -90,6 +92,11 @@ if (Z_PHASE, Z_KEEP, Z_SCORE, Z_FILLED, Z_VIEWER) != (_rules.Z_PHASE, _rules.Z_K
     raise ImportError("azul_sintra Zobrist kinds differ from rules")
 
 cdef uint64_t ZOBRIST_SEED = _rules.ZOBRIST_SEED
+# The move preference's weights and the prior's temperature (`heuristic`, the readable form).
+cdef double BREAK_COST = _heuristic.BREAK_COST
+cdef double COMPLETION_BONUS = _heuristic.COMPLETION_BONUS
+cdef double JUMP_COST = _heuristic.JUMP_COST
+cdef double PRIOR_TEMPERATURE = _heuristic.PRIOR_TEMPERATURE
 cdef uint64_t GOLDEN = 0x9E3779B97F4A7C15ULL
 
 
@@ -676,8 +683,9 @@ cdef void outcome_c(const AzGameC* g, const AzStateC* s, double* scores, double*
 
 cdef double draft_value_c(const AzGameC* g, const AzStateC* s, int action) noexcept nogil:
     """The heuristic playout's value of a draft or reset for the seat to move (higher is better):
-    pieces placed, minus 1.5 per piece broken and for the token's step, plus 3 for a completion, minus
-    0.3 per column the glazier jumps right. A reset is worth 0."""
+    `heuristic.draft_value`: pieces placed, minus BREAK_COST (1.5) per piece broken and for the token's
+    step, plus COMPLETION_BONUS (3) for a completion, minus JUMP_COST (0.3) per column the glazier jumps
+    right. A reset is worth 0."""
     cdef const AzBoardC* b = &s.boards[s.to_move]
     cdef int src, c, t, n, free, placed, broken
     cdef const int8_t* face
@@ -690,17 +698,37 @@ cdef double draft_value_c(const AzGameC* g, const AzStateC* s, int action) noexc
     n = s.centre[c] if src == CENTRE else s.factories[src][c]
     v = 0.0
     if src == CENTRE and s.token < 0:
-        v -= 1.5 * g.token_steps
+        v -= BREAK_COST * g.token_steps
     if t == BREAK:
-        return v - 1.5 * n
+        return v - BREAK_COST * n
     face = g.face[b.strip[t]][b.face[t]]
     free = face[c] - b.filled[t][c] + face[AZ_COLOURS] - jokers_used(b, t)
     placed = n if n < free else free
     broken = n - placed
-    v += placed - 1.5 * broken - 0.3 * (t - b.glazier)
+    v += placed - BREAK_COST * broken - JUMP_COST * (t - b.glazier)
     if strip_pieces(b, t) + placed == g.strip_cells:
-        v += 3.0
+        v += COMPLETION_BONUS
     return v
+
+
+cdef int prior_c(const AzGameC* g, const AzStateC* s, int player, const int* legal, int n,
+                 double* out) noexcept nogil:
+    """The search prior (`heuristic.prior`): a softmax of `draft_value_c / PRIOR_TEMPERATURE` over the
+    legal drafts and reset of the seat to move; 0 (none) in the keep phase or for another seat."""
+    cdef int i
+    cdef double top = -1e300, total = 0.0
+    if s.phase != AZ_PHASE_DRAFT or player != s.to_move or n <= 0:
+        return 0
+    for i in range(n):
+        out[i] = draft_value_c(g, s, legal[i])
+        if out[i] > top:
+            top = out[i]
+    for i in range(n):
+        out[i] = exp((out[i] - top) / PRIOR_TEMPERATURE)
+        total += out[i]
+    for i in range(n):
+        out[i] /= total
+    return 1
 
 
 cdef int heuristic_action_c(const AzGameC* g, const AzStateC* s, Rng* rng, const int* legal, int n) noexcept nogil:
@@ -790,6 +818,10 @@ cdef void ops_outcome(const void* game, const void* state, double* scores, doubl
 cdef int ops_decision_mode(const void* game, const void* state) noexcept nogil:
     return DECISION_OPEN
 
+cdef int ops_prior(const void* game, const void* state, int player, const int* legal, int n,
+                   double* out) noexcept nogil:
+    return prior_c(<const AzGameC*>game, <const AzStateC*>state, player, legal, n, out)
+
 cdef int64_t ops_turn_id(const void* game, const void* state) noexcept nogil:
     cdef const AzStateC* s = <const AzStateC*>state
     if s.phase == AZ_PHASE_DRAFT or s.phase == AZ_PHASE_KEEP:
@@ -821,7 +853,7 @@ AZUL_SINTRA_OPS.resample = NULL                  # perfect information (§11.1)
 AZUL_SINTRA_OPS.playout = ops_playout
 AZUL_SINTRA_OPS.outcome = ops_outcome
 AZUL_SINTRA_OPS.decision_mode = ops_decision_mode
-AZUL_SINTRA_OPS.prior = NULL
+AZUL_SINTRA_OPS.prior = ops_prior
 AZUL_SINTRA_OPS.turn_id = ops_turn_id
 AZUL_SINTRA_OPS.full_key = ops_full_key
 AZUL_SINTRA_OPS.info_key = ops_info_key
@@ -1202,7 +1234,17 @@ cdef class State(NativeState):
         return DECISION_OPEN
 
     def prior(self, player, legal):
-        return None
+        """The search prior of `player` over `legal` (`heuristic.prior`, computed in C), or None."""
+        cdef int buf[AZ_NUM_ACTIONS]
+        cdef double out[AZ_NUM_ACTIONS]
+        cdef int i, n = len(legal)
+        if n > AZ_NUM_ACTIONS:
+            raise OptionError(f"prior: {n} actions, more than the {AZ_NUM_ACTIONS} the game has")
+        for i in range(n):
+            buf[i] = legal[i]
+        if not prior_c(&self.game.g, &self.s, player, buf, n, out):
+            return None
+        return {buf[i]: out[i] for i in range(n)}
 
     def turn_id(self):
         return ops_turn_id(&self.game.g, &self.s)
