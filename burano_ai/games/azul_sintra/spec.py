@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from burano_ai.core.errors import OptionError, PositionError
-from burano_ai.core.game import BotDeclaration, StepVisibility, import_game_class
+from burano_ai.core.game import BotDeclaration, StepEffect, StepVisibility, import_game_class
 from burano_ai.core.people import PeopleSide
 from burano_ai.core.seats import SEAT_LETTERS, parse_seat
 from burano_ai.games.azul_sintra import rules
@@ -118,6 +118,18 @@ class AzulSintraSpec(PeopleSide):
                 return f"a chance event ({step.kind or 'chance'})"
             return step.move if step.kind == rules.CHANCE_KIND_NAMES[rules.CHANCE_DRAW] else f"setup: {step.move}"
         return f"{step.actor}: {step.move}"
+
+    def step_effects(self, before, after, action: int | None = None) -> list[StepEffect]:
+        """Every point with its reason (round bonus, window score, the track's −18), the broken-glass
+        marker's moves, the final scoring per category and seat, and the result with its tie-break
+        (`narration.step_effects`; all public)."""
+        from burano_ai.games.azul_sintra.narration import step_effects
+        return step_effects(before, after, action)
+
+    def describe_result(self, state) -> list[str]:
+        """The winner, or the tie-break that decided (AD-14, with each tied seat's loss to the track)."""
+        from burano_ai.games.azul_sintra.narration import describe_result
+        return describe_result(state)
 
     def bots(self) -> Mapping[str, Any]:
         """The game's heuristic bot: ``greedy`` (`burano_ai.games.azul_sintra.greedy.choose_greedy`)."""
