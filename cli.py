@@ -39,6 +39,7 @@ import typer
 from typer.core import TyperGroup
 
 from burano_ai.core.errors import BuranoError, OptionError, PositionError
+from burano_ai.core.options import game_options_json, game_options_text, is_placeholder, make_game, parse_cli_options
 from burano_ai.core.people import check_player_count, game_keyword
 from burano_ai.core.seats import SEAT_LETTERS, parse_seat
 from burano_ai.games import DEFAULT_GAME, all_specs, get_spec
@@ -200,6 +201,19 @@ GAME_HELP = f"The game (default {DEFAULT_GAME}; `burano games` lists them)."
 FILE_GAME_HELP = f"The game (default: the file's own game, else {DEFAULT_GAME}; `burano games` lists them)."
 
 
+#: Help of `--option`.
+OPTION_HELP = ("A game option NAME=VALUE besides the player count (repeatable; `burano games` lists each game's: "
+               "Azul's side=B, first_player=1).")
+#: Help of `--data`.
+DATA_HELP = ("A corrected component data file (JSON) replacing the game's placeholder data (the game's data option; "
+             "`burano games` says which games have one).")
+
+
+def _game_options(spec, option: Optional[List[str]], data: Optional[Path]) -> dict[str, Any]:
+    """The game's options of `--option NAME=VALUE` and `--data FILE`, checked (`core.options`)."""
+    return parse_cli_options(spec, option, data)
+
+
 def _spec(game: Optional[str]):
     """The spec of `--game` (None: the default game). An unknown key is an `OptionError` naming the known ones."""
     return get_spec(DEFAULT_GAME if game is None else game)
@@ -242,14 +256,29 @@ def _owner(spec, found, file: Path, what: str):
     return found
 
 
-def _load(file: Optional[Path], game: Optional[str] = None) -> tuple[Any, Any, Optional[int]]:
+def _new_position(spec, options: dict[str, Any], seed: int) -> str:
+    """A new game of `spec` with `options` (its default player count, dealt from `seed`), its chance
+    events up to the first decision each taken as their first outcome: the full state as JSON."""
+    state = make_game(spec, spec.default_players, options).new_initial_state(seed)
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    return state.to_json()
+
+
+def _load(file: Optional[Path], game: Optional[str] = None, option: Optional[List[str]] = None,
+          data: Optional[Path] = None, seed: int = 0) -> tuple[Any, Any, Optional[int]]:
     """(spec, state, view seat or None) of a position file, or of the game's built-in example when `file`
-    is None. The position's `format` names its game; `--game` must agree with it."""
+    is None (a new game of the options `--option`/`--data` when some are given, dealt from `seed`). The
+    position's `format` names its game; `--game` must agree with it."""
     from burano_ai.engine import load_position
     asked = None if game is None else get_spec(game)
     if file is None:
         spec = asked or get_spec(DEFAULT_GAME)
-        return (spec, *load_position(spec.example_position()))
+        options = _game_options(spec, option, data)
+        return (spec, *load_position(_new_position(spec, options, seed) if options else spec.example_position()))
+    if option or data is not None:
+        raise OptionError(f"--option/--data make a new game: {file} is a position with its own options "
+                          "(give no FILE to search a new game's first decision)")
     if file.is_dir():
         raise PositionError(f"{file} is a directory, not a position file")
     if not file.exists():
@@ -372,10 +401,11 @@ def _print_scores(spec, state) -> None:
 # Commands
 
 
-def _placeholder_notice(spec) -> Optional[str]:
+def _placeholder_notice(spec, options: Optional[dict] = None, position: Optional[dict] = None) -> Optional[str]:
     """The one line a game with stand-in component data shows wherever it is played (capability
-    `placeholder_data`, the spec's `placeholder_notice`), or None."""
-    if "placeholder_data" not in spec.capabilities:
+    `placeholder_data`, the spec's `placeholder_notice`), or None: also None once a corrected data file
+    is in use (in `options`, or in the `position`: `core.options.is_placeholder`)."""
+    if not is_placeholder(spec, options, position):
         return None
     return getattr(spec, "placeholder_notice", None) or "placeholder data: some component data stands in for lost originals"
 
@@ -393,6 +423,7 @@ def _game_summary(spec) -> dict[str, Any]:
         "capabilities": sorted(spec.capabilities),
         "default": spec.key == DEFAULT_GAME,
         "placeholder": _placeholder_notice(spec),
+        "options": game_options_json(spec),
     }
 
 
@@ -418,6 +449,12 @@ def games(
     typer.echo("")
     for g in summaries:
         typer.echo(f"{g['key']}: {', '.join(g['capabilities']) or '(no optional capabilities)'}")
+    for spec in all_specs():
+        lines = game_options_text(spec)
+        if lines:
+            typer.echo(f"{spec.key} options (--option NAME=VALUE):")
+            for line in lines:
+                typer.echo(f"  {line}")
     for g in summaries:
         if g["placeholder"]:
             typer.echo(f"{g['key']} uses {g['placeholder']}")
@@ -432,12 +469,15 @@ def new(
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the setup shuffles."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the JSON here (default: stdout)."),
     game: Optional[str] = typer.Option(None, "--game", metavar="GAME", help=GAME_HELP),
+    option: Optional[List[str]] = typer.Option(None, "--option", metavar="NAME=VALUE", help=OPTION_HELP),
+    data: Optional[Path] = typer.Option(None, "--data", metavar="FILE", help=DATA_HELP),
 ) -> None:
     """Write the start position of a new game as JSON (the full state)."""
     spec = _spec(game)
     _seed_option(seed)
+    options = _game_options(spec, option, data)
     _check_output(output, "--output")
-    state = spec.new_game(_check_players(players, spec)).new_initial_state(seed)
+    state = make_game(spec, _check_players(players, spec), options).new_initial_state(seed)
     text = json.dumps(state.to_dict(), indent=2) + "\n"
     if output is None:
         typer.echo(text, nl=False)
@@ -475,16 +515,19 @@ def random_game(
     record: Optional[Path] = typer.Option(None, "--record", "-r", help="Write the game record (burano-game/1) "
                                                                        "here."),
     game: Optional[str] = typer.Option(None, "--game", metavar="GAME", help=GAME_HELP),
+    option: Optional[List[str]] = typer.Option(None, "--option", metavar="NAME=VALUE", help=OPTION_HELP),
+    data: Optional[Path] = typer.Option(None, "--data", metavar="FILE", help=DATA_HELP),
 ) -> None:
     """Play a complete game with uniformly random decisions; print the transcript and the scores."""
     from burano_ai.record import GameRecord, SeatInfo
     spec = _spec(game)
     _seed_option(seed)
+    options = _game_options(spec, option, data)
     _check_output(record, "--record")
     players = _check_players(players, spec)
-    state = spec.new_game(players).new_initial_state(seed)
+    state = make_game(spec, players, options).new_initial_state(seed)
     seats = [SeatInfo(f"random {SEAT_LETTERS[i]}", "random") for i in range(players)]
-    game_record = GameRecord.new(players, seed, seats, **game_keyword(spec, DEFAULT_GAME))
+    game_record = GameRecord.new(players, seed, seats, options=options, **game_keyword(spec, DEFAULT_GAME))
     rng = random.Random(seed)
     if not quiet:
         typer.echo(f"random game: {players} players, seed {seed}")
@@ -684,6 +727,11 @@ def suggest(
                                               help="Do not search this move (repeat for several)."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
     game: Optional[str] = typer.Option(None, "--game", metavar="GAME", help=FILE_GAME_HELP),
+    option: Optional[List[str]] = typer.Option(None, "--option", metavar="NAME=VALUE",
+                                               help=OPTION_HELP + " Without FILE: search the first decision of a "
+                                                                  "new game of these options (dealt from --seed)."),
+    data: Optional[Path] = typer.Option(None, "--data", metavar="FILE",
+                                        help=DATA_HELP + " Without FILE only, as --option."),
 ) -> None:
     """Suggest the best move for the seat to move, with the plan for the rest of its turn.
 
@@ -706,7 +754,7 @@ def suggest(
     from burano_ai.search import Limit, Params
     _seed_option(seed)
 
-    spec, state, view = _load(file, game)
+    spec, state, view = _load(file, game, option, data, seed)
     searcher = None if seat is None else _seat_option(seat, state.num_players)
     if top < 1:
         raise OptionError(f"--top must be at least 1, not {top}")
@@ -755,7 +803,7 @@ def suggest(
         if result.stopped and stop.is_set():
             result = dataclasses.replace(result, notes=result.notes + (
                 "interrupted (Ctrl-C): this is the best move found so far",))
-    notice = _placeholder_notice(spec)
+    notice = _placeholder_notice(spec, position=state.to_dict())
     if as_json:
         data = result.to_dict()
         data["candidates"] = data["candidates"][:top]
@@ -883,6 +931,8 @@ def arena(
     gauntlet: bool = typer.Option(False, "--gauntlet", help="The first bot plays every combination of the others "
                                                             "(the field) instead of a round robin."),
     game: Optional[str] = typer.Option(None, "--game", metavar="GAME", help=GAME_HELP),
+    option: Optional[List[str]] = typer.Option(None, "--option", metavar="NAME=VALUE", help=OPTION_HELP),
+    data: Optional[Path] = typer.Option(None, "--data", metavar="FILE", help=DATA_HELP),
 ) -> None:
     """Play a bot tournament: duplicate deals over every seating; win rates, VP, ranks and ratings.
 
@@ -894,6 +944,7 @@ def arena(
     game_spec = _spec(game)
     _seed_option(seed)
     players = _check_players(players, game_spec, default=game_spec.min_players)
+    options = _game_options(game_spec, option, data)
     specs = [spec for text in bots for spec in split_bot_list(text)]
     sprt_config = parse_sprt(sprt) if sprt is not None else None
     if games is None:
@@ -901,7 +952,7 @@ def arena(
     config = ArenaConfig(bots=tuple(specs), players=players, games=games, seed=seed,
                          time_per_move=time_per_move, workers=workers, backend=backend.lower(),
                          seating=seating.lower(), bootstrap=bootstrap, sprt=sprt_config, gauntlet=gauntlet,
-                         **game_keyword(game_spec, DEFAULT_GAME))
+                         options=options or None, **game_keyword(game_spec, DEFAULT_GAME))
     config.validate()
     _check_output(out, "--out")
     _check_output(csv_out, "--csv")
@@ -966,6 +1017,8 @@ def play(
     board: str = typer.Option("auto", "--board", metavar="LAYOUT",
                               help="The board's layout: auto (compact below 120 columns, where it fits 80x24 "
                                    "with the prompt; full from 120), compact or wide."),
+    option: Optional[List[str]] = typer.Option(None, "--option", metavar="NAME=VALUE", help=OPTION_HELP),
+    data: Optional[Path] = typer.Option(None, "--data", metavar="FILE", help=DATA_HELP),
 ) -> None:
     """Play a game (Burano by default) against bots in the terminal (one seat, or several hot-seat).
 
@@ -980,9 +1033,10 @@ def play(
     _check_output(record, "--record")
     if resume is not None and not resume.is_file():
         raise PositionError(f"--resume {resume}: no such file")
-    game = _spec(game).key if resume is None else _record_game(resume, game).key
+    game_spec = _spec(game) if resume is None else _record_game(resume, game)
+    options = _game_options(game_spec, option, data)
     setup = setup_game(players=players, you=you, bots=bots, seed=seed, names=names, record=record, resume=resume,
-                       game=game)
+                       game=game_spec.key, options=options)
     raise typer.Exit(run_play(setup, board=board))
 
 

@@ -135,7 +135,7 @@ def _split_names(text: str | None) -> list[str] | None:
 
 
 def new_game(players: int | None = None, you: str | None = None, bots: str | None = None, seed: int | None = None,
-             names: str | None = None, game: str | None = None) -> GameSession:
+             names: str | None = None, game: str | None = None, options: dict | None = None) -> GameSession:
     """The session of a new game from the `burano play` options (bots fill the other seats in order).
 
     Args:
@@ -147,6 +147,7 @@ def new_game(players: int | None = None, you: str | None = None, bots: str | Non
             bots' seeds, and undo redraws).
         names: comma-separated names, one per seat or one per person.
         game: the game's registry key (default Burano).
+        options: the game's options besides the player count (`core.options.parse_cli_options`).
     """
     game_spec = get_spec(DEFAULT_GAME if game is None else game)
     specs = split_bot_list(DEFAULT_BOTS if bots is None else bots)
@@ -187,7 +188,7 @@ def new_game(players: int | None = None, you: str | None = None, bots: str | Non
                               f"not {len(name_list)}")
     if seed is not None and (isinstance(seed, bool) or not 0 <= seed < 2**63):
         raise OptionError(f"--seed must be a whole number from 0 to 2^63-1, not {seed}")
-    return GameSession(players, seed, seats, names=name_list, event="burano play",
+    return GameSession(players, seed, seats, names=name_list, event="burano play", options=options,
                        **game_keyword(game_spec, DEFAULT_GAME))
 
 
@@ -207,23 +208,26 @@ def default_record_path(seed: int | None, folder: Path | None = None, game: str 
 
 def setup_game(players: int | None = None, you: str | None = None, bots: str | None = None,
                seed: int | None = None, names: str | None = None, record: Path | None = None,
-               resume: Path | None = None, game: str | None = None) -> PlaySetup:
+               resume: Path | None = None, game: str | None = None, options: dict | None = None) -> PlaySetup:
     """Check the `burano play` options and make the session (new or resumed) and the record's path.
 
     `game` is the game's key (default Burano); a resumed game is the record's own game, which the
-    caller names.
+    caller names. `options` are the game's options (`core.options.parse_cli_options`); a resumed game
+    has its record's.
     """
     game = DEFAULT_GAME if game is None else get_spec(game).key
     if resume is not None:
         given = [opt for opt, value in (("--players", players), ("--you", you), ("--bots", bots), ("--seed", seed),
                                         ("--names", names)) if value is not None]
+        if options:
+            given.append("--option/--data")
         if given:
             raise OptionError(f"--resume continues the saved game with its own seats and bots: drop {given[0]}")
         session = GameSession.resume(GameRecord.load(resume))
         if not session.humans():
             raise OptionError(f"--resume {resume}: no seat of this game is played by a person")
         return PlaySetup(session, record if record is not None else resume, resumed=True, game=game)
-    session = new_game(players, you, bots, seed, names, game=game)
+    session = new_game(players, you, bots, seed, names, game=game, options=options)
     if record is None:
         folder = Path.cwd()
         if not os.access(folder, os.W_OK):

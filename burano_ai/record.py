@@ -38,6 +38,7 @@ from typing import Any, Callable, Iterator
 from burano_ai.core.errors import BuranoError, OptionError, PositionError
 from burano_ai.core.game import StepEffect, player_range_text
 from burano_ai.core.jsonio import MAX_POSITION_BYTES, read_text_file
+from burano_ai.core.options import parse_game_options
 from burano_ai.core.seats import SEAT_LETTERS, parse_seat
 from burano_ai.core.seeds import derive
 from burano_ai.games import DEFAULT_GAME, get_spec
@@ -164,6 +165,10 @@ class GameRecord:
     date: str = field(default_factory=_now)
     event: str | None = None
     game: str = DEFAULT_GAME
+    #: The game's options besides the player count that differ from their defaults (`GameSpec.game_options`:
+    #: name -> JSON value, a data option's object embedded); None or {} for none. A dealt game is made with
+    #: them; a start position carries its own.
+    options: dict[str, Any] | None = None
 
     @property
     def spec(self):
@@ -174,12 +179,14 @@ class GameRecord:
 
     @classmethod
     def new(cls, players: int, seed: int | None = 0, seats: list[SeatInfo] | None = None,
-            start: dict[str, Any] | None = None, event: str | None = None, game: str = DEFAULT_GAME) -> GameRecord:
-        """An empty record of a `game` dealt from `seed` (or starting at the full position `start`)."""
+            start: dict[str, Any] | None = None, event: str | None = None, game: str = DEFAULT_GAME,
+            options: dict[str, Any] | None = None) -> GameRecord:
+        """An empty record of a `game` with `options` (`GameSpec.game_options`) dealt from `seed` (or
+        starting at the full position `start`)."""
         if seats is None:
             seats = [SeatInfo(f"Seat {SEAT_LETTERS[i]}") for i in range(players)]
         record = cls(players=players, seats=seats, seed=None if start is not None else seed, start=start,
-                     event=event, game=game)
+                     event=event, game=game, options=dict(options) if options else None)
         record._check_header()
         return record
 
@@ -238,12 +245,16 @@ class GameRecord:
         if view is not None and (not isinstance(view, str) or view not in tuple(SEAT_LETTERS[:players])):
             raise RecordError(f"record.view: must be a seat letter of this game or null, not {view!r}")
         result = _result(data.get("result"), players)
+        try:
+            options = parse_game_options(spec, data.get("options"), "record.options")
+        except OptionError as exc:
+            raise RecordError(str(exc)) from None
         record = cls(players=players, seats=seats, seed=seed, start=start, steps=steps, result=result, view=view,
                      engine=_text(data.get("engine", ""), "record.engine", MAX_NAME_CHARS),
                      date=_text(data.get("date", ""), "record.date", MAX_NAME_CHARS),
                      event=None if data.get("event") is None else _text(data["event"], "record.event",
                                                                         MAX_NAME_CHARS),
-                     game=game)
+                     game=game, options=options or None)
         for i, s in enumerate(steps):
             if not s.hidden:
                 continue
@@ -265,10 +276,12 @@ class GameRecord:
     # -- output -------------------------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
+        options = {"options": self.options} if self.options else {}    # written only when there are some
         return {
             "format": FORMAT,
             "game": self.game,
             "players": self.players,
+            **options,
             "seats": [{"seat": SEAT_LETTERS[i], "name": s.name, "player": s.player} for i, s in enumerate(self.seats)],
             "seed": self.seed,
             "start": self.start,
@@ -327,7 +340,11 @@ class GameRecord:
         spec = self.spec
         factory = game_factory or spec.game_class("compiled")
         if self.start is None:
-            return factory(self.players).new_initial_state(self.seed), False
+            try:
+                game = factory(self.players, **(self.options or {}))
+            except OptionError as exc:
+                raise RecordError(f"record.options: {exc}") from None
+            return game.new_initial_state(self.seed), False
         try:
             state, view = spec.load_position(self.start, factory)
         except PositionError as exc:
@@ -550,7 +567,7 @@ class GameRecord:
         return GameRecord(players=self.players, seats=list(self.seats), seed=None,
                           start=self.initial_state().to_dict(p),
                           steps=steps, result=self.result, view=letter, engine=self.engine, date=self.date,
-                          event=self.event, game=self.game)
+                          event=self.event, game=self.game, options=self.options)
 
 
 def _hidden_options(state, steps: list[Step], i: int, rng: random.Random) -> list[str]:
@@ -562,7 +579,7 @@ def _hidden_options(state, steps: list[Step], i: int, rng: random.Random) -> lis
 
 
 _HEADER_KEYS = frozenset({"format", "game", "players", "seats", "seed", "start", "engine", "date", "event", "view",
-                          "result", "steps"})
+                          "result", "steps", "options"})
 _STEP_KEYS = frozenset({"actor", "move", "kind", "seat", "seen_by", "annotations"})
 
 

@@ -41,6 +41,7 @@ from burano_ai.bots.registry import make_bot
 from burano_ai.bots.spec import parse_bot_spec
 from burano_ai.core.errors import IllegalMoveError, OptionError
 from burano_ai.core.game import player_range_text
+from burano_ai.core.options import parse_game_options
 from burano_ai.core.seats import CHANCE, SEAT_LETTERS, TERMINAL, parse_seat
 from burano_ai.core.seeds import SEED_MASK, derive
 from burano_ai.engine import suggest
@@ -85,7 +86,8 @@ class GameSession:
     def __init__(self, players: int, seed: int | None = None, seats: list[str] | None = None,
                  game_factory: Callable[[int], Any] | None = None,
                  names: list[str] | None = None, bot_seed: int | None = None, start: dict[str, Any] | None = None,
-                 event: str | None = None, game: str = DEFAULT_GAME) -> None:
+                 event: str | None = None, game: str = DEFAULT_GAME,
+                 options: dict[str, Any] | None = None) -> None:
         spec = get_spec(game)
         if isinstance(players, bool) or not isinstance(players, int) or \
                 not spec.min_players <= players <= spec.max_players:
@@ -97,6 +99,7 @@ class GameSession:
         if seats is None or isinstance(seats, str) or len(seats) != players:
             count = "none" if seats is None else (1 if isinstance(seats, str) else len(seats))
             raise OptionError(f"{players} players need {players} seats (human or a bot spec), not {count}")
+        options = parse_game_options(spec, options)
         specs = [HUMAN if s == HUMAN else parse_bot_spec(s, game).canonical() for s in seats]
         if names is None:
             names = [("You" if specs.count(HUMAN) == 1 else f"Player {SEAT_LETTERS[i]}") if s == HUMAN else s
@@ -113,9 +116,10 @@ class GameSession:
         self.game_factory = game_factory
         if start is None and not self.seeded:    # the deal, written out: no seed in the record
             factory = game_factory or spec.game_class("compiled")
-            start = factory(players).new_initial_state(secret_seed(self._secret, _DEAL_TAG)).to_dict()
+            start = factory(players, **(options or {})).new_initial_state(
+                secret_seed(self._secret, _DEAL_TAG)).to_dict()
         self.record = GameRecord.new(players, seed, [SeatInfo(n, s) for n, s in zip(names, specs)],
-                                     start=start, event=event, game=game)
+                                     start=start, event=event, game=game, options=options)
         self._bots = {i: make_bot(s, self._bot_seed(i), game) for i, s in enumerate(specs) if s != HUMAN}
         self.state = self.record.initial_state(game_factory)
         #: per step of the record: what it changed (`record.step_effects`) and its move in people's words
@@ -156,7 +160,8 @@ class GameSession:
             bot_seed = None      # secret chance seeds its bots from the secret
         session = cls(record.players, record.seed,
                       [s.player for s in record.seats], game_factory=game_factory, names=[s.name for s in record.seats],
-                      bot_seed=bot_seed, start=record.start, event=record.event, game=record.game)
+                      bot_seed=bot_seed, start=record.start, event=record.event, game=record.game,
+                      options=record.options)
         session.record.date = record.date
         state = record.replay(game_factory=game_factory)   # raises RecordError naming a bad step
         session.record.steps = list(record.steps)

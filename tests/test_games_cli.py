@@ -93,7 +93,7 @@ def test_games_json(runner):
     assert games[0] == {
         "key": "burano", "title": "Burano", "min_players": 2, "max_players": 4, "default_players": 4,
         "position_format": "burano-position/1", "implementations": ["compiled", "reference"],
-        "capabilities": sorted(get_spec("burano").capabilities), "default": True, "placeholder": None,
+        "capabilities": sorted(get_spec("burano").capabilities), "default": True, "placeholder": None, "options": [],
     }
     assert [g["key"] for g in games if g["default"]] == [DEFAULT_GAME]
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Mapping, Sequence
 
 from burano_ai.arena.sprt import SprtConfig
 from burano_ai.bots import check_bot_spec, parse_bot_spec, with_time_per_move
 from burano_ai.core.errors import OptionError
 from burano_ai.core.game import player_range_text
+from burano_ai.core.options import make_game, parse_game_options
 from burano_ai.games import DEFAULT_GAME, get_spec
 
 BACKENDS = ("local", "ray")
@@ -46,6 +47,8 @@ class ArenaConfig:
             order and stop starting new ones once the test decides; `games` is then the most to play.
         gauntlet: the first bot plays every combination of `players - 1` of the others (the field).
         game: the game's registry key (`burano_ai.games`).
+        options: the game's options besides the player count (`GameSpec.game_options`: name -> JSON
+            value, as `core.options.parse_game_options` gives them); every game is made with them.
     """
 
     bots: tuple[str, ...]
@@ -60,6 +63,7 @@ class ArenaConfig:
     sprt: SprtConfig | None = None
     gauntlet: bool = False
     game: str = DEFAULT_GAME
+    options: Mapping[str, Any] | None = None
 
     @property
     def pairing(self) -> str:
@@ -108,6 +112,8 @@ class ArenaConfig:
                 raise OptionError(f"--sprt compares two bots: it cannot run a {self.pairing} of {len(self.bots)}")
         for spec in self.bots:
             check_bot_spec(spec, self.game)
+        if self.options:
+            make_game(get_spec(self.game), self.players, parse_game_options(get_spec(self.game), dict(self.options)))
 
 
 def split_bot_list(text: str) -> list[str]:

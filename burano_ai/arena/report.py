@@ -28,7 +28,8 @@ RESULTS_SCHEMA: dict[str, str] = {
     "config": "[object] bots [list of str, as given], players [int], games [int, as asked], seed [int], "
               "time_per_move [float|null], workers [int], backend [str], seating [str], bootstrap [int], "
               "sprt [object|null: elo0, elo1, alpha, beta], gauntlet [bool], engine [str: module.qualname of the Game "
-              "class], game [str: the game's registry key; absent for burano, whose results predate it]",
+              "class], game [str: the game's registry key; absent for burano, whose results predate it], "
+              "options [object: the game's options besides the player count, name -> value; absent when none]",
     "pairing": "[str] lineup (at most one bot per seat), round-robin (more bots than seats: every combination "
                "of players-many bots) or gauntlet (the first bot against every combination of the others)",
     "lineup": "[list of int] entry index of each seat before seating permutations (the first lineup)",
@@ -96,6 +97,10 @@ class ArenaResult:
         cfg["engine"] = self.engine
         if cfg["game"] == DEFAULT_GAME:     # Burano's results stay as they were before other games
             del cfg["game"]
+        if not cfg["options"]:              # as they were before games had options
+            del cfg["options"]
+        else:
+            cfg["options"] = dict(cfg["options"])
         return {
             "schema": SCHEMA, "version": SCHEMA_VERSION, "burano_ai_version": __version__,
             "config": cfg, "pairing": self.plan.pairing, "lineup": list(self.plan.lineup),

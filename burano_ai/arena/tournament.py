@@ -49,6 +49,7 @@ class GameTask:
     record: bool = False            # return the game's record (burano-game/1) under "record"
     event: str | None = None        # the record's event line
     game: str = DEFAULT_GAME        # the game's registry key
+    options: dict[str, Any] | None = None   # the game's options (`ArenaConfig.options`)
 
 
 def game_tasks(config: ArenaConfig, plan: Plan, game_factory: Any, record: bool = False) -> list[GameTask]:
@@ -66,7 +67,7 @@ def game_tasks(config: ArenaConfig, plan: Plan, game_factory: Any, record: bool 
             bot_seeds=tuple(derive(config.seed, g, seat, _BOT) for seat in range(config.players)),
             game_factory=game_factory, record=record,
             event=f"{config.game} arena: seed {config.seed}, game {g}, deal {deal}" if record else None,
-            game=config.game))
+            game=config.game, options=dict(config.options) if config.options else None))
     return tasks
 
 
@@ -75,9 +76,9 @@ def play_game(task: GameTask) -> dict[str, Any]:
     ``task.record`` also its game record as a dict under "record" (the deal's seed and every step)."""
     start = time.perf_counter()
     n = task.players
-    state = task.game_factory(n).new_initial_state(task.deal_seed)
+    state = task.game_factory(n, **(task.options or {})).new_initial_state(task.deal_seed)
     record = GameRecord.new(n, task.deal_seed, [SeatInfo(spec, spec) for spec in task.specs],
-                            event=task.event, game=task.game) if task.record else None
+                            event=task.event, game=task.game, options=task.options) if task.record else None
     bots = [make_bot(spec, seed, task.game) for spec, seed in zip(task.specs, task.bot_seeds)]
     for bot in bots:
         bot.restart()

@@ -158,6 +158,48 @@ class BotDeclaration:
     summary: str = ""
 
 
+#: The kinds of a game option (`GameOption.kind`).
+OPTION_KINDS = ("choice", "int", "bool", "data")
+
+
+@dataclass(frozen=True)
+class GameOption:
+    """One option of a game besides its player count (`GameSpec.game_options`): a keyword argument of
+    `GameSpec.new_game` and of the game's Game classes, of the same name.
+
+    A value is a JSON value everywhere it travels (the protocol, the web API, a record's `options`): a
+    choice is one of `choices`, an int is in `low..high`, a bool is true or false, and a "data" option
+    is a JSON object (a game's replaceable component data: on the command line, the path of a JSON
+    file, read by `core.options`). `core.options.parse_game_options` checks values against this
+    declaration; the game's own loader (`load`) checks a data object's contents.
+
+    Attributes:
+        name: the keyword (`side`, `data`); `--option NAME=VALUE` on the command line.
+        kind: "choice", "int", "bool" or "data" (`OPTION_KINDS`).
+        default: the value when the option is not given (None for "data": the built-in data).
+        help: one line for `burano games` and the web form.
+        choices: a "choice" option's values.
+        low, high: an "int" option's range (inclusive).
+        load: a "data" option's validator: called with the JSON object, raises a one-line `OptionError`
+            naming the wrong item; its return value says whether the data is a placeholder (True/False),
+            or None when the game does not say.
+    """
+
+    name: str
+    kind: str
+    default: Any = None
+    help: str = ""
+    choices: tuple[str, ...] = ()
+    low: int | None = None
+    high: int | None = None
+    load: Callable[[Any], bool | None] | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in OPTION_KINDS:
+            raise ValueError(f"GameOption {self.name!r}: kind must be one of {', '.join(OPTION_KINDS)}, "
+                             f"not {self.kind!r}")
+
+
 def import_game_class(spec: GameSpec, implementation: str = "compiled") -> GameFactory:
     """The Game class of `spec`'s `implementation`, imported from its "module:attribute" entry: what
     every spec's `game_class` does.
@@ -191,6 +233,7 @@ class GameSpec(Protocol):
         implementations: implementation name -> "module:attribute" of its Game class; "compiled"
             is the default, "reference" the readable oracle.
         capabilities: optional features the game has (see `CAPABILITIES`).
+        game_options: the options a game takes besides its player count (`GameOption`; may be empty).
     """
 
     key: str
@@ -202,8 +245,19 @@ class GameSpec(Protocol):
     implementations: dict[str, str]
     capabilities: frozenset[str]
 
+    #: The game's options besides the player count, name -> `GameOption` (`core.people.PeopleSide`: none).
+    game_options: Mapping[str, GameOption]
+
     def game_class(self, implementation: str = "compiled") -> GameFactory: ...
-    def new_game(self, num_players: int, implementation: str = "compiled") -> Game: ...
+    def new_game(self, num_players: int, implementation: str = "compiled", **options: Any) -> Game:
+        """A Game of `implementation` for `num_players` players; `options` are `game_options` values
+        (JSON values, as `core.options.parse_game_options` returns them), passed on to the Game class
+        as keyword arguments of the same names.
+
+        Raises:
+            OptionError: a player count or an option out of range (one line, named).
+        """
+        ...
 
     # --- engine side: positions, records, bots, arena (engine, protocol, record, session, arena)
     #: What a seat's score counts, as a column name ("vp" for Burano's victory points).

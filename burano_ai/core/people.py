@@ -10,10 +10,11 @@ what its game shows better (Burano: its board, phases, colours, score columns, i
 from __future__ import annotations
 
 import json
-from typing import Any, Sequence
+from types import MappingProxyType
+from typing import Any, Mapping, Sequence
 
 from burano_ai.core.errors import OptionError
-from burano_ai.core.game import MoveEntry, State, StepEffect
+from burano_ai.core.game import GameOption, MoveEntry, State, StepEffect
 from burano_ai.core.seats import SEAT_LETTERS
 
 
@@ -95,6 +96,8 @@ class PeopleSide:
 
     title: str
     default_players: int
+    #: No options besides the player count (`core.game.GameOption`); a game with some declares its own.
+    game_options: Mapping[str, GameOption] = MappingProxyType({})
 
     def render(self, position: dict[str, Any], width: int | None = None) -> str:
         """Every field of the position, one `key: value` line each (nested values as compact JSON; the

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
 from burano_ai.core.errors import OptionError, PositionError
-from burano_ai.core.game import BotDeclaration, StepEffect, StepVisibility, import_game_class
+from burano_ai.core.game import BotDeclaration, GameOption, StepEffect, StepVisibility, import_game_class
 from burano_ai.core.people import PeopleSide
 from burano_ai.core.seats import SEAT_LETTERS, parse_seat
 from burano_ai.games.azul_sintra import rules
-from burano_ai.games.azul_sintra.data import MAX_PLAYERS, MIN_PLAYERS, default_data
+from burano_ai.games.azul_sintra.data import MAX_PLAYERS, MIN_PLAYERS, default_data, load_data
 from burano_ai.games.azul_sintra.position import FORMAT as POSITION_FORMAT
 from burano_ai.games.azul_sintra.position import position_from_dict
 from burano_ai.games.azul_sintra.render import render as _render
@@ -19,6 +20,17 @@ from burano_ai.games.azul_sintra.render import render as _render
 #: What every interface says while the built-in data is in use (spec §0, AD-1, AD-4..AD-7).
 PLACEHOLDER_NOTICE = ("placeholder data: the strip patterns, joker faces, window values, broken-glass "
                       "track and ornament layout are stand-ins for the lost originals (AD-4..AD-7)")
+
+#: The game's options besides the player count (`core.game.GameOption`): keyword arguments of `new_game`
+#: and of both Game classes.
+GAME_OPTIONS: Mapping[str, GameOption] = MappingProxyType({
+    "side": GameOption("side", "choice", "A", "the palace boards' side: A (ornaments) or B (windows x colour) "
+                       "[RU:46, §9.1]", choices=("A", "B")),
+    "first_player": GameOption("first_player", "int", 0, "the seat that starts, 0 = A (AD-17; must be below "
+                               "the player count)", low=0, high=MAX_PLAYERS - 1),
+    "data": GameOption("data", "data", None, "a corrected azul-sintra-data/1 file replacing the placeholder "
+                       "component data (AD-4..AD-7)", load=lambda d: load_data(d).placeholder),
+})
 
 
 @dataclass(frozen=True)
@@ -43,6 +55,7 @@ class AzulSintraSpec(PeopleSide):
                                               "web_board"})
     web_board: str = "games/azul-sintra/board.js"
     placeholder_notice: str = PLACEHOLDER_NOTICE
+    game_options = GAME_OPTIONS      # a class attribute, not a field (`core.game.GameOption`)
 
     def game_class(self, implementation: str = "compiled"):
         return import_game_class(self, implementation)

@@ -4,16 +4,26 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
 from burano_ai.core.errors import OptionError, PositionError
-from burano_ai.core.game import StepVisibility, import_game_class, unrevealed_moves
+from burano_ai.core.game import GameOption, StepVisibility, import_game_class, unrevealed_moves
 from burano_ai.core.people import plain_spans
 from burano_ai.core.seats import SEAT_LETTERS, parse_seat
 from burano_ai.games.goofspiel import rules
 from burano_ai.games.goofspiel.position import FORMAT as POSITION_FORMAT
 from burano_ai.games.goofspiel.position import position_from_dict, position_from_json
 from burano_ai.games.goofspiel.render import render as _render
+
+#: The game's options besides the player count (`core.game.GameOption`): keyword arguments of `new_game`
+#: and of both Game classes.
+GAME_OPTIONS: Mapping[str, GameOption] = MappingProxyType({
+    "num_cards": GameOption("num_cards", "int", rules.DEFAULT_CARDS, "cards in each hand and in the prize deck",
+                            low=rules.MIN_CARDS, high=rules.MAX_CARDS),
+    "points_order": GameOption("points_order", "choice", "random", "the order the prizes are revealed in",
+                               choices=rules.POINTS_ORDERS),
+})
 
 
 @dataclass(frozen=True)
@@ -37,6 +47,7 @@ class GoofspielSpec:
     capabilities: frozenset[str] = frozenset({
         "native_search", "hidden_information", "secret_moves", "heuristic_playout",
     })
+    game_options = GAME_OPTIONS      # a class attribute, not a field (`core.game.GameOption`)
 
     def game_class(self, implementation: str = "compiled"):
         """The Game class of `implementation` ("compiled" or "reference")."""
