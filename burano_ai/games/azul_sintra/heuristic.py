@@ -1,7 +1,7 @@
 """Azul: Stained Glass of Sintra's cheap move preference, and the search prior made of it (readable form).
 
 `draft_value` is the heuristic playout's preference (`_core.draft_value_c`, the same arithmetic): for the
-seat to move, the pieces a draft places, minus `BREAK_COST` per piece broken and for the token's step,
+seat to move, the pieces a draft places (in either order of filling, `joker_choice`), minus `BREAK_COST` per piece broken and for the token's step,
 plus `COMPLETION_BONUS` when it completes the strip, minus `JUMP_COST` per column the glazier jumps
 right; a reset is worth 0.
 
@@ -16,7 +16,9 @@ import math
 from typing import Sequence
 
 from burano_ai.games.azul_sintra.data import NUM_COLOURS, STRIP_CELLS, TOKEN_STEPS
-from burano_ai.games.azul_sintra.rules import BREAK, CENTRE, PHASE_DRAFT, RESET, decode_draft
+from burano_ai.games.azul_sintra.rules import (
+    BREAK, CENTRE, JOKER_DRAFT0, PHASE_DRAFT, RESET, decode_draft, decode_joker_draft,
+)
 
 BREAK_COST = 1.5
 COMPLETION_BONUS = 3.0
@@ -29,7 +31,7 @@ def draft_value(state, action: int) -> float:
     """The preference of the seat to move for a draft or reset of the reference `state` (see the module docstring)."""
     if action == RESET:
         return 0.0
-    src, c, t = decode_draft(action)
+    src, c, t = decode_joker_draft(action) if action >= JOKER_DRAFT0 else decode_draft(action)
     n = state.centre[c] if src == CENTRE else state.factories[src][c]
     v = 0.0
     if src == CENTRE and state.token < 0:

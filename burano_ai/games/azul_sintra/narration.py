@@ -112,12 +112,11 @@ class _Ledger(ReferenceState):
         b = self.boards[p]
         colour = self.indicator[self.round]
         count = b.filled[k][colour] + b.jokers[k][colour]
-        old = b.score
-        super()._complete(p, k)
-        if b.score != old:
-            self.entries.append(Entry(p, b.score - old, f"round bonus: {count} {self.data.colour_names[colour]} on "
+        if count:      # booked first: with auto_keep the keep (and maybe the game's end) runs inside
+            self.entries.append(Entry(p, count, f"round bonus: {count} {self.data.colour_names[colour]} on "
                                       f"the strip completed in column {k + 1}, round {ROMAN[self.round]}'s colour "
                                       "(§5.3 3a)"))
+        super()._complete(p, k)
 
     def _keep(self, c: int) -> None:
         p, k = self.to_move, self.keep_column
