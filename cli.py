@@ -259,7 +259,7 @@ def _owner(spec, found, file: Path, what: str):
 def _new_position(spec, options: dict[str, Any], seed: int) -> str:
     """A new game of `spec` with `options` (its default player count, dealt from `seed`), its chance
     events up to the first decision each taken as their first outcome: the full state as JSON."""
-    state = make_game(spec, spec.default_players, options).new_initial_state(seed)
+    state = make_game(spec, spec.default_players, options, where="--option").new_initial_state(seed)
     while state.is_chance_node():
         state.apply_action(state.chance_outcomes()[0][0])
     return state.to_json()
@@ -477,7 +477,7 @@ def new(
     _seed_option(seed)
     options = _game_options(spec, option, data)
     _check_output(output, "--output")
-    state = make_game(spec, _check_players(players, spec), options).new_initial_state(seed)
+    state = make_game(spec, _check_players(players, spec), options, where="--option").new_initial_state(seed)
     text = json.dumps(state.to_dict(), indent=2) + "\n"
     if output is None:
         typer.echo(text, nl=False)
@@ -525,7 +525,7 @@ def random_game(
     options = _game_options(spec, option, data)
     _check_output(record, "--record")
     players = _check_players(players, spec)
-    state = make_game(spec, players, options).new_initial_state(seed)
+    state = make_game(spec, players, options, where="--option").new_initial_state(seed)
     seats = [SeatInfo(f"random {SEAT_LETTERS[i]}", "random") for i in range(players)]
     game_record = GameRecord.new(players, seed, seats, options=options, **game_keyword(spec, DEFAULT_GAME))
     rng = random.Random(seed)
@@ -1033,6 +1033,8 @@ def play(
     _check_output(record, "--record")
     if resume is not None and not resume.is_file():
         raise PositionError(f"--resume {resume}: no such file")
+    if resume is not None and (option or data is not None):
+        raise OptionError("--resume continues the saved game with its own options: drop --option/--data")
     game_spec = _spec(game) if resume is None else _record_game(resume, game)
     options = _game_options(game_spec, option, data)
     setup = setup_game(players=players, you=you, bots=bots, seed=seed, names=names, record=record, resume=resume,

@@ -42,6 +42,7 @@ from burano_ai import __version__
 from burano_ai.core.errors import BuranoError, OptionError, PositionError
 from burano_ai.core.game import player_range_text
 from burano_ai.core.jsonio import no_duplicate_keys
+from burano_ai.core.options import game_options_json, make_game, parse_game_options
 from burano_ai.core.seats import CHANCE, SEAT_LETTERS, TERMINAL, parse_seat
 from burano_ai.engine import MAX_THREADS, load_position, root_moves, spec_for_position, suggest
 from burano_ai.games import DEFAULT_GAME, all_specs, get_spec
@@ -90,7 +91,7 @@ KATAGO_NAMES = {"maxVisits": "maxIterations", "maxPlayouts": "maxIterations", "a
                 "moves": "position", "initialStones": "position", "includePolicy": "includePlans",
                 "includePVVisits": "includePlans", "overrideSettings": "threads"}
 #: The fields of the `{"players": N, "seed": S, "moves": [...]}` position form.
-GAME_FIELDS = ("players", "seed", "moves", "view")
+GAME_FIELDS = ("players", "seed", "moves", "view", "options")
 
 
 class QueryError(OptionError):
@@ -321,7 +322,8 @@ def games_answer() -> list[dict[str, Any]]:
     """`query_games`: every registered game, the default first, with its player range and formats."""
     return [{"game": spec.key, "title": spec.title, "minPlayers": spec.min_players, "maxPlayers": spec.max_players,
              "defaultPlayers": spec.default_players, "positionFormat": spec.position_format,
-             "recordFormat": RECORD_FORMAT, "default": spec.key == DEFAULT_GAME} for spec in all_specs()]
+             "recordFormat": RECORD_FORMAT, "default": spec.key == DEFAULT_GAME,
+             "options": game_options_json(spec)} for spec in all_specs()]
 
 
 def _factory_of(game: str, game_factory):
@@ -338,7 +340,8 @@ def load_query_position(data: dict, game_factory=None, default_game: str = DEFAU
 
     The forms: a position object (its game's position format, e.g. `"format": "burano-position/1"`, full
     or one-seat view); a game record (`"format": "burano-game/1"`) with the query's `step` (default: after
-    every step); a deal and moves, `{"players": N, "seed": S, "moves": [...], "view": "B"?}` (moves are move
+    every step); a deal and moves, `{"players": N, "seed": S, "options": {...}?, "moves": [...], "view": "B"?}`
+    (`options`: the game's options besides the player count, `core.options.parse_game_options`; moves are move
     and chance-outcome texts; with `view`, `?` stands for a step that seat cannot see). The game is the
     query's `game` when it names one (a position or record of another game is an error), else the one
     the position's format tag or the record's `game` names, else `default_game` (burano; `burano engine
@@ -386,7 +389,13 @@ def load_query_position(data: dict, game_factory=None, default_game: str = DEFAU
                     raise QueryError(f"position.view must be a seat letter, not {_shown(position['view'])}",
                                      "position.view")
                 view = parse_seat(position["view"], players, what="position.view", error=PositionError)
-            start = GameRecord.new(players, seed, game=spec.key).initial_state(_factory_of(spec.key, game_factory))
+            try:
+                options = parse_game_options(spec, position.get("options"), "position.options")
+                make_game(spec, players, options, where="position.options")      # the options together (a first player beyond the players)
+            except OptionError as exc:
+                raise QueryError(str(exc), "position.options") from None
+            start = GameRecord.new(players, seed, game=spec.key, options=options).initial_state(
+                _factory_of(spec.key, game_factory))
             if view is None:
                 state, _steps = apply_moves(start, moves, None, game=spec.key)
             else:

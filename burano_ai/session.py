@@ -41,7 +41,7 @@ from burano_ai.bots.registry import make_bot
 from burano_ai.bots.spec import parse_bot_spec
 from burano_ai.core.errors import IllegalMoveError, OptionError
 from burano_ai.core.game import player_range_text
-from burano_ai.core.options import parse_game_options
+from burano_ai.core.options import make_game, parse_game_options
 from burano_ai.core.seats import CHANCE, SEAT_LETTERS, TERMINAL, parse_seat
 from burano_ai.core.seeds import SEED_MASK, derive
 from burano_ai.engine import suggest
@@ -100,6 +100,8 @@ class GameSession:
             count = "none" if seats is None else (1 if isinstance(seats, str) else len(seats))
             raise OptionError(f"{players} players need {players} seats (human or a bot spec), not {count}")
         options = parse_game_options(spec, options)
+        if options:
+            make_game(spec, players, options, where="options")    # the options together, named
         specs = [HUMAN if s == HUMAN else parse_bot_spec(s, game).canonical() for s in seats]
         if names is None:
             names = [("You" if specs.count(HUMAN) == 1 else f"Player {SEAT_LETTERS[i]}") if s == HUMAN else s

@@ -113,7 +113,8 @@ class ArenaConfig:
         for spec in self.bots:
             check_bot_spec(spec, self.game)
         if self.options:
-            make_game(get_spec(self.game), self.players, parse_game_options(get_spec(self.game), dict(self.options)))
+            make_game(get_spec(self.game), self.players, parse_game_options(get_spec(self.game), dict(self.options)),
+                      where="options")
 
 
 def split_bot_list(text: str) -> list[str]:

@@ -61,7 +61,8 @@ def _expected(option: GameOption) -> str:
 def check_option_value(option: GameOption, value: Any, where: str) -> Any:
     """`value` (a JSON value) if it is one of `option`'s, else an `OptionError` naming `where`.
 
-    A "data" object is checked by the game's loader (`GameOption.load`), its message after `where`.
+    A "data" object is checked by the game's loader (`GameOption.load`), its message after `where`; a
+    "data" option's null is its default, the built-in data.
     """
     kind = option.kind
     if kind == "choice":
@@ -74,7 +75,7 @@ def check_option_value(option: GameOption, value: Any, where: str) -> Any:
     elif kind == "bool":
         if not isinstance(value, bool):
             raise OptionError(f"{where}: expected true or false, not {value!r:.60}")
-    else:
+    elif value is not None:
         if not isinstance(value, dict):
             raise OptionError(f"{where}: expected a JSON object (the game's data), not {type(value).__name__}")
         if option.load is not None:
@@ -189,14 +190,20 @@ def parse_cli_options(spec, assignments: Iterable[str] | None = None, data: str 
     return {name: value for name, value in values.items() if value != declared[name].default}
 
 
-def make_game(spec, players: int, options: Mapping[str, Any] | None = None, implementation: str = "compiled"):
+def make_game(spec, players: int, options: Mapping[str, Any] | None = None, implementation: str = "compiled",
+              where: str | None = None):
     """`spec.new_game(players, implementation, **options)`: the Game, checked with the options together
     (a first player beyond the player count, ...).
 
     Raises:
-        OptionError: the game's own one-line message.
+        OptionError: the game's own one-line message, after ``where: `` when given.
     """
-    return spec.new_game(players, implementation, **dict(options or {}))
+    try:
+        return spec.new_game(players, implementation, **dict(options or {}))
+    except OptionError as exc:
+        if where is None:
+            raise
+        raise OptionError(f"{where}: {exc}") from None
 
 
 def is_placeholder(spec, options: Mapping[str, Any] | None = None, position: Mapping[str, Any] | None = None

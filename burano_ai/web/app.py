@@ -196,7 +196,8 @@ def create_app(default_game: str = DEFAULT_GAME, limits: ServerLimits | None = N
         players = _field(data, "players", kinds=(int,))
         seed = _field(data, "seed", None, kinds=(int, type(None)))
         seats = _field(data, "seats", kinds=(list,))
-        game = await asyncio.to_thread(games.create, kind, players, seed, seats)
+        options = _field(data, "options", None, kinds=(dict, type(None)))
+        game = await asyncio.to_thread(games.create, kind, players, seed, seats, options)
         seat = game.session.humans()[0]
         return {**game.snapshots[seat], "tokens": {SEAT_LETTERS[i]: token for i, token in game.tokens.items()}}
 

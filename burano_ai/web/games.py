@@ -21,6 +21,7 @@ from collections import OrderedDict
 from typing import Any
 
 from burano_ai.core.errors import IllegalMoveError, OptionError
+from burano_ai.core.options import game_options_json, make_game, parse_game_options
 from burano_ai.core.seats import CHANCE, SEAT_LETTERS, parse_seat
 from burano_ai.engine import spec_for_position
 from burano_ai.games import DEFAULT_GAME, all_specs, get_spec
@@ -77,7 +78,8 @@ def kind_info(spec: Any) -> dict[str, Any]:
     return {"key": spec.key, "title": spec.title, "min_players": spec.min_players,
             "max_players": spec.max_players, "default_players": spec.default_players,
             "board": web_board(spec), "editor": "web_editor" in spec.capabilities,
-            "bots": sorted(spec.bots()), "score_name": spec.score_name}
+            "bots": sorted(spec.bots()), "score_name": spec.score_name,
+            "options": game_options_json(spec)}   # the new-game form's fields besides the player count
 
 
 def registered_kinds(default: str = DEFAULT_GAME) -> dict[str, Any]:
@@ -107,9 +109,11 @@ def check_players(spec: Any, players: Any) -> int:
 
 
 def check_setup(game: Any, players: Any, seed: Any, seats: Any,
-                limits: ServerLimits | None = None) -> tuple[int, int | None, list[str]]:
+                limits: ServerLimits | None = None, options: Any = None
+                ) -> tuple[int, int | None, list[str], dict[str, Any]]:
     """Validate a setup of `game` (a GameSpec) from the page: players, seed (None: a secret deal), one spec per
-    seat ("human" or a bot spec, within the server's `limits`)."""
+    seat ("human" or a bot spec, within the server's `limits`) and the game's `options` (a JSON object of
+    `GameSpec.game_options`, None for none); return them, the options without those at their defaults."""
     from burano_ai.bots.registry import check_bot_spec
     limits = limits or ServerLimits()
     check_players(game, players)
@@ -133,7 +137,10 @@ def check_setup(game: Any, players: Any, seed: Any, seats: Any,
         specs.append(parsed.canonical())
     if "human" not in specs:
         raise OptionError("seats: at least one seat must be 'human' (the board shows a human seat's view)")
-    return players, seed, specs
+    options = parse_game_options(game, options)
+    if options:
+        make_game(game, players, options, where="options")     # the options together, named
+    return players, seed, specs, options
 
 
 def can_stop(spec: str, game: str) -> bool:
@@ -152,13 +159,16 @@ class LiveGame:
     takes the seat back; a bot that cannot stop (see `can_stop`) makes the undo wait: it is refused (409).
     """
 
-    def __init__(self, game_id: str, spec: Any, players: int, seed: int | None, seats: list[str]) -> None:
+    def __init__(self, game_id: str, spec: Any, players: int, seed: int | None, seats: list[str],
+                 options: dict[str, Any] | None = None) -> None:
         self.id = game_id
         self.spec = spec
-        self.session = GameSession(players, seed, seats, game=spec.key)
+        self.session = GameSession(players, seed, seats, game=spec.key, options=options)
         self.seeded = self.session.seeded
         # the seed only when the game was created with one (a reproducible deal); a secret deal's never
         self.setup = {"kind": spec.key, "players": players, "seats": seats, "seeded": self.seeded}
+        if options:     # public, as the rules are: every seat plays by them
+            self.setup["options"] = options
         if self.seeded:
             self.setup["seed"] = seed
         self.tokens = {seat: new_token() for seat in self.session.humans()}
@@ -395,12 +405,12 @@ class GameHub:
         self.games: OrderedDict[str, LiveGame] = OrderedDict()
         self._lock = threading.Lock()
 
-    def create(self, kind: Any, players: Any, seed: Any, seats: Any) -> LiveGame:
-        """A new game of `kind` (a registered game key) with `players`, `seed` (None: a secret deal) and one
-        spec per seat."""
+    def create(self, kind: Any, players: Any, seed: Any, seats: Any, options: Any = None) -> LiveGame:
+        """A new game of `kind` (a registered game key) with `players`, `seed` (None: a secret deal), one
+        spec per seat and the game's `options` (a JSON object, None for none)."""
         spec = get_spec(kind)   # OptionError naming the known games
-        players, seed, seats = check_setup(spec, players, seed, seats, self.limits)
-        game = LiveGame(new_token(), spec, players, seed, seats)
+        players, seed, seats, options = check_setup(spec, players, seed, seats, self.limits, options)
+        game = LiveGame(new_token(), spec, players, seed, seats, options)
         with self._lock:
             self.games[game.id] = game
             forgotten = []

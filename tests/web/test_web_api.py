@@ -69,10 +69,12 @@ def test_the_registered_games_are_listed_for_the_chooser(client):
     burano = body["kinds"][0]
     assert burano == {"key": "burano", "title": "Burano", "min_players": 2, "max_players": 4, "default_players": 4,
                       "board": "/static/games/burano/board.js", "editor": True, "bots": ["greedy"],
-                      "score_name": "vp"}
+                      "score_name": "vp", "options": []}
     goofspiel = next(k for k in body["kinds"] if k["key"] == "goofspiel")   # the generic board, no editor
     assert goofspiel == {"key": "goofspiel", "title": "Goofspiel", "min_players": 2, "max_players": 5,
-                         "default_players": 2, "board": None, "editor": False, "bots": [], "score_name": "points"}
+                         "default_players": 2, "board": None, "editor": False, "bots": [], "score_name": "points",
+                         "options": goofspiel["options"]}
+    assert [o["name"] for o in goofspiel["options"]] == ["num_cards", "points_order"]
     for kind in body["kinds"]:   # every board module is served; a game without one has none (the generic board)
         spec = next(s for s in all_specs() if s.key == kind["key"])
         assert (kind["board"] is not None) == ("web_board" in spec.capabilities)

@@ -11,7 +11,7 @@ const $$ = (sel) => Array.from(document.querySelectorAll(sel));
 
 const app = {
   tab: "play",
-  kinds: {},           // game key -> {key, title, min_players, max_players, default_players, board, editor}
+  kinds: {},           // game key -> {key, title, min_players, max_players, default_players, board, editor, options}
   kindOrder: [],
   defaultKind: null,
   letters: "ABCDEF",   // the seat letters (core/seats.py)
@@ -94,7 +94,7 @@ async function loadKinds() {
 
 // The form follows the chosen game: its player range, `players` if the game is played by that many (else
 // its default count), the editor tab if it has one.
-function chooseKind(kind, players, specs) {
+function chooseKind(kind, players, specs, options) {
   const k = app.kinds[kind] || app.kinds[app.defaultKind];
   app.kind = k.key;
   $("#kind").value = k.key;
@@ -104,6 +104,7 @@ function chooseKind(kind, players, specs) {
   const count = players >= k.min_players && players <= k.max_players ? players : k.default_players;
   select.value = String(count);
   buildSeatInputs(count, specs || seatSpecsFromForm());
+  buildOptionInputs(k.options || [], options || {});
   // the bot suggestions: the generic bots of the page, then the game's own (Burano's greedy)
   $$("#bot-specs option.own").forEach(o => o.remove());
   k.bots.forEach(name => $("#bot-specs").insertAdjacentHTML("beforeend", `<option class="own" value="${name}">`));
@@ -190,6 +191,69 @@ function showChooser(moves, event) {
 }
 
 // -- play ---------------------------------------------------------------------------------------
+// The game's options besides the player count (its `game_options`, as /api/games/kinds lists them), a
+// field each: a choice a select, an int a number, a bool a checkbox, a data option a JSON file.
+function buildOptionInputs(options, values) {
+  const box = $("#game-options");
+  box.innerHTML = "";
+  options.forEach(o => {
+    const label = document.createElement("label");
+    label.title = o.help;
+    label.textContent = `${o.name.replace(/_/g, " ")} `;
+    let input;
+    if (o.kind === "choice") {
+      input = document.createElement("select");
+      o.choices.forEach(c => { const opt = document.createElement("option"); opt.textContent = c; input.appendChild(opt); });
+      input.value = values[o.name] !== undefined ? values[o.name] : o.default;
+    } else if (o.kind === "int") {
+      input = document.createElement("input");
+      input.type = "number";
+      if (o.low !== null) input.min = o.low;
+      if (o.high !== null) input.max = o.high;
+      input.value = values[o.name] !== undefined ? values[o.name] : o.default;
+      input.size = 4;
+    } else if (o.kind === "bool") {
+      input = document.createElement("input");
+      input.type = "checkbox";
+      input.checked = values[o.name] !== undefined ? !!values[o.name] : !!o.default;
+    } else {
+      input = document.createElement("input");
+      input.type = "file";
+      input.accept = ".json,application/json";
+      input.title = o.help + " (none: the built-in data)";
+    }
+    input.id = `opt-${o.name}`;
+    input.dataset.option = o.name;
+    label.appendChild(input);
+    box.appendChild(label);
+  });
+}
+// The options set in the form that differ from their defaults; a data option's file read as JSON.
+async function optionsFromForm() {
+  const out = {};
+  for (const o of (app.kinds[app.kind] || {}).options || []) {
+    const input = $(`#opt-${o.name}`);
+    if (!input) continue;
+    let value;
+    if (o.kind === "choice") value = input.value;
+    else if (o.kind === "int") value = input.value.trim() === "" ? o.default : Number(input.value);
+    else if (o.kind === "bool") value = input.checked;
+    else {
+      const file = input.files && input.files[0];
+      if (!file) continue;
+      try { value = JSON.parse(await file.text()); }
+      catch (e) { throw new Error(`options.${o.name}: ${file.name} is not JSON (${e.message})`); }
+    }
+    if (value !== o.default) out[o.name] = value;
+  }
+  return out;
+}
+// The options a URL can carry (not a data file's contents: a reload that has to start anew uses the built-in data).
+function urlOptions(options) {
+  const out = {};
+  Object.entries(options || {}).forEach(([k, v]) => { if (v === null || typeof v !== "object") out[k] = v; });
+  return out;
+}
 function seatSpecsFromForm() {
   return $$("#seat-specs input").map(i => i.value.trim() || "random");
 }
@@ -227,24 +291,27 @@ function seatToken(seat) { return app.tokens[seat]; }
 
 // The page's URL: the setup (the game, players, the seed of a seeded deal, seats; the generic board if
 // chosen) and the game's id.
-function gameUrl(kind, players, seed, seats, id) {
+function gameUrl(kind, players, seed, seats, id, options) {
   const params = {tab: "play", kind, players, seats: seats.join(";")};
   if (seed !== null && seed !== undefined) params.seed = seed;
+  const simple = urlOptions(options);
+  if (Object.keys(simple).length) params.options = JSON.stringify(simple);
   if (app.generic) params.board = "generic";
   if (id) params.game = id;
   return params;
 }
 
-async function newGame(kind, players, seed, seats) {
+async function newGame(kind, players, seed, seats, options) {
   showError("");
   if (app.gameEvents) { app.gameEvents.close(); app.gameEvents = null; }
   try {
     const setup = {kind, players, seats};
     if (seed !== null && seed !== undefined) setup.seed = seed;   // none: a secret deal
+    if (options && Object.keys(options).length) setup.options = options;   // the game's, besides the players
     const payload = await api("POST", "/api/games", setup);
     app.tokens = payload.tokens;
     delete payload.tokens;
-    setUrl(gameUrl(kind, players, seed, seats, payload.game));
+    setUrl(gameUrl(kind, players, seed, seats, payload.game, options));
     app.game = payload;
     $("#game-controls").hidden = false;
     showGame(payload);
@@ -255,7 +322,7 @@ async function newGame(kind, players, seed, seats) {
 // A reload finds its game on the server again (with the seats' tokens from the URL); a forgotten game
 // (server restarted) starts anew from the setup in the URL: the same seats, and for a seeded deal the same
 // deal and bots.
-async function reopenGame(id, seat, kind, players, seed, specs) {
+async function reopenGame(id, seat, kind, players, seed, specs, options) {
   try {
     app.tokens = tokensFromUrl();
     seat = seat && app.tokens[seat] ? seat : Object.keys(app.tokens)[0];
@@ -265,7 +332,7 @@ async function reopenGame(id, seat, kind, players, seed, specs) {
     showGame(payload);
     listenGame(payload.game, payload.seat);
   } catch (e) {
-    if (specs) newGame(kind, players, seed, specs); else showError(e.message);
+    if (specs) newGame(kind, players, seed, specs, options); else showError(e.message);
   }
 }
 
@@ -736,12 +803,17 @@ function wire() {
   $("#kind").onchange = () => chooseKind($("#kind").value, 0, seatSpecsFromForm());   // at the game's default count
   $("#generic-board").onchange = () => {
     app.generic = $("#generic-board").checked;
-    if (app.game) { setUrl(gameUrl(app.game.kind, app.game.setup.players, app.game.setup.seeded ? app.game.setup.seed : null, app.game.setup.seats, app.game.game)); }
+    if (app.game) { setUrl(gameUrl(app.game.kind, app.game.setup.players, app.game.setup.seeded ? app.game.setup.seed : null, app.game.setup.seats, app.game.game, app.game.setup.options)); }
     switchTab(app.tab);
   };
   $("#players").onchange = () => buildSeatInputs(Number($("#players").value), seatSpecsFromForm());
   // an empty seed: a secret deal; a number: a seeded, reproducible one (labelled so)
-  $("#setup").onsubmit = (e) => { e.preventDefault(); newGame(app.kind, Number($("#players").value), $("#seed").value.trim() === "" ? null : Number($("#seed").value), seatSpecsFromForm()); };
+  $("#setup").onsubmit = async (e) => {
+    e.preventDefault();
+    let options;
+    try { options = await optionsFromForm(); } catch (err) { showError(err.message); return; }
+    newGame(app.kind, Number($("#players").value), $("#seed").value.trim() === "" ? null : Number($("#seed").value), seatSpecsFromForm(), options);
+  };
   $("#undo").onclick = undo;
   $("#replay-game").onclick = async () => {
     if (!app.game) return;
@@ -813,12 +885,15 @@ async function start() {
   const seatsText = q.get("seats");
   const specs = seatsText ? seatsText.split(seatsText.includes(";") ? ";" : ",") : null;
   if (q.get("seed") !== null) $("#seed").value = q.get("seed");
-  chooseKind(kind, q.get("players") ? players : 0, specs);
+  // options={"side":"B"}: the game's options (a data file's contents never travel in a URL)
+  let options = {};
+  try { options = q.get("options") ? JSON.parse(q.get("options")) : {}; } catch (e) { showError(`options in the URL: not JSON (${e.message})`); }
+  chooseKind(kind, q.get("players") ? players : 0, specs, options);
   switchTab(q.get("tab") || "play");
   const count = Number($("#players").value);
   const seed = q.get("seed") !== null && q.get("seed") !== "" ? Number(q.get("seed")) : null;   // none: a secret deal
-  if (q.get("game")) reopenGame(q.get("game"), q.get("seat"), kind, count, seed, specs);
-  else if (q.get("seats")) newGame(kind, count, seed, specs);
+  if (q.get("game")) reopenGame(q.get("game"), q.get("seat"), kind, count, seed, specs, options);
+  else if (q.get("seats")) newGame(kind, count, seed, specs, options);
   window.buranoReady = true;
 }
 
