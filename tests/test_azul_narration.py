@@ -132,3 +132,22 @@ def test_records_and_sessions_narrate_azul_through_the_game_s_own_effects():
     assert any("(§5.3 3c)" in t for t in texts) and any(t.startswith("final scoring B: ") for t in texts)
     assert texts[-1] == SPEC.describe_result(session.state)[0]
     assert [[e.text for e in es] for es in effects] == [[e.text for e in es] for es in session.effects]
+
+
+def test_burano_replay_tells_the_final_scoring_and_the_winner(tmp_path):
+    """`burano random-game --record` then `burano replay`: the listing carries the game's own effects."""
+    from typer.testing import CliRunner
+
+    import cli
+    runner = CliRunner()
+    path = tmp_path / "game.json"
+    made = runner.invoke(cli.app, ["random-game", "--game", "azul-sintra", "-n", "2", "-s", "4", "-q", "-r",
+                                   str(path), "--option", "auto_keep=true"])
+    assert made.exit_code == 0, made.output
+    shown = runner.invoke(cli.app, ["replay", str(path)])
+    assert shown.exit_code == 0, shown.output
+    assert "final scoring A: " in shown.output and "final scoring B: " in shown.output
+    assert "broken-glass marker" in shown.output and "(§5.3 3c)" in shown.output
+    # seed 4 ends level on points: the tie-break is named with each seat's loss to the track (AD-14)
+    assert "A and B tie on -61 points; A wins the tie-break on fewer points lost to the broken-glass track" \
+        in shown.output
