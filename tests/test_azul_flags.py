@@ -183,3 +183,12 @@ def test_a_position_carries_its_options_and_a_default_game_writes_none():
 def test_the_options_are_declared_game_options():
     assert {"joker_choice", "indicator_to_tower", "auto_keep", "random_first_player"} <= set(SPEC.game_options)
     assert SPEC.game_options["indicator_to_tower"].default is True and SPEC.game_options["auto_keep"].kind == "bool"
+
+
+def test_openspiel_refuses_a_joker_choice_game_in_one_line():
+    pytest.importorskip("pyspiel")
+    from burano_ai.games.azul_sintra.openspiel import game_for
+    game = game_for(2)
+    game.wrap(SPEC.new_game(2, auto_keep=True).new_initial_state())          # other options: fine
+    with pytest.raises(OptionError, match="joker_choice option .856 actions. cannot be wrapped"):
+        game.wrap(SPEC.new_game(2, joker_choice=True).new_initial_state())
