@@ -151,3 +151,23 @@ def test_burano_replay_tells_the_final_scoring_and_the_winner(tmp_path):
     # seed 4 ends level on points: the tie-break is named with each seat's loss to the track (AD-14)
     assert "A and B tie on -61 points; A wins the tie-break on fewer points lost to the broken-glass track" \
         in shown.output
+
+
+def test_the_web_log_tells_the_game_s_own_effects():
+    """The web board's log (`seat_payload`) is the session's narration, with Azul's reasons in it."""
+    import time
+
+    from burano_ai.web.games import GameHub, seat_payload
+    game = GameHub().create("azul-sintra", 2, 5, ["human", "random"])
+    for _ in range(400):                                      # A plays its first legal move each turn
+        deadline = time.monotonic() + 120
+        while game._running and time.monotonic() < deadline:  # the bot's turn
+            time.sleep(0.01)
+        payload = seat_payload(game, 0)
+        if payload["over"]:
+            break
+        game.play(0, payload["legal"][0])
+    assert payload["over"]
+    assert payload["log"] == [game.session.narrate(s, 0) for s in game.session.record.steps]
+    assert any("final scoring A: " in line for line in payload["log"])
+    assert any("broken-glass marker" in line for line in payload["log"])
