@@ -39,7 +39,8 @@ import typer
 from typer.core import TyperGroup
 
 from burano_ai.core.errors import BuranoError, OptionError, PositionError
-from burano_ai.core.options import game_options_json, game_options_text, is_placeholder, make_game, parse_cli_options
+from burano_ai.core.options import (game_options_json, game_options_text, is_placeholder, make_game, option_value_text,
+                                    parse_cli_options)
 from burano_ai.core.people import check_player_count, game_keyword
 from burano_ai.core.seats import SEAT_LETTERS, parse_seat
 from burano_ai.games import DEFAULT_GAME, all_specs, get_spec
@@ -209,11 +210,6 @@ DATA_HELP = ("A corrected component data file (JSON) replacing the game's placeh
              "`burano games` says which games have one).")
 
 
-def _game_options(spec, option: Optional[List[str]], data: Optional[Path]) -> dict[str, Any]:
-    """The game's options of `--option NAME=VALUE` and `--data FILE`, checked (`core.options`)."""
-    return parse_cli_options(spec, option, data)
-
-
 def _spec(game: Optional[str]):
     """The spec of `--game` (None: the default game). An unknown key is an `OptionError` naming the known ones."""
     return get_spec(DEFAULT_GAME if game is None else game)
@@ -274,7 +270,7 @@ def _load(file: Optional[Path], game: Optional[str] = None, option: Optional[Lis
     asked = None if game is None else get_spec(game)
     if file is None:
         spec = asked or get_spec(DEFAULT_GAME)
-        options = _game_options(spec, option, data)
+        options = parse_cli_options(spec, option, data)
         return (spec, *load_position(_new_position(spec, options, seed) if options else spec.example_position()))
     if option or data is not None:
         raise OptionError(f"--option/--data make a new game: {file} is a position with its own options "
@@ -410,8 +406,9 @@ def _placeholder_notice(spec, options: Optional[dict] = None, position: Optional
     return getattr(spec, "placeholder_notice", None) or "placeholder data: some component data stands in for lost originals"
 
 
-def _game_summary(spec) -> dict[str, Any]:
-    """What `burano games` tells of one game (its JSON object)."""
+def _game_summary(spec, options: Optional[dict] = None) -> dict[str, Any]:
+    """What `burano games` tells of one game (its JSON object); `options`: the game's options checked
+    (a corrected data file: no placeholder notice)."""
     return {
         "key": spec.key,
         "title": spec.title,
@@ -422,7 +419,7 @@ def _game_summary(spec) -> dict[str, Any]:
         "implementations": list(spec.implementations),
         "capabilities": sorted(spec.capabilities),
         "default": spec.key == DEFAULT_GAME,
-        "placeholder": _placeholder_notice(spec),
+        "placeholder": _placeholder_notice(spec, options),
         "options": game_options_json(spec),
     }
 
@@ -431,10 +428,20 @@ def _game_summary(spec) -> dict[str, Any]:
 @user_errors
 def games(
     as_json: bool = typer.Option(False, "--json", help="Print the games as a JSON list."),
+    game: Optional[str] = typer.Option(None, "--game", metavar="GAME", help="List this game only."),
+    option: Optional[List[str]] = typer.Option(None, "--option", metavar="NAME=VALUE",
+                                               help="With --game: check these game options (repeatable)."),
+    data: Optional[Path] = typer.Option(None, "--data", metavar="FILE",
+                                        help="With --game: check this data file (a corrected one ends the "
+                                             "placeholder notice)."),
 ) -> None:
     """List the games burano plays: key (for --game), title, players, position format, implementations,
-    capabilities."""
-    summaries = [_game_summary(spec) for spec in all_specs()]
+    capabilities, options (--option NAME=VALUE). With --game and --data/--option: check them."""
+    if game is None and (option or data is not None):
+        raise OptionError("--option/--data are a game's: give --game too")
+    specs = all_specs() if game is None else [get_spec(game)]
+    options = None if game is None else parse_cli_options(specs[0], option, data)
+    summaries = [_game_summary(spec, options) for spec in specs]
     if as_json:
         typer.echo(json.dumps(summaries, indent=2))
         return
@@ -449,12 +456,17 @@ def games(
     typer.echo("")
     for g in summaries:
         typer.echo(f"{g['key']}: {', '.join(g['capabilities']) or '(no optional capabilities)'}")
-    for spec in all_specs():
+    for spec in specs:
         lines = game_options_text(spec)
         if lines:
             typer.echo(f"{spec.key} options (--option NAME=VALUE):")
             for line in lines:
                 typer.echo(f"  {line}")
+    if options:
+        spec = specs[0]
+        given = ", ".join(f"{name}={option_value_text(spec.game_options[name], value)}"
+                          for name, value in options.items())
+        typer.echo(f"{spec.key} with {given}: valid")
     for g in summaries:
         if g["placeholder"]:
             typer.echo(f"{g['key']} uses {g['placeholder']}")
@@ -475,7 +487,7 @@ def new(
     """Write the start position of a new game as JSON (the full state)."""
     spec = _spec(game)
     _seed_option(seed)
-    options = _game_options(spec, option, data)
+    options = parse_cli_options(spec, option, data)
     _check_output(output, "--output")
     state = make_game(spec, _check_players(players, spec), options, where="--option").new_initial_state(seed)
     text = json.dumps(state.to_dict(), indent=2) + "\n"
@@ -522,7 +534,7 @@ def random_game(
     from burano_ai.record import GameRecord, SeatInfo
     spec = _spec(game)
     _seed_option(seed)
-    options = _game_options(spec, option, data)
+    options = parse_cli_options(spec, option, data)
     _check_output(record, "--record")
     players = _check_players(players, spec)
     state = make_game(spec, players, options, where="--option").new_initial_state(seed)
@@ -944,7 +956,7 @@ def arena(
     game_spec = _spec(game)
     _seed_option(seed)
     players = _check_players(players, game_spec, default=game_spec.min_players)
-    options = _game_options(game_spec, option, data)
+    options = parse_cli_options(game_spec, option, data)
     specs = [spec for text in bots for spec in split_bot_list(text)]
     sprt_config = parse_sprt(sprt) if sprt is not None else None
     if games is None:
@@ -1036,7 +1048,7 @@ def play(
     if resume is not None and (option or data is not None):
         raise OptionError("--resume continues the saved game with its own options: drop --option/--data")
     game_spec = _spec(game) if resume is None else _record_game(resume, game)
-    options = _game_options(game_spec, option, data)
+    options = parse_cli_options(game_spec, option, data)
     setup = setup_game(players=players, you=you, bots=bots, seed=seed, names=names, record=record, resume=resume,
                        game=game_spec.key, options=options)
     raise typer.Exit(run_play(setup, board=board))

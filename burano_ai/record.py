@@ -38,7 +38,7 @@ from typing import Any, Callable, Iterator
 from burano_ai.core.errors import BuranoError, OptionError, PositionError
 from burano_ai.core.game import StepEffect, player_range_text
 from burano_ai.core.jsonio import MAX_POSITION_BYTES, read_text_file
-from burano_ai.core.options import parse_game_options
+from burano_ai.core.options import game_for, parse_game_options
 from burano_ai.core.seats import SEAT_LETTERS, parse_seat
 from burano_ai.core.seeds import derive
 from burano_ai.games import DEFAULT_GAME, get_spec
@@ -341,7 +341,7 @@ class GameRecord:
         factory = game_factory or spec.game_class("compiled")
         if self.start is None:
             try:
-                game = factory(self.players, **(self.options or {}))
+                game = game_for(spec, self.players, self.options, factory)
             except OptionError as exc:
                 raise RecordError(f"record.options: {exc}") from None
             return game.new_initial_state(self.seed), False

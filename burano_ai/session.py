@@ -41,7 +41,7 @@ from burano_ai.bots.registry import make_bot
 from burano_ai.bots.spec import parse_bot_spec
 from burano_ai.core.errors import IllegalMoveError, OptionError
 from burano_ai.core.game import player_range_text
-from burano_ai.core.options import make_game, parse_game_options
+from burano_ai.core.options import game_for, make_game, parse_game_options
 from burano_ai.core.seats import CHANCE, SEAT_LETTERS, TERMINAL, parse_seat
 from burano_ai.core.seeds import SEED_MASK, derive
 from burano_ai.engine import suggest
@@ -117,8 +117,7 @@ class GameSession:
         self.bot_seed = (seed if bot_seed is None else bot_seed) if self.seeded else None
         self.game_factory = game_factory
         if start is None and not self.seeded:    # the deal, written out: no seed in the record
-            factory = game_factory or spec.game_class("compiled")
-            start = factory(players, **(options or {})).new_initial_state(
+            start = game_for(spec, players, options, game_factory).new_initial_state(
                 secret_seed(self._secret, _DEAL_TAG)).to_dict()
         self.record = GameRecord.new(players, seed, [SeatInfo(n, s) for n, s in zip(names, specs)],
                                      start=start, event=event, game=game, options=options)

@@ -23,7 +23,7 @@ from typer.testing import CliRunner
 import cli
 from burano_ai.core.errors import OptionError
 from burano_ai.core.game import GameOption
-from burano_ai.core.options import (game_options_json, game_options_text, is_placeholder, make_game,
+from burano_ai.core.options import (game_for, game_options_json, game_options_text, is_placeholder, make_game,
                                     parse_cli_options, parse_game_options)
 from burano_ai.games import all_specs, get_spec
 from burano_ai.record import GameRecord, RecordError
@@ -144,6 +144,38 @@ def test_command_line_options_are_checked_one_line_each(corrected, tmp_path):
         make_game(AZUL, 2, parse_cli_options(AZUL, ["first_player=3"]), where="--option")
 
 
+class _PositionalGame:
+    """A Game class that takes its options as one positional object, as some games' do."""
+
+    def __init__(self, num_players, options=None):
+        self.num_players, self.options = num_players, options
+
+
+class _PositionalSpec:
+    key, title = "positional", "Positional"
+    implementations = {"compiled": f"{_PositionalGame.__module__}:{_PositionalGame.__qualname__}"}
+    game_options = {"flag": GameOption("flag", "bool", False, "a flag")}
+
+    def game_class(self, implementation="compiled"):
+        return _PositionalGame
+
+    def new_game(self, num_players, implementation="compiled", **options):
+        return _PositionalGame(num_players, ("made by new_game", implementation, options))
+
+
+def test_a_dealt_game_with_options_is_made_through_new_game():
+    """`game_for`: the services reach the Game class's own arguments only through the spec's `new_game`."""
+    spec = _PositionalSpec()
+    assert game_for(spec, 2).options is None                               # no options: factory(players)
+    assert game_for(spec, 3, {"flag": True}).options == ("made by new_game", "compiled", {"flag": True})
+
+    def own_factory(num_players, **options):
+        return ("own", num_players, options)
+    assert game_for(spec, 2, {"flag": True}, own_factory) == ("own", 2, {"flag": True})
+    azul = game_for(AZUL, 2, {"side": "B"}, AZUL.game_class("reference"))
+    assert type(azul) is AZUL.game_class("reference") and azul.side == "B"
+
+
 def test_the_placeholder_notice_follows_the_data(corrected):
     assert is_placeholder(AZUL)
     assert is_placeholder(AZUL, {"side": "B"})
@@ -177,6 +209,21 @@ def test_burano_games_lists_each_games_options(runner):
     games = {g["key"]: g for g in json.loads(invoke(runner, "games", "--json").stdout)}
     assert games["burano"]["options"] == []
     assert [o["name"] for o in games["goofspiel"]["options"]] == ["num_cards", "points_order"]
+    assert "placeholder data" in games["azul-sintra"]["placeholder"]
+
+
+def test_burano_games_checks_a_data_file_and_drops_the_notice_for_a_corrected_one(runner, corrected):
+    plain = invoke(runner, "games", "--game", "azul-sintra")
+    assert plain.exit_code == 0 and "azul-sintra uses placeholder data" in plain.stdout
+    assert "burano" not in plain.stdout.replace("burano-game", "")        # that game only
+    result = invoke(runner, "games", "--game", "azul-sintra", "--data", corrected, "--option", "side=B")
+    assert result.exit_code == 0, result.stderr
+    assert "azul-sintra with side=B, data='corrected (test)': valid" in result.stdout
+    assert "placeholder data:" not in result.stdout
+    listed = json.loads(invoke(runner, "games", "--game", "azul-sintra", "--data", corrected, "--json").stdout)
+    assert [g["key"] for g in listed] == ["azul-sintra"] and listed[0]["placeholder"] is None
+    assert_user_error(invoke(runner, "games", "--data", corrected), "give --game too")
+    assert_user_error(invoke(runner, "games", "--game", "azul-sintra", "--option", "side=Q"), "--option side")
 
 
 def test_new_makes_the_position_of_the_options(runner, corrected):
@@ -400,3 +447,27 @@ def test_the_engine_deals_a_game_of_the_options():
     for key, message in expected.items():
         assert message in answers[key]["error"], answers[key]
         assert answers[key]["field"] == "position.options"
+
+
+def test_a_game_of_secret_chance_deals_with_the_options():
+    """No seed: the secret deal is made with the options and written out as the record's start."""
+    session = GameSession(2, None, ["human", "random"], game="azul-sintra", options={"side": "B", "first_player": 1})
+    assert session.record.seed is None and session.record.options == {"side": "B", "first_player": 1}
+    assert session.record.start["side"] == "B" and session.state.to_dict()["first_player"] == "B"
+    again = GameRecord.from_json(session.record.to_json())
+    assert again.options == session.record.options and again.initial_state().to_dict()["side"] == "B"
+
+
+def test_goofspiel_options_travel_the_same_way(runner, tmp_path):
+    path = tmp_path / "goof.json"
+    result = invoke(runner, "random-game", "--game", "goofspiel", "--players", 3, "--seed", 2, "-q",
+                    "--option", "num_cards=4", "--option", "points_order=descending", "--record", path)
+    assert result.exit_code == 0, result.stderr
+    record = GameRecord.load(path)
+    assert record.options == {"num_cards": 4, "points_order": "descending"}
+    final = record.replay()
+    assert final.is_terminal() and final.to_dict()["num_cards"] == 4
+    # 4 cards a hand: 3 bids each (the last card of every hand is played for it), not 12 of 13 cards
+    assert sum(1 for step in record.steps if not step.is_chance) == 3 * 3
+    assert_user_error(invoke(runner, "random-game", "--game", "goofspiel", "--option", "num_cards=40"),
+                      "--option num_cards: expected a whole number from 2 to 16, not 40")

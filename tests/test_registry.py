@@ -112,7 +112,7 @@ def test_query_games_and_game_over_real_pipes():
         assert [g["game"] for g in games] == game_keys()
         burano = games[0]
         assert burano == {"game": "burano", "title": "Burano", "minPlayers": 2, "maxPlayers": 4, "defaultPlayers": 4,
-                          "positionFormat": "burano-position/1", "recordFormat": RECORD_FORMAT, "default": True}
+                          "positionFormat": "burano-position/1", "recordFormat": RECORD_FORMAT, "default": True, "options": []}
         deal = {"players": 2, "seed": 3, "moves": []}
         named = engine.analyse(deal, Limit(iterations=40), seed=1, game="burano")
         unnamed = engine.analyse(deal, Limit(iterations=40), seed=1)

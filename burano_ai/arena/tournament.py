@@ -16,6 +16,7 @@ from typing import Any, Callable
 
 from burano_ai.bots import make_bot
 from burano_ai.core.errors import OptionError
+from burano_ai.core.options import game_for
 from burano_ai.core.seeds import derive
 from burano_ai.games import DEFAULT_GAME, get_spec
 from burano_ai.record import GameRecord, RecordError, SeatInfo
@@ -76,7 +77,7 @@ def play_game(task: GameTask) -> dict[str, Any]:
     ``task.record`` also its game record as a dict under "record" (the deal's seed and every step)."""
     start = time.perf_counter()
     n = task.players
-    state = task.game_factory(n, **(task.options or {})).new_initial_state(task.deal_seed)
+    state = game_for(get_spec(task.game), n, task.options, task.game_factory).new_initial_state(task.deal_seed)
     record = GameRecord.new(n, task.deal_seed, [SeatInfo(spec, spec) for spec in task.specs],
                             event=task.event, game=task.game, options=task.options) if task.record else None
     bots = [make_bot(spec, seed, task.game) for spec, seed in zip(task.specs, task.bot_seeds)]

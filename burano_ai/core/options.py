@@ -41,7 +41,7 @@ def option_value_text(option: GameOption, value: Any) -> str:
         if value is None:
             return "built-in"
         name = value.get("name") if isinstance(value, dict) else None
-        return f"data {name!r}" if isinstance(name, str) else "a data object"
+        return repr(name) if isinstance(name, str) else "a data object"
     if option.kind == "bool":
         return "true" if value else "false"
     return str(value)
@@ -204,6 +204,31 @@ def make_game(spec, players: int, options: Mapping[str, Any] | None = None, impl
         if where is None:
             raise
         raise OptionError(f"{where}: {exc}") from None
+
+
+def implementation_of(spec, game_factory) -> str | None:
+    """The name of the implementation whose Game class `game_factory` is ("compiled", "reference"), or None
+    (a factory of the caller's own). Read off the spec's "module:attribute" entries, importing nothing."""
+    name = f"{getattr(game_factory, '__module__', '')}:{getattr(game_factory, '__qualname__', '')}"
+    return next((impl for impl, entry in spec.implementations.items() if entry == name), None)
+
+
+def game_for(spec, players: int, options: Mapping[str, Any] | None = None, game_factory=None):
+    """The Game of `players` with `options`, as the services make a dealt game: without options
+    `game_factory(players)` (default: the compiled Game class), as always; with options
+    `spec.new_game(players, implementation, **options)` for the implementation whose Game class
+    `game_factory` is, or `game_factory(players, **options)` for a factory of the caller's own.
+
+    Raises:
+        OptionError: the game's own one-line message.
+    """
+    factory = game_factory or spec.game_class("compiled")
+    if not options:
+        return factory(players)
+    implementation = implementation_of(spec, factory)
+    if implementation is None:
+        return factory(players, **options)
+    return spec.new_game(players, implementation, **dict(options))
 
 
 def is_placeholder(spec, options: Mapping[str, Any] | None = None, position: Mapping[str, Any] | None = None
