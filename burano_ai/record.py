@@ -574,13 +574,16 @@ class GameRecord:
 
 
 def _hidden_options(spec, state, steps: list[Step], i: int, rng: random.Random) -> list[str]:
-    """The texts a hidden step could have at `state`, the ones later public steps point to first."""
+    """The texts a hidden step could have at `state`, the ones later public steps point to first; an
+    outcome a later public chance step of the same kind shows goes last (a draw without replacement,
+    Venice 2099's deal: that card is dealt to someone else later)."""
     kind = steps[i].kind    # the public part of a private move, when the game names one
     texts = [state.action_to_string(a) for a in _offered(state)
              if kind is None or spec.step_visibility(state, a).kind == kind]
     future = " ".join(s.move for s in steps[i + 1:] if s.move is not None)
+    later = {s.move for s in steps[i + 1:] if s.is_chance and s.move is not None and s.kind == steps[i].kind}
     rng.shuffle(texts)
-    return sorted(texts, key=lambda t: -future.count(t.split(":")[-1].strip().split()[-1]))
+    return sorted(texts, key=lambda t: (t in later, -future.count(t.split(":")[-1].strip().split()[-1])))
 
 
 _HEADER_KEYS = frozenset({"format", "game", "players", "seats", "seed", "start", "engine", "date", "event", "view",

@@ -17,6 +17,7 @@ REGISTRY: dict[str, str] = {
     "goofspiel": "burano_ai.games.goofspiel.spec:SPEC",
     "azul-sintra": "burano_ai.games.azul_sintra.spec:SPEC",
     "walking-in-burano": "burano_ai.games.walking_in_burano.spec:SPEC",
+    "venice-2099": "burano_ai.games.venice_2099.spec:SPEC",
 }
 #: The game a command plays when none is named.
 DEFAULT_GAME = "burano"
