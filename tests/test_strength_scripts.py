@@ -58,6 +58,19 @@ def test_time_odds_smoke(tmp_path):
 
 
 @pytest.mark.skipif(not HAS_PYSPIEL, reason="pyspiel (open_spiel) is not installed")
+def test_time_odds_on_azul_against_openspiel_mcts(tmp_path):
+    """Another game (--game) and OpenSpiel's MCTS as the peer: its time budget comes from the fraction's T."""
+    proc = run("time_odds.py", "--game", "azul-sintra", "--peer", "openspiel-mcts", "--bot", "ismcts:threads=1",
+               "--time", "0.004", "--fractions", "1/2", "--games", "2", "--json-dir", str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    arena = json.loads((tmp_path / "time-odds-1-2.json").read_text())
+    assert arena["config"]["game"] == "azul-sintra"
+    assert arena["config"]["bots"] == ["ismcts:threads=1,time=0.002", "openspiel-mcts:time=0.004"]
+    assert "burano arena --game azul-sintra --bots" in json.loads((tmp_path / "time-odds.json").read_text())[
+        "rows"][0]["command"]
+
+
+@pytest.mark.skipif(not HAS_PYSPIEL, reason="pyspiel (open_spiel) is not installed")
 @pytest.mark.parametrize("args, fragment", [
     (["--fractions", "1/2,two"], "'two' is not a fraction"),
     (["--fractions", "3/2"], "must lie in (0, 1]"),
