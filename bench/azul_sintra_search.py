@@ -1,11 +1,15 @@
 """Azul: Stained Glass of Sintra: search iterations per second at a mid-game position, 1 and 2 threads.
 
-    PYTHONPATH=$PWD python bench/azul_sintra_search.py [--iterations 20000] [--runs 2]
+    PYTHONPATH=$PWD python bench/azul_sintra_search.py [--iterations 20000] [--runs 2] [--cpu]
 
 The position: a seeded random 2-player game (seed 1) at the first decision of round 3's draft (15 legal
 moves), written as seat A's view; then `burano suggest FILE --iterations N --seed 1 --threads T` (the
 heuristic playouts, the default) for T = 1 and 2, each `--runs` times; prints the iterations/s that
 `suggest` reports and the machine's load average before each run (a shared machine moves a lot).
+
+`--cpu` adds, for one thread, iterations per second of the process's own CPU time (in-process, the
+native searcher), with the game's prior (prior_bias 1, the default) and without it (0), alternating:
+a figure a loaded machine does not move, and the prior's cost.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from burano_ai.games import get_spec
@@ -42,8 +47,11 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--iterations", type=int, default=20000)
     parser.add_argument("--runs", type=int, default=2)
+    parser.add_argument("--cpu", action="store_true", help="also iterations per CPU second, 1 thread, in-process")
     args = parser.parse_args()
     position = midgame_position()
+    if args.cpu:
+        cpu_rates(position, args.iterations, args.runs)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "mid.json"
         path.write_text(json.dumps(position))
@@ -56,6 +64,20 @@ def main() -> None:
                                      capture_output=True, text=True, check=True, timeout=600).stdout
                 rate = re.search(r"iterations in ([\d.]+) s \((\d+)/s\)", out)
                 print(f"threads {threads}: {rate.group(2)} iterations/s ({rate.group(1)} s), load {load:.1f}")
+
+
+def cpu_rates(position: dict, iterations: int, runs: int) -> None:
+    """Iterations per CPU second of one native search thread, with and without the prior, alternating."""
+    from burano_ai.search import Params, make_searcher
+    state, _ = get_spec("azul-sintra").load_position(position)
+    for run in range(runs):
+        for bias in (1.0, 0.0):
+            searcher = make_searcher(state, state.current_player(), Params(prior_bias=bias), seed=run)
+            start = time.process_time()
+            searcher.run(iterations=iterations)
+            spent = time.process_time() - start
+            print(f"cpu, 1 thread, prior_bias {bias:g}: {iterations / spent:.0f} iterations per CPU second "
+                  f"({type(searcher).__name__})")
 
 
 if __name__ == "__main__":

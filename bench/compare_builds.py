@@ -9,9 +9,9 @@ is faster).
     git worktree add --detach ../old <commit>          # then build it: pip install -e ../old ...
     python bench/compare_builds.py ../old . --rounds 7
 
-The work: `burano_ai.playouts` of whole random games in C, whole random games through the Python API
-(`random_play.play_randomly`: `legal_actions` + `apply_action` per step, the path that the checked
-`apply_action` slows), clone, key, full key, legal actions, clone + apply, and native search iterations
+The work: `burano_ai.playouts` of whole random (3 and 4 players) and heuristic (4) games in C, whole
+random games through the Python API (`random_play.play_randomly`: `legal_actions` + `apply_action` per
+step, the path that the checked `apply_action` slows), clone, key, full key, legal actions, clone + apply, and native search iterations
 (mid-game, and in the pyramid phase), on fixed seeded positions. It uses only API that both
 sides have, so it can compare any two commits since the native tree exists.
 """
@@ -71,6 +71,7 @@ def measure() -> dict[str, float]:
     start = _position(3, 7, 0)
     out["playouts 3p (us/game)"] = _per_call(lambda: burano_ai.playouts(start, 2000, 1), 2) / 2000 * 1e6
     start4 = _position(4, 11, 0)
+    out["playouts 4p (us/game)"] = _per_call(lambda: burano_ai.playouts(start4, 1000, 1), 2) / 1000 * 1e6
     out["heuristic playouts 4p (us/game)"] = (_per_call(lambda: burano_ai.playouts(start4, 1000, 2, "heuristic"), 1)
                                               / 1000 * 1e6)
     from burano_ai.random_play import play_randomly

@@ -481,7 +481,7 @@ def apply_view_moves(start, moves: list[str], view: int, game: str = DEFAULT_GAM
         if describe_step(state, offered[0], game).visible_to(letter):
             raise QueryError(f"{where(i)}: seat {letter} sees this step: name it "
                              f"(e.g. {state.action_to_string(offered[0])!r})", "position.moves")
-        for text in _hidden_options(state, future, i, rng):
+        for text in _hidden_options(get_spec(game), state, future, i, rng):
             spend()
             trial = state.clone()
             trial.apply_action(trial.string_to_action(text))
@@ -498,9 +498,11 @@ def apply_view_moves(start, moves: list[str], view: int, game: str = DEFAULT_GAM
 
 @dataclass
 class _FutureStep:
-    """What `record._hidden_options` reads of a later step: its text (None for `?`)."""
+    """What `record._hidden_options` reads of a step: its text (None for `?`) and its public kind (a `?`
+    names none)."""
 
     move: str | None
+    kind: str | None = None
 
 
 def parse_query(data: dict, default_threads: int | None = None, game_factory=None,

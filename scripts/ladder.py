@@ -82,7 +82,8 @@ def markdown(steps: list[dict], base: str) -> str:
     return "\n".join(lines)
 
 
-def plot(steps: list[dict], base: str, path: Path) -> None:
+def plot(steps: list[dict], base: str, path: Path, title: str | None = None) -> None:
+    """The curve as a PNG; `title` defaults to Burano's ("Skill ladder, 2 players, N games per step")."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -98,7 +99,7 @@ def plot(steps: list[dict], base: str, path: Path) -> None:
     ax.set_ylim(0, 1)
     ax.set_xlabel("iterations per decision (doubled bot vs the previous step)")
     ax.set_ylabel("score of the doubled bot (95% Wilson CI)")
-    ax.set_title(f"Skill ladder, 2 players, {steps[0]['games']} games per step")
+    ax.set_title(title or f"Skill ladder, 2 players, {steps[0]['games']} games per step")
     ax.legend(fontsize=8)
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -3,6 +3,7 @@ still score at least 50 % against OpenSpiel's ISMCTS? (issue 11, item 5)
 
     python scripts/time_odds.py                         # T = 0.5 s; ours at T/2, T/4, T/8, T/16, T/32
     python scripts/time_odds.py --games 100 --workers 2 --fractions 1/4,1/8,1/16
+    python scripts/time_odds.py --game azul-sintra --peer openspiel-mcts --fractions 1,1/4,1/16
 
 Each fraction f is one `burano_ai.arena` tournament at 2 players: ``--bot`` (default ``ismcts``) at
 ``f * T`` seconds per decision against ``--peer`` (default ``openspiel-ismcts``: OpenSpiel's ISMCTSBot
@@ -33,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 from burano_ai.arena import ArenaConfig, run_arena   # noqa: E402
 from burano_ai.bots import parse_bot_spec   # noqa: E402
 from burano_ai.core.errors import OptionError  # noqa: E402
-from burano_ai.games import DEFAULT_GAME, game_keys  # noqa: E402
+from burano_ai.games import DEFAULT_GAME  # noqa: E402
 
 DEFAULT_FRACTIONS = "1/2,1/4,1/8,1/16,1/32"
 
@@ -57,6 +58,11 @@ def timed(base: str, seconds: float) -> str:
     return f"{base}{',' if ':' in base else ':'}time={seconds:g}"
 
 
+def game_option(game: str) -> str:
+    """The arena command's --game option, empty for the default game."""
+    return "" if game == DEFAULT_GAME else f" --game {game}"
+
+
 def run_fraction(fraction: Fraction, args: argparse.Namespace) -> dict:
     ours, peer = timed(args.bot, float(fraction) * args.time), timed(args.peer, args.time)
     config = ArenaConfig(bots=(ours, peer), players=2, games=args.games, seed=args.seed, workers=args.workers,
@@ -72,7 +78,7 @@ def run_fraction(fraction: Fraction, args: argparse.Namespace) -> dict:
            "score": entry["win_rate"], "ci95": [lo, hi],
            "iterations_per_decision": entry["iterations"] / entry["decisions"] if entry["decisions"] else 0.0,
            "seconds": round(time.perf_counter() - started, 1),
-           "command": f"burano arena --game {args.game} --bots '{ours};{peer}' --players 2 --games {args.games} "
+           "command": f"burano arena{game_option(args.game)} --bots '{ours};{peer}' --players 2 --games {args.games} "
                       f"--workers {args.workers} --seed {args.seed}"}
     print(f"  {fraction}: score {row['score']:.3f} ({lo:.3f}-{hi:.3f}), {row['games']} games, {row['seconds']} s",
           file=sys.stderr, flush=True)
@@ -93,7 +99,6 @@ def markdown(rows: list[dict], args: argparse.Namespace) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", default=DEFAULT_GAME, choices=game_keys(), help=f"the game (default {DEFAULT_GAME})")
     parser.add_argument("--time", type=float, default=0.5, help="the peer's seconds per decision, T")
     parser.add_argument("--fractions", default=DEFAULT_FRACTIONS, help="our shares of T, e.g. 1/2,1/4")
     parser.add_argument("--bot", default="ismcts", help="our bot spec without a budget")
@@ -101,6 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=100, help="games per fraction (whole deals of 2)")
     parser.add_argument("--workers", type=int, default=1, help="games played in parallel")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--game", default=DEFAULT_GAME, help="the game (default burano)")
     parser.add_argument("--out", type=Path, default=None, help="also write the markdown table here")
     parser.add_argument("--json-dir", type=Path, default=ROOT / "build" / "time-odds")
     args = parser.parse_args(argv)

@@ -9,6 +9,7 @@ the game's invariants, and a playout from a copy never touches the original.
 
 from __future__ import annotations
 
+import math
 import pickle
 import random
 
@@ -127,7 +128,13 @@ def test_the_c_game_interface_alone_agrees_with_the_reference(n, side):
             assert node["legal"] == ref.legal_actions()
             assert node["chance"] == ref.chance_outcomes()
             assert node["chance_kind"] == ref.chance_kind
-            assert node["decision_mode"] == 0 and node["turn_id"] == ref.turn_id() and node["prior"] is None
+            assert node["decision_mode"] == 0 and node["turn_id"] == ref.turn_id()
+            legal = ref.legal_actions()
+            prior = ref.prior(ref.current_player(), legal) if legal else None
+            if prior is None or len(legal) > 64:                       # _ops_check reads at most 64
+                assert node["prior"] is None
+            else:
+                assert node["prior"] == pytest.approx([prior[a] for a in legal], rel=1e-12)
             assert node["key"] == ref.key()
             assert node["info_keys"] == [ref.information_state_key(s) for s in range(n)]
             assert node["scores"] == ref.scores()
@@ -187,3 +194,36 @@ def test_the_heuristic_playout_places_rather_than_breaks_and_stays_legal():
     assert status == 0 and scores == again.scores() and key == again.key()
     with pytest.raises(Exception, match="unknown playout policy"):
         state.clone().playout(1, "smart")
+
+
+def test_the_prior_is_the_softmax_of_the_move_preference_in_c_and_in_python():
+    """`State.prior` (C `prior_c` and `heuristic.prior`) agree at every draft of seeded games, sum to 1,
+    rank a placing draft above a break-all of the same pieces, and say nothing in the keep phase or
+    for a seat not to move."""
+    from burano_ai.games.azul_sintra import heuristic
+    ref_game, c_game = ReferenceGame(3, "A"), core.Game(3, "A")
+    seen = keeps = 0
+    for seed in range(3):
+        rng = random.Random(seed)
+        r, c = ref_game.new_initial_state(), c_game.new_initial_state()
+        while not r.is_terminal():
+            if r.is_chance_node():
+                a = rng.choice([x for x, _ in r.chance_outcomes()])
+            else:
+                legal = r.legal_actions()
+                p, q = r.prior(r.to_move, legal), c.prior(c.to_move, legal)
+                if r.phase_name() == "keep":
+                    assert p is None and q is None
+                    keeps += 1
+                else:
+                    assert q == pytest.approx(p, rel=1e-12) and sum(p.values()) == pytest.approx(1.0)
+                    values = {a: heuristic.draft_value(r, a) for a in legal}
+                    best = max(values, key=values.get)
+                    assert max(p, key=p.get) == best or values[max(p, key=p.get)] == values[best]
+                    assert r.prior((r.to_move + 1) % 3, legal) is None
+                    assert c.prior((r.to_move + 1) % 3, legal) is None
+                    seen += 1
+                a = rng.choice(legal)
+            r.apply_action(a)
+            c.apply_action(a)
+    assert seen > 100 and keeps > 0

@@ -53,3 +53,51 @@ def test_openspiel_bots_play_a_whole_game_through_the_registry(bot):
             assert action in state.legal_actions()
             state.apply_action(action)
     assert sum(state.returns()) == pytest.approx(1.0)
+
+
+def test_openspiel_ismcts_refuses_a_perfect_information_game_in_one_line():
+    """OpenSpiel's ISMCTSBot asserts an imperfect-information game: the bot says so before a game starts
+    (it was an AssertionError in the middle of an arena's first game, reported as an internal error)."""
+    with pytest.raises(OptionError, match="OpenSpiel's ISMCTS plays imperfect-information games only .*"
+                                          "use openspiel-mcts"):
+        make_bot("openspiel-ismcts:iterations=5", 0, game="azul-sintra")
+
+
+def test_the_arena_refuses_openspiel_ismcts_on_azul_before_playing(runner, tmp_path):
+    import cli
+    out = tmp_path / "r.json"
+    result = runner.invoke(cli.app, ["arena", "--game", "azul-sintra", "--bots", "openspiel-ismcts;random",
+                                     "-g", "2", "--out", str(out)])
+    assert result.exit_code == 2, (result.output, result.exception)
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and "has perfect information" in lines[0] and "internal error" not in lines[0], lines
+    assert not out.exists()
+
+
+def test_openspiel_mcts_with_a_time_budget_stops_at_the_deadline(monkeypatch):
+    """`openspiel-mcts:time=S` (the arena's --time-per-move fills it): OpenSpiel's MCTS loop, stopped at
+    the first simulation that starts after the deadline once a root move has a visit. A fake clock that
+    advances 1 s a reading makes it exact: deadline 2.5 s, simulations start at 1 s and 2 s (the first only
+    visits the root), the third sees 3 s and stops; the bot counts the 2 that ran."""
+    from burano_ai.bots import openspiel_bots
+
+    class Clock:
+        now = -1.0
+
+        def perf_counter(self):
+            self.now += 1.0
+            return self.now
+
+    monkeypatch.setattr(openspiel_bots, "time", Clock())
+    spec = get_spec("azul-sintra")
+    state = spec.new_game(2).new_initial_state(5)
+    rng = random.Random(5)
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+    bot = make_bot("openspiel-mcts:time=2.5", 1, game="azul-sintra")
+    assert bot.step(state.clone()) in state.legal_actions()
+    assert bot.iterations == 2
+    capped = make_bot("openspiel-mcts:time=1000,iterations=7", 1, game="azul-sintra")
+    capped.step(state.clone())
+    assert capped.iterations == 7    # the iteration cap still holds under a long time budget

@@ -269,6 +269,23 @@ def test_T16_the_last_piece_ends_the_round_and_the_indicator_piece_goes_to_the_t
     assert s.current_player() == CHANCE
 
 
+def test_AD10_an_unclaimed_token_leaves_the_previous_starter_to_start_again(load):
+    """Nobody drafted from the centre this round (every draft took a one-colour factory): the token is
+    still in the centre at the round's end, and the seat that put it there starts the next round."""
+    for starter in (0, 1):
+        s = table(ref(), indicator="POYBGP", to_move=0)
+        s.starter = starter
+        s.factories[2] = counts("Y")
+        balance(s)
+        s = load(s)
+        assert s.to_dict()["token"] == "centre"
+        s.apply_action(draft_action(2, Y, 0))
+        assert s.to_dict()["starter"] == "AB"[starter]
+        while s.is_chance_node():
+            s.apply_action(s.chance_outcomes()[0][0])
+        assert s.current_player() == starter and s.to_dict()["round"] == 2
+
+
 def test_T16_after_round_6_the_game_is_over_with_no_refill(load):
     s = table(ref(), indicator="POYBGP", round_=5)
     s.factories[2] = counts("Y")

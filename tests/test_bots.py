@@ -90,7 +90,7 @@ def test_parse_good_specs(spec, name, options):
     ("ismcts:playout=heuristic,horizon=2", "playout=heuristic cannot be combined with horizon"),
     ("random:iterations=3", "unknown key 'iterations' for random (known keys: none)"),
     ("mcts-pkg:iterations=5,time=1", "iterations or time, not both"),
-    ("openspiel-mcts:time=1", "unknown key 'time' for openspiel-mcts"),
+    ("openspiel-mcts:time=0", "time must be > 0"),
     ("ismcts:win_weight=2", "win_weight must be <= 1"),
 ])
 def test_bad_specs_name_the_bad_part(spec, fragment):
@@ -116,7 +116,8 @@ def test_time_per_move_fills_only_missing_budgets():
     assert with_time_per_move(parse_bot_spec("ismcts"), 0.5).canonical() == "ismcts:time=0.5"
     assert with_time_per_move(parse_bot_spec("ismcts:iterations=9"), 0.5).canonical() == "ismcts:iterations=9"
     assert with_time_per_move(parse_bot_spec("greedy"), 0.5).canonical() == "greedy"
-    assert with_time_per_move(parse_bot_spec("openspiel-mcts"), 0.5).canonical() == "openspiel-mcts"
+    assert with_time_per_move(parse_bot_spec("openspiel-mcts"), 0.5).canonical() == "openspiel-mcts:time=0.5"
+    assert with_time_per_move(parse_bot_spec("random"), 0.5).canonical() == "random"
 
 
 # --- moves

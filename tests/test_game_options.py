@@ -471,3 +471,40 @@ def test_goofspiel_options_travel_the_same_way(runner, tmp_path):
     assert sum(1 for step in record.steps if not step.is_chance) == 3 * 3
     assert_user_error(invoke(runner, "random-game", "--game", "goofspiel", "--option", "num_cards=40"),
                       "--option num_cards: expected a whole number from 2 to 16, not 40")
+
+
+# -- Walking in Burano: the same path for its variants, first player and placeholder deck ---------------------
+
+WIB = get_spec("walking-in-burano")
+WIB_PLACEHOLDER = ROOT / "burano_ai/games/walking_in_burano/data/placeholder.json"
+
+
+def test_walking_in_burano_declares_its_variants_first_player_and_deck():
+    assert list(WIB.game_options) == ["fewer_characters", "no_window_penalty", "public_returns", "literal_cost",
+                                      "first_player", "data"]
+    assert parse_game_options(WIB, {"first_player": "chance", "public_returns": False}) == {}
+    with pytest.raises(OptionError, match="first_player"):
+        parse_game_options(WIB, {"first_player": "E"})
+
+
+def test_walking_in_burano_options_reach_the_game_and_a_corrected_deck_drops_the_notice(runner, tmp_path):
+    result = invoke(runner, "new", "--game", "walking-in-burano", "--option", "first_player=B",
+                    "--option", "public_returns=true", "--seed", 3)
+    assert result.exit_code == 0, result.stderr
+    position = json.loads(result.stdout)
+    assert position["options"]["first_player"] == "B" and position["options"]["public_returns"] is True
+    assert_user_error(invoke(runner, "new", "--game", "walking-in-burano", "--option", "first_player=C"),
+                      "first_player")
+    data = json.loads(WIB_PLACEHOLDER.read_text(encoding="utf-8"))
+    data["placeholder"], data["name"] = False, "transcribed (test)"
+    path = tmp_path / "deck.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert is_placeholder(WIB) and not is_placeholder(WIB, {"data": data})
+    plain = invoke(runner, "games", "--game", "walking-in-burano")
+    assert plain.exit_code == 0 and WIB.placeholder_notice in plain.stdout
+    checked = invoke(runner, "games", "--game", "walking-in-burano", "--data", path)
+    assert checked.exit_code == 0, checked.stderr
+    assert "transcribed (test)': valid" in checked.stdout and WIB.placeholder_notice not in checked.stdout
+    data["cards"] = "none"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert_user_error(invoke(runner, "games", "--game", "walking-in-burano", "--data", path), "cards")

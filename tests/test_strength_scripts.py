@@ -66,11 +66,16 @@ def test_time_odds_smoke(tmp_path):
 
 
 @pytest.mark.skipif(not HAS_PYSPIEL, reason="pyspiel (open_spiel) is not installed")
-def test_time_odds_plays_the_game_it_is_given(tmp_path):
-    proc = run("time_odds.py", "--game", "walking-in-burano", "--time", "0.005", "--fractions", "1/2", "--games", "2",
-               "--json-dir", str(tmp_path))
+def test_time_odds_on_azul_against_openspiel_mcts(tmp_path):
+    """Another game (--game) and OpenSpiel's MCTS as the peer: its time budget comes from the fraction's T."""
+    proc = run("time_odds.py", "--game", "azul-sintra", "--peer", "openspiel-mcts", "--bot", "ismcts:threads=1",
+               "--time", "0.004", "--fractions", "1/2", "--games", "2", "--json-dir", str(tmp_path))
     assert proc.returncode == 0, proc.stderr
-    assert json.loads((tmp_path / "time-odds-1-2.json").read_text())["config"]["game"] == "walking-in-burano"
+    arena = json.loads((tmp_path / "time-odds-1-2.json").read_text())
+    assert arena["config"]["game"] == "azul-sintra"
+    assert arena["config"]["bots"] == ["ismcts:threads=1,time=0.002", "openspiel-mcts:time=0.004"]
+    assert "burano arena --game azul-sintra --bots" in json.loads((tmp_path / "time-odds.json").read_text())[
+        "rows"][0]["command"]
 
 
 @pytest.mark.skipif(not HAS_PYSPIEL, reason="pyspiel (open_spiel) is not installed")
@@ -92,3 +97,23 @@ def test_goofspiel_against_openspiel_smoke():
     assert proc.returncode == 0, proc.stderr
     assert "game 1: ours seat A" in proc.stdout and "game 2: ours seat B" in proc.stdout
     assert "our win share over 2 games:" in proc.stdout
+
+
+def test_azul_ladder_sums_chunks_per_step(tmp_path):
+    """bench/azul_sintra_ladder.py: arena results of one step played in several runs add up per step."""
+    def arena(low: int, seed: int, high_share: float) -> dict:
+        entries = [{"spec": f"ismcts:iterations={2 * low},threads=1", "seats_played": 2, "win_share": high_share},
+                   {"spec": f"ismcts:iterations={low},threads=1", "seats_played": 2, "win_share": 2 - high_share}]
+        return {"config": {"seed": seed}, "entries": entries, "games": [{"seconds": 1.0}, {"seconds": 2.0}]}
+
+    paths = []
+    for low, seed, share in [(4, 1, 2.0), (4, 2, 0.5), (8, 1, 1.0)]:
+        paths.append(tmp_path / f"l{low}-s{seed}.json")
+        paths[-1].write_text(json.dumps(arena(low, seed, share)))
+    png = tmp_path / "ladder.png"
+    proc = subprocess.run([sys.executable, str(SCRIPTS.parent / "bench" / "azul_sintra_ladder.py"),
+                           *map(str, paths), "--plot", str(png)], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "| 1 | 8 | 4 | 4 | 0.625 | 0.219-0.908 | yes | 1, 2 |" in proc.stdout
+    assert "| 2 | 16 | 8 | 2 | 0.500 |" in proc.stdout and "1 of 2 steps score >= 55% (2-4 games a step)" in proc.stdout
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

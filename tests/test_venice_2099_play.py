@@ -142,3 +142,17 @@ def test_the_greedy_bot_reads_only_its_view():
         picks.append(choose_greedy(world, 0, state.legal_actions(), random.Random(1), {}))
     assert picks[0] == picks[1]
     assert sq(s, "d4") in s.figures[0]
+
+
+def test_setup_steps_in_words_never_name_a_dealt_card():
+    s = SPEC.new_game(2, "reference").new_initial_state()
+    assert SPEC.describe_move(s, 3) == "the 2-player game leaves out turquoise"
+    s.apply_action(3)
+    assert SPEC.describe_move(s, rules.PLATFORM) == "a platform is laid on a1"
+    rng = random.Random(1)
+    while s.setup_cursor()[0] == rules.CHANCE_LAYOUT:
+        s.apply_action(rng.choice([a for a, _ in s.chance_outcomes()]))
+    k = s.chance_outcomes()[0][0]
+    assert SPEC.describe_move(s, k) == "a card is dealt to A"
+    visibility = SPEC.step_visibility(s, k)
+    assert visibility.kind == "deal" and visibility.seat == 0 and visibility.seen_by == (0,)

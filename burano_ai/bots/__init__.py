@@ -32,9 +32,9 @@ Spec strings: ``name`` or ``name:key=value,key=value``. Bots and their keys:
                     (500 when no budget is given), ``time``, ``c``, ``evaluator`` (native | random),
                     ``rollouts``, ``final`` (max-visit | normalized | max-value), ``worlds``,
                     ``inconsistent`` (allow inconsistent action sets: 0 | 1).
-``openspiel-mcts``  OpenSpiel's Python `MCTSBot` on one determinization. Keys: ``iterations`` (500),
-                    ``c``, ``evaluator``, ``rollouts``, ``solve`` (0 | 1). No ``time``: OpenSpiel's MCTS
-                    counts simulations only.
+``openspiel-mcts``  OpenSpiel's Python `MCTSBot` on one determinization. Keys: ``iterations`` (500
+                    when no budget is given), ``time`` (a wall-clock loop around OpenSpiel's simulations),
+                    ``c``, ``evaluator``, ``rollouts``, ``solve`` (0 | 1).
 ==================  ======================================================================================
 
 Every bot but ``greedy`` is generic: it plays any registered game through the State API. A game declares

@@ -1,7 +1,7 @@
 """OpenSpiel's bots as our Bots: `OpenSpielISMCTSBot` and `OpenSpielMCTSBot` playing the pyspiel game of the
 game's OpenSpiel adapter (capability "openspiel": `GameSpec.openspiel_game`, Burano's is
 `burano_ai.games.burano.openspiel`), with `NativeRolloutEvaluator` (playouts inside the wrapped State) and
-`TimedISMCTSBot` (OpenSpiel's ISMCTS with a wall-clock budget).
+`TimedISMCTSBot` and `TimedMCTSBot` (OpenSpiel's ISMCTS and MCTS with a wall-clock budget).
 
 An adapter: it needs the ``[openspiel]`` extra (``import pyspiel``) at import time, so only the registry
 imports this module (on demand, when an OpenSpiel bot is made).
@@ -14,14 +14,17 @@ wrapped State (the core plays out in C).
 from __future__ import annotations
 
 import time
+from functools import cache
 from typing import Any
 
 import numpy as np
+import pyspiel
 from open_spiel.python.algorithms import ismcts as os_ismcts
 from open_spiel.python.algorithms import mcts as os_mcts
 
 from burano_ai.bots.base import Bot, seat_view
 from burano_ai.bots.spec import BotSpec
+from burano_ai.core.errors import OptionError
 from burano_ai.core.seeds import SEED_MASK, derive
 from burano_ai.games import DEFAULT_GAME, get_spec
 from burano_ai.search.evaluators import CorePlayout
@@ -134,8 +137,53 @@ class TimedISMCTSBot(os_ismcts.ISMCTSBot):
         return self.get_final_policy(state, self._root_node)
 
 
+class _OutOfTime(Exception):
+    """Raised by `TimedMCTSBot` at the start of a simulation once its time is up."""
+
+
+class TimedMCTSBot(os_mcts.MCTSBot):
+    """OpenSpiel's `MCTSBot`, unchanged, plus an optional wall-clock budget per search.
+
+    OpenSpiel's MCTS runs `max_simulations` simulations in a loop of its own; with `seconds` set, the
+    search stops at the start of the first simulation after the deadline (once a root move has a visit,
+    as the final choice needs one): `_apply_tree_policy`, which begins every simulation, raises and
+    `mcts_search` returns the tree as it stands. `simulations` reports how many ran.
+    """
+
+    def __init__(self, *args: Any, seconds: float | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.seconds = seconds
+        self.simulations = 0
+        self._deadline: float | None = None
+        self._root = None
+
+    def _apply_tree_policy(self, root, state):
+        self._root = root
+        if (self._deadline is not None and time.perf_counter() >= self._deadline
+                and any(child.explore_count > 0 for child in root.children)):
+            raise _OutOfTime
+        return super()._apply_tree_policy(root, state)
+
+    def mcts_search(self, state):
+        self._deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        try:
+            root = super().mcts_search(state)
+        except _OutOfTime:
+            root = self._root
+        self.simulations = root.explore_count
+        return root
+
+
 # ------------------------------------------------------------------------------------------------
 # Our Bot interface around OpenSpiel's bots
+
+
+@cache
+def _perfect_information(game: str) -> bool:
+    """Whether `game`'s pyspiel game declares perfect information (its fewest players, compiled core)."""
+    spec = get_spec(game)
+    information = spec.openspiel_game(spec.min_players, "compiled").get_type().information
+    return information == pyspiel.GameType.Information.PERFECT_INFORMATION
 
 _FINAL = {"max-visit": os_ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
           "normalized": os_ismcts.ISMCTSFinalPolicyType.NORMALIZED_VISITED_COUNT,
@@ -158,6 +206,9 @@ class OpenSpielISMCTSBot(Bot):
     name = "openspiel-ismcts"
 
     def __init__(self, spec: BotSpec, seed: int, game: str = DEFAULT_GAME) -> None:
+        if _perfect_information(game):   # OpenSpiel's ISMCTSBot asserts an imperfect-information game
+            raise OptionError(f"bot 'openspiel-ismcts': OpenSpiel's ISMCTS plays imperfect-information games "
+                              f"only and {get_spec(game).title} has perfect information (use openspiel-mcts)")
         super().__init__(spec, seed, game)
         o = self.options
         self.seconds = o.get("time")
@@ -189,9 +240,9 @@ class OpenSpielMCTSBot(Bot):
     """OpenSpiel's MCTS (`open_spiel.python.algorithms.mcts.MCTSBot`) on one determinization.
 
     MCTS assumes perfect information, so each decision it searches one world resampled from the seat's
-    view (never the true hidden state): determinized UCT with max^n backups and chance nodes sampled.
-    Defaults: c = 0.7, 500 simulations, solver off, native playouts. No time budget (OpenSpiel's MCTS
-    counts simulations only).
+    view (never the true hidden state): determinized UCT with max^n backups and chance nodes sampled (in a
+    perfect-information game the world is the state itself). Defaults: c = 0.7, 500 simulations (unless
+    `time` is given: then as many as fit, `TimedMCTSBot`), solver off, native playouts.
     """
 
     name = "openspiel-mcts"
@@ -199,7 +250,8 @@ class OpenSpielMCTSBot(Bot):
     def __init__(self, spec: BotSpec, seed: int, game: str = DEFAULT_GAME) -> None:
         super().__init__(spec, seed, game)
         o = self.options
-        self.max_simulations = o.get("iterations", 500)
+        self.seconds = o.get("time")
+        self.max_simulations = o.get("iterations", 10**9 if self.seconds is not None else 500)
         self.uct_c = o.get("c", DEFAULT_UCT_C)
         self.evaluator_kind = o.get("evaluator", "native")
         self.n_rollouts = o.get("rollouts", 1)
@@ -209,9 +261,9 @@ class OpenSpielMCTSBot(Bot):
         world = seat_view(state, seat).resample(seat, derive(seed, 7))
         game = openspiel_game_of(self.game, world)
         rs = np.random.RandomState(seed)
-        bot = os_mcts.MCTSBot(game, self.uct_c, self.max_simulations,
-                              make_evaluator(self.evaluator_kind, self.n_rollouts, rs, self.game),
-                              solve=self.solve, random_state=rs)
+        bot = TimedMCTSBot(game, self.uct_c, self.max_simulations,
+                           make_evaluator(self.evaluator_kind, self.n_rollouts, rs, self.game),
+                           solve=self.solve, random_state=rs, seconds=self.seconds)
         action = int(bot.step(game.wrap(world)))
-        self.iterations += self.max_simulations
+        self.iterations += bot.simulations
         return action

@@ -139,10 +139,10 @@ BOT_KEYS: dict[str, dict[str, Callable[[str], Any]]] = {
         "worlds": _whole("worlds"),
         "inconsistent": _flag("inconsistent"),
     },
-    "openspiel-mcts": {**_OPENSPIEL_KEYS, "solve": _flag("solve")},
+    "openspiel-mcts": {**_OPENSPIEL_KEYS, "time": _TIME, "solve": _flag("solve")},
 }
 #: Generic bots that accept a wall-clock budget per decision (`time`), e.g. from the arena's --time-per-move.
-TIMED_BOTS = frozenset({"ismcts", "mcts-pkg", "openspiel-ismcts"})
+TIMED_BOTS = frozenset({"ismcts", "mcts-pkg", "openspiel-ismcts", "openspiel-mcts"})
 
 
 def option_parser(key: str, default: Any) -> Callable[[str], Any]:

@@ -91,6 +91,10 @@ class AzulSintraGame(pyspiel.Game):
         if state.num_players != self.num_players():
             raise OptionError(f"a {state.num_players}-player position cannot be wrapped in a "
                               f"{self.num_players()}-player {SHORT_NAME} game")
+        flags = getattr(getattr(state, "game", None), "flags", None)
+        if flags is not None and flags.joker_choice:
+            raise OptionError(f"{SHORT_NAME} declares the {rules.NUM_ACTIONS} actions of the spec's rules: a game with "
+                              "the joker_choice option (856 actions) cannot be wrapped for OpenSpiel")
         return AzulSintraState(self, state.clone())
 
     def make_py_observer(self, iig_obs_type=None, params=None) -> AzulSintraObserver:

@@ -23,12 +23,15 @@ from burano_ai.games.azul_sintra.data import (
     load_data,
 )
 from burano_ai.games.azul_sintra.rules import (
-    PHASE_DRAFT, PHASE_KEEP, PHASE_NAMES, PHASE_OVER, PHASE_REFILL, PHASE_SETUP, SIDES,
+    DEFAULT_FLAGS, FLAG_NAMES, PHASE_DRAFT, PHASE_KEEP, PHASE_NAMES, PHASE_OVER, PHASE_REFILL, PHASE_SETUP, SIDES, Flags,
 )
 
 FORMAT = "azul-sintra-position/1"
 TOP_FIELDS = ("format", "view", "players", "side", "first_player", "data", "phase", "round", "turn", "to_move",
               "starter", "token", "indicator", "bag", "tower", "factories", "centre", "keep", "seats")
+#: Optional top-level fields: `options` (the spec's optional rules, `rules.Flags`) appears only when one
+#: differs from its default, so a game of the spec's rules writes exactly the fields above.
+OPTIONAL_FIELDS = ("options",)
 SEAT_FIELDS = ("score", "track", "hits", "glazier", "columns")
 COLUMN_FIELDS = ("strip", "face", "pieces", "jokers", "window")
 MAX_JSON_CHARS = 200_000
@@ -36,7 +39,20 @@ MAX_JSON_CHARS = 200_000
 TRACK_LAST = TRACK_SPACES - 2
 
 
-def check_config(num_players: object, side: object, first_player: object) -> tuple[int, str, int]:
+def make_flags(**flags: object) -> Flags:
+    """The `rules.Flags` of keyword values (each a bool).
+
+    Raises:
+        OptionError: a value is not a bool (named).
+    """
+    for name, value in flags.items():
+        if not isinstance(value, bool):
+            raise OptionError(f"azul-sintra {name} must be true or false, not {value!r}")
+    return Flags(**flags)  # type: ignore[arg-type]
+
+
+def check_config(num_players: object, side: object, first_player: object,
+                 flags: Flags = DEFAULT_FLAGS) -> tuple[int, str, int]:
     """The validated game parameters.
 
     Raises:
@@ -49,6 +65,10 @@ def check_config(num_players: object, side: object, first_player: object) -> tup
         raise OptionError(f"azul-sintra side must be 'A' or 'B', not {side!r}")
     if isinstance(first_player, bool) or not isinstance(first_player, int) or not 0 <= first_player < num_players:
         raise OptionError(f"azul-sintra first_player must be a seat 0..{num_players - 1}, not {first_player!r}")
+    if flags.auto_keep and side != "A":
+        raise OptionError("azul-sintra auto_keep is a side-A option: on side B the kept colour scores (§8, RU:178)")
+    if flags.random_first_player and first_player != 0:
+        raise OptionError("azul-sintra random_first_player draws the first player: leave first_player at 0 (AD-17)")
     return num_players, side, first_player  # type: ignore[return-value]
 
 
@@ -110,18 +130,19 @@ class Position:
     """
 
     def __init__(self, num_players: int = 2, side: str = "A", first_player: int = 0,
-                 data: ComponentData | None = None) -> None:
-        check_config(num_players, side, first_player)
+                 data: ComponentData | None = None, flags: Flags = DEFAULT_FLAGS) -> None:
+        check_config(num_players, side, first_player, flags)
         self.num_players = num_players
         self.side = side
         self.first_player = first_player
         self.data = data if data is not None else default_data()
+        self.flags = flags
         self.num_factories = FACTORIES[num_players]
         self.phase = PHASE_SETUP
         self.round = 0
         self.turn = 0
         self.to_move = -1
-        self.starter = first_player
+        self.starter = -1 if flags.random_first_player else first_player   # AD-17: drawn first at setup
         self.token = -1
         self.indicator = [-1] * ROUNDS
         self.bag = [PIECES_PER_COLOUR] * NUM_COLOURS
@@ -134,7 +155,7 @@ class Position:
 
     def copy_fields_from(self, other: Position) -> None:
         self.num_players, self.side, self.first_player = other.num_players, other.side, other.first_player
-        self.data, self.num_factories = other.data, other.num_factories
+        self.data, self.num_factories, self.flags = other.data, other.num_factories, other.flags
         self.phase, self.round, self.turn = other.phase, other.round, other.turn
         self.to_move, self.starter, self.token = other.to_move, other.starter, other.token
         self.indicator = list(other.indicator)
@@ -144,12 +165,15 @@ class Position:
         self.boards = [b.copy() for b in other.boards]
 
     def config(self) -> tuple:
-        return self.num_players, self.side, self.first_player, self.data
+        """(num_players, side, first_player, data, flags): the arguments of a Game."""
+        return self.num_players, self.side, self.first_player, self.data, self.flags
 
     # --- where setup stands (derived: setup lays strips seat by seat, column by column, then the indicator)
 
     def setup_cursor(self) -> tuple[int, int, int]:
         """(chance kind, seat or slot, column) of the pending setup step (phase SETUP)."""
+        if self.starter < 0:                       # AD-17 flag: the first player is drawn before all else
+            return rules.CHANCE_FIRST, 0, 0
         for p, b in enumerate(self.boards):
             for k in range(COLUMNS):
                 if b.strips[k] < 0:
@@ -167,9 +191,19 @@ class Position:
             return []
         return [c for i, c in enumerate(self.indicator) if i >= self.round and c >= 0]
 
+    def removed_indicator(self) -> list[int]:
+        """The colours of the used indicator pieces that left the game (only when `indicator_to_tower` is off, AD-9)."""
+        if self.flags.indicator_to_tower or self.phase == PHASE_SETUP:
+            return []
+        used = ROUNDS if self.phase == PHASE_OVER else self.round
+        return [self.indicator[i] for i in range(used)]
+
     def piece_counts(self) -> list[int]:
-        """Pieces of each colour anywhere (all 20 each, §11.3: every component conserved)."""
+        """Pieces of each colour anywhere (all 20 each, §11.3: every component conserved), those that left
+        the game with the indicator included."""
         total = [self.bag[c] + self.tower[c] + self.centre[c] + self.keep_pieces[c] for c in range(NUM_COLOURS)]
+        for c in self.removed_indicator():
+            total[c] += 1
         for f in self.factories:
             for c in range(NUM_COLOURS):
                 total[c] += f[c]
@@ -311,7 +345,7 @@ def validate(pos: Position) -> None:
             if sum(b.jokers[k]) > face[NUM_COLOURS]:
                 raise _fail(f"{col}.jokers", f"{sum(b.jokers[k])} pieces on {face[NUM_COLOURS]} joker cells")
             for c in range(NUM_COLOURS):
-                if b.jokers[k][c] and b.filled[k][c] < face[c]:
+                if b.jokers[k][c] and b.filled[k][c] < face[c] and not pos.flags.joker_choice:
                     raise _fail(f"{col}.jokers", f"a {letters[c]} piece on a joker while a {letters[c]} cell is "
                                                  "free (coloured cells first, AD-13)")
             if b.strip_pieces(k) >= STRIP_CELLS:
@@ -322,8 +356,13 @@ def validate(pos: Position) -> None:
     if playing:
         if not 0 <= pos.to_move < n:
             raise _fail("to_move", "not a seat")
-    if not 0 <= pos.starter < n:
+    if pos.starter < 0:
+        if not (pos.flags.random_first_player and phase == PHASE_SETUP and all(s < 0 for s in pos.boards[0].strips)):
+            raise _fail("starter", "no first player: only before setup draws it (random_first_player, AD-17)")
+    elif not 0 <= pos.starter < n:
         raise _fail("starter", "not a seat")
+    if phase == PHASE_KEEP and pos.flags.auto_keep:
+        raise _fail("phase", "a keep choice with auto_keep on (the keep is resolved at once)")
     counts = pos.piece_counts()
     for c in range(NUM_COLOURS):
         if counts[c] != PIECES_PER_COLOUR:
@@ -354,7 +393,7 @@ def position_to_dict(pos: Position, seat: int | None = None) -> dict[str, Any]:
             })
         seats.append({"score": b.score, "track": b.track, "hits": b.hits, "glazier": b.glazier + 1,
                       "columns": columns})
-    return {
+    out = {
         "format": FORMAT,
         "view": None if seat is None else SEAT_LETTERS[seat],
         "players": pos.num_players,
@@ -365,7 +404,7 @@ def position_to_dict(pos: Position, seat: int | None = None) -> dict[str, Any]:
         "round": pos.round + 1,
         "turn": pos.turn,
         "to_move": None if pos.to_move < 0 else SEAT_LETTERS[pos.to_move],
-        "starter": SEAT_LETTERS[pos.starter],
+        "starter": None if pos.starter < 0 else SEAT_LETTERS[pos.starter],
         "token": "centre" if pos.token < 0 else SEAT_LETTERS[pos.token],
         "indicator": [None if c < 0 else L[c] for c in pos.indicator],
         "bag": {L[c]: pos.bag[c] for c in range(NUM_COLOURS)},
@@ -376,6 +415,9 @@ def position_to_dict(pos: Position, seat: int | None = None) -> dict[str, Any]:
                                                    "pieces": _letters(pos.keep_pieces, L)},
         "seats": seats,
     }
+    if not pos.flags.is_default:
+        out["options"] = pos.flags.to_dict()
+    return out
 
 
 def position_to_json(pos: Position, seat: int | None = None, indent: int | None = None) -> str:
@@ -435,11 +477,21 @@ def _keys(d: object, field: str, allowed: tuple[str, ...]) -> dict:
     return d
 
 
+def _flags(value: object) -> Flags:
+    if not isinstance(value, dict):
+        raise _fail("options", f"expected an object of the optional rules ({', '.join(FLAG_NAMES)}), got {value!r:.60}")
+    _keys(value, "options", FLAG_NAMES)
+    for name in FLAG_NAMES:
+        if not isinstance(value[name], bool):
+            raise _fail(f"options.{name}", f"expected true or false, got {value[name]!r:.40}")
+    return Flags(**value)
+
+
 def position_from_json(text: object, expect: tuple | None = None) -> Position:
     """Parse and validate a position JSON text (full or one seat's view); return the `Position`.
 
     Args:
-        expect: (players, side, first_player, data) the position must have (a Game's), or None.
+        expect: (players, side, first_player, data, flags) the position must have (a Game's `config()`), or None.
 
     Raises:
         TypeError: `text` is not a str. PositionError: not JSON, too long, or a wrong field (named).
@@ -461,7 +513,8 @@ def position_from_dict(root: object, expect: tuple | None = None) -> Position:
         raise PositionError(f"position: expected a JSON object, got {type(root).__name__}")
     if root.get("format") != FORMAT:
         raise _fail("format", f"expected {FORMAT!r}, got {root.get('format')!r:.40}")
-    d = _keys(root, "", TOP_FIELDS)
+    d = _keys({k: v for k, v in root.items() if k not in OPTIONAL_FIELDS}, "", TOP_FIELDS)
+    flags = _flags(root.get("options", DEFAULT_FLAGS.to_dict()))
     n = _int(d["players"], "players", MIN_PLAYERS, MAX_PLAYERS)
     side = d["side"]
     if side not in SIDES:
@@ -475,7 +528,8 @@ def position_from_dict(root: object, expect: tuple | None = None) -> Position:
         except OptionError as e:
             raise PositionError(f"position.data: {e}") from None
     if expect is not None:
-        for field, have, want in zip(("players", "side", "first_player", "data"), (n, side, first, data), expect):
+        for field, have, want in zip(("players", "side", "first_player", "data", "options"),
+                                     (n, side, first, data, flags), expect):
             if have != want:
                 shown = "another data file" if field == "data" else repr(have)
                 raise _fail(field, f"{shown} in the position, but the game has "
@@ -483,14 +537,17 @@ def position_from_dict(root: object, expect: tuple | None = None) -> Position:
     L = data.letters
     view = _seat(d["view"], "view", n, allow_none=True)
     del view   # a view is the full position (perfect information); its letter is checked only
-    pos = Position(n, side, first, data)
+    try:
+        pos = Position(n, side, first, data, flags)
+    except OptionError as e:
+        raise _fail("options", str(e).removeprefix("azul-sintra ")) from None
     if d["phase"] not in PHASE_NAMES:
         raise _fail("phase", f"expected one of {', '.join(PHASE_NAMES)}, got {d['phase']!r:.40}")
     pos.phase = PHASE_NAMES.index(d["phase"])
     pos.round = _int(d["round"], "round", 1, ROUNDS) - 1
     pos.turn = _int(d["turn"], "turn", 0, 10_000)
     pos.to_move = _seat(d["to_move"], "to_move", n, allow_none=True)
-    pos.starter = _seat(d["starter"], "starter", n)
+    pos.starter = _seat(d["starter"], "starter", n, allow_none=flags.random_first_player)
     token = d["token"]
     if token == "centre":
         pos.token = -1

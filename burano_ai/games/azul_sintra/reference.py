@@ -18,17 +18,17 @@ from burano_ai.core.errors import IllegalMoveError, PositionError
 from burano_ai.core.game import NO_TURN, DecisionMode
 from burano_ai.core.seats import CHANCE, SEAT_LETTERS, TERMINAL, parse_seat
 from burano_ai.core.seeds import check_seed
-from burano_ai.games.azul_sintra import rules
+from burano_ai.games.azul_sintra import heuristic, rules
 from burano_ai.games.azul_sintra.data import (
     COLUMNS, FACTORIES, LEFTOVER_PER_POINT, NUM_COLOURS, ORNAMENT_POINTS, PIECES_PER_FACTORY, ROUNDS, STRIP_CELLS,
     TOKEN_STEPS, TRACK_BOTTOM_LOSS, TRACK_SPACES, load_data,
 )
 from burano_ai.games.azul_sintra.position import (
-    Position, check_config, position_from_json, position_to_dict,
+    Position, check_config, make_flags, position_from_json, position_to_dict,
 )
 from burano_ai.games.azul_sintra.render import render
 from burano_ai.games.azul_sintra.rules import (
-    BREAK, CENTRE, KEEP0, PHASE_DRAFT, PHASE_KEEP, PHASE_OVER, PHASE_REFILL, PHASE_SETUP, RESET,
+    BREAK, CENTRE, KEEP0, PHASE_DRAFT, PHASE_KEEP, PHASE_OVER, PHASE_REFILL, PHASE_SETUP, RESET, Flags,
 )
 
 
@@ -40,33 +40,43 @@ class Game:
         side: "A" (ornaments) or "B" (windows x colour) of the palace boards [RU:46, §9.1].
         first_player: the seat that starts (AD-17; default seat 0).
         data: the component data (`data.load_data`: None = the built-in placeholder, a path, a dict).
+        joker_choice, indicator_to_tower, auto_keep, random_first_player: the spec's optional rules
+            (`rules.Flags`; the defaults are the spec's rules). A `rules.Flags` may be given as `flags`.
 
     Raises:
         OptionError: a parameter out of range or wrong data (one line, named).
     """
 
-    def __init__(self, num_players: int = 2, side: str = "A", first_player: int = 0, data: object = None) -> None:
-        check_config(num_players, side, first_player)
+    def __init__(self, num_players: int = 2, side: str = "A", first_player: int = 0, data: object = None,
+                 flags: Flags | None = None, *, joker_choice: bool = False, indicator_to_tower: bool = True,
+                 auto_keep: bool = False, random_first_player: bool = False) -> None:
+        if flags is None:
+            flags = make_flags(joker_choice=joker_choice, indicator_to_tower=indicator_to_tower, auto_keep=auto_keep,
+                               random_first_player=random_first_player)
+        check_config(num_players, side, first_player, flags)
         self.num_players = num_players
         self.side = side
         self.first_player = first_player
         self.data = load_data(data)
+        self.flags = flags
 
     def __repr__(self) -> str:
-        return f"Game(num_players={self.num_players}, side={self.side!r}, first_player={self.first_player})"
+        extra = "" if self.flags.is_default else f", {self.flags}"
+        return f"Game(num_players={self.num_players}, side={self.side!r}, first_player={self.first_player}{extra})"
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and self.config() == other.config()
 
     def __hash__(self) -> int:
-        return hash((self.num_players, self.side, self.first_player))
+        return hash((self.num_players, self.side, self.first_player, self.flags))
 
     def config(self) -> tuple:
-        """(num_players, side, first_player, data)."""
-        return self.num_players, self.side, self.first_player, self.data
+        """(num_players, side, first_player, data, flags)."""
+        return self.num_players, self.side, self.first_player, self.data, self.flags
 
     def num_distinct_actions(self) -> int:
-        return rules.NUM_ACTIONS
+        """456, or 856 with `joker_choice` (§11.4: the jokers-first drafts after the others, AD-23)."""
+        return rules.NUM_ACTIONS_JOKER_CHOICE if self.flags.joker_choice else rules.NUM_ACTIONS
 
     def max_chance_outcomes(self) -> int:
         return rules.MAX_CHANCE_OUTCOMES
@@ -99,13 +109,14 @@ class State(Position):
     """A position with the State API (see the module docstring)."""
 
     def __init__(self, game: Game) -> None:
-        super().__init__(game.num_players, game.side, game.first_player, game.data)
+        super().__init__(game.num_players, game.side, game.first_player, game.data, game.flags)
         self.game = game
 
     @classmethod
     def from_position(cls, position: Position, game: Game) -> State:
         if position.config() != game.config():
-            raise PositionError("the position does not belong to this game (players, side, first_player or data)")
+            raise PositionError("the position does not belong to this game (players, side, first_player, data or "
+                                "options)")
         state = cls(game)
         state.copy_fields_from(position)
         return state
@@ -185,7 +196,20 @@ class State(Position):
                     out.extend(rules.draft_action(src, c, t) for t in targets)
         if self.can_reset(p):
             out.append(RESET)
+        if self.flags.joker_choice:                # AD-13, AD-23: where the order of filling differs
+            for src, counts in self.sources():
+                for c in range(NUM_COLOURS):
+                    if counts[c]:
+                        out.extend(rules.joker_draft_action(src, c, k) for k in self.candidates(p, c)
+                                   if self.joker_order_matters(p, k, c))
         return out
+
+    def joker_order_matters(self, p: int, k: int, c: int) -> bool:
+        """Column k of seat p has both a free cell printed c and a free joker: "jokers first" places
+        differently from the default order (AD-13)."""
+        b = self.boards[p]
+        face = self.data.face_counts[b.strips[k]][b.faces[k]]
+        return b.filled[k][c] < face[c] and sum(b.jokers[k]) < face[NUM_COLOURS]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """(outcome, probability) of the pending chance event (§11.2); empty off chance nodes."""
@@ -194,6 +218,8 @@ class State(Position):
         if self.phase != PHASE_SETUP:
             return []
         kind, who, k = self.setup_cursor()
+        if kind == rules.CHANCE_FIRST:       # AD-17 flag: the first player, uniform over the seats
+            return [(p, 1.0 / self.num_players) for p in range(self.num_players)]
         if kind == rules.CHANCE_STRIP:       # §3 step 4: a uniformly random order of the 8 strips
             left = [s for s in range(COLUMNS) if s not in self.boards[who].strips]
             return [(s, 1.0 / len(left)) for s in left]
@@ -254,7 +280,7 @@ class State(Position):
         offered = [a for a, _ in self.chance_outcomes()] if self.is_chance_node() else self.legal_actions()
         if action not in offered:
             shown = text if text is not None else (
-                self.action_to_string(action) if 0 <= action < rules.NUM_ACTIONS else f"action {action}")
+                self.action_to_string(action) if 0 <= action < self.game.num_distinct_actions() else f"action {action}")
             listed = ", ".join(self.action_to_string(a) for a in offered[:12])
             more = ", ..." if len(offered) > 12 else ""
             raise IllegalMoveError(f"illegal move {shown!r} {self.where()}: legal are {listed}{more}")
@@ -278,6 +304,8 @@ class State(Position):
             self._keep(action - KEEP0)
         elif action == RESET:
             self._reset()
+        elif action >= rules.JOKER_DRAFT0:
+            self._draft(*rules.decode_joker_draft(action), jokers_first=True)
         else:
             self._draft(*rules.decode_draft(action))
 
@@ -285,7 +313,9 @@ class State(Position):
 
     def _setup_step(self, outcome: int) -> None:
         kind, who, k = self.setup_cursor()
-        if kind == rules.CHANCE_STRIP:
+        if kind == rules.CHANCE_FIRST:
+            self.starter = outcome
+        elif kind == rules.CHANCE_STRIP:
             self.boards[who].strips[k] = outcome
         elif kind == rules.CHANCE_FACE:
             self.boards[who].faces[k] = outcome
@@ -339,7 +369,7 @@ class State(Position):
                 b.hits += 1
                 b.track = 0
 
-    def _draft(self, src: int, c: int, target: int) -> None:
+    def _draft(self, src: int, c: int, target: int, jokers_first: bool = False) -> None:
         p = self.to_move
         b = self.boards[p]
         steps = 0
@@ -361,9 +391,14 @@ class State(Position):
             if target > b.glazier:                        # §5.2 rule 3 [RU:128]
                 b.glazier = target
             face = self.data.face_counts[b.strips[target]][b.faces[target]]
-            on_colour = min(n, face[c] - b.filled[target][c])          # AD-13: coloured cells first
+            free_colour, free_joker = face[c] - b.filled[target][c], face[NUM_COLOURS] - sum(b.jokers[target])
+            if jokers_first:                              # the joker_choice flag's other order
+                on_joker = min(n, free_joker)
+                on_colour = min(n - on_joker, free_colour)
+            else:                                         # AD-13: coloured cells first
+                on_colour = min(n, free_colour)
+                on_joker = min(n - on_colour, free_joker)
             b.filled[target][c] += on_colour
-            on_joker = min(n - on_colour, face[NUM_COLOURS] - sum(b.jokers[target]))
             b.jokers[target][c] += on_joker
             broken = n - on_colour - on_joker             # §5.2 rule 4 [RU:129]
         self.tower[c] += broken
@@ -383,6 +418,8 @@ class State(Position):
             b.filled[k][c] = b.jokers[k][c] = 0
         self.keep_column = k
         self.phase = PHASE_KEEP
+        if self.flags.auto_keep:                          # AD-24: side A, the first colour among the pieces
+            self._keep(next(x for x in range(NUM_COLOURS) if self.keep_pieces[x]))
 
     def _keep(self, c: int) -> None:
         """§5.3 3b: one piece to the window, the other 4 to the tower; 3c: score the window and every
@@ -420,7 +457,8 @@ class State(Position):
     # --- end of a round and of the game (§7, §8)
 
     def _end_round(self) -> None:
-        self.tower[self.indicator[self.round]] += 1      # AD-9: the used indicator piece to the tower
+        if self.flags.indicator_to_tower:                 # AD-9: the used indicator piece to the tower
+            self.tower[self.indicator[self.round]] += 1   # (off: it leaves the game, the RU:160 note)
         if self.token >= 0:                               # AD-10: unclaimed, the previous starter again
             self.starter = self.token
         self.token = -1
@@ -489,7 +527,8 @@ class State(Position):
         return int(DecisionMode.OPEN)
 
     def prior(self, player: int, legal: Sequence[int]) -> dict[int, float] | None:
-        return None
+        """The search prior (`heuristic.prior`): a softmax of the cheap move preference in a draft; None elsewhere."""
+        return heuristic.prior(self, player, legal)
 
     def turn_id(self) -> int:
         """The turn counter during a turn (a completing draft and its keep are one turn); NO_TURN elsewhere."""

@@ -8,7 +8,7 @@ from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
 from burano_ai.core.errors import OptionError, PositionError
-from burano_ai.core.game import BotDeclaration, GameOption, StepVisibility, import_game_class
+from burano_ai.core.game import BotDeclaration, GameOption, StepEffect, StepVisibility, import_game_class
 from burano_ai.core.people import PeopleSide
 from burano_ai.core.seats import SEAT_LETTERS, parse_seat
 from burano_ai.games.azul_sintra import rules
@@ -30,6 +30,15 @@ GAME_OPTIONS: Mapping[str, GameOption] = MappingProxyType({
                                "the player count)", low=0, high=MAX_PLAYERS - 1),
     "data": GameOption("data", "data", None, "a corrected azul-sintra-data/1 file replacing the placeholder "
                        "component data (AD-4..AD-7)", load=lambda d: load_data(d).placeholder),
+    # The spec's optional rules (`rules.Flags`; the defaults are the spec's rules).
+    "joker_choice": GameOption("joker_choice", "bool", False, "also offer drafts that fill the jokers first "
+                               "('F3 O>5j'; default: coloured cells first, AD-13)"),
+    "indicator_to_tower": GameOption("indicator_to_tower", "bool", True, "the used round-indicator piece goes "
+                                     "to the tower (AD-9, RU:196); false: it leaves the game (RU:160)"),
+    "auto_keep": GameOption("auto_keep", "bool", False, "side A only: keep the first colour of a completed "
+                            "strip without asking (score-neutral on side A, AD-24)"),
+    "random_first_player": GameOption("random_first_player", "bool", False, "draw the first player at setup "
+                                      "(AD-17) instead of first_player"),
 })
 
 
@@ -61,8 +70,9 @@ class AzulSintraSpec(PeopleSide):
         return import_game_class(self, implementation)
 
     def new_game(self, num_players: int, implementation: str = "compiled", *, side: str = "A",
-                 first_player: int = 0, data: object = None):
-        """A Game of `implementation` for `num_players` players (and `side`, `first_player`, `data`).
+                 first_player: int = 0, data: object = None, joker_choice: bool = False,
+                 indicator_to_tower: bool = True, auto_keep: bool = False, random_first_player: bool = False):
+        """A Game of `implementation` for `num_players` players (and the options of `GAME_OPTIONS`).
 
         Raises:
             OptionError: a parameter out of range or a wrong data file (one line, named).
@@ -71,7 +81,9 @@ class AzulSintraSpec(PeopleSide):
                 not self.min_players <= num_players <= self.max_players:
             raise OptionError(f"{self.title} is played by {self.min_players}-{self.max_players} players, "
                               f"not {num_players!r}")
-        return self.game_class(implementation)(num_players, side, first_player, data)
+        return self.game_class(implementation)(num_players, side, first_player, data,
+                                               joker_choice=joker_choice, indicator_to_tower=indicator_to_tower,
+                                               auto_keep=auto_keep, random_first_player=random_first_player)
 
     def openspiel_game(self, num_players: int, implementation: str = "compiled"):
         """The cached pyspiel game of `burano_ai.games.azul_sintra.openspiel` for our `implementation`
@@ -94,14 +106,14 @@ class AzulSintraSpec(PeopleSide):
     def load_position(self, data: Mapping[str, Any], game_factory=None):
         """Validate an `azul-sintra-position/1` object and build its State; return (State, view seat or None).
 
-        `game_factory` (default: the compiled Game) is called with (players, side, first_player, data).
+        `game_factory` (default: the compiled Game) is called with (players, side, first_player, data, flags).
 
         Raises:
             PositionError: a field is wrong (the message names it).
         """
         pos = position_from_dict(data)
         factory = game_factory or self.game_class("compiled")
-        game = factory(pos.num_players, pos.side, pos.first_player, None if pos.data.is_default else pos.data)
+        game = factory(pos.num_players, pos.side, pos.first_player, None if pos.data.is_default else pos.data, pos.flags)
         state = game.state_from_position(pos)
         view = data.get("view")
         return state, (None if view is None else parse_seat(view, pos.num_players, "position.view", PositionError))
@@ -131,6 +143,18 @@ class AzulSintraSpec(PeopleSide):
                 return f"a chance event ({step.kind or 'chance'})"
             return step.move if step.kind == rules.CHANCE_KIND_NAMES[rules.CHANCE_DRAW] else f"setup: {step.move}"
         return f"{step.actor}: {step.move}"
+
+    def step_effects(self, before, after, action: int | None = None) -> list[StepEffect]:
+        """Every point with its reason (round bonus, window score, the track's −18), the broken-glass
+        marker's moves, the final scoring per category and seat, and the result with its tie-break
+        (`narration.step_effects`; all public)."""
+        from burano_ai.games.azul_sintra.narration import step_effects
+        return step_effects(before, after, action)
+
+    def describe_result(self, state) -> list[str]:
+        """The winner, or the tie-break that decided (AD-14, with each tied seat's loss to the track)."""
+        from burano_ai.games.azul_sintra.narration import describe_result
+        return describe_result(state)
 
     def bots(self) -> Mapping[str, Any]:
         """The game's heuristic bot: ``greedy`` (`burano_ai.games.azul_sintra.greedy.choose_greedy`)."""

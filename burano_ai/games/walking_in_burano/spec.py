@@ -7,11 +7,13 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from burano_ai.core.errors import OptionError, PositionError
-from burano_ai.core.game import BotDeclaration, StepVisibility, import_game_class
+from types import MappingProxyType
+
+from burano_ai.core.game import BotDeclaration, GameOption, StepVisibility, import_game_class
 from burano_ai.core.people import PeopleSide
 from burano_ai.core.seats import SEAT_LETTERS, parse_seat
 from burano_ai.games.walking_in_burano import narration, rules
-from burano_ai.games.walking_in_burano.data import CARDS_PER_LEVEL, MAX_PLAYERS, MIN_PLAYERS, default_data
+from burano_ai.games.walking_in_burano.data import CARDS_PER_LEVEL, MAX_PLAYERS, MIN_PLAYERS, data_from_dict, default_data
 from burano_ai.games.walking_in_burano.position import FORMAT as POSITION_FORMAT
 from burano_ai.games.walking_in_burano.position import Options, position_from_dict
 from burano_ai.games.walking_in_burano.render import render as _render
@@ -19,6 +21,25 @@ from burano_ai.games.walking_in_burano.render import render as _render
 #: What every interface says while the built-in data is in use (spec §2.4, WD-1, WD-3).
 PLACEHOLDER_NOTICE = ("placeholder data: the 72 floor cards are the spec's placeholder deck PD-1 (their symbols, "
                       "shop types and curtain kinds are stand-ins for the lost card faces, WD-1, WD-3)")
+
+
+#: The game's options besides the player count (`core.game.GameOption`): keyword arguments of `new_game`
+#: (`position.Options` and the card data).
+GAME_OPTIONS: Mapping[str, GameOption] = MappingProxyType({
+    "fewer_characters": GameOption("fewer_characters", "bool", False, "the beginners' variant without the shop "
+                                   "owner, florist and gardener (§13, WD-26)"),
+    "no_window_penalty": GameOption("no_window_penalty", "bool", False, "the beginners' variant without final "
+                                    "scoring step D (§13, RU:191)"),
+    "public_returns": GameOption("public_returns", "bool", False, "returned cards are shown face up: perfect "
+                                 "information apart from chance (§14)"),
+    "literal_cost": GameOption("literal_cost", "bool", False, "build costs 1/3/3 (totals 1/4/7), RU:108 read "
+                               "literally (WD-4)"),
+    "first_player": GameOption("first_player", "choice", "chance", "the seat that starts, or chance: drawn at "
+                               "setup (WD-25)", choices=("chance",) + tuple(SEAT_LETTERS[:MAX_PLAYERS])),
+    "data": GameOption("data", "data", None, "a transcription of the real floor cards replacing the placeholder "
+                       "deck PD-1 (walking-in-burano-data/1; WD-1, WD-3)",
+                       load=lambda d: data_from_dict(d).placeholder),
+})
 
 
 @dataclass(frozen=True)
@@ -36,7 +57,6 @@ class WalkingInBuranoSpec(PeopleSide):
     max_players: int = MAX_PLAYERS
     default_players: int = 2
     position_format: str = POSITION_FORMAT
-    # Until the compiled core exists, the reference model stands in for it (without native search).
     implementations: dict[str, str] = field(default_factory=lambda: {
         "compiled": "burano_ai.games.walking_in_burano._core:Game",
         "reference": "burano_ai.games.walking_in_burano.reference:Game",
@@ -45,13 +65,14 @@ class WalkingInBuranoSpec(PeopleSide):
                                               "openspiel", "placeholder_data", "web_board"})
     web_board: str = "games/walking-in-burano/board.js"
     placeholder_notice: str = PLACEHOLDER_NOTICE
+    game_options = GAME_OPTIONS      # a class attribute, not a field (`core.game.GameOption`)
 
     def game_class(self, implementation: str = "compiled"):
         return import_game_class(self, implementation)
 
     def new_game(self, num_players: int, implementation: str = "compiled", *, fewer_characters: bool = False,
                  no_window_penalty: bool = False, public_returns: bool = False, literal_cost: bool = False,
-                 first_player: int | str | None = None, data: object = None):
+                 first_player: int | str | None = "chance", data: object = None):
         """A Game of `implementation` for `num_players` players with these options (`position.Options`).
 
         Raises:
@@ -61,7 +82,7 @@ class WalkingInBuranoSpec(PeopleSide):
                 not self.min_players <= num_players <= self.max_players:
             raise OptionError(f"{self.title} is played by {self.min_players}-{self.max_players} players, "
                               f"not {num_players!r}")
-        first = -1 if first_player is None else parse_seat(first_player, num_players, "first_player")
+        first = -1 if first_player in (None, "chance") else parse_seat(first_player, num_players, "first_player")
         options = Options(fewer_characters, no_window_penalty, public_returns, literal_cost, first)
         return self.game_class(implementation)(num_players, options, data)
 

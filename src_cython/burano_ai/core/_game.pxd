@@ -62,7 +62,8 @@ ctypedef struct GameOpsC:
     # Replaces in place everything `seat` cannot see by a sample consistent with its view.
     # NULL: the game has perfect information apart from future chance.
     void (*resample)(const void* game, void* state, int seat, Rng* rng) noexcept nogil
-    # Plays to the end with `policy` (OPS_POLICY_*); returns an OPS_PLAYOUT_* status.
+    # Plays to the end with `policy` (OPS_POLICY_*); returns an OPS_PLAYOUT_* status. The state is only
+    # scored afterwards: a game may leave what scoring does not read (its key) stale.
     int (*playout)(const void* game, void* state, Rng* rng, int policy) noexcept nogil
     # Scores (the game's points, for margins) and shares (the one order of finish: each winner
     # 1/k of the win, the others 0) of a finished game, or of a dead end scored where it stopped.

@@ -16,6 +16,7 @@ cdef enum:
     AZ_ROUNDS = 6                # data.ROUNDS
     AZ_TRACK = 9                 # data.TRACK_SPACES
     AZ_NUM_ACTIONS = 456         # rules.NUM_ACTIONS (§11.4)
+    AZ_MAX_ACTIONS = 856         # rules.NUM_ACTIONS_JOKER_CHOICE: with the joker_choice flag (AD-13, AD-23)
     AZ_MAX_OUTCOMES = 8          # rules.MAX_CHANCE_OUTCOMES
     AZ_STEP_LIMIT = 8192         # a game has fewer than 900 steps (setup, draws and decisions)
 
@@ -29,6 +30,7 @@ cdef enum:
     AZ_CHANCE_FACE = 1
     AZ_CHANCE_INDICATOR = 2
     AZ_CHANCE_DRAW = 3
+    AZ_CHANCE_FIRST = 4          # the random_first_player flag (AD-17)
 
     AZ_PLAYOUT_CAPPED = -1       # playout_c's failures (a negative step count)
     AZ_PLAYOUT_DEAD_END = -2
@@ -39,6 +41,10 @@ ctypedef struct AzGameC:
     int num_factories            # 5 / 7 / 9 (§3)
     int side                     # 0 = side A (ornaments), 1 = side B (windows x colour)
     int first_player             # AD-17
+    int joker_choice             # the spec's optional rules (rules.Flags): jokers-first drafts too (AD-13)
+    int indicator_to_tower       # the used indicator piece to the tower (AD-9), else out of the game
+    int auto_keep                # side A: the keep resolved at once (AD-24)
+    int random_first             # the first player drawn at setup (AD-17)
     int8_t face[AZ_COLUMNS][2][AZ_COLOURS + 1]   # the data's face counts; [5] = joker cells
     int joker_strip              # the one strip and face with jokers (it starts face down)
     int joker_face
@@ -102,6 +108,7 @@ cdef class Game:
     cdef readonly str side
     cdef readonly int first_player
     cdef readonly object data
+    cdef readonly object flags
 
 
 cdef class State(NativeState):

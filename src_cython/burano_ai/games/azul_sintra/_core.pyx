@@ -16,6 +16,7 @@ modules; the core never imports the reference model.
 
 cimport cython
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint32_t, uint64_t
+from libc.math cimport exp
 from libc.string cimport memcpy, memset
 
 from burano_ai._build cimport BURANO_DEBUG_BUILD
@@ -32,9 +33,11 @@ from burano_ai.core.seats import SEAT_LETTERS as _SEAT_LETTERS
 from burano_ai.core.seats import parse_seat as _parse_seat
 from burano_ai.core.seeds import check_seed as _check_seed
 import burano_ai.games.azul_sintra.data as _data
+import burano_ai.games.azul_sintra.heuristic as _heuristic
 import burano_ai.games.azul_sintra.rules as _rules
 from burano_ai.games.azul_sintra.position import Position as _Position
 from burano_ai.games.azul_sintra.position import check_config as _check_config
+from burano_ai.games.azul_sintra.position import make_flags as _make_flags
 from burano_ai.games.azul_sintra.position import position_from_json as _position_from_json
 from burano_ai.games.azul_sintra.position import position_to_dict as _position_to_dict
 from burano_ai.games.azul_sintra.render import render as _render
@@ -43,21 +46,25 @@ from burano_ai.games.azul_sintra.render import render as _render
 if (AZ_MAX_PLAYERS, AZ_COLOURS, AZ_COLUMNS, AZ_MAX_FACTORIES, AZ_ROUNDS, AZ_TRACK) != (
         _data.MAX_PLAYERS, _data.NUM_COLOURS, _data.COLUMNS, _data.MAX_FACTORIES, _data.ROUNDS, _data.TRACK_SPACES):
     raise ImportError("azul_sintra _core.pxd sizes differ from burano_ai.games.azul_sintra.data")
-if (AZ_NUM_ACTIONS, AZ_MAX_OUTCOMES, AZ_PHASE_OVER, AZ_CHANCE_DRAW) != (
-        _rules.NUM_ACTIONS, _rules.MAX_CHANCE_OUTCOMES, _rules.PHASE_OVER, _rules.CHANCE_DRAW):
+if (AZ_NUM_ACTIONS, AZ_MAX_ACTIONS, AZ_MAX_OUTCOMES, AZ_PHASE_OVER, AZ_CHANCE_DRAW, AZ_CHANCE_FIRST) != (
+        _rules.NUM_ACTIONS, _rules.NUM_ACTIONS_JOKER_CHOICE, _rules.MAX_CHANCE_OUTCOMES, _rules.PHASE_OVER,
+        _rules.CHANCE_DRAW, _rules.CHANCE_FIRST):
     raise ImportError("azul_sintra _core.pxd constants differ from burano_ai.games.azul_sintra.rules")
 
 CHANCE = OPS_CHANCE_PLAYER
 TERMINAL = OPS_TERMINAL_PLAYER
 _U64 = 0xFFFF_FFFF_FFFF_FFFF
 
-# Action layout (rules): DRAFT = (source * 5 + colour) * 9 + target; RESET 450; KEEP 451..455.
+# Action layout (rules): DRAFT = (source * 5 + colour) * 9 + target; RESET 450; KEEP 451..455;
+# with joker_choice, jokers-first DRAFT = 456 + (source * 5 + colour) * 8 + column.
 cdef enum:
     CENTRE = 9
     BREAK = 8
     RESET = 450
     KEEP0 = 451
-if (CENTRE, BREAK, RESET, KEEP0) != (_rules.CENTRE, _rules.BREAK, _rules.RESET, _rules.KEEP0):
+    JOKER_DRAFT0 = 456
+if (CENTRE, BREAK, RESET, KEEP0, JOKER_DRAFT0) != (_rules.CENTRE, _rules.BREAK, _rules.RESET, _rules.KEEP0,
+                                                   _rules.JOKER_DRAFT0):
     raise ImportError("azul_sintra action layout differs from rules")
 
 # Zobrist cell kinds (rules.Z_*), checked below.
@@ -90,6 +97,11 @@ if (Z_PHASE, Z_KEEP, Z_SCORE, Z_FILLED, Z_VIEWER) != (_rules.Z_PHASE, _rules.Z_K
     raise ImportError("azul_sintra Zobrist kinds differ from rules")
 
 cdef uint64_t ZOBRIST_SEED = _rules.ZOBRIST_SEED
+# The move preference's weights and the prior's temperature (`heuristic`, the readable form).
+cdef double BREAK_COST = _heuristic.BREAK_COST
+cdef double COMPLETION_BONUS = _heuristic.COMPLETION_BONUS
+cdef double JUMP_COST = _heuristic.JUMP_COST
+cdef double PRIOR_TEMPERATURE = _heuristic.PRIOR_TEMPERATURE
 cdef uint64_t GOLDEN = 0x9E3779B97F4A7C15ULL
 
 
@@ -273,6 +285,15 @@ cdef inline bint accepts(const AzGameC* g, const AzBoardC* b, int k, int c) noex
     return b.filled[k][c] < face[c] or jokers_used(b, k) < face[AZ_COLOURS]
 
 
+cdef inline bint joker_order_matters(const AzGameC* g, const AzBoardC* b, int k, int c) noexcept nogil:
+    """A present strip with a free cell printed c and a free joker: jokers first places differently."""
+    cdef const int8_t* face
+    if not present(b, k):
+        return False
+    face = g.face[b.strip[k]][b.face[k]]
+    return b.filled[k][c] < face[c] and jokers_used(b, k) < face[AZ_COLOURS]
+
+
 cdef inline bint table_empty(const AzGameC* g, const AzStateC* s) noexcept nogil:
     cdef int f, c
     for c in range(AZ_COLOURS):
@@ -312,6 +333,9 @@ cdef int setup_cursor_c(const AzGameC* g, const AzStateC* s, int* who, int* col)
     cdef int p, k, i
     cdef int order[6]
     order[0] = 1; order[1] = 2; order[2] = 3; order[3] = 4; order[4] = 5; order[5] = 0
+    if s.starter < 0:
+        who[0] = 0; col[0] = 0
+        return AZ_CHANCE_FIRST
     for p in range(g.num_players):
         for k in range(AZ_COLUMNS):
             if s.boards[p].strip[k] < 0:
@@ -353,6 +377,11 @@ cdef int chance_outcomes_c(const AzGameC* g, const AzStateC* s, int* actions, do
     if s.phase != AZ_PHASE_SETUP:
         return 0
     kind = setup_cursor_c(g, s, &who, &col)
+    if kind == AZ_CHANCE_FIRST:
+        for i in range(g.num_players):
+            actions[i] = i
+            probs[i] = 1.0 / g.num_players
+        return g.num_players
     if kind == AZ_CHANCE_STRIP:
         for c in range(AZ_COLUMNS):
             used = False
@@ -448,6 +477,20 @@ cdef int legal_actions_c(const AzGameC* g, const AzStateC* s, int* out) noexcept
             out[n] = RESET
             n += 1
             break
+    if g.joker_choice:
+        for f in range(g.num_factories + 1):
+            if f == g.num_factories:
+                src = CENTRE
+                counts = s.centre
+            else:
+                src = f
+                counts = s.factories[f]
+            for c in range(AZ_COLOURS):
+                if counts[c]:
+                    for k in range(b.glazier, AZ_COLUMNS):
+                        if joker_order_matters(g, b, k, c):
+                            out[n] = JOKER_DRAFT0 + (src * AZ_COLOURS + c) * AZ_COLUMNS + k
+                            n += 1
     return n
 
 
@@ -504,7 +547,8 @@ cdef void final_scoring_c(const AzGameC* g, const AzStateC* s, int p, int* lefto
 
 cdef void end_round_c(const AzGameC* g, AzStateC* s) noexcept nogil:
     cdef int p, leftover, track, side
-    add_tower(s, s.indicator[s.round], 1)
+    if g.indicator_to_tower:
+        add_tower(s, s.indicator[s.round], 1)
     if s.token >= 0:
         set_starter(s, s.token)
     set_token(s, -1)
@@ -547,8 +591,8 @@ cdef void steps_c(const AzGameC* g, AzStateC* s, int p, int steps) noexcept nogi
         set_track(s, p, t)
 
 
-cdef void draft_c(const AzGameC* g, AzStateC* s, int src, int c, int target) noexcept nogil:
-    cdef int p = s.to_move, steps = 0, n, x, on_colour, on_joker, broken, k
+cdef void draft_c(const AzGameC* g, AzStateC* s, int src, int c, int target, bint jokers_first) noexcept nogil:
+    cdef int p = s.to_move, steps = 0, n, x, on_colour, on_joker, broken, k, free_colour, free_joker
     cdef AzBoardC* b = &s.boards[p]
     cdef const int8_t* face
     if src == CENTRE:
@@ -569,13 +613,15 @@ cdef void draft_c(const AzGameC* g, AzStateC* s, int src, int c, int target) noe
         if target > b.glazier:
             set_glazier(s, p, target)
         face = g.face[b.strip[target]][b.face[target]]
-        on_colour = face[c] - b.filled[target][c]
-        if on_colour > n:
-            on_colour = n
+        free_colour = face[c] - b.filled[target][c]
+        free_joker = face[AZ_COLOURS] - jokers_used(b, target)
+        if jokers_first:
+            on_joker = free_joker if free_joker < n else n
+            on_colour = free_colour if free_colour < n - on_joker else n - on_joker
+        else:
+            on_colour = free_colour if free_colour < n else n
+            on_joker = free_joker if free_joker < n - on_colour else n - on_colour
         set_filled(s, p, target, c, b.filled[target][c] + on_colour)
-        on_joker = face[AZ_COLOURS] - jokers_used(b, target)
-        if on_joker > n - on_colour:
-            on_joker = n - on_colour
         set_joker(s, p, target, c, b.jokers[target][c] + on_joker)
         broken = n - on_colour - on_joker
     add_tower(s, c, broken)
@@ -590,6 +636,11 @@ cdef void draft_c(const AzGameC* g, AzStateC* s, int src, int c, int target) noe
             set_joker(s, p, target, x, 0)
         set_keep_column(s, target)
         set_phase(s, AZ_PHASE_KEEP)
+        if g.auto_keep:
+            for x in range(AZ_COLOURS):
+                if s.keep[x]:
+                    keep_c(g, s, x)
+                    break
     else:
         end_turn_c(g, s)
 
@@ -621,7 +672,9 @@ cdef void apply_action_c(const AzGameC* g, AzStateC* s, int action) noexcept nog
     cdef AzBoardC* b
     if s.phase == AZ_PHASE_SETUP:
         kind = setup_cursor_c(g, s, &who, &col)
-        if kind == AZ_CHANCE_STRIP:
+        if kind == AZ_CHANCE_FIRST:
+            set_starter(s, action)
+        elif kind == AZ_CHANCE_STRIP:
             set_strip(s, who, col, action)
         elif kind == AZ_CHANCE_FACE:
             set_face(s, who, col, action)
@@ -645,8 +698,11 @@ cdef void apply_action_c(const AzGameC* g, AzStateC* s, int action) noexcept nog
                 set_glazier(s, s.to_move, k)
                 break
         end_turn_c(g, s)
+    elif action >= JOKER_DRAFT0:
+        k = action - JOKER_DRAFT0
+        draft_c(g, s, k // (AZ_COLOURS * AZ_COLUMNS), (k // AZ_COLUMNS) % AZ_COLOURS, k % AZ_COLUMNS, True)
     else:
-        draft_c(g, s, action // 45, (action // 9) % 5, action % 9)
+        draft_c(g, s, action // 45, (action // 9) % 5, action % 9, False)
 
 
 cdef inline int64_t track_loss_c(const AzGameC* g, const AzBoardC* b) noexcept nogil:
@@ -676,31 +732,57 @@ cdef void outcome_c(const AzGameC* g, const AzStateC* s, double* scores, double*
 
 cdef double draft_value_c(const AzGameC* g, const AzStateC* s, int action) noexcept nogil:
     """The heuristic playout's value of a draft or reset for the seat to move (higher is better):
-    pieces placed, minus 1.5 per piece broken and for the token's step, plus 3 for a completion, minus
-    0.3 per column the glazier jumps right. A reset is worth 0."""
+    `heuristic.draft_value`: pieces placed, minus BREAK_COST (1.5) per piece broken and for the token's
+    step, plus COMPLETION_BONUS (3) for a completion, minus JUMP_COST (0.3) per column the glazier jumps
+    right. A reset is worth 0."""
     cdef const AzBoardC* b = &s.boards[s.to_move]
     cdef int src, c, t, n, free, placed, broken
     cdef const int8_t* face
     cdef double v
     if action == RESET:
         return 0.0
-    src = action // 45
-    c = (action // 9) % 5
-    t = action % 9
+    if action >= JOKER_DRAFT0:
+        src = (action - JOKER_DRAFT0) // (AZ_COLOURS * AZ_COLUMNS)
+        c = ((action - JOKER_DRAFT0) // AZ_COLUMNS) % AZ_COLOURS
+        t = (action - JOKER_DRAFT0) % AZ_COLUMNS
+    else:
+        src = action // 45
+        c = (action // 9) % 5
+        t = action % 9
     n = s.centre[c] if src == CENTRE else s.factories[src][c]
     v = 0.0
     if src == CENTRE and s.token < 0:
-        v -= 1.5 * g.token_steps
+        v -= BREAK_COST * g.token_steps
     if t == BREAK:
-        return v - 1.5 * n
+        return v - BREAK_COST * n
     face = g.face[b.strip[t]][b.face[t]]
     free = face[c] - b.filled[t][c] + face[AZ_COLOURS] - jokers_used(b, t)
     placed = n if n < free else free
     broken = n - placed
-    v += placed - 1.5 * broken - 0.3 * (t - b.glazier)
+    v += placed - BREAK_COST * broken - JUMP_COST * (t - b.glazier)
     if strip_pieces(b, t) + placed == g.strip_cells:
-        v += 3.0
+        v += COMPLETION_BONUS
     return v
+
+
+cdef int prior_c(const AzGameC* g, const AzStateC* s, int player, const int* legal, int n,
+                 double* out) noexcept nogil:
+    """The search prior (`heuristic.prior`): a softmax of `draft_value_c / PRIOR_TEMPERATURE` over the
+    legal drafts and reset of the seat to move; 0 (none) in the keep phase or for another seat."""
+    cdef int i
+    cdef double top = -1e300, total = 0.0
+    if s.phase != AZ_PHASE_DRAFT or player != s.to_move or n <= 0:
+        return 0
+    for i in range(n):
+        out[i] = draft_value_c(g, s, legal[i])
+        if out[i] > top:
+            top = out[i]
+    for i in range(n):
+        out[i] = exp((out[i] - top) / PRIOR_TEMPERATURE)
+        total += out[i]
+    for i in range(n):
+        out[i] /= total
+    return 1
 
 
 cdef int heuristic_action_c(const AzGameC* g, const AzStateC* s, Rng* rng, const int* legal, int n) noexcept nogil:
@@ -729,7 +811,7 @@ cdef int heuristic_action_c(const AzGameC* g, const AzStateC* s, Rng* rng, const
 cdef int playout_c(const AzGameC* g, AzStateC* s, Rng* rng, int policy) noexcept nogil:
     """Play to the end in place (policy 0: uniformly at random; 1: `heuristic_action_c`); return the
     steps, or AZ_PLAYOUT_* on failure."""
-    cdef int buf[AZ_NUM_ACTIONS]
+    cdef int buf[AZ_MAX_ACTIONS]
     cdef int steps = 0, a, n
     while s.phase != AZ_PHASE_OVER:
         if steps >= AZ_STEP_LIMIT:
@@ -790,6 +872,10 @@ cdef void ops_outcome(const void* game, const void* state, double* scores, doubl
 cdef int ops_decision_mode(const void* game, const void* state) noexcept nogil:
     return DECISION_OPEN
 
+cdef int ops_prior(const void* game, const void* state, int player, const int* legal, int n,
+                   double* out) noexcept nogil:
+    return prior_c(<const AzGameC*>game, <const AzStateC*>state, player, legal, n, out)
+
 cdef int64_t ops_turn_id(const void* game, const void* state) noexcept nogil:
     cdef const AzStateC* s = <const AzStateC*>state
     if s.phase == AZ_PHASE_DRAFT or s.phase == AZ_PHASE_KEEP:
@@ -807,7 +893,7 @@ cdef GameOpsC AZUL_SINTRA_OPS
 AZUL_SINTRA_OPS.abi_version = GAME_ABI_VERSION
 AZUL_SINTRA_OPS.state_size = sizeof(AzStateC)
 AZUL_SINTRA_OPS.num_actions = AZ_NUM_ACTIONS
-AZUL_SINTRA_OPS.max_legal = AZ_NUM_ACTIONS
+AZUL_SINTRA_OPS.max_legal = AZ_NUM_ACTIONS       # legal drafts are at most (4F + 5) x 8 + 1 = 329
 AZUL_SINTRA_OPS.min_players = _data.MIN_PLAYERS
 AZUL_SINTRA_OPS.max_players = AZ_MAX_PLAYERS
 AZUL_SINTRA_OPS.num_players = ops_num_players
@@ -821,10 +907,15 @@ AZUL_SINTRA_OPS.resample = NULL                  # perfect information (§11.1)
 AZUL_SINTRA_OPS.playout = ops_playout
 AZUL_SINTRA_OPS.outcome = ops_outcome
 AZUL_SINTRA_OPS.decision_mode = ops_decision_mode
-AZUL_SINTRA_OPS.prior = NULL
+AZUL_SINTRA_OPS.prior = ops_prior
 AZUL_SINTRA_OPS.turn_id = ops_turn_id
 AZUL_SINTRA_OPS.full_key = ops_full_key
 AZUL_SINTRA_OPS.info_key = ops_info_key
+
+# With joker_choice: the same functions over 856 actions.
+cdef GameOpsC AZUL_SINTRA_JOKER_OPS = AZUL_SINTRA_OPS
+AZUL_SINTRA_JOKER_OPS.num_actions = AZ_MAX_ACTIONS
+AZUL_SINTRA_JOKER_OPS.max_legal = AZ_MAX_ACTIONS
 
 
 # ================================================================================================
@@ -839,19 +930,28 @@ cdef class Game:
         data: the component data (`data.load_data`: None = the placeholder, a path, a dict).
     """
 
-    def __init__(self, num_players=2, side="A", first_player=0, data=None):
+    def __init__(self, num_players=2, side="A", first_player=0, data=None, flags=None, *, joker_choice=False,
+                 indicator_to_tower=True, auto_keep=False, random_first_player=False):
         cdef int s, f, c, k, i
-        _check_config(num_players, side, first_player)
+        if flags is None:
+            flags = _make_flags(joker_choice=joker_choice, indicator_to_tower=indicator_to_tower,
+                                auto_keep=auto_keep, random_first_player=random_first_player)
+        _check_config(num_players, side, first_player, flags)
         d = _data.load_data(data)
         self.num_players = num_players
         self.side = side
         self.first_player = first_player
         self.data = d
+        self.flags = flags
         memset(&self.g, 0, sizeof(AzGameC))
         self.g.num_players = num_players
         self.g.num_factories = _data.FACTORIES[num_players]
         self.g.side = _rules.SIDES.index(side)
         self.g.first_player = first_player
+        self.g.joker_choice = flags.joker_choice
+        self.g.indicator_to_tower = flags.indicator_to_tower
+        self.g.auto_keep = flags.auto_keep
+        self.g.random_first = flags.random_first_player
         for s in range(AZ_COLUMNS):
             for f in range(2):
                 for c in range(AZ_COLOURS + 1):
@@ -876,23 +976,25 @@ cdef class Game:
         self.g.strip_cells = _data.STRIP_CELLS
 
     def __repr__(self):
-        return f"Game(num_players={self.num_players}, side={self.side!r}, first_player={self.first_player})"
+        extra = "" if self.flags.is_default else f", {self.flags}"
+        return f"Game(num_players={self.num_players}, side={self.side!r}, first_player={self.first_player}{extra})"
 
     def __eq__(self, other):
         return isinstance(other, Game) and self.config() == other.config()
 
     def __hash__(self):
-        return hash((self.num_players, self.side, self.first_player))
+        return hash((self.num_players, self.side, self.first_player, self.flags))
 
     def __reduce__(self):
-        return (Game, (self.num_players, self.side, self.first_player, self.data.to_dict()))
+        return (Game, (self.num_players, self.side, self.first_player, self.data.to_dict(), self.flags))
 
     def config(self):
-        """(num_players, side, first_player, data)."""
-        return self.num_players, self.side, self.first_player, self.data
+        """(num_players, side, first_player, data, flags)."""
+        return self.num_players, self.side, self.first_player, self.data, self.flags
 
     def num_distinct_actions(self):
-        return AZ_NUM_ACTIONS
+        """456, or 856 with `joker_choice` (the jokers-first drafts after the others, AD-23)."""
+        return AZ_MAX_ACTIONS if self.g.joker_choice else AZ_NUM_ACTIONS
 
     def max_chance_outcomes(self):
         return AZ_MAX_OUTCOMES
@@ -919,11 +1021,11 @@ cdef class State(NativeState):
 
     def __init__(self, Game game):
         self.bind(game)
-        self.set_from(_Position(game.num_players, game.side, game.first_player, game.data))
+        self.set_from(_Position(game.num_players, game.side, game.first_player, game.data, game.flags))
 
     cdef void bind(self, Game game):
         self.game = game
-        self.ops = &AZUL_SINTRA_OPS
+        self.ops = &AZUL_SINTRA_JOKER_OPS if game.g.joker_choice else &AZUL_SINTRA_OPS
         self.game_ptr = &game.g
         self.state_ptr = &self.s
 
@@ -975,7 +1077,8 @@ cdef class State(NativeState):
         """A State of `game` holding `pos` (a `position.Position` of the same configuration)."""
         cdef State st
         if pos.config() != game.config():
-            raise PositionError("the position does not belong to this game (players, side, first_player or data)")
+            raise PositionError("the position does not belong to this game (players, side, first_player, data or "
+                                "options)")
         st = State.__new__(State)
         st.bind(game)
         st.set_from(pos)
@@ -985,7 +1088,7 @@ cdef class State(NativeState):
         """The fields as a `position.Position`."""
         cdef int p, k, c, f
         g = self.game
-        pos = _Position(g.num_players, g.side, g.first_player, g.data)
+        pos = _Position(g.num_players, g.side, g.first_player, g.data, g.flags)
         pos.phase, pos.round, pos.turn = self.s.phase, self.s.round, self.s.turn
         pos.to_move, pos.starter, pos.token = self.s.to_move, self.s.starter, self.s.token
         pos.keep_column = self.s.keep_column
@@ -1060,7 +1163,7 @@ cdef class State(NativeState):
 
     def legal_actions(self, player=None):
         """The legal moves of the seat to move, sorted; empty at chance nodes and at the end."""
-        cdef int buf[AZ_NUM_ACTIONS]
+        cdef int buf[AZ_MAX_ACTIONS]
         cdef int n, i
         if player is not None and _parse_seat(player, self.s.num_players, "player") != current_player_c(&self.s):
             return []
@@ -1086,7 +1189,7 @@ cdef class State(NativeState):
         return _rules.PHASE_NAMES[self.s.phase]
 
     cdef bint is_offered(self, int a):
-        cdef int actions[AZ_NUM_ACTIONS]
+        cdef int actions[AZ_MAX_ACTIONS]
         cdef double probs[AZ_MAX_OUTCOMES]
         cdef int n, i
         if self.s.phase == AZ_PHASE_SETUP or self.s.phase == AZ_PHASE_REFILL:
@@ -1128,10 +1231,10 @@ cdef class State(NativeState):
     def _apply_checked(self, action, text):
         if self.s.phase == AZ_PHASE_OVER:
             raise IllegalMoveError(f"illegal move {text or action!r}: the game is over")
-        if not (0 <= action < AZ_NUM_ACTIONS and self.is_offered(action)):
+        if not (0 <= action < self.game.num_distinct_actions() and self.is_offered(action)):
             offered = [a for a, _ in self.chance_outcomes()] if self.is_chance_node() else self.legal_actions()
             shown = text if text is not None else (
-                self.action_to_string(action) if 0 <= action < AZ_NUM_ACTIONS else f"action {action}")
+                self.action_to_string(action) if 0 <= action < self.game.num_distinct_actions() else f"action {action}")
             listed = ", ".join(self.action_to_string(a) for a in offered[:12])
             more = ", ..." if len(offered) > 12 else ""
             raise IllegalMoveError(f"illegal move {shown!r} {self.where()}: legal are {listed}{more}")
@@ -1202,7 +1305,17 @@ cdef class State(NativeState):
         return DECISION_OPEN
 
     def prior(self, player, legal):
-        return None
+        """The search prior of `player` over `legal` (`heuristic.prior`, computed in C), or None."""
+        cdef int buf[AZ_MAX_ACTIONS]
+        cdef double out[AZ_MAX_ACTIONS]
+        cdef int i, n = len(legal)
+        if n > AZ_MAX_ACTIONS:
+            raise OptionError(f"prior: {n} actions, more than the {AZ_MAX_ACTIONS} the game has")
+        for i in range(n):
+            buf[i] = legal[i]
+        if not prior_c(&self.game.g, &self.s, player, buf, n, out):
+            return None
+        return {buf[i]: out[i] for i in range(n)}
 
     def turn_id(self):
         return ops_turn_id(&self.game.g, &self.s)

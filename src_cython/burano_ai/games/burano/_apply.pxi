@@ -74,6 +74,7 @@ cdef void do_roof(StateC* s, int i) noexcept nogil:
     cdef int slot = i // (NUM_ROOF_LINES * 2), rest = i % (NUM_ROOF_LINES * 2)
     cdef int line = rest // 2, flipped = rest % 2, p = s.actor
     cdef int tile, kind, pair, a, b, level, fa, fb, roof_id, mid
+    cdef uint64_t changed
     cdef RoofC* r
     pay_move(s)
     tile = s.players[p].roof_slots[slot]
@@ -100,7 +101,9 @@ cdef void do_roof(StateC* s, int i) noexcept nogil:
     s.roof_field[level - 1][b] = <int8_t>fb
     mid = T.line_mid[line]
     s.mid_used[level - 1][mid >> 6] |= (<uint64_t>1) << (mid & 63)
-    s.open_lines = open_lines(s)
+    # the roof closes only the lines ending at its holes and those sharing its midpoint
+    changed = T.hole_lines[a] | T.hole_lines[b] | T.mid_lines[mid]
+    s.open_lines = (s.open_lines & ~changed) | open_lines_among(s, changed)
     s.buildable = (s.buildable & ~(((<uint64_t>1) << a) | ((<uint64_t>1) << b))) | \
         buildable_among(s, ((<uint64_t>1) << a) | ((<uint64_t>1) << b))
     set_pending_roof(s, roof_id)

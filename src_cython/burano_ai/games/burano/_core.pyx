@@ -71,12 +71,33 @@ from burano_ai.games.burano.position import workshop_layout as _workshop_layout
 cdef extern from *:
     """
     #define BURANO_CTZ(x) __builtin_ctz(x)
-    #define BURANO_POPCOUNT(x) __builtin_popcount(x)
     #define BURANO_CTZ64(x) __builtin_ctzll(x)
+    #if defined(__POPCNT__)
+    #define BURANO_POPCOUNT(x) __builtin_popcount(x)
+    #define BURANO_POPCOUNT64(x) __builtin_popcountll(x)
+    #else
+    /* Without the popcnt instruction (the x86-64 baseline) gcc calls libgcc's __popcountdi2: these
+       branch-free bit sums are inlined and cheaper (the playout counts a turn's actions with them). */
+    static inline int burano_popcount32(uint32_t x) {
+        x = x - ((x >> 1) & 0x55555555u);
+        x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+        x = (x + (x >> 4)) & 0x0F0F0F0Fu;
+        return (int)((x * 0x01010101u) >> 24);
+    }
+    static inline int burano_popcount64(uint64_t x) {
+        x = x - ((x >> 1) & 0x5555555555555555ull);
+        x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+        return (int)((x * 0x0101010101010101ull) >> 56);
+    }
+    #define BURANO_POPCOUNT(x) burano_popcount32(x)
+    #define BURANO_POPCOUNT64(x) burano_popcount64(x)
+    #endif
     """
     int BURANO_CTZ(uint32_t x) noexcept nogil
     int BURANO_CTZ64(uint64_t x) noexcept nogil
     int BURANO_POPCOUNT(uint32_t x) noexcept nogil
+    int BURANO_POPCOUNT64(uint64_t x) noexcept nogil
 
 
 include "_tables.pxi"
@@ -857,6 +878,7 @@ cdef class State:
         self.legal_known = False
         with nogil:
             steps = playout_c(g, s, &rng, pid)
+            s.key = full_key_c(g, s)     # playout_c leaves the key stale
         if steps < 0:
             raise playout_error(steps)
         if BURANO_DEBUG_BUILD:
@@ -892,6 +914,7 @@ def _state_from_bytes(Game game, bytes data):
         raise PositionError("pickled state from another build of burano_ai.games.burano._core")
     set_game(st, game)
     memcpy(&st.s, <const char*>data, sizeof(StateC))
+    st.s.keyless = 0
     return st
 
 
@@ -943,3 +966,36 @@ def playouts(State state, count, seed=0, policy="random"):
     if steps < 0:
         raise playout_error(steps)
     return total, [wins[p] for p in range(state.s.num_players)]
+
+
+# ================================================================================================
+# Test entries: the playout's counted draw against the listed path
+# ================================================================================================
+
+def _turn_actions_counted(State state):
+    """The legal actions of a turn's main decision found one by one by arithmetic (turn_action_at of
+    k = 0..n-1), for tests to compare with `legal_actions()`; [] at any other decision."""
+    cdef TurnFamiliesC f
+    cdef int n, k
+    if state.s.phase != PH_TURN:
+        return []
+    n = turn_families(&state.s, &f)
+    return [turn_action_at(&f, k) for k in range(n)]
+
+
+def _choose_lockstep(State state, seed, policy="random"):
+    """The playout's pick at this decision by both paths from the same seed, for tests.
+
+    Returns ((action, rng state after) of choose_action_c, the same of choose_listed_c): equal when the
+    counted draw picks what the written list would, with the same RNG draws.
+    """
+    cdef Rng a, b
+    cdef int buf[MAX_ACTIONS]
+    cdef int pid = policy_id(policy), pa, pb
+    if state.s.phase == PH_CHANCE_NODE or state.s.phase == PH_GAME_OVER:
+        raise PositionError("_choose_lockstep needs a decision")
+    rng_seed(&a, <uint64_t>(_check_seed(seed) & _U64))
+    b = a
+    pa = choose_action_c(&state.game.g, &state.s, &a, pid, buf)
+    pb = choose_listed_c(&state.game.g, &state.s, &b, pid, buf)
+    return (pa, a.s), (pb, b.s)

@@ -12,7 +12,9 @@ cdef inline bint has_family(const StateC* s, int p, int fam) noexcept nogil:
 
 
 cdef inline int house_index(const PlayerC* pl, int sector) noexcept nogil:
-    return (pl.ring_offset + sector - 1) % NUM_HOUSES
+    # (ring_offset + sector - 1) % NUM_HOUSES for ring_offset 0..11 (notation checks it) and sector 1..12
+    cdef int h = pl.ring_offset + sector - 1
+    return h - NUM_HOUSES if h >= NUM_HOUSES else h
 
 
 cdef inline void arrows(const PlayerC* pl, int* out) noexcept nogil:
@@ -172,7 +174,8 @@ cdef inline bint can_sail(const StateC* s, int p, int node) noexcept nogil:
 cdef int swap_partners(const StateC* s, int p, int island, int pick, int* out, int offset) noexcept nogil:
     """Docks the picked dock may swap with on the way to `island` [RD-37]; return their number.
 
-    Writes `offset` + island * NUM_COLOURS + colour of each to `out` (unless NULL), ascending. A partner
+    Writes `offset` + island * NUM_COLOURS + colour of each to `out`, ascending; with `out` NULL only
+    whether there is one (1 or 0: it stops at the first). A partner
     lies on a later island than the pick and has another colour; the swap must leave the trip possible
     with the privilege left after paying for it (the reference's `swap_partners`).
     """
@@ -202,14 +205,16 @@ cdef int swap_partners(const StateC* s, int p, int island, int pick, int* out, i
                     break
             docks[j * DOCKS_PER_ISLAND + k] = <int8_t>pick_colour
             if trip_possible(docks, arr, island, s.players[p].privilege - 1):
-                if out != NULL:
-                    out[n] = offset + j * NUM_COLOURS + c
+                if out == NULL:
+                    return 1
+                out[n] = offset + j * NUM_COLOURS + c
                 n += 1
     return n
 
 
 cdef int swap_picks(const StateC* s, int p, int island, int* out, int offset) noexcept nogil:
-    """Docks that may start a swap on the way to `island` (those with a partner); as `swap_partners`."""
+    """Docks that may start a swap on the way to `island` (those with a partner); as `swap_partners`
+    (with `out` NULL: 1 if there is one, else 0)."""
     cdef int i, k, c, prev, n = 0
     for i in range(NUM_ISLANDS):
         prev = -1
@@ -219,8 +224,9 @@ cdef int swap_picks(const StateC* s, int p, int island, int* out, int offset) no
                 continue
             prev = c
             if swap_partners(s, p, island, i * NUM_COLOURS + c, NULL, 0) > 0:
-                if out != NULL:
-                    out[n] = offset + i * NUM_COLOURS + c
+                if out == NULL:
+                    return 1
+                out[n] = offset + i * NUM_COLOURS + c
                 n += 1
     return n
 
@@ -362,9 +368,11 @@ cdef void recompute_derived(const GameC* g, StateC* s) noexcept nogil:
             if s.workshop[i] == p:
                 pl.workshop_mask |= 1u << i
         pl.pyramid_count = 0
+        pl.pyramid_mask = 0
         for j in range(PYRAMID_SIZE):
             if pl.pyramid[j] >= 0:
                 pl.pyramid_count += 1
+                pl.pyramid_mask |= 1u << j
                 s.supply[pl.pyramid[j]] -= 1
         pl.prep_total = 0
         for c in range(NUM_COLOURS):

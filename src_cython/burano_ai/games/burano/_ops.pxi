@@ -162,6 +162,7 @@ cdef void ops_resample(const void* game, void* state, int seat, Rng* rng) noexce
 
 
 cdef int ops_playout(const void* game, void* state, Rng* rng, int policy) noexcept nogil:
+    # The search only scores the world after its playout: the key playout_c leaves stale is not read.
     cdef int status = playout_c(<const GameC*>game, <StateC*>state, rng,
                                 POLICY_HEURISTIC if policy == OPS_POLICY_HEURISTIC else POLICY_RANDOM)
     if status >= 0:

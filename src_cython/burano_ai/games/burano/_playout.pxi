@@ -117,6 +117,37 @@ cdef int swap_gain(const StateC* s, int p, int pick, int partner) noexcept nogil
     return best
 
 
+cdef inline int done_score(const StateC* s) noexcept nogil:
+    if s.phase == PH_TURN:
+        # The first move of a turn gains a coin: never end a turn before it.
+        return -10 if s.moves == 0 else 2
+    return 1
+
+
+cdef inline int take_score(const PlayerC* pl) noexcept nogil:
+    return 8 if pl.prep_total == 0 else 3
+
+
+cdef inline int build_score(const StateC* s, int p, int colour) noexcept nogil:
+    """Every build of one colour scores the same: by the action the colour maps to."""
+    cdef int act = s.markers[colour]
+    if act == ACT_FISHING or act == ACT_LACE:
+        return 12 if s.players[p].ring_workers > 1 else 4
+    return 10 if workers_off_ring(s, p) > 0 else 6
+
+
+cdef inline int priv_coin_score(const StateC* s, const PlayerC* pl) noexcept nogil:
+    # Worth it only when the next move is not affordable otherwise.
+    if s.moves < T.max_moves and pl.coins + T.move_costs[s.moves] < 0 <= pl.coins + 1 + T.move_costs[s.moves]:
+        return 9
+    return -20
+
+
+cdef enum:
+    ROOF_SCORE = 30
+    PRIVILEGE_SPENT_SCORE = -20   # privilege is kept (it is worth a coin at the end) rather than spent on a whim
+
+
 cdef int heuristic_score(const GameC* g, const StateC* s, int action) noexcept nogil:
     """Cheap action preference of the "heuristic" playout policy (higher is better).
 
@@ -131,29 +162,19 @@ cdef int heuristic_score(const GameC* g, const StateC* s, int action) noexcept n
     cdef int fam = T.action_family[action], i = T.action_index[action], p = s.actor, colour, act
     cdef const PlayerC* pl = &s.players[p]
     if fam == F_DONE:
-        if s.phase == PH_TURN:
-            # The first move of a turn gains a coin: never end a turn before it.
-            return -10 if s.moves == 0 else 2
-        return 1
+        return done_score(s)
     if fam == F_SELL:
         return 20 + T.sale_vp[i]
     if fam == F_ROOF:
-        return 30
+        return ROOF_SCORE
     if fam == F_BUILD:
-        colour = i // NUM_HOLES
-        act = s.markers[colour]
-        if act == ACT_FISHING or act == ACT_LACE:
-            return 12 if pl.ring_workers > 1 else 4
-        return 10 if workers_off_ring(s, p) > 0 else 6
+        return build_score(s, p, i // NUM_HOLES)
     if fam == F_TAKE:
-        return 8 if pl.prep_total == 0 else 3
+        return take_score(pl)
     if fam == F_PRIV_COIN:
-        # Worth it only when the next move is not affordable otherwise.
-        if s.moves < T.max_moves and pl.coins + T.move_costs[s.moves] < 0 <= pl.coins + 1 + T.move_costs[s.moves]:
-            return 9
-        return -20
+        return priv_coin_score(s, pl)
     if fam == F_PRIV_CUBE or fam == F_LACE_PRIV or fam == F_PRIV_RESERVE:
-        return -20   # privilege is kept (it is worth a coin at the end) rather than spent on a whim
+        return PRIVILEGE_SPENT_SCORE
     if fam == F_SAIL:
         if T.node_island[i] >= 0:
             colour = matches(s, p, T.node_island[i])
@@ -194,15 +215,12 @@ cdef int heuristic_score(const GameC* g, const StateC* s, int action) noexcept n
     return 0
 
 
-cdef int choose_action_c(const GameC* g, const StateC* s, Rng* rng, int policy, int* buf) noexcept nogil:
-    """Pick the next action of a playout (samples chance nodes); `buf` holds MAX_ACTIONS ints.
+cdef int choose_listed_c(const GameC* g, const StateC* s, Rng* rng, int policy, int* buf) noexcept nogil:
+    """Pick the next action of a playout at a decision from its written legal list (`buf`, MAX_ACTIONS ints).
 
-    Returns -1 at a dead end: a decision with no legal action or a chance node with no outcome (only
-    a malformed position has one).
+    Returns -1 at a dead end: a decision with no legal action (only a malformed position has one).
     """
     cdef int n, i, best, score, ties, pick
-    if s.phase == PH_CHANCE_NODE:
-        return sample_chance_c(g, s, rng)
     n = legal_actions_c(g, s, buf)
     if n <= 0:
         return -1
@@ -227,23 +245,103 @@ cdef int choose_action_c(const GameC* g, const StateC* s, Rng* rng, int policy, 
     return pick
 
 
+cdef inline void reservoir_block(Rng* rng, int score, int m, int first, int* best, int* ties, int* pick) noexcept nogil:
+    """Feed `m` consecutive entries (list indices first..first+m-1) that all score `score` to the
+    reservoir sampling of choose_listed_c: the same comparisons and the same RNG draws, in order."""
+    cdef int i = 0
+    if m <= 0 or score < best[0]:
+        return
+    if score > best[0]:
+        best[0] = score
+        ties[0] = 1
+        pick[0] = first
+        i = 1
+    while i < m:
+        ties[0] += 1
+        if rng_below(rng, ties[0]) == 0:
+            pick[0] = first + i
+        i += 1
+
+
+cdef int choose_turn_c(const StateC* s, Rng* rng, int policy) noexcept nogil:
+    """choose_listed_c at a turn's main decision (PH_TURN), without writing the legal list.
+
+    The families of the decision (turn_families) give the count n, so the uniform pick is the same
+    rng_below(n) draw and turn_action_at finds the action; the heuristic scores a family at a time
+    (every take scores the same, every build of one colour, every roof) and feeds each family's block
+    of list entries to the same reservoir sampling. Same action, same RNG draws as the listed path
+    (test_playout_lockstep checks it).
+    """
+    cdef TurnFamiliesC f
+    cdef int n = turn_families(s, &f), p = s.actor, first, best, ties, pick, slot, roofs = 0
+    cdef uint32_t colours
+    cdef const PlayerC* pl = &s.players[p]
+    if n == 1:
+        return A_DONE
+    if policy == POLICY_RANDOM or (rng_next(rng) & 7) == 0:
+        return turn_action_at(&f, <int>rng_below(rng, n))
+    best = -1000000
+    ties = 0
+    pick = 0
+    reservoir_block(rng, done_score(s), 1, 0, &best, &ties, &pick)
+    first = 1
+    reservoir_block(rng, take_score(pl), BURANO_POPCOUNT(f.takes), first, &best, &ties, &pick)
+    first += BURANO_POPCOUNT(f.takes)
+    colours = f.build_colours
+    while colours:
+        reservoir_block(rng, build_score(s, p, BURANO_CTZ(colours)), f.holes_n, first, &best, &ties, &pick)
+        first += f.holes_n
+        colours &= colours - 1
+    for slot in range(NUM_ROOF_SLOTS):
+        roofs += f.roofs_n[slot]
+    reservoir_block(rng, ROOF_SCORE, roofs, first, &best, &ties, &pick)
+    first += roofs
+    if f.priv:
+        reservoir_block(rng, priv_coin_score(s, pl), 1, first, &best, &ties, &pick)
+        first += 1
+        reservoir_block(rng, PRIVILEGE_SPENT_SCORE, BURANO_POPCOUNT(f.cube_colours) * BURANO_POPCOUNT(f.cube_positions),
+                        first, &best, &ties, &pick)
+    return turn_action_at(&f, pick)
+
+
+cdef int choose_action_c(const GameC* g, const StateC* s, Rng* rng, int policy, int* buf) noexcept nogil:
+    """Pick the next action of a playout (samples chance nodes); `buf` holds MAX_ACTIONS ints.
+
+    Returns -1 at a dead end: a decision with no legal action or a chance node with no outcome (only
+    a malformed position has one).
+    """
+    if s.phase == PH_CHANCE_NODE:
+        return sample_chance_c(g, s, rng)
+    if s.phase == PH_TURN:
+        return choose_turn_c(s, rng, policy)
+    return choose_listed_c(g, s, rng, policy, buf)
+
+
 cdef int playout_c(const GameC* g, StateC* s, Rng* rng, int policy) noexcept nogil:
     """Play `s` to the end in place; return the number of actions applied.
 
     Returns PLAYOUT_CAPPED (-1) if the step cap was hit, PLAYOUT_DEAD_END (-2) if a decision had no
     legal action or a chance node no outcome (a malformed position; `s` is left there).
+
+    The Zobrist key is not maintained on the way (a fifth of a random playout's work went into it, and
+    a playout's state is only scored): `s.key` is stale on return, and a caller that keeps `s` sets it
+    with `full_key_c` (State.playout does). Debug builds keep the key, to check it after every action.
     """
     cdef int buf[MAX_ACTIONS]
     cdef int steps = 0, action
+    s.keyless = not BURANO_DEBUG_BUILD
     while s.phase != PH_GAME_OVER:
         if steps >= MAX_PLAYOUT_STEPS:
-            return PLAYOUT_CAPPED
+            steps = PLAYOUT_CAPPED
+            break
         action = choose_action_c(g, s, rng, policy, buf)
         if action < 0:
-            return PLAYOUT_DEAD_END
+            steps = PLAYOUT_DEAD_END
+            break
         apply_action_c(g, s, action)
         debug_check(g, s)
         steps += 1
+    s.keyless = 0
     return steps
 
 

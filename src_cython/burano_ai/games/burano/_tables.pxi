@@ -52,6 +52,7 @@ cdef struct TablesC:
     int8_t line_b[NUM_ROOF_LINES]
     int8_t line_mid[NUM_ROOF_LINES]
     uint64_t hole_lines[NUM_HOLES]             # bit per roof line ending at the hole
+    uint64_t mid_lines[NUM_LATTICE_CELLS]      # bit per roof line whose midpoint is the cell
     uint64_t hole_dependents[NUM_HOLES]        # the hole and every hole it neighbours (build_level reads)
     # Route.
     int8_t dest[NUM_ROUTE_NODES][2][MAX_ROUTE_DESTS]  # sail destinations [node][long voyage], sorted
@@ -63,6 +64,7 @@ cdef struct TablesC:
     int8_t piece_symbol[NUM_PIECES][3]
     # Sales: ship, counts per species, VP; plus the species mask and the count each needs.
     int8_t sale_ship[NUM_SALES]
+    int16_t ship_sales_end[NUM_SHIPS]         # one past the last sale of the ship (each ship's sales are contiguous)
     int8_t sale_counts[NUM_SALES][NUM_SPECIES]
     int16_t sale_vp[NUM_SALES]
     uint8_t sale_mask[NUM_SALES]
@@ -212,10 +214,13 @@ def _init_tables():
             T.hole_dependents[h] |= (<uint64_t>1) << i
     for i in range(NUM_HOLES):
         T.hole_lines[i] = 0
+    for i in range(NUM_LATTICE_CELLS):
+        T.mid_lines[i] = 0
     for i, (ha, hb, mid) in enumerate(_topo.ROOF_LINES):
         T.line_a[i], T.line_b[i], T.line_mid[i] = ha, hb, mid
         T.hole_lines[ha] |= (<uint64_t>1) << i
         T.hole_lines[hb] |= (<uint64_t>1) << i
+        T.mid_lines[mid] |= (<uint64_t>1) << i
     # Route.
     for i in range(NUM_ROUTE_NODES):
         for k in range(2):
@@ -234,8 +239,13 @@ def _init_tables():
         for j, (colour, symbol) in enumerate(piece):
             T.piece_colour[i][j], T.piece_symbol[i][j] = colour, symbol
     # Sales.
+    ships_done = set()
     for i, (ship, counts, vp) in enumerate(_actions.SALES):
+        if i and ship != _actions.SALES[i - 1][0]:
+            ships_done.add(_actions.SALES[i - 1][0])
+        _require(ship not in ships_done, "each ship's sales contiguous")
         T.sale_ship[i] = ship
+        T.ship_sales_end[ship] = i + 1
         T.sale_vp[i] = vp
         T.sale_mask[i] = 0
         need = max(counts)

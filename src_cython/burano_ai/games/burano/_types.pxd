@@ -134,6 +134,7 @@ cdef struct PlayerC:
     int8_t house_symbol[NUM_HOUSES]     # derived: symbol of house h (0 coin, 1 fountain)
     uint32_t workshop_mask              # derived: squares holding this seat's workers
     int8_t pyramid_count                # derived: cubes in the pyramid
+    uint16_t pyramid_mask               # derived: bit per pyramid position holding a cube
     int8_t prep_total                   # derived: cubes in the preparation area
     int8_t island_total                 # derived: workers on the islands
 
@@ -194,8 +195,9 @@ cdef struct StateC:
     int8_t fish_display_total           # derived: face-up fish cards
     uint16_t building_deck              # derived: building cards in the deck (bit per card id)
     uint16_t roof_stack[NUM_ROOF_KINDS] # derived: tiles left per kind (bit per pair id)
-    # Zobrist key of the position, maintained by every change.
+    # Zobrist key of the position, maintained by every change (except inside a playout, see keyless).
     uint64_t key
+    int8_t keyless                      # 1 only while playout_c runs: the setters skip the key
 
 
 cdef struct GameC:

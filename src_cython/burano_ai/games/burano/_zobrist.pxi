@@ -85,7 +85,8 @@ cdef inline int pcell(int p, int field) noexcept nogil:
 
 
 cdef inline void rekey(StateC* s, int cell, int64_t old, int64_t new) noexcept nogil:
-    if old != new:
+    # A playout's state is scored and discarded: its key is not kept (see playout_c).
+    if old != new and not s.keyless:
         s.key ^= zk(cell, old) ^ zk(cell, new)
 
 
@@ -346,6 +347,7 @@ cdef inline void turn_wheel(StateC* s, int p, int k) noexcept nogil:
 cdef inline void set_pyramid(StateC* s, int p, int pos, int colour) noexcept nogil:
     cdef PlayerC* pl = &s.players[p]
     pl.pyramid_count += (colour >= 0) - (pl.pyramid[pos] >= 0)
+    pl.pyramid_mask = (pl.pyramid_mask & ~(1u << pos)) | ((colour >= 0) << pos)
     put8(s, pcell(p, ZP_PYRAMID + pos), &pl.pyramid[pos], colour)
 
 

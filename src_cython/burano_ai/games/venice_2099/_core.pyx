@@ -14,7 +14,9 @@ exact uniform sampler of §10.3 (the same SplitMix64 draws as the reference). Th
 (§5.6) belongs to the drowning figure's owner, who may not be the active seat: `current_player` names
 it, and its `turn_id` is NO_TURN (a decision outside turns), so the card that sank the district ends
 the active seat's turn for the search's plans. Playouts are uniform random, or with the heuristic policy
-(`heuristic_action_c`) a cheap preference for squares that survive and cheap purchases.
+(`heuristic_action_c`) a cheap reading of the world being played out: every card in a hand will sink its
+district, so figures stand on survivors and a token is bought when its final value beats its price
+(measured against random playouts in docs/benchmarks.md, "Venice 2099").
 """
 
 cimport cython
