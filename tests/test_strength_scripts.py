@@ -117,3 +117,19 @@ def test_azul_ladder_sums_chunks_per_step(tmp_path):
     assert "| 1 | 8 | 4 | 4 | 0.625 | 0.219-0.908 | yes | 1, 2 |" in proc.stdout
     assert "| 2 | 16 | 8 | 2 | 0.500 |" in proc.stdout and "1 of 2 steps score >= 55% (2-4 games a step)" in proc.stdout
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_ladder_sum_pools_runs_step_by_step(tmp_path):
+    """bench/ladder_sum.py: two runs of 4 games a step pool into 8 (3 + 2 wins = 5/8 at the first step)."""
+    def ladder(path, scores):
+        steps = [{"low": low, "high": 2 * low, "games": 4, "score": sc, "command": "burano arena --game venice-2099 x"}
+                 for low, sc in zip((250, 500), scores)]
+        path.write_text(json.dumps({"bot": "ismcts", "steps": steps}))
+        return str(path)
+    a, b = ladder(tmp_path / "a.json", (0.75, 0.25)), ladder(tmp_path / "b.json", (0.5, 0.5))
+    proc = subprocess.run([sys.executable, str(SCRIPTS.parent / "bench" / "ladder_sum.py"), a, b,
+                           "--plot", str(tmp_path / "p.png")], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "| 1 | 500 | 250 | 8 | 0.625 |" in proc.stdout and "| 2 | 1000 | 500 | 8 | 0.375 |" in proc.stdout
+    assert "1 of 2 steps score >= 55% (2 runs pooled)" in proc.stdout and "venice-2099" in proc.stdout
+    assert (tmp_path / "p.png").read_bytes()[:4] == b"\x89PNG"
