@@ -498,11 +498,12 @@ def apply_view_moves(start, moves: list[str], view: int, game: str = DEFAULT_GAM
 
 @dataclass
 class _FutureStep:
-    """What `record._hidden_options` reads of a step: its text (None for `?`) and its public kind (a `?`
-    names none)."""
+    """What `record._hidden_options` reads of a step: its text (None for `?`), its public kind (a `?`
+    names none) and whether it is chance (a move list does not say: taken as not)."""
 
     move: str | None
     kind: str | None = None
+    is_chance: bool = False
 
 
 def parse_query(data: dict, default_threads: int | None = None, game_factory=None,
