@@ -38,7 +38,7 @@ from typing import Any, Callable
 from burano_ai.core.errors import OptionError
 from burano_ai.core.seats import SEAT_LETTERS, parse_seat
 from burano_ai.core.seeds import derive
-from burano_ai.core.workers import process_pool
+from burano_ai.core.workers import process_pool, wait_first
 from burano_ai.engine import load_position, suggest
 from burano_ai.games import DEFAULT_GAME
 from burano_ai.record import GameRecord, RecordError
@@ -306,14 +306,17 @@ def _in_processes(tasks: list[tuple], jobs: int, progress: Progress | None) -> l
 
     The pool (`core.workers.process_pool`) ends its workers on SIGTERM, SIGHUP and SIGINT, and at once when
     a task fails: nothing outlives the analysis."""
-    from concurrent.futures import as_completed
     out: list[Decision | None] = [None] * len(tasks)
     with process_pool(min(jobs, len(tasks))) as pool:
         futures = {pool.submit(_decision, *task): k for k, task in enumerate(tasks)}
-        for done, future in enumerate(as_completed(futures), start=1):
-            out[futures[future]] = future.result()
-            if progress is not None:
-                progress(done, len(tasks))
+        pending, finished = set(futures), 0
+        while pending:
+            done, pending = wait_first(pending)      # wakes up so a Ctrl-C is seen (core.workers)
+            for future in done:
+                out[futures[future]] = future.result()
+                finished += 1
+                if progress is not None:
+                    progress(finished, len(tasks))
     return [d for d in out if d is not None]
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from burano_ai.core.errors import OptionError
-from burano_ai.core.workers import process_pool
+from burano_ai.core.workers import process_pool, wait_first
 
 Progress = Callable[[int, int], None]
 #: Plays one task and returns its record (a picklable module-level function).
@@ -56,7 +56,6 @@ def run_local(play: Play, tasks: Sequence[Any], workers: int, progress: Progress
         while (task := feed.next()) is not None:
             _report(play(task), records, total, on_record, progress)
         return records
-    from concurrent.futures import FIRST_COMPLETED, wait
     # The pool ends its workers on SIGTERM, SIGHUP and SIGINT, and at once on an error (core.workers).
     with process_pool(min(workers, total)) as pool:
         running: set = set()
@@ -65,7 +64,7 @@ def run_local(play: Play, tasks: Sequence[Any], workers: int, progress: Progress
                 running.add(pool.submit(play, task))
             if not running:
                 break
-            done, running = wait(running, return_when=FIRST_COMPLETED)
+            done, running = wait_first(running)
             for future in done:
                 _report(future.result(), records, total, on_record, progress)
     return records

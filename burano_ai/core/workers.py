@@ -165,6 +165,26 @@ def process_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
             pool.shutdown(wait=False, cancel_futures=True)
 
 
+#: Seconds between the parent's looks at a pool's futures (`wait_first`).
+POLL_SECONDS = 0.2
+
+
+def wait_first(futures: Iterable[Any], poll: float = POLL_SECONDS) -> tuple[set, set]:
+    """`concurrent.futures.wait(futures, return_when=FIRST_COMPLETED)` that wakes every `poll` seconds.
+
+    A Ctrl-C that arrives while the main thread blocks SIGINT (a worker being started, `_Pool`) is taken by
+    another thread of the parent; CPython then runs the Python handler only once the main thread takes the
+    GIL again, which an untimed wait never does: the parent hung with its workers (seen under load in CI,
+    tests/test_pool_signals.py). Waking up lets the handler run.
+    """
+    from concurrent.futures import FIRST_COMPLETED, wait
+    pending = set(futures)
+    while True:
+        done, pending = wait(pending, timeout=poll, return_when=FIRST_COMPLETED)
+        if done or not pending:
+            return done, pending
+
+
 def follow_parent(ignore_sigint: bool = True) -> None:
     """In a worker process: end when the parent does, however it ends (see the module docstring).
 
