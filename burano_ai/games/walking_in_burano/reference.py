@@ -26,10 +26,10 @@ from burano_ai.core.seeds import check_seed
 from burano_ai.games.walking_in_burano import rules, scoring
 from burano_ai.games.walking_in_burano.data import (
     CARDS_PER_ACQUIRE, COIN_CAP, HAND_LIMIT, IS_TOURIST, LEVELS, MAX_HOUSES, MAX_PLACEMENTS, NUM_CHARACTERS,
-    ROUND_GUARD, card_level, load_data,
+    ROUND_GUARD, CardData, card_level, load_data,
 )
 from burano_ai.games.walking_in_burano.position import (
-    EMPTY, SCAFFOLD, House, Options, Position, check_config, position_from_json, position_to_dict,
+    EMPTY, SCAFFOLD, House, Options, Position, Seat, check_config, position_from_json, position_to_dict,
 )
 from burano_ai.games.walking_in_burano.render import render
 from burano_ai.games.walking_in_burano.rules import (
@@ -169,37 +169,12 @@ class State(Position):
         return self.builds_cost()[self.placed]
 
     def target_ok(self, p: int, card: int, target: int) -> bool:
-        """§6.2 hard rules and §6.4's table of legal targets (scaffolds taken automatically)."""
-        seat = self.seats[p]
-        n, free = len(seat.street), seat.free_scaffolds()
-        level = card_level(card)
-        if target in (TARGET_LEFT, TARGET_RIGHT):
-            if n >= MAX_HOUSES or (n == 0 and target == TARGET_LEFT):     # one new position in an empty street
-                return False
-            return free >= level - 1                     # L2 needs 1 scaffold below, L3 needs 2
-        if target >= n:
-            return False
-        floors = seat.street[target].floors
-        if level == 1:
-            return floors[0] == SCAFFOLD
-        if level == 2:
-            return floors[1] in (EMPTY, SCAFFOLD)
-        return floors[2] == EMPTY and (floors[1] != EMPTY or free >= 1)
+        """§6.2 hard rules and §6.4's table of legal targets (`target_ok`)."""
+        return target_ok(self.seats[p], card, target)
 
     def breaks_soft_rule(self, p: int, card: int, target: int) -> bool:
-        """§6.3 [WD-8]: the placed card's colour against the real cards already in the street: rule 1
-        (its own house holds another colour) or rule 2 (a neighbouring house holds its colour)."""
-        street = self.seats[p].street
-        colour = self.data.cards[card].colour
-        if target == TARGET_LEFT:
-            own, neighbours = [], street[:1]
-        elif target == TARGET_RIGHT:
-            own, neighbours = [], street[-1:]
-        else:
-            own, neighbours = [street[target]], street[max(0, target - 1):target] + street[target + 1:target + 2]
-        if any(self.data.cards[c].colour != colour for h in own for c in h.real_cards()):
-            return True
-        return any(self.data.cards[c].colour == colour for h in neighbours for c in h.real_cards())
+        """§6.3 [WD-8] (`breaks_soft_rule`)."""
+        return breaks_soft_rule(self.data, self.seats[p], card, target)
 
     def place_actions(self) -> list[int]:
         """§6: PLACE(c, t) iff fewer than 3 placed, the cost is paid in full, t is a legal target and,
@@ -561,6 +536,12 @@ class State(Position):
 
     __copy__ = clone
 
+    def to_position(self) -> Position:
+        """The fields as a plain `position.Position` (a copy), as the compiled State gives them."""
+        out = Position.__new__(Position)
+        out.copy_fields_from(self)
+        return out
+
     def __deepcopy__(self, memo: dict) -> State:
         return self.clone()
 
@@ -679,3 +660,38 @@ class State(Position):
 
     def __repr__(self) -> str:
         return f"<walking-in-burano State round {self.round + 1} {rules.PHASE_NAMES[self.phase]} key {self.key():016x}>"
+
+
+def target_ok(seat: Seat, card: int, target: int) -> bool:
+    """§6.2 hard rules and §6.4's table of legal targets for `card` in `seat`'s street (scaffolds taken
+    automatically)."""
+    n, free = len(seat.street), seat.free_scaffolds()
+    level = card_level(card)
+    if target in (TARGET_LEFT, TARGET_RIGHT):
+        if n >= MAX_HOUSES or (n == 0 and target == TARGET_LEFT):     # one new position in an empty street
+            return False
+        return free >= level - 1                     # L2 needs 1 scaffold below, L3 needs 2
+    if target >= n:
+        return False
+    floors = seat.street[target].floors
+    if level == 1:
+        return floors[0] == SCAFFOLD
+    if level == 2:
+        return floors[1] in (EMPTY, SCAFFOLD)
+    return floors[2] == EMPTY and (floors[1] != EMPTY or free >= 1)
+
+
+def breaks_soft_rule(data: CardData, seat: Seat, card: int, target: int) -> bool:
+    """§6.3 [WD-8]: the placed card's colour against the real cards already in the street: rule 1
+    (its own house holds another colour) or rule 2 (a neighbouring house holds its colour)."""
+    street = seat.street
+    colour = data.cards[card].colour
+    if target == TARGET_LEFT:
+        own, neighbours = [], street[:1]
+    elif target == TARGET_RIGHT:
+        own, neighbours = [], street[-1:]
+    else:
+        own, neighbours = [street[target]], street[max(0, target - 1):target] + street[target + 1:target + 2]
+    if any(data.cards[c].colour != colour for h in own for c in h.real_cards()):
+        return True
+    return any(data.cards[c].colour == colour for h in neighbours for c in h.real_cards())

@@ -171,11 +171,12 @@ class WalkingInBuranoSpec(PeopleSide):
 
     def bots(self) -> Mapping[str, Any]:
         """The game's heuristic bot: ``greedy`` (`burano_ai.games.walking_in_burano.greedy.choose_greedy`)."""
-        from burano_ai.games.walking_in_burano.greedy import CARD_WEIGHT, COIN_WEIGHT, HAND_WEIGHT, choose_greedy
+        from burano_ai.games.walking_in_burano.greedy import COIN_WEIGHT, HAND_WEIGHT, PROGRESS_WEIGHT, choose_greedy
         return {"greedy": BotDeclaration(
-            choose_greedy, {"coin_weight": COIN_WEIGHT, "card_weight": CARD_WEIGHT, "hand_weight": HAND_WEIGHT},
-            summary="one decision ahead: the final scoring as it stands plus ``coin_weight`` per coin, "
-                    "``card_weight`` per card in the street and ``hand_weight`` per card in hand.")}
+            choose_greedy, {"coin_weight": COIN_WEIGHT, "hand_weight": HAND_WEIGHT, "progress_weight": PROGRESS_WEIGHT},
+            summary="one decision ahead on an estimate of its final score: the scoring as the street stands, "
+                    "the character each house is on its way to (more the nearer it is finished), cards in "
+                    "hand that fit and coins while turns remain.")}
 
     # --- people side
 
