@@ -481,7 +481,7 @@ WIB_PLACEHOLDER = ROOT / "burano_ai/games/walking_in_burano/data/placeholder.jso
 
 def test_walking_in_burano_declares_its_variants_first_player_and_deck():
     assert list(WIB.game_options) == ["fewer_characters", "no_window_penalty", "public_returns", "literal_cost",
-                                      "first_player", "data"]
+                                      "first_player", "boy_scoring", "data"]
     assert parse_game_options(WIB, {"first_player": "chance", "public_returns": False}) == {}
     with pytest.raises(OptionError, match="first_player"):
         parse_game_options(WIB, {"first_player": "E"})

@@ -25,14 +25,17 @@ core = pytest.importorskip("burano_ai.games.walking_in_burano._core")
 GAMES_PER_CASE = 4
 
 #: Option sets covered in lockstep: the defaults, each §13 variant, public returns, literal costs, a fixed
-#: first player, and everything at once.
+#: first player, each Boy scoring (WD-11, WD-32), and everything at once.
 OPTION_CASES = [
     Options(),
     Options(fewer_characters=True),
     Options(no_window_penalty=True),
     Options(public_returns=True),
     Options(literal_cost=True, first_player=1),
-    Options(fewer_characters=True, no_window_penalty=True, public_returns=True, literal_cost=True, first_player=0),
+    Options(boy_scoring="distinct"),
+    Options(boy_scoring="sets", public_returns=True),
+    Options(fewer_characters=True, no_window_penalty=True, public_returns=True, literal_cost=True, first_player=0,
+            boy_scoring="sets"),
 ]
 
 

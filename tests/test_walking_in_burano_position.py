@@ -25,7 +25,7 @@ jsonschema = pytest.importorskip("jsonschema")
 SCHEMA = json.loads((ROOT / "docs" / "walking-in-burano-position.schema.json").read_text())
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 OPTION_SETS = ({}, {"public_returns": True}, {"fewer_characters": True, "no_window_penalty": True},
-               {"literal_cost": True, "first_player": 1})
+               {"literal_cost": True, "first_player": 1, "boy_scoring": "sets"})
 
 
 def positions(n, seed=0, every=7, **options):

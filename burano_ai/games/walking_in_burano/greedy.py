@@ -86,7 +86,7 @@ def best_character(pos: Position, seat: Seat, house: int, types: list[int], inha
     best = inhabitants
     for k in types:
         if IS_TOURIST[k]:
-            best = max(best, scoring.tourist_vp(pos.data, seat, house, k))
+            best = max(best, scoring.tourist_vp(pos.data, seat, house, k, pos.options.boy_scoring))
     return best
 
 

@@ -78,7 +78,7 @@ def describe_move(state, action: int) -> str:
     if kind == "character":
         k = action - rules.CHARACTER0
         j = next(i for i, h in enumerate(seat.street) if h.pending)
-        vp = scoring.character_vp(data, seat, j, k)
+        vp = scoring.character_vp(data, seat, j, k, pos.options.boy_scoring)
         what = "its house" if IS_TOURIST[k] else "the whole street"
         return f"the {CHARACTER_NAMES[k]} comes to house {j + 1} (scores {what}: {vp} VP now)"
     if kind == "return":
@@ -194,18 +194,21 @@ def _end_reason(pos: Position) -> str:
 
 
 def final_lines(pos: Position) -> list[str]:
-    """The final scoring per seat and category, then the result with the tie-break that decided it."""
+    """The final scoring per seat and category, the Boy's rule in force (option boy_scoring, WD-11), then the
+    result with the tie-break that decided it."""
     lines = [f"game over: {_end_reason(pos)}"]
     for p in range(pos.num_players):
         b = scoring.breakdown(pos, p)
         seat = pos.seats[p]
-        chars = [f"{CHARACTER_NAMES[h.character]} {scoring.character_vp(pos.data, seat, j, h.character)}"
+        chars = [f"{CHARACTER_NAMES[h.character]} "
+                 f"{scoring.character_vp(pos.data, seat, j, h.character, pos.options.boy_scoring)}"
                  for j, h in enumerate(seat.street) if h.character >= 0]
         detail = f" ({', '.join(chars)})" if chars else ""
         parts = [f"characters {b['characters']}{detail}", f"shops {b['shops']}", f"tokens {b['tokens']}"]
         if not pos.options.no_window_penalty:
             parts.append(f"closed windows {b['windows']} ({_plural(scoring.closed_windows(pos.data, seat), 'window')})")
         lines.append(f"{SEAT_LETTERS[p]}: {' + '.join(parts)} = {sum(b.values())} VP")
+    lines.append(f"Boy rule: 2 {scoring.BOY_RULE_WORDS[pos.options.boy_scoring]}")
     return lines + result_lines(pos)
 
 

@@ -34,7 +34,8 @@ from burano_ai.core.seats import SEAT_LETTERS
 from burano_ai.core.seeds import check_seed
 from burano_ai.games.walking_in_burano import rules
 from burano_ai.games.walking_in_burano.data import (
-    BEGINNER_REMOVED, BONUS_TOKENS, BUILD_COSTS, BUILD_COSTS_LITERAL, CARDS_PER_LEVEL, CHARACTER_COPIES, CHARACTER_NAMES, COIN_CAP, HAND_LIMIT,
+    BEGINNER_REMOVED, BONUS_TOKENS, BOY_SCORINGS, BUILD_COSTS, BUILD_COSTS_LITERAL, CARDS_PER_LEVEL, CHARACTER_COPIES,
+    CHARACTER_NAMES, COIN_CAP, HAND_LIMIT,
     IS_TOURIST, LEVELS, MARKET_EXTRA_COLUMNS, MAX_COLUMNS, MAX_HOUSES, MAX_PLACEMENTS, MAX_PLAYERS, MIN_PLAYERS,
     NUM_CARDS, NUM_CHARACTERS, ROUND_GUARD, SCAFFOLDS, START_COINS, CardData, card_level, data_from_dict,
     default_data, load_data,
@@ -47,7 +48,10 @@ from burano_ai.games.walking_in_burano.rules import (
 FORMAT = "walking-in-burano-position/1"
 TOP_FIELDS = ("format", "view", "players", "options", "data", "phase", "round", "turn", "first_player", "to_move",
               "last_round", "market", "decks", "discard", "characters", "placed", "returned", "seats")
-OPTION_FIELDS = ("fewer_characters", "no_window_penalty", "public_returns", "literal_cost", "first_player")
+OPTION_FIELDS = ("fewer_characters", "no_window_penalty", "public_returns", "literal_cost", "first_player",
+                 "boy_scoring")
+#: Option fields a position may leave out (written by later versions; absent = the default).
+OPTIONAL_OPTION_FIELDS = ("boy_scoring",)
 SEAT_FIELDS = ("coins", "tokens", "hand", "pool", "street")
 HOUSE_FIELDS = ("floors", "character", "pending")
 DECK_FIELDS = ("shuffled", "under")
@@ -72,6 +76,8 @@ class Options:
         public_returns: returned cards are shown face up: perfect information apart from chance (§14).
         literal_cost: build costs 1/3/3 (totals 1/4/7), RU:108 read literally (WD-4 option).
         first_player: the seat that starts, or -1 for a chance draw (WD-25).
+        boy_scoring: how the Boy scores (`data.BOY_SCORINGS`): "literal" (WD-11), "distinct" or "sets"
+            (the spec's alternatives, WD-11, WD-32).
     """
 
     fewer_characters: bool = False
@@ -79,11 +85,13 @@ class Options:
     public_returns: bool = False
     literal_cost: bool = False
     first_player: int = -1
+    boy_scoring: str = "literal"
 
     def to_dict(self) -> dict[str, Any]:
         return {"fewer_characters": self.fewer_characters, "no_window_penalty": self.no_window_penalty,
                 "public_returns": self.public_returns, "literal_cost": self.literal_cost,
-                "first_player": None if self.first_player < 0 else SEAT_LETTERS[self.first_player]}
+                "first_player": None if self.first_player < 0 else SEAT_LETTERS[self.first_player],
+                "boy_scoring": self.boy_scoring}
 
 
 def check_config(num_players: object, options: object) -> tuple[int, Options]:
@@ -105,6 +113,9 @@ def check_config(num_players: object, options: object) -> tuple[int, Options]:
     if isinstance(fp, bool) or not isinstance(fp, int) or not -1 <= fp < num_players:
         raise OptionError(f"walking-in-burano first_player must be a seat 0..{num_players - 1} "
                           f"(or none: drawn at random), not {fp!r}")
+    if options.boy_scoring not in BOY_SCORINGS:
+        raise OptionError(f"walking-in-burano boy_scoring must be one of {', '.join(BOY_SCORINGS)}, "
+                          f"not {options.boy_scoring!r:.40}")
     return num_players, options
 
 
@@ -556,14 +567,14 @@ def _card(value: object, field: str) -> int:
     return _int(value, field, 0, NUM_CARDS - 1)
 
 
-def _keys(d: object, field: str, allowed: tuple[str, ...]) -> dict:
+def _keys(d: object, field: str, allowed: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict:
     if not isinstance(d, dict):
         raise _fail(field, f"expected an object, got {type(d).__name__}")
     unknown = [k for k in d if k not in allowed]
     if unknown:
         raise _fail(f"{field}.{str(unknown[0])[:40]}" if field else str(unknown[0])[:40],
                     f"unknown field (fields: {', '.join(allowed)})")
-    missing = [k for k in allowed if k not in d]
+    missing = [k for k in allowed if k not in d and k not in optional]
     if missing:
         raise _fail(f"{field}.{missing[0]}" if field else missing[0], "missing field")
     return d
@@ -576,10 +587,14 @@ def _list(value: object, field: str, most: int) -> list:
 
 
 def options_from_dict(value: object, n: int, field: str = "options") -> Options:
-    """The `options` object of a position (every field present)."""
-    d = _keys(value, field, OPTION_FIELDS)
+    """The `options` object of a position (every field present but `OPTIONAL_OPTION_FIELDS`)."""
+    d = _keys(value, field, OPTION_FIELDS, OPTIONAL_OPTION_FIELDS)
+    boy = d.get("boy_scoring", "literal")
+    if boy not in BOY_SCORINGS:
+        raise _fail(f"{field}.boy_scoring", f"expected one of {', '.join(BOY_SCORINGS)}, got {boy!r:.40}")
     return Options(*(_bool(d[k], f"{field}.{k}") for k in OPTION_FIELDS[:4]),
-                   first_player=_seat(d["first_player"], f"{field}.first_player", n, allow_none=True))
+                   first_player=_seat(d["first_player"], f"{field}.first_player", n, allow_none=True),
+                   boy_scoring=boy)
 
 
 def position_from_json(text: object, expect: tuple | None = None) -> Position:

@@ -24,8 +24,30 @@ def floor_card(data: CardData, seat: Seat, house: int, level: int) -> Card | Non
     return data.cards[f] if f >= 0 else None
 
 
-def tourist_vp(data: CardData, seat: Seat, house: int, kind: int) -> int:
-    """§11.2: a tourist scores the symbols of its own house [WD-9]."""
+def boy_symbols(cards: list[Card], boy_scoring: str = "literal") -> int:
+    """What the Boy counts in its house's cards, 2 VP each: "literal" every cat, curtain, lantern and
+    chimney [WD-11, RU:143]; "distinct" each of those 4 symbol types present at least once; "sets" each
+    complete set of one cat, one curtain (any kind), one lantern and one chimney [WD-11's alternatives,
+    WD-32]."""
+    counts = (sum(c.cats for c in cards), sum(len(c.curtains) for c in cards), sum(c.lanterns for c in cards),
+              sum(c.chimneys for c in cards))
+    if boy_scoring == "distinct":
+        return sum(1 for n in counts if n > 0)
+    if boy_scoring == "sets":
+        return min(counts)
+    return sum(counts)
+
+
+#: The Boy's rule in words, per `data.BOY_SCORINGS` (the narration names the one in force).
+BOY_RULE_WORDS = {"literal": "+2 per cat, curtain, lantern or chimney in its house (WD-11)",
+                  "distinct": "+2 per symbol type (cat, curtain, lantern, chimney) present in its house "
+                              "(option boy_scoring=distinct, WD-11)",
+                  "sets": "+2 per complete set of a cat, a curtain, a lantern and a chimney in its house "
+                          "(option boy_scoring=sets, WD-11, WD-32)"}
+
+
+def tourist_vp(data: CardData, seat: Seat, house: int, kind: int, boy_scoring: str = "literal") -> int:
+    """§11.2: a tourist scores the symbols of its own house [WD-9]; the Boy by `boy_scoring` (`boy_symbols`)."""
     cards = _cards(data, seat.street[house].real_cards())
     if kind == WOMAN:
         return TOURIST_BASE + WOMAN_PER_FLOWER * sum(c.flowers for c in cards)
@@ -33,8 +55,7 @@ def tourist_vp(data: CardData, seat: Seat, house: int, kind: int) -> int:
         return TOURIST_BASE + MAN_PER_PLANT * sum(c.plants for c in cards)
     if kind == GIRL:
         return TOURIST_BASE + GIRL_PER_CAT * sum(c.cats for c in cards)
-    # Boy [WD-11]: +2 per instance of cat, curtain, lantern or chimney
-    return TOURIST_BASE + BOY_PER_SYMBOL * sum(c.cats + len(c.curtains) + c.lanterns + c.chimneys for c in cards)
+    return TOURIST_BASE + BOY_PER_SYMBOL * boy_symbols(cards, boy_scoring)
 
 
 def police_vp(data: CardData, seat: Seat) -> int:
@@ -96,9 +117,9 @@ def inhabitant_vp(data: CardData, seat: Seat, kind: int) -> int:
     return window_vp(data, seat, "plants")
 
 
-def character_vp(data: CardData, seat: Seat, house: int, kind: int) -> int:
-    """The VP of a character of type `kind` under `house` (§11.2)."""
-    return tourist_vp(data, seat, house, kind) if kind <= BOY else inhabitant_vp(data, seat, kind)
+def character_vp(data: CardData, seat: Seat, house: int, kind: int, boy_scoring: str = "literal") -> int:
+    """The VP of a character of type `kind` under `house` (§11.2; the Boy by `boy_scoring`)."""
+    return tourist_vp(data, seat, house, kind, boy_scoring) if kind <= BOY else inhabitant_vp(data, seat, kind)
 
 
 def closed_windows(data: CardData, seat: Seat) -> int:
@@ -116,7 +137,8 @@ def breakdown(pos: Position, p: int) -> dict[str, int]:
     closed windows (-D: only the players with the most lose, none without windows, none in the
     no-window-penalty variant)."""
     data, seat = pos.data, pos.seats[p]
-    a = sum(character_vp(data, seat, j, h.character) for j, h in enumerate(seat.street) if h.character >= 0)
+    a = sum(character_vp(data, seat, j, h.character, pos.options.boy_scoring)
+            for j, h in enumerate(seat.street) if h.character >= 0)
     b = sum(c.shop_vp for j in range(len(seat.street)) if (c := floor_card(data, seat, j, 1)))
     c = TOKEN_VP * seat.tokens
     d = 0

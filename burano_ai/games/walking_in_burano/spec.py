@@ -13,7 +13,9 @@ from burano_ai.core.game import BotDeclaration, GameOption, StepVisibility, impo
 from burano_ai.core.people import PeopleSide
 from burano_ai.core.seats import SEAT_LETTERS, parse_seat
 from burano_ai.games.walking_in_burano import narration, rules
-from burano_ai.games.walking_in_burano.data import CARDS_PER_LEVEL, MAX_PLAYERS, MIN_PLAYERS, data_from_dict, default_data
+from burano_ai.games.walking_in_burano.data import (
+    BOY_SCORINGS, CARDS_PER_LEVEL, MAX_PLAYERS, MIN_PLAYERS, data_from_dict, default_data,
+)
 from burano_ai.games.walking_in_burano.position import FORMAT as POSITION_FORMAT
 from burano_ai.games.walking_in_burano.position import Options, position_from_dict
 from burano_ai.games.walking_in_burano.render import render as _render
@@ -36,6 +38,9 @@ GAME_OPTIONS: Mapping[str, GameOption] = MappingProxyType({
                                "literally (WD-4)"),
     "first_player": GameOption("first_player", "choice", "chance", "the seat that starts, or chance: drawn at "
                                "setup (WD-25)", choices=("chance",) + tuple(SEAT_LETTERS[:MAX_PLAYERS])),
+    "boy_scoring": GameOption("boy_scoring", "choice", "literal", "how the Boy scores: literal (+2 per cat, "
+                              "curtain, lantern or chimney, WD-11), distinct (+2 per symbol type present) or sets "
+                              "(+2 per complete set of the four, WD-32)", choices=BOY_SCORINGS),
     "data": GameOption("data", "data", None, "a transcription of the real floor cards replacing the placeholder "
                        "deck PD-1 (walking-in-burano-data/1; WD-1, WD-3)",
                        load=lambda d: data_from_dict(d).placeholder),
@@ -47,8 +52,9 @@ class WalkingInBuranoSpec(PeopleSide):
     """The `core.game.GameSpec` of Walking in Burano (hidden hands and returns, chance deck order).
 
     A Game takes an `Options` (the §13 beginner variants `fewer_characters` and `no_window_penalty`,
-    §14's `public_returns`, WD-4's `literal_cost`, WD-25's fixed `first_player`) and `data` (a card
-    file or object, `data.load_data`) besides the player count; `new_game` takes them as keywords.
+    §14's `public_returns`, WD-4's `literal_cost`, WD-25's fixed `first_player`, WD-11's `boy_scoring`) and
+    `data` (a card file or object, `data.load_data`) besides the player count; `new_game` takes them as
+    keywords.
     """
 
     key: str = "walking-in-burano"
@@ -72,7 +78,7 @@ class WalkingInBuranoSpec(PeopleSide):
 
     def new_game(self, num_players: int, implementation: str = "compiled", *, fewer_characters: bool = False,
                  no_window_penalty: bool = False, public_returns: bool = False, literal_cost: bool = False,
-                 first_player: int | str | None = "chance", data: object = None):
+                 first_player: int | str | None = "chance", boy_scoring: str = "literal", data: object = None):
         """A Game of `implementation` for `num_players` players with these options (`position.Options`).
 
         Raises:
@@ -83,7 +89,10 @@ class WalkingInBuranoSpec(PeopleSide):
             raise OptionError(f"{self.title} is played by {self.min_players}-{self.max_players} players, "
                               f"not {num_players!r}")
         first = -1 if first_player in (None, "chance") else parse_seat(first_player, num_players, "first_player")
-        options = Options(fewer_characters, no_window_penalty, public_returns, literal_cost, first)
+        if boy_scoring not in BOY_SCORINGS:
+            raise OptionError(f"{self.title}: boy_scoring must be one of {', '.join(BOY_SCORINGS)}, "
+                              f"not {boy_scoring!r:.40}")
+        options = Options(fewer_characters, no_window_penalty, public_returns, literal_cost, first, boy_scoring)
         return self.game_class(implementation)(num_players, options, data)
 
     def openspiel_game(self, num_players: int, implementation: str = "compiled"):

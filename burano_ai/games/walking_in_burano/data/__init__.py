@@ -69,6 +69,9 @@ WOMAN_PER_FLOWER: int = _R["woman_per_flower"]
 MAN_PER_PLANT: int = _R["man_per_plant"]
 GIRL_PER_CAT: int = _R["girl_per_cat"]
 BOY_PER_SYMBOL: int = _R["boy_per_symbol"]             # [WD-11]
+#: How the Boy counts (option boy_scoring): "literal" +2 per cat, curtain, lantern or chimney [WD-11]; the
+#: spec's two alternatives, "distinct" +2 per symbol type present and "sets" +2 per complete set [WD-11, WD-32].
+BOY_SCORINGS: tuple[str, ...] = ("literal", "distinct", "sets")
 MAYOR_PER_PASSERBY: int = _R["mayor_per_passerby"]
 POLICE_TABLE: tuple[int, ...] = tuple(_R["police_table"])               # [WD-12]
 SANTA_PER_CHIMNEY: int = _R["santa_per_chimney"]

@@ -66,6 +66,7 @@ ctypedef struct WbGameC:
     int tourist[WB_TYPES]        # 1 for tourist types (they repeat; they score their house)
     int tourist_base             # 2 (§11.2)
     int woman_per_flower, man_per_plant, girl_per_cat, boy_per_symbol, mayor_per_passerby
+    int boy_scoring              # what the Boy counts: 0 every symbol (WD-11), 1 symbol types, 2 sets (WD-32)
     int police[4]                # 0, 5, 9, 15 by non-adjacent lanterns (WD-12)
     int shop_owner[5]            # 0, 2, 5, 9, 15 by distinct shop types (WD-13)
     int seamstress_pair          # 4 (WD-14)

@@ -847,6 +847,7 @@ cdef int character_points_c(const WbGameC* g, const WbSeatC* pl, int h, int k) n
     """§11.2: the points of a character of type k under house h of this street."""
     cdef int j, v, n = 0, m, prev, total, most, kind
     cdef int counts[WB_MAX_KINDS]
+    cdef int symbols[4]                          # the Boy's: cats, curtains, lanterns, chimneys
     cdef uint32_t shops
     if k == 0:
         return g.tourist_base + g.woman_per_flower * house_sum(pl, h, g.flowers)
@@ -854,9 +855,21 @@ cdef int character_points_c(const WbGameC* g, const WbSeatC* pl, int h, int k) n
         return g.tourist_base + g.man_per_plant * house_sum(pl, h, g.plants)
     if k == 2:
         return g.tourist_base + g.girl_per_cat * house_sum(pl, h, g.cats)
-    if k == 3:                                   # WD-11
-        return g.tourist_base + g.boy_per_symbol * (house_sum(pl, h, g.cats) + house_sum(pl, h, g.curtain_total)
-                                                    + house_sum(pl, h, g.lanterns) + house_sum(pl, h, g.chimneys))
+    if k == 3:                                   # WD-11, its options (WD-32): scoring.boy_symbols
+        symbols[0] = house_sum(pl, h, g.cats)
+        symbols[1] = house_sum(pl, h, g.curtain_total)
+        symbols[2] = house_sum(pl, h, g.lanterns)
+        symbols[3] = house_sum(pl, h, g.chimneys)
+        if g.boy_scoring == 1:                   # distinct: symbol types present
+            n = (symbols[0] > 0) + (symbols[1] > 0) + (symbols[2] > 0) + (symbols[3] > 0)
+        elif g.boy_scoring == 2:                 # sets: one of each of the four
+            n = symbols[0]
+            for kind in range(1, 4):
+                if symbols[kind] < n:
+                    n = symbols[kind]
+        else:                                    # literal: every symbol
+            n = symbols[0] + symbols[1] + symbols[2] + symbols[3]
+        return g.tourist_base + g.boy_per_symbol * n
     if k == 4:
         for j in range(pl.houses):
             v = pl.street[j][0]
@@ -1287,6 +1300,7 @@ cdef class Game:
         self.g.first_player = options.first_player
         self.g.public_returns = options.public_returns
         self.g.window_penalty = not options.no_window_penalty
+        self.g.boy_scoring = _data.BOY_SCORINGS.index(options.boy_scoring)
         self.g.round_guard = _data.ROUND_GUARD
         self.g.hand_limit = _data.HAND_LIMIT
         self.g.coin_cap = _data.COIN_CAP
