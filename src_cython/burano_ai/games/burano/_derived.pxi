@@ -171,6 +171,32 @@ cdef inline bint can_sail(const StateC* s, int p, int node) noexcept nogil:
     return s.ports[T.node_port[node]] != 0
 
 
+cdef inline bint is_arrow(int colour, const int* arr) noexcept nogil:
+    return colour == arr[0] or colour == arr[1] or colour == arr[2]
+
+
+cdef inline void island_after_swap(const StateC* s, int island, int pick, int partner, int8_t* out) noexcept nogil:
+    """The three docks of `island` after the dock `pick` swaps with the dock `partner` (each
+    island * NUM_COLOURS + colour; the partner on a later island): the island's docks, with the first
+    dock of the pick's colour given the partner's colour if the pick lies there, or the first dock of
+    the partner's colour given the pick's colour if the partner lies there. Not re-sorted (matches
+    count a multiset)."""
+    cdef int a, find = -1, put = 0
+    out[0] = s.docks[island][0]
+    out[1] = s.docks[island][1]
+    out[2] = s.docks[island][2]
+    if pick // NUM_COLOURS == island:
+        find = pick % NUM_COLOURS
+        put = partner % NUM_COLOURS
+    elif partner // NUM_COLOURS == island:
+        find = partner % NUM_COLOURS
+        put = pick % NUM_COLOURS
+    for a in range(DOCKS_PER_ISLAND):
+        if out[a] == find:
+            out[a] = <int8_t>put
+            break
+
+
 cdef int swap_partners(const StateC* s, int p, int island, int pick, int* out, int offset) noexcept nogil:
     """Docks the picked dock may swap with on the way to `island` [RD-37]; return their number.
 
@@ -178,10 +204,15 @@ cdef int swap_partners(const StateC* s, int p, int island, int pick, int* out, i
     whether there is one (1 or 0: it stops at the first). A partner
     lies on a later island than the pick and has another colour; the swap must leave the trip possible
     with the privilege left after paying for it (the reference's `swap_partners`).
+
+    trip_possible on the swapped docks without copying them: the trip's island after the swap
+    (island_after_swap) has a match, or privilege is left and some other island shows an arrow colour;
+    a swap changes the docks off the trip's island only by the colours it moves on or off it.
     """
     cdef int pick_island = pick // NUM_COLOURS, pick_colour = pick % NUM_COLOURS, j, k, a, c, prev, n = 0
+    cdef int outside = 0, left
     cdef int arr[3]
-    cdef int8_t docks[NUM_ISLANDS * DOCKS_PER_ISLAND]
+    cdef int8_t there[DOCKS_PER_ISLAND]
     if pick < 0 or pick >= NUM_ISLANDS * NUM_COLOURS:
         return 0
     for a in range(DOCKS_PER_ISLAND):
@@ -190,6 +221,11 @@ cdef int swap_partners(const StateC* s, int p, int island, int pick, int* out, i
     else:
         return 0              # not a dock (a malformed position): no partner
     arrows(&s.players[p], arr)
+    if s.players[p].privilege - 1 >= 1:
+        for j in range(NUM_ISLANDS):
+            if j != island:
+                for k in range(DOCKS_PER_ISLAND):
+                    outside += is_arrow(s.docks[j][k], arr)
     for j in range(pick_island + 1, NUM_ISLANDS):
         prev = -1
         for k in range(DOCKS_PER_ISLAND):
@@ -198,13 +234,18 @@ cdef int swap_partners(const StateC* s, int p, int island, int pick, int* out, i
                 prev = c
                 continue
             prev = c
-            memcpy(docks, &s.docks[0][0], sizeof(docks))
-            for a in range(DOCKS_PER_ISLAND):
-                if docks[pick_island * DOCKS_PER_ISLAND + a] == pick_colour:
-                    docks[pick_island * DOCKS_PER_ISLAND + a] = <int8_t>c
-                    break
-            docks[j * DOCKS_PER_ISLAND + k] = <int8_t>pick_colour
-            if trip_possible(docks, arr, island, s.players[p].privilege - 1):
+            island_after_swap(s, island, pick, j * NUM_COLOURS + c, there)
+            if dock_matches(there, arr) >= 1:
+                left = 1
+            elif s.players[p].privilege - 1 < 1:
+                left = 0
+            elif pick_island == island:      # c leaves island j for the trip's island, pick_colour comes
+                left = outside - is_arrow(c, arr) + is_arrow(pick_colour, arr)
+            elif j == island:                # pick_colour leaves the pick's island, c comes
+                left = outside - is_arrow(pick_colour, arr) + is_arrow(c, arr)
+            else:
+                left = outside
+            if left > 0:
                 if out == NULL:
                     return 1
                 out[n] = offset + j * NUM_COLOURS + c
