@@ -12,7 +12,8 @@ is faster).
 The work: `burano_ai.playouts` of whole random (3 and 4 players) and heuristic (4) games in C, whole
 random games through the Python API (`random_play.play_randomly`: `legal_actions` + `apply_action` per
 step, the path that the checked `apply_action` slows), clone, key, full key, legal actions, clone + apply, and native search iterations
-(mid-game, and in the pyramid phase), on fixed seeded positions. It uses only API that both
+(mid-game, in the pyramid phase, and at `burano bench`'s three 4-player positions with the default
+parameters), on fixed seeded positions. It uses only API that both
 sides have, so it can compare any two commits since the native tree exists.
 """
 
@@ -108,7 +109,41 @@ def measure() -> dict[str, float]:
         make_searcher(pyramid_root, pyramid_seat, Params(tree="native"), 1).run(iterations=2000)
 
     out["native search, pyramids (us/iteration)"] = _per_call(pyramid_search, 1) / 2000 * 1e6
+    # `burano bench`'s positions (seed 2026: the first real decision at 0 %, 50 %, 90 % of a seeded
+    # random game; rebuilt here from API both sides have), 4 players, the default Params (heuristic playouts).
+    for name, position in _bench_positions(4).items():
+        bench_seat = position.current_player()
+        bench_root = position.resample(bench_seat, BENCH_SEED)
+
+        def bench_search(root=bench_root, seat=bench_seat) -> None:
+            make_searcher(root, seat, Params(), BENCH_SEED).run(iterations=1500)
+
+        out[f"search 4p bench {name} (us/iteration)"] = _per_call(bench_search, 1) / 1500 * 1e6
     return out
+
+
+BENCH_SEED = 2026
+BENCH_POSITIONS = {"start": 0.0, "middle": 0.5, "late": 0.9}   # burano_ai.bench.POSITIONS
+
+
+def _bench_positions(num_players: int) -> dict:
+    """burano_ai.bench.bench_positions for Burano, with only the API both builds have."""
+    import burano_ai
+    from burano_ai.random_play import random_step
+
+    state = burano_ai.Game(num_players).new_initial_state(BENCH_SEED)
+    rng = random.Random(BENCH_SEED)
+    trail = [state.clone()]
+    while not state.is_terminal():
+        random_step(state, rng)
+        trail.append(state.clone())
+    choices = [i for i, s in enumerate(trail)
+               if not s.is_terminal() and not s.is_chance_node() and len(s.legal_actions()) > 1]
+    found = {}
+    for name, fraction in BENCH_POSITIONS.items():
+        index = int(fraction * (len(trail) - 1))
+        found[name] = trail[next((i for i in choices if i >= index), choices[-1])]
+    return found
 
 
 def main() -> None:

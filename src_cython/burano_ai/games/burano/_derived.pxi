@@ -100,16 +100,6 @@ cdef inline bint line_open(const StateC* s, int line) noexcept nogil:
     return not (s.mid_used[level - 1][mid >> 6] >> (mid & 63)) & 1
 
 
-cdef inline uint64_t open_lines(const StateC* s) noexcept nogil:
-    """The derived `open_lines`: bit per roof line for which line_open holds."""
-    cdef uint64_t bits = 0
-    cdef int line
-    for line in range(NUM_ROOF_LINES):
-        if line_open(s, line):
-            bits |= (<uint64_t>1) << line
-    return bits
-
-
 cdef inline uint64_t open_lines_among(const StateC* s, uint64_t lines) noexcept nogil:
     """The lines of `lines` for which line_open holds (after a change that can affect only those)."""
     cdef uint64_t bits = 0, rest = lines
@@ -120,6 +110,27 @@ cdef inline uint64_t open_lines_among(const StateC* s, uint64_t lines) noexcept 
         if line_open(s, line):
             bits |= (<uint64_t>1) << line
     return bits
+
+
+cdef inline void update_open_lines(StateC* s, uint64_t lines) noexcept nogil:
+    """Re-test the roof lines `lines` (every line a change can affect) for the derived `open_lines`
+    and its split by the colour of the cube at each end (`open_end_a`, `open_end_b`: what a roof
+    tile's fields are matched against, kept here rather than rebuilt at every turn decision)."""
+    cdef uint64_t now = open_lines_among(s, lines), keep = ~lines, bit
+    cdef int c, line, a, b, level
+    s.open_lines = (s.open_lines & keep) | now
+    for c in range(NUM_COLOURS):
+        s.open_end_a[c] &= keep
+        s.open_end_b[c] &= keep
+    while now:
+        line = BURANO_CTZ64(now)
+        now &= now - 1
+        bit = (<uint64_t>1) << line
+        a = T.line_a[line]
+        b = T.line_b[line]
+        level = s.height[a]          # an open line: both ends at this level, uncovered
+        s.open_end_a[s.cubes[level - 1][a]] |= bit
+        s.open_end_b[s.cubes[level - 1][b]] |= bit
 
 
 cdef inline int dock_matches(const int8_t* docks, const int* arr) noexcept nogil:
@@ -382,7 +393,7 @@ cdef void recompute_derived(const GameC* g, StateC* s) noexcept nogil:
     for i in range(s.num_roofs):
         j = T.line_mid[s.roofs[i].line]
         s.mid_used[s.roofs[i].level - 1][j >> 6] |= (<uint64_t>1) << (j & 63)
-    s.open_lines = open_lines(s)
+    update_open_lines(s, ~(<uint64_t>0))   # NUM_ROOF_LINES == 64: every line
     s.buildable = buildable_among(s, ((<uint64_t>1) << NUM_HOLES) - 1)
     for c in range(NUM_COLOURS):
         s.supply[c] = <int8_t>T.cubes_per_colour
