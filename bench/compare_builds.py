@@ -13,7 +13,8 @@ The work: `burano_ai.playouts` of whole random (3 and 4 players) and heuristic (
 random games through the Python API (`random_play.play_randomly`: `legal_actions` + `apply_action` per
 step, the path that the checked `apply_action` slows), clone, key, full key, legal actions, clone + apply, and native search iterations
 (mid-game, in the pyramid phase, and at `burano bench`'s three 4-player positions with the default
-parameters), on fixed seeded positions. It uses only API that both
+parameters), on fixed seeded positions; `--playouts` times only random and heuristic playouts at 2, 3 and
+4 players. It uses only API that both
 sides have, so it can compare any two commits since the native tree exists.
 """
 
@@ -60,6 +61,19 @@ def _per_call(fn, calls: int) -> float:
             fn()
         best = min(best, (time.process_time() - start) / calls)
     return best
+
+
+def measure_playouts() -> dict[str, float]:
+    """Random and heuristic playouts from the start at 2, 3 and 4 players, in microseconds per game."""
+    import burano_ai
+
+    out: dict[str, float] = {}
+    for players, seed in ((2, 5), (3, 7), (4, 11)):
+        start = _position(players, seed, 0)
+        for policy in ("random", "heuristic"):
+            out[f"{policy} playouts {players}p (us/game)"] = (
+                _per_call(lambda: burano_ai.playouts(start, 1000, 1, policy), 1) / 1000 * 1e6)
+    return out
 
 
 def measure() -> dict[str, float]:
@@ -151,17 +165,20 @@ def main() -> None:
     parser.add_argument("old", help="source tree of the OLD build (extensions built in place)")
     parser.add_argument("new", help="source tree of the NEW build")
     parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--playouts", action="store_true",
+                        help="only the playouts, random and heuristic, at 2, 3 and 4 players")
     parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.measure:
-        print(json.dumps(measure()))
+        print(json.dumps(measure_playouts() if args.playouts else measure()))
         return
     results: dict[str, list[dict[str, float]]] = {"old": [], "new": []}
     for r in range(args.rounds):
         for side in (("old", "new") if r % 2 == 0 else ("new", "old")):
             tree = os.path.abspath(getattr(args, side))
             env = dict(os.environ, PYTHONPATH=tree)
-            proc = subprocess.run([sys.executable, os.path.abspath(__file__), tree, tree, "--measure"],
+            proc = subprocess.run([sys.executable, os.path.abspath(__file__), tree, tree, "--measure"]
+                                  + (["--playouts"] if args.playouts else []),
                                   cwd="/", env=env, capture_output=True, text=True, check=True)
             results[side].append(json.loads(proc.stdout))
         print(f"round {r + 1}/{args.rounds} done", file=sys.stderr)
