@@ -12,7 +12,9 @@ is faster).
 The work: `burano_ai.playouts` of whole random (3 and 4 players) and heuristic (4) games in C, whole
 random games through the Python API (`random_play.play_randomly`: `legal_actions` + `apply_action` per
 step, the path that the checked `apply_action` slows), clone, key, full key, legal actions, clone + apply, and native search iterations
-(mid-game, and in the pyramid phase), on fixed seeded positions. It uses only API that both
+(mid-game, in the pyramid phase, and at `burano bench`'s three 4-player positions with the default
+parameters), on fixed seeded positions; `--playouts` times only random and heuristic playouts at 2, 3 and
+4 players. It uses only API that both
 sides have, so it can compare any two commits since the native tree exists.
 """
 
@@ -59,6 +61,19 @@ def _per_call(fn, calls: int) -> float:
             fn()
         best = min(best, (time.process_time() - start) / calls)
     return best
+
+
+def measure_playouts() -> dict[str, float]:
+    """Random and heuristic playouts from the start at 2, 3 and 4 players, in microseconds per game."""
+    import burano_ai
+
+    out: dict[str, float] = {}
+    for players, seed in ((2, 5), (3, 7), (4, 11)):
+        start = _position(players, seed, 0)
+        for policy in ("random", "heuristic"):
+            out[f"{policy} playouts {players}p (us/game)"] = (
+                _per_call(lambda: burano_ai.playouts(start, 1000, 1, policy), 1) / 1000 * 1e6)
+    return out
 
 
 def measure() -> dict[str, float]:
@@ -108,7 +123,41 @@ def measure() -> dict[str, float]:
         make_searcher(pyramid_root, pyramid_seat, Params(tree="native"), 1).run(iterations=2000)
 
     out["native search, pyramids (us/iteration)"] = _per_call(pyramid_search, 1) / 2000 * 1e6
+    # `burano bench`'s positions (seed 2026: the first real decision at 0 %, 50 %, 90 % of a seeded
+    # random game; rebuilt here from API both sides have), 4 players, the default Params (heuristic playouts).
+    for name, position in _bench_positions(4).items():
+        bench_seat = position.current_player()
+        bench_root = position.resample(bench_seat, BENCH_SEED)
+
+        def bench_search(root=bench_root, seat=bench_seat) -> None:
+            make_searcher(root, seat, Params(), BENCH_SEED).run(iterations=1500)
+
+        out[f"search 4p bench {name} (us/iteration)"] = _per_call(bench_search, 1) / 1500 * 1e6
     return out
+
+
+BENCH_SEED = 2026
+BENCH_POSITIONS = {"start": 0.0, "middle": 0.5, "late": 0.9}   # burano_ai.bench.POSITIONS
+
+
+def _bench_positions(num_players: int) -> dict:
+    """burano_ai.bench.bench_positions for Burano, with only the API both builds have."""
+    import burano_ai
+    from burano_ai.random_play import random_step
+
+    state = burano_ai.Game(num_players).new_initial_state(BENCH_SEED)
+    rng = random.Random(BENCH_SEED)
+    trail = [state.clone()]
+    while not state.is_terminal():
+        random_step(state, rng)
+        trail.append(state.clone())
+    choices = [i for i, s in enumerate(trail)
+               if not s.is_terminal() and not s.is_chance_node() and len(s.legal_actions()) > 1]
+    found = {}
+    for name, fraction in BENCH_POSITIONS.items():
+        index = int(fraction * (len(trail) - 1))
+        found[name] = trail[next((i for i in choices if i >= index), choices[-1])]
+    return found
 
 
 def main() -> None:
@@ -116,17 +165,20 @@ def main() -> None:
     parser.add_argument("old", help="source tree of the OLD build (extensions built in place)")
     parser.add_argument("new", help="source tree of the NEW build")
     parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--playouts", action="store_true",
+                        help="only the playouts, random and heuristic, at 2, 3 and 4 players")
     parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.measure:
-        print(json.dumps(measure()))
+        print(json.dumps(measure_playouts() if args.playouts else measure()))
         return
     results: dict[str, list[dict[str, float]]] = {"old": [], "new": []}
     for r in range(args.rounds):
         for side in (("old", "new") if r % 2 == 0 else ("new", "old")):
             tree = os.path.abspath(getattr(args, side))
             env = dict(os.environ, PYTHONPATH=tree)
-            proc = subprocess.run([sys.executable, os.path.abspath(__file__), tree, tree, "--measure"],
+            proc = subprocess.run([sys.executable, os.path.abspath(__file__), tree, tree, "--measure"]
+                                  + (["--playouts"] if args.playouts else []),
                                   cwd="/", env=env, capture_output=True, text=True, check=True)
             results[side].append(json.loads(proc.stdout))
         print(f"round {r + 1}/{args.rounds} done", file=sys.stderr)

@@ -51,7 +51,7 @@ cdef void do_build(const GameC* g, StateC* s, int i) noexcept nogil:
     put8(s, ZC_CUBE + (level - 1) * NUM_HOLES + hole, &s.cubes[level - 1][hole], colour)
     s.height[hole] = <int8_t>level
     # a cube changes only the lines ending at its hole
-    s.open_lines = (s.open_lines & ~T.hole_lines[hole]) | open_lines_among(s, T.hole_lines[hole])
+    update_open_lines(s, T.hole_lines[hole])
     # and the build level of only itself and the holes it neighbours
     s.buildable = (s.buildable & ~T.hole_dependents[hole]) | buildable_among(s, T.hole_dependents[hole])
     if level >= 2 and s.roof_field[level - 2][hole] == colour:
@@ -103,7 +103,7 @@ cdef void do_roof(StateC* s, int i) noexcept nogil:
     s.mid_used[level - 1][mid >> 6] |= (<uint64_t>1) << (mid & 63)
     # the roof closes only the lines ending at its holes and those sharing its midpoint
     changed = T.hole_lines[a] | T.hole_lines[b] | T.mid_lines[mid]
-    s.open_lines = (s.open_lines & ~changed) | open_lines_among(s, changed)
+    update_open_lines(s, changed)
     s.buildable = (s.buildable & ~(((<uint64_t>1) << a) | ((<uint64_t>1) << b))) | \
         buildable_among(s, ((<uint64_t>1) << a) | ((<uint64_t>1) << b))
     set_pending_roof(s, roof_id)

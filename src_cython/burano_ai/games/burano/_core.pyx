@@ -999,3 +999,44 @@ def _choose_lockstep(State state, seed, policy="random"):
     pa = choose_action_c(&state.game.g, &state.s, &a, pid, buf)
     pb = choose_listed_c(&state.game.g, &state.s, &b, pid, buf)
     return (pa, a.s), (pb, b.s)
+
+
+def _swap_gains(State state):
+    """At a dock-swap decision (PH_FISH_SWAP), for every legal swap action: (swap_gain, the same
+    counted on a copy of all the docks with the swap made), for tests; [] at any other decision."""
+    cdef const StateC* s = &state.s
+    cdef int buf[MAX_ACTIONS]
+    cdef int8_t docks[NUM_ISLANDS][DOCKS_PER_ISLAND]
+    cdef int arr[3]
+    cdef int n, i, k, a, fam, pick, m, best, island
+    cdef int partners[NUM_ISLANDS * NUM_COLOURS]
+    if s.phase != PH_FISH_SWAP:
+        return []
+    island = T.node_island[s.sail_target]
+    arrows(&s.players[s.actor], arr)
+    n = legal_actions_c(&state.game.g, s, buf)
+    out = []
+    for i in range(n):
+        fam = T.action_family[buf[i]]
+        if fam != F_SWAP_PICK and fam != F_SWAP_WITH:
+            continue
+        pick = T.action_index[buf[i]] if fam == F_SWAP_PICK else s.swap_pick
+        if fam == F_SWAP_PICK:
+            m = swap_partners(s, s.actor, island, pick, partners, 0)
+        else:
+            partners[0] = T.action_index[buf[i]]
+            m = 1
+        best = 0
+        for k in range(m):
+            docks = s.docks
+            for a in range(DOCKS_PER_ISLAND):
+                if docks[pick // NUM_COLOURS][a] == pick % NUM_COLOURS:
+                    docks[pick // NUM_COLOURS][a] = <int8_t>(partners[k] % NUM_COLOURS)
+                    break
+            for a in range(DOCKS_PER_ISLAND):
+                if docks[partners[k] // NUM_COLOURS][a] == partners[k] % NUM_COLOURS:
+                    docks[partners[k] // NUM_COLOURS][a] = <int8_t>(pick % NUM_COLOURS)
+                    break
+            best = max(best, dock_matches(docks[island], arr))
+        out.append((swap_gain(s, s.actor, pick, -1 if fam == F_SWAP_PICK else partners[0]), best))
+    return out

@@ -100,16 +100,6 @@ cdef inline bint line_open(const StateC* s, int line) noexcept nogil:
     return not (s.mid_used[level - 1][mid >> 6] >> (mid & 63)) & 1
 
 
-cdef inline uint64_t open_lines(const StateC* s) noexcept nogil:
-    """The derived `open_lines`: bit per roof line for which line_open holds."""
-    cdef uint64_t bits = 0
-    cdef int line
-    for line in range(NUM_ROOF_LINES):
-        if line_open(s, line):
-            bits |= (<uint64_t>1) << line
-    return bits
-
-
 cdef inline uint64_t open_lines_among(const StateC* s, uint64_t lines) noexcept nogil:
     """The lines of `lines` for which line_open holds (after a change that can affect only those)."""
     cdef uint64_t bits = 0, rest = lines
@@ -120,6 +110,27 @@ cdef inline uint64_t open_lines_among(const StateC* s, uint64_t lines) noexcept 
         if line_open(s, line):
             bits |= (<uint64_t>1) << line
     return bits
+
+
+cdef inline void update_open_lines(StateC* s, uint64_t lines) noexcept nogil:
+    """Re-test the roof lines `lines` (every line a change can affect) for the derived `open_lines`
+    and its split by the colour of the cube at each end (`open_end_a`, `open_end_b`: what a roof
+    tile's fields are matched against, kept here rather than rebuilt at every turn decision)."""
+    cdef uint64_t now = open_lines_among(s, lines), keep = ~lines, bit
+    cdef int c, line, a, b, level
+    s.open_lines = (s.open_lines & keep) | now
+    for c in range(NUM_COLOURS):
+        s.open_end_a[c] &= keep
+        s.open_end_b[c] &= keep
+    while now:
+        line = BURANO_CTZ64(now)
+        now &= now - 1
+        bit = (<uint64_t>1) << line
+        a = T.line_a[line]
+        b = T.line_b[line]
+        level = s.height[a]          # an open line: both ends at this level, uncovered
+        s.open_end_a[s.cubes[level - 1][a]] |= bit
+        s.open_end_b[s.cubes[level - 1][b]] |= bit
 
 
 cdef inline int dock_matches(const int8_t* docks, const int* arr) noexcept nogil:
@@ -171,6 +182,32 @@ cdef inline bint can_sail(const StateC* s, int p, int node) noexcept nogil:
     return s.ports[T.node_port[node]] != 0
 
 
+cdef inline bint is_arrow(int colour, const int* arr) noexcept nogil:
+    return colour == arr[0] or colour == arr[1] or colour == arr[2]
+
+
+cdef inline void island_after_swap(const StateC* s, int island, int pick, int partner, int8_t* out) noexcept nogil:
+    """The three docks of `island` after the dock `pick` swaps with the dock `partner` (each
+    island * NUM_COLOURS + colour; the partner on a later island): the island's docks, with the first
+    dock of the pick's colour given the partner's colour if the pick lies there, or the first dock of
+    the partner's colour given the pick's colour if the partner lies there. Not re-sorted (matches
+    count a multiset)."""
+    cdef int a, find = -1, put = 0
+    out[0] = s.docks[island][0]
+    out[1] = s.docks[island][1]
+    out[2] = s.docks[island][2]
+    if pick // NUM_COLOURS == island:
+        find = pick % NUM_COLOURS
+        put = partner % NUM_COLOURS
+    elif partner // NUM_COLOURS == island:
+        find = partner % NUM_COLOURS
+        put = pick % NUM_COLOURS
+    for a in range(DOCKS_PER_ISLAND):
+        if out[a] == find:
+            out[a] = <int8_t>put
+            break
+
+
 cdef int swap_partners(const StateC* s, int p, int island, int pick, int* out, int offset) noexcept nogil:
     """Docks the picked dock may swap with on the way to `island` [RD-37]; return their number.
 
@@ -178,10 +215,15 @@ cdef int swap_partners(const StateC* s, int p, int island, int pick, int* out, i
     whether there is one (1 or 0: it stops at the first). A partner
     lies on a later island than the pick and has another colour; the swap must leave the trip possible
     with the privilege left after paying for it (the reference's `swap_partners`).
+
+    trip_possible on the swapped docks without copying them: the trip's island after the swap
+    (island_after_swap) has a match, or privilege is left and some other island shows an arrow colour;
+    a swap changes the docks off the trip's island only by the colours it moves on or off it.
     """
     cdef int pick_island = pick // NUM_COLOURS, pick_colour = pick % NUM_COLOURS, j, k, a, c, prev, n = 0
+    cdef int outside = 0, left
     cdef int arr[3]
-    cdef int8_t docks[NUM_ISLANDS * DOCKS_PER_ISLAND]
+    cdef int8_t there[DOCKS_PER_ISLAND]
     if pick < 0 or pick >= NUM_ISLANDS * NUM_COLOURS:
         return 0
     for a in range(DOCKS_PER_ISLAND):
@@ -190,6 +232,11 @@ cdef int swap_partners(const StateC* s, int p, int island, int pick, int* out, i
     else:
         return 0              # not a dock (a malformed position): no partner
     arrows(&s.players[p], arr)
+    if s.players[p].privilege - 1 >= 1:
+        for j in range(NUM_ISLANDS):
+            if j != island:
+                for k in range(DOCKS_PER_ISLAND):
+                    outside += is_arrow(s.docks[j][k], arr)
     for j in range(pick_island + 1, NUM_ISLANDS):
         prev = -1
         for k in range(DOCKS_PER_ISLAND):
@@ -198,13 +245,18 @@ cdef int swap_partners(const StateC* s, int p, int island, int pick, int* out, i
                 prev = c
                 continue
             prev = c
-            memcpy(docks, &s.docks[0][0], sizeof(docks))
-            for a in range(DOCKS_PER_ISLAND):
-                if docks[pick_island * DOCKS_PER_ISLAND + a] == pick_colour:
-                    docks[pick_island * DOCKS_PER_ISLAND + a] = <int8_t>c
-                    break
-            docks[j * DOCKS_PER_ISLAND + k] = <int8_t>pick_colour
-            if trip_possible(docks, arr, island, s.players[p].privilege - 1):
+            island_after_swap(s, island, pick, j * NUM_COLOURS + c, there)
+            if dock_matches(there, arr) >= 1:
+                left = 1
+            elif s.players[p].privilege - 1 < 1:
+                left = 0
+            elif pick_island == island:      # c leaves island j for the trip's island, pick_colour comes
+                left = outside - is_arrow(c, arr) + is_arrow(pick_colour, arr)
+            elif j == island:                # pick_colour leaves the pick's island, c comes
+                left = outside - is_arrow(pick_colour, arr) + is_arrow(c, arr)
+            else:
+                left = outside
+            if left > 0:
                 if out == NULL:
                     return 1
                 out[n] = offset + j * NUM_COLOURS + c
@@ -341,7 +393,7 @@ cdef void recompute_derived(const GameC* g, StateC* s) noexcept nogil:
     for i in range(s.num_roofs):
         j = T.line_mid[s.roofs[i].line]
         s.mid_used[s.roofs[i].level - 1][j >> 6] |= (<uint64_t>1) << (j & 63)
-    s.open_lines = open_lines(s)
+    update_open_lines(s, ~(<uint64_t>0))   # NUM_ROOF_LINES == 64: every line
     s.buildable = buildable_among(s, ((<uint64_t>1) << NUM_HOLES) - 1)
     for c in range(NUM_COLOURS):
         s.supply[c] = <int8_t>T.cubes_per_colour

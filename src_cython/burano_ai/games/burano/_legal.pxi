@@ -15,16 +15,16 @@ cdef int roof_fits(const StateC* s, int p, uint64_t fits[NUM_ROOF_SLOTS][2], int
     cdef const PlayerC* pl = &s.players[p]
     cdef uint32_t wild = 0
     cdef uint16_t cards = pl.buildings & T.family_cards[BF_ROOF_WILDCARD]
-    # on_a[c] / on_b[c]: the open lines whose cube at end a / end b has colour c
-    cdef uint64_t on_a[NUM_COLOURS]
-    cdef uint64_t on_b[NUM_COLOURS]
-    cdef uint64_t lines_open = s.open_lines, all_open = s.open_lines, bit
-    cdef int line, a, b, level, slot, tile, f0, f1, i, total = 0
+    # open_end_a[c] / open_end_b[c] (derived): the open lines whose cube at end a / end b has colour c
+    cdef const uint64_t* on_a = s.open_end_a
+    cdef const uint64_t* on_b = s.open_end_b
+    cdef uint64_t all_open = s.open_lines
+    cdef int slot, tile, f0, f1, i, total = 0
     for slot in range(NUM_ROOF_SLOTS):
         fits[slot][0] = 0
         fits[slot][1] = 0
         counts[slot] = 0
-    if lines_open == 0:
+    if all_open == 0:
         return 0
     if pl.roof_slots[0] < 0 and pl.roof_slots[1] < 0 and pl.roof_slots[2] < 0:
         return 0          # no roof tile to place
@@ -32,18 +32,6 @@ cdef int roof_fits(const StateC* s, int p, uint64_t fits[NUM_ROOF_SLOTS][2], int
         i = BURANO_CTZ(cards)
         cards &= cards - 1
         wild |= T.card_arg_mask[i]
-    for i in range(NUM_COLOURS):
-        on_a[i] = 0
-        on_b[i] = 0
-    while lines_open:     # the derived set of lines a tile may lie on (line_open)
-        line = BURANO_CTZ64(lines_open)
-        lines_open &= lines_open - 1
-        bit = (<uint64_t>1) << line
-        a = T.line_a[line]
-        b = T.line_b[line]
-        level = s.height[a]
-        on_a[s.cubes[level - 1][a]] |= bit
-        on_b[s.cubes[level - 1][b]] |= bit
     for slot in range(NUM_ROOF_SLOTS):
         tile = pl.roof_slots[slot]
         if tile < 0:

@@ -91,10 +91,10 @@ cdef void resample_c(const GameC* g, StateC* s, int seat, Rng* rng) noexcept nog
 
 cdef int swap_gain(const StateC* s, int p, int pick, int partner) noexcept nogil:
     """Matches at the trip's island after swapping `pick` with `partner` (-1: with its best partner)."""
-    cdef int island = T.node_island[s.sail_target], best = 0, n, k, m, a
+    cdef int island = T.node_island[s.sail_target], best = 0, n, k, m
     cdef int partners[NUM_ISLANDS * NUM_COLOURS]
     cdef int arr[3]
-    cdef int8_t docks[NUM_ISLANDS * DOCKS_PER_ISLAND]
+    cdef int8_t there[DOCKS_PER_ISLAND]
     if partner >= 0:
         partners[0] = partner
         n = 1
@@ -102,16 +102,8 @@ cdef int swap_gain(const StateC* s, int p, int pick, int partner) noexcept nogil
         n = swap_partners(s, p, island, pick, partners, 0)
     arrows(&s.players[p], arr)
     for k in range(n):
-        memcpy(docks, &s.docks[0][0], sizeof(docks))
-        for a in range(DOCKS_PER_ISLAND):
-            if docks[(pick // NUM_COLOURS) * DOCKS_PER_ISLAND + a] == pick % NUM_COLOURS:
-                docks[(pick // NUM_COLOURS) * DOCKS_PER_ISLAND + a] = <int8_t>(partners[k] % NUM_COLOURS)
-                break
-        for a in range(DOCKS_PER_ISLAND):
-            if docks[(partners[k] // NUM_COLOURS) * DOCKS_PER_ISLAND + a] == partners[k] % NUM_COLOURS:
-                docks[(partners[k] // NUM_COLOURS) * DOCKS_PER_ISLAND + a] = <int8_t>(pick % NUM_COLOURS)
-                break
-        m = dock_matches(docks + island * DOCKS_PER_ISLAND, arr)
+        island_after_swap(s, island, pick, partners[k], there)
+        m = dock_matches(there, arr)
         if m > best:
             best = m
     return best
@@ -143,8 +135,16 @@ cdef inline int priv_coin_score(const StateC* s, const PlayerC* pl) noexcept nog
     return -20
 
 
+cdef inline int colour_score(const StateC* s, int colour) noexcept nogil:
+    """A pyramid or replenishment cube: a colour that maps to fishing or lace first."""
+    cdef int act = s.markers[colour]
+    return 3 if act == ACT_FISHING or act == ACT_LACE else 1
+
+
 cdef enum:
     ROOF_SCORE = 30
+    GO_SCORE = 5
+    SWAP_SCORE_MAX = -8           # -20 + 4 * (at most 3 matches): below GO_SCORE
     PRIVILEGE_SPENT_SCORE = -20   # privilege is kept (it is worth a coin at the end) rather than spent on a whim
 
 
@@ -181,7 +181,7 @@ cdef int heuristic_score(const GameC* g, const StateC* s, int action) noexcept n
             return 5 + 3 * colour if colour else 1   # m = 0: the trip needs a privilege swap
         return 6
     if fam == F_GO:
-        return 5
+        return GO_SCORE
     if fam == F_SWAP_PICK or fam == F_SWAP_WITH:
         # Kept rare like every privilege use; when a swap must be made (m = 0), the one that gives the
         # trip the most matches.
@@ -206,8 +206,7 @@ cdef int heuristic_score(const GameC* g, const StateC* s, int action) noexcept n
     if fam == F_PAY:
         return 0 if i == PAY_NONE else 5
     if fam == F_PYRAMID or fam == F_REPLENISH:
-        act = s.markers[i]
-        return 3 if act == ACT_FISHING or act == ACT_LACE else 1
+        return colour_score(s, i)
     if fam == F_ROOF_DISCARD:
         return 0
     if fam == F_ROOF_KIND:
@@ -220,7 +219,7 @@ cdef int choose_listed_c(const GameC* g, const StateC* s, Rng* rng, int policy, 
 
     Returns -1 at a dead end: a decision with no legal action (only a malformed position has one).
     """
-    cdef int n, i, best, score, ties, pick
+    cdef int n
     n = legal_actions_c(g, s, buf)
     if n <= 0:
         return -1
@@ -229,6 +228,13 @@ cdef int choose_listed_c(const GameC* g, const StateC* s, Rng* rng, int policy, 
     # The heuristic policy still explores: one decision in 8 is uniform.
     if policy == POLICY_RANDOM or (rng_next(rng) & 7) == 0:
         return buf[rng_below(rng, n)]
+    return heuristic_pick(g, s, rng, buf, n)
+
+
+cdef int heuristic_pick(const GameC* g, const StateC* s, Rng* rng, const int* buf, int n) noexcept nogil:
+    """The heuristic policy's pick among the `n` listed actions `buf`: the best score, ties broken
+    uniformly by reservoir sampling (one rng_below per tie, in list order)."""
+    cdef int i, best, score, ties, pick
     best = -1000000
     ties = 0
     pick = buf[0]
@@ -304,6 +310,51 @@ cdef int choose_turn_c(const StateC* s, Rng* rng, int policy) noexcept nogil:
     return turn_action_at(&f, pick)
 
 
+cdef int choose_colour_c(const StateC* s, Rng* rng, int policy, const int8_t* counts, int base) noexcept nogil:
+    """choose_listed_c at a decision among colours, without writing the list: the pyramid's (a reserve
+    cube) and the replenishment's (a supply cube), whose legal actions are `base` + each colour with
+    counts[colour] > 0, in colour order. The same draws: rng_below(n) for a uniform pick, and for the
+    heuristic each colour's score fed to the reservoir sampling in list order (test_playout_lockstep
+    checks it against the listed path)."""
+    cdef uint32_t colours = 0, rest
+    cdef int c, n, best = -1000000, ties = 0, pick = 0
+    for c in range(NUM_COLOURS):
+        if counts[c] > 0:
+            colours |= 1u << c
+    n = BURANO_POPCOUNT(colours)
+    if n == 0:
+        return -1
+    if n == 1:
+        return base + BURANO_CTZ(colours)
+    if policy == POLICY_RANDOM or (rng_next(rng) & 7) == 0:
+        return base + nth_bit(colours, <int>rng_below(rng, n))
+    rest = colours
+    while rest:
+        c = BURANO_CTZ(rest)
+        rest &= rest - 1
+        reservoir_block(rng, colour_score(s, c), 1, c, &best, &ties, &pick)   # the entry's label: its colour
+    return base + pick
+
+
+cdef int choose_swap_c(const GameC* g, const StateC* s, Rng* rng, int policy, int* buf) noexcept nogil:
+    """choose_listed_c at a dock-swap decision without scoring swaps that cannot win.
+
+    Every swap scores at most SWAP_SCORE_MAX, below `go` (GO_SCORE), which sorts first in the list
+    when it is legal: after it no swap wins or ties (no reservoir draw), so the heuristic's pick is
+    `go`. The uniform pick (and a decision without `go`) takes the listed path.
+    """
+    cdef int n = legal_actions_c(g, s, buf)
+    if n <= 0:
+        return -1
+    if n == 1:
+        return buf[0]
+    if policy == POLICY_RANDOM or (rng_next(rng) & 7) == 0:
+        return buf[rng_below(rng, n)]
+    if buf[0] == A_GO:
+        return A_GO
+    return heuristic_pick(g, s, rng, buf, n)
+
+
 cdef int choose_action_c(const GameC* g, const StateC* s, Rng* rng, int policy, int* buf) noexcept nogil:
     """Pick the next action of a playout (samples chance nodes); `buf` holds MAX_ACTIONS ints.
 
@@ -314,6 +365,12 @@ cdef int choose_action_c(const GameC* g, const StateC* s, Rng* rng, int policy, 
         return sample_chance_c(g, s, rng)
     if s.phase == PH_TURN:
         return choose_turn_c(s, rng, policy)
+    if s.phase == PH_PYRAMID:
+        return choose_colour_c(s, rng, policy, s.players[s.actor].reserve, A_PYRAMID)
+    if s.phase == PH_REPLENISH:
+        return choose_colour_c(s, rng, policy, s.supply, A_REPLENISH)
+    if s.phase == PH_FISH_SWAP:
+        return choose_swap_c(g, s, rng, policy, buf)
     return choose_listed_c(g, s, rng, policy, buf)
 
 

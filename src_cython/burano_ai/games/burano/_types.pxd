@@ -150,6 +150,8 @@ cdef struct StateC:
     int8_t num_roofs                                # entries used in roofs
     uint64_t mid_used[NUM_ROOF_LEVELS][2]           # derived: bitset of roof midpoints per level
     uint64_t open_lines                             # derived: bit per roof line a tile may lie on now
+    uint64_t open_end_a[NUM_COLOURS]                # derived: the open lines whose cube at end a has colour c
+    uint64_t open_end_b[NUM_COLOURS]                # derived: the open lines whose cube at end b has colour c
     uint64_t buildable                              # derived: bit per hole a cube may be built in now
     int8_t removed[MAX_ROOFS]                       # tiles out of the game: kind * 12 + pair, in order
     int8_t num_removed                              # entries used in removed
