@@ -461,14 +461,6 @@ cdef bint state_consistent(const GsGameC* g, const GsStateC* s) noexcept nogil:
 # Python API: Game and State (the reference's)
 # ================================================================================================
 
-cdef int policy_id(policy) except -1:
-    if policy == "random":
-        return GS_POLICY_RANDOM
-    if policy == "heuristic":
-        return GS_POLICY_HEURISTIC
-    raise OptionError(f"unknown playout policy {policy!r} (expected one of {', '.join(POLICIES)})")
-
-
 cdef class Game:
     """Rules and metadata of one Goofspiel configuration (the reference `Game`'s API, compiled states).
 
@@ -872,14 +864,7 @@ cdef class State(NativeState):
 
         Chance samples a prize uniformly; `policy` "random" bids uniformly, "heuristic" near the prize.
         """
-        cdef Rng rng
-        cdef int pid = policy_id(policy), steps
-        rng_seed(&rng, <uint64_t>(_check_seed(seed) & _U64))
-        with nogil:
-            steps = playout_c(&self.game.g, &self.s, &rng, pid)
-        if steps < 0:
-            raise RuntimeError("goofspiel playout failed: a malformed position")
-        return self.scores()
+        return playout_in_place(self, seed, policy)
 
 
 cdef list mask_to_cards(uint32_t mask):
@@ -890,50 +875,13 @@ cdef list mask_to_cards(uint32_t mask):
     return out
 
 
-def _state_from_bytes(Game game, bytes data):
-    """Unpickle a State (its raw struct, see State.__reduce__)."""
-    cdef State st = State.__new__(State)
-    if len(data) != sizeof(GsStateC):
-        raise PositionError("pickled state from another build of burano_ai.games.goofspiel._core")
-    st.bind(game)
-    memcpy(&st.s, <const char*>data, sizeof(GsStateC))
-    return st
-
-
 def playout(State state, seed=0, policy="random"):
     """Play a copy of `state` to the end (the state is not changed); return the final scores."""
     return state.clone().playout(seed, policy)
 
 
-def playouts(State state, count, seed=0, policy="random"):
-    """Play `count` games from copies of `state` in C (playout i seeded seed + i).
-
-    Returns (total actions applied, summed returns per seat). A benchmark and smoke-test helper.
-    """
-    count = _check_seed(count, "count")
-    if not 0 <= count <= 1_000_000_000:
-        raise OptionError(f"count must lie in 0..1000000000, not {count}")
-    cdef Rng rng
-    cdef GsStateC work
-    cdef int pid = policy_id(policy), p, steps = 0
-    cdef long i, games = count, total = 0
-    cdef double scores[GS_MAX_PLAYERS]
-    cdef double shares[GS_MAX_PLAYERS]
-    cdef double wins[GS_MAX_PLAYERS]
-    cdef uint64_t base = <uint64_t>(_check_seed(seed) & _U64)
-    for p in range(GS_MAX_PLAYERS):
-        wins[p] = 0.0
-    with nogil:
-        for i in range(games):
-            work = state.s
-            rng_seed(&rng, base + <uint64_t>i)
-            steps = playout_c(&state.game.g, &work, &rng, pid)
-            if steps < 0:
-                break
-            total += steps
-            outcome_c(&state.game.g, &work, scores, shares)
-            for p in range(state.s.num_players):
-                wins[p] += shares[p]
-    if steps < 0:
-        raise RuntimeError("goofspiel playout failed: a malformed position")
-    return total, [wins[p] for p in range(state.s.num_players)]
+# The State glue every core shares (`_state_from_bytes`, `playouts`, `playout_policy`, the helper of
+# playout above).
+ctypedef GsStateC CoreStateC
+CORE_GAME_KEY = "goofspiel"
+include "burano_ai/core/_state_glue.pxi"
