@@ -3,13 +3,14 @@
 # unpickling, and the module's `playouts`. A textual include (Cython cannot include into a class body, so
 # a State's methods call these): the game's _core.pyx includes it after its State class, having named
 #
-#     ctypedef <its C state struct> CoreStateC
+#     ctypedef <its C state struct> CoreStateC     (unless its ops section did, for core/_ops_glue.pxi)
 #     CORE_GAME_KEY = "<its key>"        (for error messages)
 #
 # and having defined, as every core does: `Game` and `State(NativeState)` (`.game.g`, `.s`, `bind`,
 # `scores`, `to_position`), `playout_c`, `outcome_c`, `full_key_c`, `sample_chance_c`, `_check_seed` and
 # `_U64`. Burano's core is older and differs (its own keyless flag, playout status codes and freelist):
-# it does not include this. A game's prior, heuristics and playout policy stay in its own file.
+# it does not include this. The helpers a game may not call are inline (no unused-function warning). A
+# game's prior, heuristics and playout policy stay in its own file.
 
 from burano_ai.core._game cimport MAX_SEATS
 
@@ -21,14 +22,14 @@ cdef int playout_policy(policy) except -1:
     return 1 if policy == "heuristic" else 0
 
 
-cdef check_incremental_key(State state):
+cdef inline check_incremental_key(State state):
     """`State.check`: AssertionError naming the first broken invariant (the key, then `Position.check`)."""
     if state.s.key != full_key_c(&state.game.g, &state.s):
         raise AssertionError("state inconsistent: the incremental key differs from its recomputation")
     state.to_position().check()
 
 
-cdef sample_chance_of(State state, seed):
+cdef inline sample_chance_of(State state, seed):
     """`State.sample_chance`: a chance outcome drawn by the C sampler seeded `seed`, or -1 off chance nodes."""
     cdef Rng rng
     rng_seed(&rng, <uint64_t>(_check_seed(seed) & _U64))

@@ -837,37 +837,17 @@ cdef int playout_c(const AzGameC* g, AzStateC* s, Rng* rng, int policy) noexcept
 # The C game interface (burano_ai/core/_game.pxd)
 # ================================================================================================
 
-cdef int ops_num_players(const void* game) noexcept nogil:
-    return (<const AzGameC*>game).num_players
-
-cdef int ops_current_player(const void* game, const void* state) noexcept nogil:
-    return current_player_c(<const AzStateC*>state)
-
-cdef int ops_legal_actions(const void* game, const void* state, int* out) noexcept nogil:
-    return legal_actions_c(<const AzGameC*>game, <const AzStateC*>state, out)
-
-cdef void ops_apply_action(const void* game, void* state, int action) noexcept nogil:
-    apply_action_c(<const AzGameC*>game, <AzStateC*>state, action)
-
-cdef int ops_sample_chance(const void* game, const void* state, Rng* rng) noexcept nogil:
-    return sample_chance_c(<const AzGameC*>game, <const AzStateC*>state, rng)
-
-cdef int ops_chance_outcomes(const void* game, const void* state, int* actions, double* probs) noexcept nogil:
-    return chance_outcomes_c(<const AzGameC*>game, <const AzStateC*>state, actions, probs)
+# The wrappers every core shares (core/_ops_glue.pxi: ops_num_players .. ops_full_key and
+# fill_common_ops), over this game's structs; its own wrappers follow.
+ctypedef AzGameC CoreGameC
+ctypedef AzStateC CoreStateC
+cdef enum:
+    CORE_PLAYOUT_CAPPED = AZ_PLAYOUT_CAPPED
+    CORE_PLAYOUT_DEAD_END = AZ_PLAYOUT_DEAD_END
+include "burano_ai/core/_ops_glue.pxi"
 
 cdef int ops_chance_kind(const void* game, const void* state) noexcept nogil:
     return chance_kind_c(<const AzGameC*>game, <const AzStateC*>state)
-
-cdef int ops_playout(const void* game, void* state, Rng* rng, int policy) noexcept nogil:
-    cdef int steps = playout_c(<const AzGameC*>game, <AzStateC*>state, rng, policy)
-    if steps == AZ_PLAYOUT_CAPPED:
-        return OPS_PLAYOUT_CAPPED
-    if steps == AZ_PLAYOUT_DEAD_END:
-        return OPS_PLAYOUT_DEAD_END
-    return OPS_PLAYOUT_OK
-
-cdef void ops_outcome(const void* game, const void* state, double* scores, double* shares) noexcept nogil:
-    outcome_c(<const AzGameC*>game, <const AzStateC*>state, scores, shares)
 
 cdef int ops_decision_mode(const void* game, const void* state) noexcept nogil:
     return DECISION_OPEN
@@ -882,34 +862,21 @@ cdef int64_t ops_turn_id(const void* game, const void* state) noexcept nogil:
         return s.turn
     return NO_TURN
 
-cdef uint64_t ops_full_key(const void* game, const void* state) noexcept nogil:
-    return (<const AzStateC*>state).key
-
 cdef uint64_t ops_info_key(const void* game, const void* state, int seat) noexcept nogil:
     return (<const AzStateC*>state).key ^ zob(Z_VIEWER, 0, seat)
 
 
 cdef GameOpsC AZUL_SINTRA_OPS
-AZUL_SINTRA_OPS.abi_version = GAME_ABI_VERSION
-AZUL_SINTRA_OPS.state_size = sizeof(AzStateC)
+fill_common_ops(&AZUL_SINTRA_OPS)
 AZUL_SINTRA_OPS.num_actions = AZ_NUM_ACTIONS
 AZUL_SINTRA_OPS.max_legal = AZ_NUM_ACTIONS       # legal drafts are at most (4F + 5) x 8 + 1 = 329
 AZUL_SINTRA_OPS.min_players = _data.MIN_PLAYERS
 AZUL_SINTRA_OPS.max_players = AZ_MAX_PLAYERS
-AZUL_SINTRA_OPS.num_players = ops_num_players
-AZUL_SINTRA_OPS.current_player = ops_current_player
-AZUL_SINTRA_OPS.legal_actions = ops_legal_actions
-AZUL_SINTRA_OPS.apply_action = ops_apply_action
-AZUL_SINTRA_OPS.sample_chance = ops_sample_chance
-AZUL_SINTRA_OPS.chance_outcomes = ops_chance_outcomes
 AZUL_SINTRA_OPS.chance_kind = ops_chance_kind
 AZUL_SINTRA_OPS.resample = NULL                  # perfect information (§11.1)
-AZUL_SINTRA_OPS.playout = ops_playout
-AZUL_SINTRA_OPS.outcome = ops_outcome
 AZUL_SINTRA_OPS.decision_mode = ops_decision_mode
 AZUL_SINTRA_OPS.prior = ops_prior
 AZUL_SINTRA_OPS.turn_id = ops_turn_id
-AZUL_SINTRA_OPS.full_key = ops_full_key
 AZUL_SINTRA_OPS.info_key = ops_info_key
 
 # With joker_choice: the same functions over 856 actions.
@@ -1355,9 +1322,7 @@ cdef class State(NativeState):
         return playout_in_place(self, seed, policy)
 
 
-
 # The State glue every core shares (`_state_from_bytes`, `playouts`, the helpers of check, sample_chance
 # and playout above).
-ctypedef AzStateC CoreStateC
 CORE_GAME_KEY = "azul-sintra"
 include "burano_ai/core/_state_glue.pxi"
