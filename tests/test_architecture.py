@@ -59,7 +59,8 @@ def compiled_sources(src: Path) -> dict[str, list[Path]]:
         name = ".".join(pyx.relative_to(src).with_suffix("").parts)
         files = [pyx]
         for inc in re.findall(r'^include\s+"([^"]+)"', pyx.read_text(encoding="utf-8"), re.M):
-            files.append(pyx.parent / inc)
+            # as Cython looks: next to the .pyx, then on the include path (src_cython/, setup.py)
+            files.append(pyx.parent / inc if (pyx.parent / inc).exists() else src / inc)
         out[name] = files
     return out
 

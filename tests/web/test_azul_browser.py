@@ -7,24 +7,9 @@ from __future__ import annotations
 import json
 import random
 
+from .board_helpers import views_in
 from .conftest import screenshot
 from .test_web_browser import RECORD_RESPONSES, WAIT_FOR_TURN, _click_generic, _page_state, _server_game
-
-
-def _views(payload):
-    out = []
-
-    def walk(node):
-        if isinstance(node, dict):
-            if node.get("format") == "azul-sintra-position/1":
-                out.append(node)
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value)
-    walk(payload)
-    return out
 
 
 def test_a_whole_azul_game_clicked_through_on_the_generic_board(live_server, page):
@@ -49,5 +34,5 @@ def test_a_whole_azul_game_clicked_through_on_the_generic_board(live_server, pag
     assert page.locator("#result").inner_text().startswith("Game over")
     session = _server_game(live_server, state["game"]["id"]).session
     assert session.is_over() and clicks == sum(1 for step in session.record.steps if step.actor == "A") > 20
-    views = [v for text in page.evaluate("window.__received") for v in _views(json.loads(text))]
+    views = [v for text in page.evaluate("window.__received") for v in views_in(json.loads(text), "azul-sintra-position/1")]
     assert views and all(v["view"] == "A" for v in views), "the page received a view that is not its seat's"

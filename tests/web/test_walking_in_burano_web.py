@@ -17,72 +17,24 @@ import json
 import random
 from pathlib import Path
 
+from .board_helpers import (SMALLEST_TEXT, check_blocks_apart, check_everything_received, check_honest,
+                            click_move, click_through, move_targets)
 from .conftest import screenshot
-from .test_web_browser import RECORD_RESPONSES, WAIT_FOR_TURN, _page_state, _server_game, _value_at
+from .test_web_browser import RECORD_RESPONSES, WAIT_FOR_TURN, _page_state, _server_game
 
 ROOT = Path(__file__).resolve().parents[2]
 FORMAT = "walking-in-burano-position/1"
-BOARD = ROOT / "burano_ai/web/static/games/walking-in-burano/board.js"
-
-#: The smallest text on the board in CSS pixels (its font size times the block's scale).
-SMALLEST_TEXT = """() => {
-  let least = Infinity;
-  document.querySelectorAll('#board svg text').forEach(t => {
-    const m = t.getScreenCTM();
-    if (!m || !t.getClientRects().length) return;
-    least = Math.min(least, parseFloat(t.getAttribute('font-size') || getComputedStyle(t).fontSize) * m.a);
-  });
-  return least;
-}"""
-
-
-def _views(payload):
-    out = []
-
-    def walk(node):
-        if isinstance(node, dict):
-            if node.get("format") == FORMAT:
-                out.append(node)
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value)
-    walk(payload)
-    return out
+BOARD_JS = ROOT / "burano_ai/web/static/games/walking-in-burano/board.js"
+BOARD = "WalkingInBuranoBoard"
 
 
 def _check_honest(payload, seat_views):
-    """Every position in `payload` is seat A's view of a position already reached (`seat_views`: A's view
-    after each step); every last-move mark's value is the one in A's view after its step."""
-    reached = {json.dumps(v, sort_keys=True) for v in seat_views}
-    for view in _views(payload):
-        assert view["view"] == "A", "the page received a view that is not its seat's"
-        assert json.dumps(view, sort_keys=True) in reached, "the page received a position the game never reached"
-    if isinstance(payload, dict) and isinstance(payload.get("marks"), dict):
-        marks = payload["marks"]
-        for i, changes in enumerate(marks["steps"]):
-            step = marks["first"] + i
-            for path, _before, after in changes:
-                assert _value_at(seat_views[step + 1], path) == after, f"a mark of step {step} is not in A's view"
-
-
-def _targets(page, moves):
-    return page.evaluate("([ms]) => { const p = window.buranoPage(); "
-                         "return ms.map(m => WalkingInBuranoBoard.moveTargets(m, window.buranoState(), p.seat)); }",
-                         [moves])
-
-
-def _click(page, move: str) -> None:
-    key = _targets(page, [move])[0][0]
-    page.locator(f'#board [data-key="{key}"].legal').first.click()
-    if page.locator("#chooser:not([hidden])").count():
-        page.locator(f'#chooser:not([hidden]) button[data-move="{move}"]').click()
+    check_honest(payload, seat_views, FORMAT)
 
 
 def test_the_board_module_carries_the_placeholder_data_file():
     """board.js draws a position without its own data from a copy of the built-in file: the same values."""
-    source = BOARD.read_text()
+    source = BOARD_JS.read_text()
     start = source.index("const DEFAULT_DATA = ") + len("const DEFAULT_DATA = ")
     copy = json.loads(source[start:source.index(";\n", start)])
     data = json.loads((ROOT / "burano_ai/games/walking_in_burano/data/placeholder.json").read_text())
@@ -107,46 +59,23 @@ def test_a_whole_walking_in_burano_game_clicked_through_on_its_board(live_server
     assert page.locator('#board [data-key^="mk:"]').count() == 9          # a full 3 x 3 market
     screenshot(page, "walking-in-burano-board-start")
     rng = random.Random(3)
-    clicks = marked = 0
-    kinds = set()
-    least_text = 99.0
-    while not state["game"]["over"]:
-        view = page.evaluate("window.buranoState()")
-        assert view["format"] == FORMAT and view["view"] == "A" and view["to_move"] == "A"
-        # every legal move has its element on the board, drawn as clickable
-        for move, keys in zip(state["legal"], _targets(page, state["legal"])):
-            assert keys, f"{move} has no element"
-            assert page.locator(f'#board [data-key="{keys[0]}"].legal').count() >= 1, f"{move}: {keys[0]} not clickable"
-            for key in keys[1:]:
-                assert page.locator(f'#board [data-key="{key}"]').count() >= 1, f"{move}: no {key} on the board"
-        least_text = min(least_text, page.evaluate(SMALLEST_TEXT))
-        if state["marked"]:
-            marked += 1
+
+    def choose(legal):
         # prefer building: a random game mostly takes and ends, and should reach visits and returns too
-        places = [m for m in state["legal"] if m.startswith("place")]
-        move = rng.choice(places) if places and rng.random() < 0.8 else rng.choice(state["legal"])
-        kinds.add(move.split()[0])
-        _click(page, move)
-        clicks += 1
-        page.wait_for_function(WAIT_FOR_TURN, arg=[state["game"]["version"]])
-        state = _page_state(page)
-        if clicks == 25:
-            screenshot(page, "walking-in-burano-board-midgame")
-    screenshot(page, "walking-in-burano-board-over")
-    assert page.locator("#result").inner_text().startswith("Game over")
-    assert least_text >= 12, f"text drawn at {least_text:.1f} px"
-    assert marked >= clicks // 4, (marked, clicks)     # the bot's moves since A's last decision are marked
+        places = [m for m in legal if m.startswith("place")]
+        return rng.choice(places) if places and rng.random() < 0.8 else rng.choice(legal)
+
+    played = click_through(page, BOARD, FORMAT, choose, 25, "walking-in-burano-board")
+    state, clicks = played.state, len(played.moves)
+    kinds = {m.split()[0] for m in played.moves}
+    assert played.least_text >= 12, f"text drawn at {played.least_text:.1f} px"
+    # the bot's moves since A's last decision are marked
+    assert played.marked >= clicks // 4, (played.marked, clicks)
     assert {"take", "place", "end"} <= kinds, kinds
     session = _server_game(live_server, state["game"]["id"]).session
     assert session.is_over() and clicks == sum(1 for step in session.record.steps if step.actor == "A") > 20
 
-    received = page.evaluate("window.__received")
-    seat_views = [s.to_dict(0) for _ply, s in session.record.positions()]
-    views = 0
-    for text in received:
-        payload = json.loads(text)
-        views += len(_views(payload))
-        _check_honest(payload, seat_views)
+    views = check_everything_received(page, session, FORMAT)
     assert views > clicks
 
 
@@ -227,13 +156,9 @@ def test_three_and_four_players_fit_at_1280_by_800(live_server, page):
             if state["game"]["over"]:
                 break
             assert page.evaluate(SMALLEST_TEXT) >= 12
-            boxes = page.locator("#board svg.board-block").evaluate_all(
-                "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })")
-            for i, a in enumerate(boxes):
-                for b in boxes[i + 1:]:
-                    assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (players, a, b)
-            for move, keys in zip(state["legal"], _targets(page, state["legal"])):
+            check_blocks_apart(page, players)
+            for move, keys in zip(state["legal"], move_targets(page, BOARD, state["legal"])):
                 assert page.locator(f'#board [data-key="{keys[0]}"].legal').count() >= 1, (players, move)
-            _click(page, rng.choice(state["legal"]))
+            click_move(page, BOARD, rng.choice(state["legal"]))
             page.wait_for_function(WAIT_FOR_TURN, arg=[state["game"]["version"]])
         screenshot(page, f"walking-in-burano-board-{players}p")

@@ -42,102 +42,33 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from burano_ai.core import openspiel
+from burano_ai.core.errors import OptionError
 from burano_ai.games.burano import actions
 from burano_ai.games.burano import observation
-from burano_ai.core.errors import OptionError
 
 SHORT_NAME = "python_burano"
 #: Setup seeds the deal chance node chooses from (uniformly) when the game has no fixed `seed`.
 DEAL_OUTCOMES = 1000
 #: A generous bound on actions + chance outcomes in one game (random 4-player games take ~550-700).
 MAX_GAME_LENGTH = 4000
-_SEED_RANGE = 1 << 31
 
-GAME_TYPE = pyspiel.GameType(
-    short_name=SHORT_NAME,
-    long_name="Burano (burano_ai)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.CONSTANT_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=4,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification={"players": 4, "seed": -1, "engine": "auto"},
-)
+GAME_TYPE = openspiel.game_type(SHORT_NAME, "Burano (burano_ai)", information="imperfect", min_players=2,
+                                max_players=4, parameters={"players": 4, "seed": -1, "engine": "auto"},
+                                tensors=True)
 
 
 def rules_game_class(engine: str = "auto"):
     """Our Game class for `engine`: ``core`` or ``auto`` (the compiled `burano_ai.Game`), ``reference``."""
-    if engine in ("auto", "core"):
-        from burano_ai import Game
-        return Game
-    if engine == "reference":
+    if openspiel.is_reference(engine):
         from burano_ai.games.burano.reference import Game
         return Game
-    raise OptionError(f"engine must be auto, core or reference, not {engine!r}")
+    from burano_ai import Game
+    return Game
 
 
-class BuranoGame(pyspiel.Game):
-    """The pyspiel Game: metadata plus the wrapped rules `Game` (`rules`)."""
-
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
-        params = dict(params or {})
-        players = params.get("players", 4)
-        seed = params.get("seed", -1)
-        engine = params.get("engine", "auto")
-        if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
-            raise OptionError(f"{SHORT_NAME}: players must be 2, 3 or 4, not {players!r}")
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise OptionError(f"{SHORT_NAME}: seed must be an integer, not {seed!r}")
-        self.rules = rules_game_class(engine)(players)
-        info = pyspiel.GameInfo(
-            num_distinct_actions=actions.NUM_ACTIONS,
-            max_chance_outcomes=max(actions.NUM_ACTIONS, DEAL_OUTCOMES),
-            num_players=players,
-            min_utility=0.0,
-            max_utility=1.0,
-            utility_sum=1.0,
-            max_game_length=MAX_GAME_LENGTH,
-        )
-        super().__init__(GAME_TYPE, info, {"players": players, "seed": seed, "engine": engine})
-        self._initial = self.rules.new_initial_state(seed) if seed >= 0 else None
-
-    def new_initial_state(self) -> "BuranoState":
-        """The start: the fixed deal, or a chance node choosing the deal."""
-        return BuranoState(self, None if self._initial is None else self._initial.clone())
-
-    def deal(self, outcome: int):
-        """Our State for deal outcome `outcome` (the setup seed)."""
-        return self.rules.new_initial_state(outcome)
-
-    def wrap(self, state) -> "BuranoState":
-        """A pyspiel state holding a copy of our `state` (its OpenSpiel history starts empty)."""
-        if state.num_players != self.num_players():
-            raise OptionError(f"a {state.num_players}-player position cannot be wrapped in a "
-                              f"{self.num_players()}-player {SHORT_NAME} game")
-        out = BuranoState(self, state.clone())
-        return out
-
-    def make_py_observer(self, iig_obs_type=None, params=None) -> "BuranoObserver":
-        """The observer: the seat's tensor (`burano_ai.games.burano.observation`) for every request; as strings,
-        information-state keys for perfect-recall requests, views otherwise."""
-        if params:
-            raise ValueError(f"{SHORT_NAME} observers take no parameters, got {params}")
-        return BuranoObserver(iig_obs_type, self.num_players())
-
-
-class BuranoState(pyspiel.State):
+class BuranoState(openspiel.AdapterState):
     """A pyspiel State around one of our States (`burano_state`; None before the deal)."""
-
-    def __init__(self, game: BuranoGame, inner=None) -> None:
-        super().__init__(game)
-        # The only Python attribute: OpenSpiel's clone deep-copies them all (the core copies in ~1 us).
-        self._inner = inner
 
     @property
     def burano_state(self):
@@ -150,9 +81,6 @@ class BuranoState(pyspiel.State):
         if self._inner is None:
             return pyspiel.PlayerId.CHANCE
         return self._inner.current_player()
-
-    def _legal_actions(self, player: int) -> list[int]:
-        return self._inner.legal_actions()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self._inner is None:
@@ -185,11 +113,11 @@ class BuranoState(pyspiel.State):
     def observation_string(self, player: int | None = None) -> str:
         return observation_string(self, self.current_player() if player is None else player)
 
-    def resample_from_infostate(self, player_id: int, probability_sampler) -> "BuranoState":
+    def resample_from_infostate(self, player_id: int, probability_sampler) -> BuranoState:
         """A copy whose hidden parts (for `player_id`) are resampled with a seed from the sampler."""
         out = self.clone()
         if self._inner is not None:
-            seed = int(probability_sampler() * _SEED_RANGE) % _SEED_RANGE
+            seed = int(probability_sampler() * openspiel.SEED_RANGE) % openspiel.SEED_RANGE
             out._inner = self._inner.resample(player_id, seed)
         return out
 
@@ -242,14 +170,48 @@ class BuranoObserver:
         return observation_string(state, player)
 
 
-pyspiel.register_game(GAME_TYPE, BuranoGame)
+class BuranoGame(openspiel.AdapterGame):
+    """The pyspiel Game: metadata plus the wrapped rules `Game` (`rules`); the shared adapter's, but for
+    the deal node before our first State and the observation tensors."""
 
-_GAMES: dict[tuple[int, str], BuranoGame] = {}
+    GAME_TYPE = GAME_TYPE
+    NUM_ACTIONS = actions.NUM_ACTIONS
+    MAX_CHANCE_OUTCOMES = max(actions.NUM_ACTIONS, DEAL_OUTCOMES)
+    MAX_GAME_LENGTH = MAX_GAME_LENGTH
+    STATE_CLASS = BuranoState
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        super().__init__(params)
+        seed = self.get_parameters()["seed"]
+        self._initial = self.rules.new_initial_state(seed) if seed >= 0 else None
+
+    def make_rules(self, params: dict[str, Any]):
+        players = openspiel.check_players(SHORT_NAME, params["players"], 2, 4)
+        seed = params["seed"]
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise OptionError(f"{SHORT_NAME}: seed must be an integer, not {seed!r}")
+        return rules_game_class(params["engine"])(players), {"players": players, "seed": seed,
+                                                              "engine": params["engine"]}
+
+    def new_initial_state(self) -> BuranoState:
+        """The start: the fixed deal, or a chance node choosing the deal."""
+        return BuranoState(self, None if self._initial is None else self._initial.clone())
+
+    def deal(self, outcome: int):
+        """Our State for deal outcome `outcome` (the setup seed)."""
+        return self.rules.new_initial_state(outcome)
+
+    def make_py_observer(self, iig_obs_type=None, params=None) -> BuranoObserver:
+        """The observer: the seat's tensor (`burano_ai.games.burano.observation`) for every request; as strings,
+        information-state keys for perfect-recall requests, views otherwise."""
+        if params:
+            raise ValueError(f"{SHORT_NAME} observers take no parameters, got {params}")
+        return BuranoObserver(iig_obs_type, self.num_players())
+
+
+pyspiel.register_game(GAME_TYPE, BuranoGame)
 
 
 def game_for(num_players: int, engine: str = "auto") -> BuranoGame:
     """A cached `BuranoGame` (no fixed deal) for wrapping positions."""
-    key = (num_players, engine)
-    if key not in _GAMES:
-        _GAMES[key] = BuranoGame({"players": num_players, "seed": -1, "engine": engine})
-    return _GAMES[key]
+    return BuranoGame.cached(players=num_players, seed=-1, engine=engine)

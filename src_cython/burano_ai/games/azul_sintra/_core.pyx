@@ -837,37 +837,17 @@ cdef int playout_c(const AzGameC* g, AzStateC* s, Rng* rng, int policy) noexcept
 # The C game interface (burano_ai/core/_game.pxd)
 # ================================================================================================
 
-cdef int ops_num_players(const void* game) noexcept nogil:
-    return (<const AzGameC*>game).num_players
-
-cdef int ops_current_player(const void* game, const void* state) noexcept nogil:
-    return current_player_c(<const AzStateC*>state)
-
-cdef int ops_legal_actions(const void* game, const void* state, int* out) noexcept nogil:
-    return legal_actions_c(<const AzGameC*>game, <const AzStateC*>state, out)
-
-cdef void ops_apply_action(const void* game, void* state, int action) noexcept nogil:
-    apply_action_c(<const AzGameC*>game, <AzStateC*>state, action)
-
-cdef int ops_sample_chance(const void* game, const void* state, Rng* rng) noexcept nogil:
-    return sample_chance_c(<const AzGameC*>game, <const AzStateC*>state, rng)
-
-cdef int ops_chance_outcomes(const void* game, const void* state, int* actions, double* probs) noexcept nogil:
-    return chance_outcomes_c(<const AzGameC*>game, <const AzStateC*>state, actions, probs)
+# The wrappers every core shares (core/_ops_glue.pxi: ops_num_players .. ops_full_key and
+# fill_common_ops), over this game's structs; its own wrappers follow.
+ctypedef AzGameC CoreGameC
+ctypedef AzStateC CoreStateC
+cdef enum:
+    CORE_PLAYOUT_CAPPED = AZ_PLAYOUT_CAPPED
+    CORE_PLAYOUT_DEAD_END = AZ_PLAYOUT_DEAD_END
+include "burano_ai/core/_ops_glue.pxi"
 
 cdef int ops_chance_kind(const void* game, const void* state) noexcept nogil:
     return chance_kind_c(<const AzGameC*>game, <const AzStateC*>state)
-
-cdef int ops_playout(const void* game, void* state, Rng* rng, int policy) noexcept nogil:
-    cdef int steps = playout_c(<const AzGameC*>game, <AzStateC*>state, rng, policy)
-    if steps == AZ_PLAYOUT_CAPPED:
-        return OPS_PLAYOUT_CAPPED
-    if steps == AZ_PLAYOUT_DEAD_END:
-        return OPS_PLAYOUT_DEAD_END
-    return OPS_PLAYOUT_OK
-
-cdef void ops_outcome(const void* game, const void* state, double* scores, double* shares) noexcept nogil:
-    outcome_c(<const AzGameC*>game, <const AzStateC*>state, scores, shares)
 
 cdef int ops_decision_mode(const void* game, const void* state) noexcept nogil:
     return DECISION_OPEN
@@ -882,34 +862,21 @@ cdef int64_t ops_turn_id(const void* game, const void* state) noexcept nogil:
         return s.turn
     return NO_TURN
 
-cdef uint64_t ops_full_key(const void* game, const void* state) noexcept nogil:
-    return (<const AzStateC*>state).key
-
 cdef uint64_t ops_info_key(const void* game, const void* state, int seat) noexcept nogil:
     return (<const AzStateC*>state).key ^ zob(Z_VIEWER, 0, seat)
 
 
 cdef GameOpsC AZUL_SINTRA_OPS
-AZUL_SINTRA_OPS.abi_version = GAME_ABI_VERSION
-AZUL_SINTRA_OPS.state_size = sizeof(AzStateC)
+fill_common_ops(&AZUL_SINTRA_OPS)
 AZUL_SINTRA_OPS.num_actions = AZ_NUM_ACTIONS
 AZUL_SINTRA_OPS.max_legal = AZ_NUM_ACTIONS       # legal drafts are at most (4F + 5) x 8 + 1 = 329
 AZUL_SINTRA_OPS.min_players = _data.MIN_PLAYERS
 AZUL_SINTRA_OPS.max_players = AZ_MAX_PLAYERS
-AZUL_SINTRA_OPS.num_players = ops_num_players
-AZUL_SINTRA_OPS.current_player = ops_current_player
-AZUL_SINTRA_OPS.legal_actions = ops_legal_actions
-AZUL_SINTRA_OPS.apply_action = ops_apply_action
-AZUL_SINTRA_OPS.sample_chance = ops_sample_chance
-AZUL_SINTRA_OPS.chance_outcomes = ops_chance_outcomes
 AZUL_SINTRA_OPS.chance_kind = ops_chance_kind
 AZUL_SINTRA_OPS.resample = NULL                  # perfect information (§11.1)
-AZUL_SINTRA_OPS.playout = ops_playout
-AZUL_SINTRA_OPS.outcome = ops_outcome
 AZUL_SINTRA_OPS.decision_mode = ops_decision_mode
 AZUL_SINTRA_OPS.prior = ops_prior
 AZUL_SINTRA_OPS.turn_id = ops_turn_id
-AZUL_SINTRA_OPS.full_key = ops_full_key
 AZUL_SINTRA_OPS.info_key = ops_info_key
 
 # With joker_choice: the same functions over 856 actions.
@@ -1342,76 +1309,20 @@ cdef class State(NativeState):
 
     def check(self):
         """Raise AssertionError naming the first broken invariant (the key, then `Position.check`)."""
-        if self.s.key != full_key_c(&self.game.g, &self.s):
-            raise AssertionError("state inconsistent: the incremental key differs from its recomputation")
-        self.to_position().check()
+        check_incremental_key(self)
 
     def sample_chance(self, seed):
         """A chance outcome drawn by the C sampler seeded `seed` (the state is not changed), or -1 off chance nodes."""
-        cdef Rng rng
-        rng_seed(&rng, <uint64_t>(_check_seed(seed) & _U64))
-        return sample_chance_c(&self.game.g, &self.s, &rng)
+        return sample_chance_of(self, seed)
 
     # --- playouts
 
     def playout(self, seed=0, policy="random"):
         """Play this state to the end in place (C loop, no GIL; `policy` "random" or "heuristic"); return the scores."""
-        cdef Rng rng
-        cdef int steps, pid
-        if policy not in ("random", "heuristic"):
-            raise OptionError(f"unknown playout policy {policy!r} (expected random or heuristic)")
-        pid = 1 if policy == "heuristic" else 0
-        rng_seed(&rng, <uint64_t>(_check_seed(seed) & _U64))
-        with nogil:
-            steps = playout_c(&self.game.g, &self.s, &rng, pid)
-        if steps < 0:
-            raise RuntimeError("azul-sintra playout failed: a malformed position")
-        return self.scores()
+        return playout_in_place(self, seed, policy)
 
 
-def _state_from_bytes(Game game, bytes data):
-    """Unpickle a State (its raw struct, see State.__reduce__)."""
-    cdef State st = State.__new__(State)
-    if len(data) != sizeof(AzStateC):
-        raise PositionError("pickled state from another build of burano_ai.games.azul_sintra._core")
-    st.bind(game)
-    memcpy(&st.s, <const char*>data, sizeof(AzStateC))
-    return st
-
-
-def playouts(State state, count, seed=0, policy="random"):
-    """Play `count` games from copies of `state` in C (playout i seeded seed + i).
-
-    Returns (total steps applied, summed returns per seat). A benchmark and smoke-test helper.
-    """
-    count = _check_seed(count, "count")
-    if not 0 <= count <= 1_000_000_000:
-        raise OptionError(f"count must lie in 0..1000000000, not {count}")
-    cdef Rng rng
-    cdef AzStateC work
-    cdef int p, steps = 0
-    cdef long i, games = count, total = 0
-    cdef double scores[AZ_MAX_PLAYERS]
-    cdef double shares[AZ_MAX_PLAYERS]
-    cdef double wins[AZ_MAX_PLAYERS]
-    cdef uint64_t base = <uint64_t>(_check_seed(seed) & _U64)
-    cdef int pid
-    if policy not in ("random", "heuristic"):
-        raise OptionError(f"unknown playout policy {policy!r} (expected random or heuristic)")
-    pid = 1 if policy == "heuristic" else 0
-    for p in range(AZ_MAX_PLAYERS):
-        wins[p] = 0.0
-    with nogil:
-        for i in range(games):
-            work = state.s
-            rng_seed(&rng, base + <uint64_t>i)
-            steps = playout_c(&state.game.g, &work, &rng, pid)
-            if steps < 0:
-                break
-            total += steps
-            outcome_c(&state.game.g, &work, scores, shares)
-            for p in range(state.s.num_players):
-                wins[p] += shares[p]
-    if steps < 0:
-        raise RuntimeError("azul-sintra playout failed: a malformed position")
-    return total, [wins[p] for p in range(state.s.num_players)]
+# The State glue every core shares (`_state_from_bytes`, `playouts`, the helpers of check, sample_chance
+# and playout above).
+CORE_GAME_KEY = "azul-sintra"
+include "burano_ai/core/_state_glue.pxi"

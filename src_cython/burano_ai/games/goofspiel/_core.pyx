@@ -341,40 +341,20 @@ cdef void outcome_c(const GsGameC* g, const GsStateC* s, double* scores, double*
 # The C game interface (burano_ai/core/_game.pxd)
 # ================================================================================================
 
-cdef int ops_num_players(const void* game) noexcept nogil:
-    return (<const GsGameC*>game).num_players
-
-cdef int ops_current_player(const void* game, const void* state) noexcept nogil:
-    return current_player_c(<const GsStateC*>state)
-
-cdef int ops_legal_actions(const void* game, const void* state, int* out) noexcept nogil:
-    return legal_actions_c(<const GsGameC*>game, <const GsStateC*>state, out)
-
-cdef void ops_apply_action(const void* game, void* state, int action) noexcept nogil:
-    apply_action_c(<const GsGameC*>game, <GsStateC*>state, action)
-
-cdef int ops_sample_chance(const void* game, const void* state, Rng* rng) noexcept nogil:
-    return sample_chance_c(<const GsGameC*>game, <const GsStateC*>state, rng)
-
-cdef int ops_chance_outcomes(const void* game, const void* state, int* actions, double* probs) noexcept nogil:
-    return chance_outcomes_c(<const GsGameC*>game, <const GsStateC*>state, actions, probs)
+# The wrappers every core shares (core/_ops_glue.pxi: ops_num_players .. ops_full_key and
+# fill_common_ops), over this game's structs; its own wrappers follow.
+ctypedef GsGameC CoreGameC
+ctypedef GsStateC CoreStateC
+cdef enum:
+    CORE_PLAYOUT_CAPPED = GS_PLAYOUT_CAPPED
+    CORE_PLAYOUT_DEAD_END = GS_PLAYOUT_DEAD_END
+include "burano_ai/core/_ops_glue.pxi"
 
 cdef int ops_chance_kind(const void* game, const void* state) noexcept nogil:
     return 0                     # one kind of chance event: a prize reveal
 
 cdef void ops_resample(const void* game, void* state, int seat, Rng* rng) noexcept nogil:
     resample_c(<const GsGameC*>game, <GsStateC*>state, seat, rng)
-
-cdef int ops_playout(const void* game, void* state, Rng* rng, int policy) noexcept nogil:
-    cdef int steps = playout_c(<const GsGameC*>game, <GsStateC*>state, rng, policy)
-    if steps == GS_PLAYOUT_CAPPED:
-        return OPS_PLAYOUT_CAPPED
-    if steps == GS_PLAYOUT_DEAD_END:
-        return OPS_PLAYOUT_DEAD_END
-    return OPS_PLAYOUT_OK
-
-cdef void ops_outcome(const void* game, const void* state, double* scores, double* shares) noexcept nogil:
-    outcome_c(<const GsGameC*>game, <const GsStateC*>state, scores, shares)
 
 cdef int ops_decision_mode(const void* game, const void* state) noexcept nogil:
     return DECISION_SECRET if (<const GsStateC*>state).phase == GS_PHASE_BID else DECISION_OPEN
@@ -399,34 +379,21 @@ cdef int64_t ops_turn_id(const void* game, const void* state) noexcept nogil:
         return NO_TURN
     return <int64_t>s.round * GS_TURN_STRIDE + s.bidder
 
-cdef uint64_t ops_full_key(const void* game, const void* state) noexcept nogil:
-    return (<const GsStateC*>state).key
-
 cdef uint64_t ops_info_key(const void* game, const void* state, int seat) noexcept nogil:
     return info_key_c(<const GsGameC*>game, <const GsStateC*>state, seat)
 
 
 cdef GameOpsC GOOFSPIEL_OPS
-GOOFSPIEL_OPS.abi_version = GAME_ABI_VERSION
-GOOFSPIEL_OPS.state_size = sizeof(GsStateC)
+fill_common_ops(&GOOFSPIEL_OPS)
 GOOFSPIEL_OPS.num_actions = GS_MAX_CARDS
 GOOFSPIEL_OPS.max_legal = GS_MAX_CARDS
 GOOFSPIEL_OPS.min_players = _rules.MIN_PLAYERS
 GOOFSPIEL_OPS.max_players = GS_MAX_PLAYERS
-GOOFSPIEL_OPS.num_players = ops_num_players
-GOOFSPIEL_OPS.current_player = ops_current_player
-GOOFSPIEL_OPS.legal_actions = ops_legal_actions
-GOOFSPIEL_OPS.apply_action = ops_apply_action
-GOOFSPIEL_OPS.sample_chance = ops_sample_chance
-GOOFSPIEL_OPS.chance_outcomes = ops_chance_outcomes
 GOOFSPIEL_OPS.chance_kind = ops_chance_kind
 GOOFSPIEL_OPS.resample = ops_resample
-GOOFSPIEL_OPS.playout = ops_playout
-GOOFSPIEL_OPS.outcome = ops_outcome
 GOOFSPIEL_OPS.decision_mode = ops_decision_mode
 GOOFSPIEL_OPS.prior = ops_prior
 GOOFSPIEL_OPS.turn_id = ops_turn_id
-GOOFSPIEL_OPS.full_key = ops_full_key
 GOOFSPIEL_OPS.info_key = ops_info_key
 
 
@@ -460,14 +427,6 @@ cdef bint state_consistent(const GsGameC* g, const GsStateC* s) noexcept nogil:
 # ================================================================================================
 # Python API: Game and State (the reference's)
 # ================================================================================================
-
-cdef int policy_id(policy) except -1:
-    if policy == "random":
-        return GS_POLICY_RANDOM
-    if policy == "heuristic":
-        return GS_POLICY_HEURISTIC
-    raise OptionError(f"unknown playout policy {policy!r} (expected one of {', '.join(POLICIES)})")
-
 
 cdef class Game:
     """Rules and metadata of one Goofspiel configuration (the reference `Game`'s API, compiled states).
@@ -872,14 +831,7 @@ cdef class State(NativeState):
 
         Chance samples a prize uniformly; `policy` "random" bids uniformly, "heuristic" near the prize.
         """
-        cdef Rng rng
-        cdef int pid = policy_id(policy), steps
-        rng_seed(&rng, <uint64_t>(_check_seed(seed) & _U64))
-        with nogil:
-            steps = playout_c(&self.game.g, &self.s, &rng, pid)
-        if steps < 0:
-            raise RuntimeError("goofspiel playout failed: a malformed position")
-        return self.scores()
+        return playout_in_place(self, seed, policy)
 
 
 cdef list mask_to_cards(uint32_t mask):
@@ -890,50 +842,12 @@ cdef list mask_to_cards(uint32_t mask):
     return out
 
 
-def _state_from_bytes(Game game, bytes data):
-    """Unpickle a State (its raw struct, see State.__reduce__)."""
-    cdef State st = State.__new__(State)
-    if len(data) != sizeof(GsStateC):
-        raise PositionError("pickled state from another build of burano_ai.games.goofspiel._core")
-    st.bind(game)
-    memcpy(&st.s, <const char*>data, sizeof(GsStateC))
-    return st
-
-
 def playout(State state, seed=0, policy="random"):
     """Play a copy of `state` to the end (the state is not changed); return the final scores."""
     return state.clone().playout(seed, policy)
 
 
-def playouts(State state, count, seed=0, policy="random"):
-    """Play `count` games from copies of `state` in C (playout i seeded seed + i).
-
-    Returns (total actions applied, summed returns per seat). A benchmark and smoke-test helper.
-    """
-    count = _check_seed(count, "count")
-    if not 0 <= count <= 1_000_000_000:
-        raise OptionError(f"count must lie in 0..1000000000, not {count}")
-    cdef Rng rng
-    cdef GsStateC work
-    cdef int pid = policy_id(policy), p, steps = 0
-    cdef long i, games = count, total = 0
-    cdef double scores[GS_MAX_PLAYERS]
-    cdef double shares[GS_MAX_PLAYERS]
-    cdef double wins[GS_MAX_PLAYERS]
-    cdef uint64_t base = <uint64_t>(_check_seed(seed) & _U64)
-    for p in range(GS_MAX_PLAYERS):
-        wins[p] = 0.0
-    with nogil:
-        for i in range(games):
-            work = state.s
-            rng_seed(&rng, base + <uint64_t>i)
-            steps = playout_c(&state.game.g, &work, &rng, pid)
-            if steps < 0:
-                break
-            total += steps
-            outcome_c(&state.game.g, &work, scores, shares)
-            for p in range(state.s.num_players):
-                wins[p] += shares[p]
-    if steps < 0:
-        raise RuntimeError("goofspiel playout failed: a malformed position")
-    return total, [wins[p] for p in range(state.s.num_players)]
+# The State glue every core shares (`_state_from_bytes`, `playouts`, `playout_policy`, the helper of
+# playout above).
+CORE_GAME_KEY = "goofspiel"
+include "burano_ai/core/_state_glue.pxi"

@@ -1704,76 +1704,22 @@ cdef class State(NativeState):
 
     def check(self):
         """Raise AssertionError naming the first broken invariant (the key, then `Position.check`)."""
-        if self.s.key != full_key_c(&self.game.g, &self.s):
-            raise AssertionError("state inconsistent: the incremental key differs from its recomputation")
-        self.to_position().check()
+        check_incremental_key(self)
 
     def sample_chance(self, seed):
         """A chance outcome drawn by the C sampler seeded `seed` (the state is not changed), or -1 off chance nodes."""
-        cdef Rng rng
-        rng_seed(&rng, <uint64_t>(_check_seed(seed) & _U64))
-        return sample_chance_c(&self.game.g, &self.s, &rng)
+        return sample_chance_of(self, seed)
 
     # --- playouts
 
     def playout(self, seed=0, policy="random"):
         """Play this state to the end in place (C loop, no GIL; `policy` "random" or "heuristic"); return the scores."""
-        cdef Rng rng
-        cdef int steps, pid
-        if policy not in ("random", "heuristic"):
-            raise OptionError(f"unknown playout policy {policy!r} (expected random or heuristic)")
-        pid = 1 if policy == "heuristic" else 0
-        rng_seed(&rng, <uint64_t>(_check_seed(seed) & _U64))
-        with nogil:
-            steps = playout_c(&self.game.g, &self.s, &rng, pid)
-        if steps < 0:
-            raise RuntimeError("venice-2099 playout failed: a malformed position")
-        return self.scores()
+        return playout_in_place(self, seed, policy)
 
 
-def _state_from_bytes(Game game, bytes data):
-    """Unpickle a State (its raw struct, see State.__reduce__)."""
-    cdef State st = State.__new__(State)
-    if len(data) != sizeof(VeStateC):
-        raise PositionError("pickled state from another build of burano_ai.games.venice_2099._core")
-    st.bind(game)
-    memcpy(&st.s, <const char*>data, sizeof(VeStateC))
-    return st
 
-
-def playouts(State state, count, seed=0, policy="random"):
-    """Play `count` games from copies of `state` in C (playout i seeded seed + i).
-
-    Returns (total steps applied, summed returns per seat). A benchmark and smoke-test helper.
-    """
-    count = _check_seed(count, "count")
-    if not 0 <= count <= 1_000_000_000:
-        raise OptionError(f"count must lie in 0..1000000000, not {count}")
-    cdef Rng rng
-    cdef VeStateC work
-    cdef int p, steps = 0
-    cdef long i, games = count, total = 0
-    cdef double scores[VE_MAX_PLAYERS]
-    cdef double shares[VE_MAX_PLAYERS]
-    cdef double wins[VE_MAX_PLAYERS]
-    cdef uint64_t base = <uint64_t>(_check_seed(seed) & _U64)
-    cdef int pid
-    if policy not in ("random", "heuristic"):
-        raise OptionError(f"unknown playout policy {policy!r} (expected random or heuristic)")
-    pid = 1 if policy == "heuristic" else 0
-    for p in range(VE_MAX_PLAYERS):
-        wins[p] = 0.0
-    with nogil:
-        for i in range(games):
-            work = state.s
-            rng_seed(&rng, base + <uint64_t>i)
-            steps = playout_c(&state.game.g, &work, &rng, pid)
-            if steps < 0:
-                break
-            total += steps
-            outcome_c(&state.game.g, &work, scores, shares)
-            for p in range(state.s.num_players):
-                wins[p] += shares[p]
-    if steps < 0:
-        raise RuntimeError("venice-2099 playout failed: a malformed position")
-    return total, [wins[p] for p in range(state.s.num_players)]
+# The State glue every core shares (`_state_from_bytes`, `playouts`, the helpers of check, sample_chance
+# and playout above).
+ctypedef VeStateC CoreStateC
+CORE_GAME_KEY = "venice-2099"
+include "burano_ai/core/_state_glue.pxi"

@@ -1,6 +1,6 @@
-"""Venice 2099: whole random games per second, compiled core vs the reference model, 2-5 players.
+"""Whole random games per second of one game, compiled core vs the reference model.
 
-    PYTHONPATH=$PWD python bench/venice_2099_speed.py
+    PYTHONPATH=$PWD python bench/game_speed.py --game azul-sintra
 
 Prints, per player count: the reference model (Python, checked `apply_action`, outcomes drawn with
 `random.choices`), the compiled core's C playouts (`_core.playouts`, uniform random, no Python), their
@@ -10,11 +10,16 @@ machine moves a lot: run it twice and report both (docs/benchmarks.md).
 
 from __future__ import annotations
 
+import argparse
+import importlib
 import random
 import time
 
-from burano_ai.games.venice_2099 import _core
-from burano_ai.games.venice_2099.reference import Game as ReferenceGame
+from burano_ai.games import game_keys, get_spec
+
+#: Games per measurement (reference, C playouts, compiled through Python): sized so each takes seconds.
+GAMES = {"azul-sintra": (20, 2000, 100), "walking-in-burano": (20, 2000, 100), "venice-2099": (10, 5000, 50)}
+DEFAULT_GAMES = (20, 2000, 100)
 
 
 def python_loop_games_per_second(game, games: int) -> float:
@@ -32,18 +37,25 @@ def python_loop_games_per_second(game, games: int) -> float:
     return games / (time.perf_counter() - start)
 
 
-def c_playouts_per_second(num_players: int, games: int) -> float:
-    state = _core.Game(num_players).new_initial_state()
+def c_playouts_per_second(spec, num_players: int, games: int) -> float:
+    """Uniform random playouts in C (the compiled module's `playouts`) from the initial state."""
+    core = importlib.import_module(spec.implementations["compiled"].partition(":")[0])
+    state = spec.new_game(num_players).new_initial_state()
     start = time.perf_counter()
-    _core.playouts(state, games, seed=1)
+    core.playouts(state, games, seed=1)
     return games / (time.perf_counter() - start)
 
 
 def main() -> None:
-    for n in (2, 3, 4, 5):
-        reference = python_loop_games_per_second(ReferenceGame(n), 10)
-        compiled = c_playouts_per_second(n, 5000)
-        through_python = python_loop_games_per_second(_core.Game(n), 50)
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--game", required=True, choices=game_keys())
+    args = parser.parse_args()
+    spec = get_spec(args.game)
+    reference_games, c_games, python_games = GAMES.get(args.game, DEFAULT_GAMES)
+    for n in range(spec.min_players, spec.max_players + 1):
+        reference = python_loop_games_per_second(spec.new_game(n, "reference"), reference_games)
+        compiled = c_playouts_per_second(spec, n, c_games)
+        through_python = python_loop_games_per_second(spec.new_game(n), python_games)
         print(f"{n} players: reference {reference:.1f} games/s, compiled C playouts {compiled:.0f} games/s "
               f"(x{compiled / reference:.0f}), compiled through the Python API {through_python:.0f} games/s "
               f"(x{through_python / reference:.0f})")
