@@ -1,16 +1,20 @@
 # The Python-facing State glue the compiled game cores share (goofspiel, azul_sintra, walking_in_burano,
-# venice_2099): the playout policy, checks, chance sampling and playouts around the game's C functions,
-# unpickling, and the module's `playouts`. A textual include (Cython cannot include into a class body, so
+# venice_2099): legal actions and chance outcomes as lists, the playout policy, checks, chance sampling
+# and playouts around the game's C functions, unpickling, and the module's `playouts`. A textual include (Cython cannot include into a class body, so
 # a State's methods call these): the game's _core.pyx includes it after its State class, having named
 #
 #     ctypedef <its C state struct> CoreStateC     (unless its ops section did, for core/_ops_glue.pxi)
 #     CORE_GAME_KEY = "<its key>"        (for error messages)
+#     cdef enum:
+#         CORE_MAX_LEGAL = <its most legal actions>
+#         CORE_MAX_OUTCOMES = <its most chance outcomes>
 #
 # and having defined, as every core does: `Game` and `State(NativeState)` (`.game.g`, `.s`, `bind`,
-# `scores`, `to_position`), `playout_c`, `outcome_c`, `full_key_c`, `sample_chance_c`, `_check_seed` and
-# `_U64`. Burano's core is older and differs (its own keyless flag, playout status codes and freelist):
-# it does not include this. The helpers a game may not call are inline (no unused-function warning). A
-# game's prior, heuristics and playout policy stay in its own file.
+# `scores`, `to_position`), `current_player_c`, `legal_actions_c`, `chance_outcomes_c`, `playout_c`,
+# `outcome_c`, `full_key_c`, `sample_chance_c`, `_parse_seat`, `_check_seed` and `_U64`. Burano's core is
+# older and differs (its own keyless flag, playout status codes and freelist): it does not include this.
+# The helpers a game may not call are inline (no unused-function warning). A game's prior, heuristics and
+# playout policy stay in its own file.
 
 from burano_ai.core._game cimport MAX_SEATS
 
@@ -20,6 +24,25 @@ cdef int playout_policy(policy) except -1:
     if policy not in ("random", "heuristic"):
         raise OptionError(f"unknown playout policy {policy!r} (expected random or heuristic)")
     return 1 if policy == "heuristic" else 0
+
+
+cdef list legal_action_list(State state, player):
+    """`State.legal_actions`: the seat to move's legal actions, sorted; [] at chance nodes and at the end,
+    and with `player` (a 0-based int or a seat letter) when that seat is not to move."""
+    cdef int buf[CORE_MAX_LEGAL]
+    cdef int n, i
+    if player is not None and _parse_seat(player, state.s.num_players, "player") != current_player_c(&state.s):
+        return []
+    n = legal_actions_c(&state.game.g, &state.s, buf)
+    return [buf[i] for i in range(n)]
+
+
+cdef list chance_outcome_list(State state):
+    """`State.chance_outcomes`: (outcome, probability) of the pending chance event; [] off chance nodes."""
+    cdef int actions[CORE_MAX_OUTCOMES]
+    cdef double probs[CORE_MAX_OUTCOMES]
+    cdef int n = chance_outcomes_c(&state.game.g, &state.s, actions, probs), i
+    return [(actions[i], probs[i]) for i in range(n)]
 
 
 cdef inline check_incremental_key(State state):

@@ -1130,19 +1130,11 @@ cdef class State(NativeState):
 
     def legal_actions(self, player=None):
         """The legal moves of the seat to move, sorted; empty at chance nodes and at the end."""
-        cdef int buf[AZ_MAX_ACTIONS]
-        cdef int n, i
-        if player is not None and _parse_seat(player, self.s.num_players, "player") != current_player_c(&self.s):
-            return []
-        n = legal_actions_c(&self.game.g, &self.s, buf)
-        return [buf[i] for i in range(n)]
+        return legal_action_list(self, player)
 
     def chance_outcomes(self):
         """(outcome, probability) of the pending chance event; empty off chance nodes."""
-        cdef int actions[AZ_MAX_OUTCOMES]
-        cdef double probs[AZ_MAX_OUTCOMES]
-        cdef int n = chance_outcomes_c(&self.game.g, &self.s, actions, probs), i
-        return [(actions[i], probs[i]) for i in range(n)]
+        return chance_outcome_list(self)
 
     @property
     def chance_kind(self):
@@ -1322,7 +1314,10 @@ cdef class State(NativeState):
         return playout_in_place(self, seed, policy)
 
 
-# The State glue every core shares (`_state_from_bytes`, `playouts`, the helpers of check, sample_chance
-# and playout above).
+# The State glue every core shares (`_state_from_bytes`, `playouts`, the helpers of legal_actions,
+# chance_outcomes, check, sample_chance and playout above).
 CORE_GAME_KEY = "azul-sintra"
+cdef enum:
+    CORE_MAX_LEGAL = AZ_MAX_ACTIONS
+    CORE_MAX_OUTCOMES = AZ_MAX_OUTCOMES
 include "burano_ai/core/_state_glue.pxi"

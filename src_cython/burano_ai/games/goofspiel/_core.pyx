@@ -647,19 +647,11 @@ cdef class State(NativeState):
 
         With `player` (a 0-based int or a seat letter), the ids if that seat is to bid, else [].
         """
-        cdef int buf[GS_MAX_CARDS]
-        cdef int n, i
-        if player is not None and _parse_seat(player, self.s.num_players, "player") != current_player_c(&self.s):
-            return []
-        n = legal_actions_c(&self.game.g, &self.s, buf)
-        return [buf[i] for i in range(n)]
+        return legal_action_list(self, player)
 
     def chance_outcomes(self):
         """(outcome, probability) of each prize that may be revealed (uniform); empty off chance nodes."""
-        cdef int actions[GS_MAX_CARDS]
-        cdef double probs[GS_MAX_CARDS]
-        cdef int n = chance_outcomes_c(&self.game.g, &self.s, actions, probs), i
-        return [(actions[i], probs[i]) for i in range(n)]
+        return chance_outcome_list(self)
 
     def chance_outcome_actions(self):
         return [a for a, _ in self.chance_outcomes()]
@@ -847,7 +839,10 @@ def playout(State state, seed=0, policy="random"):
     return state.clone().playout(seed, policy)
 
 
-# The State glue every core shares (`_state_from_bytes`, `playouts`, `playout_policy`, the helper of
-# playout above).
+# The State glue every core shares (`_state_from_bytes`, `playouts`, `playout_policy`, the helpers of
+# legal_actions, chance_outcomes and playout above).
 CORE_GAME_KEY = "goofspiel"
+cdef enum:
+    CORE_MAX_LEGAL = GS_MAX_CARDS
+    CORE_MAX_OUTCOMES = GS_MAX_CARDS
 include "burano_ai/core/_state_glue.pxi"

@@ -1500,19 +1500,11 @@ cdef class State(NativeState):
 
     def legal_actions(self, player=None):
         """The legal moves of the seat to move, sorted; empty at chance nodes and at the end."""
-        cdef int buf[VE_NUM_ACTIONS]
-        cdef int n, i
-        if player is not None and _parse_seat(player, self.s.num_players, "player") != current_player_c(&self.s):
-            return []
-        n = legal_actions_c(&self.game.g, &self.s, buf)
-        return [buf[i] for i in range(n)]
+        return legal_action_list(self, player)
 
     def chance_outcomes(self):
         """(outcome, probability) of the pending setup step; empty off chance nodes."""
-        cdef int actions[VE_MAX_OUTCOMES]
-        cdef double probs[VE_MAX_OUTCOMES]
-        cdef int n = chance_outcomes_c(&self.game.g, &self.s, actions, probs), i
-        return [(actions[i], probs[i]) for i in range(n)]
+        return chance_outcome_list(self)
 
     @property
     def chance_kind(self):
@@ -1718,8 +1710,11 @@ cdef class State(NativeState):
 
 
 
-# The State glue every core shares (`_state_from_bytes`, `playouts`, the helpers of check, sample_chance
-# and playout above).
+# The State glue every core shares (`_state_from_bytes`, `playouts`, the helpers of legal_actions,
+# chance_outcomes, check, sample_chance and playout above).
 ctypedef VeStateC CoreStateC
 CORE_GAME_KEY = "venice-2099"
+cdef enum:
+    CORE_MAX_LEGAL = VE_NUM_ACTIONS
+    CORE_MAX_OUTCOMES = VE_MAX_OUTCOMES
 include "burano_ai/core/_state_glue.pxi"
