@@ -773,7 +773,8 @@ def suggest(
     if seconds is None and iterations is None:
         iterations = DEFAULT_SUGGEST_ITERATIONS
     limit = Limit(iterations=iterations, seconds=seconds)
-    params = Params() if playout is None else Params(playout_policy=playout)
+    # None: the game's default search (`GameSpec.search_defaults`), which --playout overrides
+    params = None if playout is None else Params(**{**spec.search_defaults, "playout_policy": playout})
     allow_moves, avoid_moves = _cli_moves(allow, "--allow"), _cli_moves(avoid, "--avoid")
     try:
         root_moves(state, allow_moves, avoid_moves)     # checked here to name the options as typed

@@ -11,7 +11,8 @@ T = 1 and 2, each `--runs` times; prints the iterations/s that `suggest` reports
 average before each run (a shared machine moves a lot).
 
 `--cpu` adds, for one thread, iterations per second of the process's own CPU time (in-process, the
-native searcher), with the game's prior (prior_bias 1, the default) and without it (0), alternating:
+native searcher), with the game's prior (prior_bias 1: Azul's default; Venice 2099's is 0, its
+`search_defaults`) and without it (0), alternating:
 a figure a loaded machine does not move, and the prior's cost.
 """
 

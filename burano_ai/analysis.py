@@ -40,7 +40,7 @@ from burano_ai.core.seats import SEAT_LETTERS, parse_seat
 from burano_ai.core.seeds import derive
 from burano_ai.core.workers import process_pool, wait_first
 from burano_ai.engine import load_position, suggest
-from burano_ai.games import DEFAULT_GAME
+from burano_ai.games import DEFAULT_GAME, get_spec
 from burano_ai.record import GameRecord, RecordError
 from burano_ai.search.limits import DEFAULT_SUGGEST_ITERATIONS, Limit
 from burano_ai.search.params import Params
@@ -279,7 +279,7 @@ def analyse(record: GameRecord, seat: int | str | None = None, limit: Limit | No
         threads = 1     # reproducible; with several jobs the processes share the cores instead
     if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
         raise OptionError(f"threads must be a whole number >= 1, not {threads!r}")
-    params = params or Params()
+    params = params or Params(**get_spec(record.game).search_defaults)      # the game's default search
     points, forced = decision_points(record, p, game_factory)
     analysis = Analysis(seat=p, players=record.players, names=[s.name for s in record.seats], limit=limit,
                         seed=seed, threads=threads, jobs=jobs, forced=forced, game=record.game)

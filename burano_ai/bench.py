@@ -10,7 +10,8 @@ length ("start", "middle", "late": for Burano the late one lies in the last roun
 any game: everything comes from the registry (`burano_ai.games`) and the State protocol.
 
 Signature (`signature`): per game and player count, the moves, iterations and tree nodes of fixed-seed
-one-thread searches (`engine.suggest`, `SIGNATURE_ITERATIONS` iterations) at the three positions, a hash
+one-thread searches (`engine.suggest`, `SIGNATURE_ITERATIONS` iterations, the game's default search:
+`GameSpec.search_defaults`) at the three positions, a hash
 of `RANDOM_GAMES` seeded random games played through the Python API, and the final scores of seeded
 C playouts (random, and heuristic where the game has it); a SHA-256 digest of all that (the first 16
 hex digits) per game and over every game. It does not depend on the machine, its load, `--quick` or
@@ -160,7 +161,8 @@ def game_signature(spec, iterations: int = SIGNATURE_ITERATIONS, seed: int = SEE
         progress(f"{spec.key} {players}p: signature searches")
         searches = []
         for name, state in bench_positions(spec, players).items():
-            result = suggest(state, limit=Limit(iterations=iterations), params=Params(), seed=seed, threads=1)
+            result = suggest(state, limit=Limit(iterations=iterations),
+                             params=Params(**spec.search_defaults), seed=seed, threads=1)
             searches.append({"position": name, "seat": result.seat, "move": result.move,
                              "iterations": result.iterations, "nodes": result.nodes})
             nodes += result.nodes
@@ -283,7 +285,7 @@ def game_speed(spec, threads: int, seconds: float, progress: Progress = _quiet) 
         out["key_ns"] = _per_call_ns(middle.key, seconds)
     out["legal_actions_ns"] = _per_call_ns(middle.legal_actions, seconds)
     seat = middle.current_player()
-    root, params = canonical_root(middle, seat), Params()
+    root, params = canonical_root(middle, seat), Params(**spec.search_defaults)     # the game's default search
     progress(f"{spec.key}: search, 1 thread")
     out["search_1_thread"], searcher = _search_rate(root, seat, params, 1, seconds)
     if native_tree_blocker(root, params) is None:

@@ -110,17 +110,21 @@ def load_position(position: Any, game_factory: GameFactory | None = None,
     return state, view_seat
 
 
+def default_params(state: Any, game: str | None = None) -> Params:
+    """The default search of `state`'s game: `Params()` with the game's `GameSpec.search_defaults`."""
+    return Params(**spec_for_position({"format": state.to_dict().get("format")}, game).search_defaults)
+
+
 def _check_options(limit: Any, params: Any, seed: Any, workers: Any, threads: Any,
-                   progress: Any) -> tuple[Limit, Params]:
+                   progress: Any) -> tuple[Limit, Params | None]:
     if limit is None:
         limit = Limit(iterations=DEFAULT_SUGGEST_ITERATIONS)
     if not isinstance(limit, Limit):
         raise OptionError(f"limit must be a burano_ai.search.Limit, not {limit!r}")
-    if params is None:
-        params = Params()
-    if not isinstance(params, Params):
-        raise OptionError(f"params must be a burano_ai.search.Params, not {params!r}")
-    params.validate()
+    if params is not None:        # None: the game's default search, once the position names the game
+        if not isinstance(params, Params):
+            raise OptionError(f"params must be a burano_ai.search.Params, not {params!r}")
+        params.validate()
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise OptionError(f"seed must be an integer, not {seed!r}")
     if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= MAX_WORKERS:
@@ -214,7 +218,7 @@ def suggest(position: Any, seat: int | str | None = None, limit: Limit | None = 
             seat); the search reads only what the seat can know either way.
         seat: the searching seat (0-based or a letter); default: the seat to move. It must be to move.
         limit: iterations and/or seconds; default `Limit(iterations=DEFAULT_SUGGEST_ITERATIONS)` (10,000).
-        params: search tunables; default `Params()`.
+        params: search tunables; default the game's default search (`Params(**GameSpec.search_defaults)`).
         seed: every random choice of the search derives from it.
         workers: root-parallel worker processes, each with its own tree (deterministic).
         progress: called as `progress(iterations done, total or None)` during the search.
@@ -254,6 +258,8 @@ def suggest(position: Any, seat: int | str | None = None, limit: Limit | None = 
     limit, params = _check_options(limit, params, seed, workers, threads, progress)
     report_every = _check_streaming(on_report, report_every, stop, workers)
     state, view_seat = load_position(position, game_factory, game)
+    if params is None:
+        params = default_params(state, game)
     n = state.num_players
     if view is not None:
         if view_seat is not None:

@@ -240,3 +240,11 @@ def test_cli_arena_bad_options_one_line_exit_2(runner, args, fragment):
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and fragment in lines[0], result.stderr
     assert "Traceback" not in result.output
+
+
+def test_a_five_seat_table_names_seat_e():
+    """Five seats (Venice 2099): the table's seat win rates go up to seat E (they stopped at D)."""
+    result = run_arena(ArenaConfig(bots=("random",) * 5, players=5, games=5, seed=3, bootstrap=0, seating="rotate",
+                                   game="venice-2099"))
+    last = result.table().splitlines()[-1]
+    assert last.startswith("seat win rate: A ") and ", E " in last and len(result.seat_win_rate) == 5

@@ -13,6 +13,7 @@ from typing import Any
 from burano_ai import __version__
 from burano_ai.bots import BotSpec, parse_bot_spec
 from burano_ai.core.errors import OptionError
+from burano_ai.core.seats import SEAT_LETTERS
 from burano_ai.games import DEFAULT_GAME, get_spec
 from burano_ai.arena.plan import ArenaConfig, Plan
 from burano_ai.arena.stats import head_to_head
@@ -155,7 +156,7 @@ class ArenaResult:
             lines.append(f"{self.plan.pairing}: {len(self.plan.lineups)} lineups of {len(self.plan.entries)} bots")
         for row in [headers] + rows:
             lines.append("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
-        lines.append("seat win rate: " + ", ".join(f"{'ABCD'[i]} {r:.3f}" for i, r in enumerate(self.seat_win_rate)))
+        lines.append("seat win rate: " + ", ".join(f"{SEAT_LETTERS[i]} {r:.3f}" for i, r in enumerate(self.seat_win_rate)))
         if len(self.plan.entries) > 2:
             lines += self.head_to_head_lines()
         if self.sprt is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from burano_ai.core.errors import OptionError
-from burano_ai.games import DEFAULT_GAME
+from burano_ai.games import DEFAULT_GAME, get_spec
 from burano_ai.search.evaluators import HorizonEstimate
 from burano_ai.search.limits import DEFAULT_BOT_ITERATIONS, Limit
 from burano_ai.search.params import Params
@@ -21,7 +21,8 @@ class IsmctsBot(Bot):
     search is seeded from the bot's seed and the decision counter. It runs one thread unless the spec
     says ``threads=T`` (one shared tree, not reproducible), so that arena games replay exactly. With
     ``preset=NAME`` the search starts from that frozen version's tunables (`burano_ai.bots.presets`)
-    instead of `Params()`; the spec's other keys override them.
+    instead of the game's default search (`Params(**GameSpec.search_defaults)`); the spec's other keys
+    override them.
     """
 
     name = "ismcts"
@@ -52,7 +53,8 @@ class IsmctsBot(Bot):
         try:
             if "horizon" in o:
                 changes["evaluator"] = HorizonEstimate(o["horizon"])
-            base = Params(**get_preset(o["preset"]).params) if "preset" in o else Params()
+            base = Params(**get_preset(o["preset"]).params) if "preset" in o else \
+                Params(**get_spec(self.game).search_defaults)
             self.params = base.with_(**changes)
         except OptionError as exc:
             raise OptionError(f"bot spec {self.spec!r}: {exc}") from None

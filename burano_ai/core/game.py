@@ -248,6 +248,10 @@ class GameSpec(Protocol):
 
     #: The game's options besides the player count, name -> `GameOption` (`core.people.PeopleSide`: none).
     game_options: Mapping[str, GameOption]
+    #: The game's default search where it differs from `search.Params()`: Params keyword -> value, used
+    #: by its `ismcts` bots and by `suggest` and `analyse` when no tunables are given
+    #: (`core.people.PeopleSide`: none; Venice 2099: its search prior off, `prior_bias` 0).
+    search_defaults: Mapping[str, Any]
 
     def game_class(self, implementation: str = "compiled") -> GameFactory: ...
     def new_game(self, num_players: int, implementation: str = "compiled", **options: Any) -> Game:

@@ -98,6 +98,8 @@ class PeopleSide:
     default_players: int
     #: No options besides the player count (`core.game.GameOption`); a game with some declares its own.
     game_options: Mapping[str, GameOption] = MappingProxyType({})
+    #: The default search is `search.Params()`'s (`GameSpec.search_defaults`); a game that differs declares it.
+    search_defaults: Mapping[str, Any] = MappingProxyType({})
 
     def render(self, position: dict[str, Any], width: int | None = None) -> str:
         """Every field of the position, one `key: value` line each (nested values as compact JSON; the

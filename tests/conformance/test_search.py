@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from burano_ai import engine
+from burano_ai.games import all_specs
 from burano_ai.search import Limit
 from burano_ai.search.ismcts import make_searcher
 from burano_ai.search.params import Params
@@ -71,3 +72,9 @@ def test_suggest_answers_the_same_for_every_hidden_state(spec, implementation, n
         answer.pop("elapsed", None)
         answer.pop("iterations_per_second", None)
     assert answers[0] == answers[1]
+
+
+@pytest.mark.parametrize("spec", all_specs(), ids=lambda spec: spec.key)
+def test_the_game_s_default_search_is_a_valid_set_of_tunables(spec):
+    """`GameSpec.search_defaults` names `Params` keywords with valid values (the bots and `suggest` start there)."""
+    Params(**spec.search_defaults).validate()

@@ -48,6 +48,7 @@ class GoofspielSpec:
         "native_search", "hidden_information", "secret_moves", "heuristic_playout",
     })
     game_options = GAME_OPTIONS      # a class attribute, not a field (`core.game.GameOption`)
+    search_defaults = MappingProxyType({})    # a class attribute: the default search is `Params()`'s
 
     def game_class(self, implementation: str = "compiled"):
         """The Game class of `implementation` ("compiled" or "reference")."""

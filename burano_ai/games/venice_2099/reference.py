@@ -24,7 +24,7 @@ from burano_ai.core.errors import IllegalMoveError, PositionError
 from burano_ai.core.game import NO_TURN, DecisionMode
 from burano_ai.core.seats import CHANCE, SEAT_LETTERS, TERMINAL, parse_seat
 from burano_ai.core.seeds import check_seed
-from burano_ai.games.venice_2099 import rules
+from burano_ai.games.venice_2099 import heuristic, rules
 from burano_ai.games.venice_2099.data import (
     FIGURES_EACH, NUM_COLOURS, NUMERIC_VALUES, X_INDEX, X_MULTIPLIER, token_value,
 )
@@ -518,7 +518,9 @@ class State(Position):
         return int(DecisionMode.OPEN)
 
     def prior(self, player: int, legal: Sequence[int]) -> dict[int, float] | None:
-        return None
+        """The search prior (`heuristic.prior`): a softmax of the playout's move preference as `player`
+        sees it, in a place, move, buy or rescue; None elsewhere."""
+        return heuristic.prior(self, player, legal)
 
     def turn_id(self) -> int:
         """Each placement is a turn of its own (its index k); a turn's move, buy and card share

@@ -16,10 +16,13 @@ it, and its `turn_id` is NO_TURN (a decision outside turns), so the card that sa
 the active seat's turn for the search's plans. Playouts are uniform random, or with the heuristic policy
 (`heuristic_action_c`) a cheap reading of the world being played out: every card in a hand will sink its
 district, so figures stand on survivors and a token is bought when its final value beats its price
-(measured against random playouts in docs/benchmarks.md, "Venice 2099").
+(measured against random playouts in docs/benchmarks.md, "Venice 2099"). The search prior (`prior_c`,
+`heuristic` its readable form) is the same preference as the deciding seat sees it, each district's
+worth weighted by its chance to survive given that seat's own hand.
 """
 
 cimport cython
+from libc.math cimport exp
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 
@@ -46,6 +49,7 @@ from burano_ai.core.seats import SEAT_LETTERS as _SEAT_LETTERS
 from burano_ai.core.seats import parse_seat as _parse_seat
 from burano_ai.core.seeds import check_seed as _check_seed
 import burano_ai.games.venice_2099.data as _data
+import burano_ai.games.venice_2099.heuristic as _heuristic
 import burano_ai.games.venice_2099.rules as _rules
 from burano_ai.games.venice_2099.position import Position as _Position
 from burano_ai.games.venice_2099.position import position_from_json as _position_from_json
@@ -111,6 +115,12 @@ if (Z_PHASE, Z_REMOVED, Z_SQUARE, Z_COINS_ON, Z_FIGURE, Z_SEAT_COINS, Z_TOKENS, 
 
 cdef uint64_t GOLDEN = 0x9E3779B97F4A7C15ULL
 cdef uint64_t ZOBRIST_SEED = _rules.ZOBRIST_SEED
+# The search prior's worths and temperature (`heuristic`, the readable form).
+cdef double PLATFORM_WORTH = _heuristic.PLATFORM_WORTH
+cdef double X_WORTH = _heuristic.X_WORTH
+cdef double GONDOLA_COST = _heuristic.GONDOLA_COST
+cdef double DECLINE_VALUE = _heuristic.DECLINE_VALUE
+cdef double PRIOR_TEMPERATURE = _heuristic.PRIOR_TEMPERATURE
 
 
 # ================================================================================================
@@ -901,6 +911,118 @@ cdef int playout_c(const VeGameC* g, VeStateC* s, Rng* rng, int policy) noexcept
 
 
 # ================================================================================================
+# The search prior (`heuristic`, the readable form)
+# ================================================================================================
+
+cdef void sink_chances_c(const VeGameC* g, const VeStateC* s, int seat, double* chance) noexcept nogil:
+    """`heuristic.sink_chances`: per district, the chance as `seat` sees it that a card in a hand sinks
+    it (1 for its own cards; for an unseen card, the sizes of the hands that may hold it over the unseen
+    cards each may hold, capped at 1). Reads no hidden card: only `seat`'s hand, the cards played, the
+    other hands' sizes and their bounds."""
+    cdef uint64_t unseen, eligible, m
+    cdef int d, o, k, held, count
+    for d in range(VE_DISTRICTS):
+        chance[d] = 0.0
+    m = s.seats[seat].hand
+    while m:
+        k = ve_ctz(m)
+        m &= m - 1
+        chance[g.card_district[k]] = 1.0
+    unseen = deck_in_play(g, s) & ~s.seats[seat].hand & ~played_cards(s)
+    for o in range(g.num_players):
+        held = ve_popcount(s.seats[o].hand)
+        if o == seat or held == 0:
+            continue
+        eligible = 0
+        m = unseen
+        while m:
+            k = ve_ctz(m)
+            m &= m - 1
+            if g.card_rank[k] >= s.seats[o].bound:
+                eligible |= (<uint64_t>1) << k
+        count = ve_popcount(eligible)
+        while eligible:
+            k = ve_ctz(eligible)
+            eligible &= eligible - 1
+            chance[g.card_district[k]] += <double>held / count
+    for d in range(VE_DISTRICTS):
+        if chance[d] > 1.0:
+            chance[d] = 1.0
+
+
+cdef inline double prior_square_worth(const VeGameC* g, const VeStateC* s, int sq, const double* chance) noexcept nogil:
+    """`heuristic.square_worth`: a district's worth times its chance to survive; a platform's."""
+    cdef int t = s.tile[sq]
+    if t >= VE_DISTRICTS:
+        return PLATFORM_WORTH
+    return (X_WORTH if g.tile_is_x[t] else <double>g.tile_number[t]) * (1.0 - chance[t])
+
+
+cdef inline double token_worth_c(const VeGameC* g, double surviving) noexcept nogil:
+    """`heuristic.token_worth`: §7's V interpolated at an expected count of survivors (V(0) = 0)."""
+    cdef int low = <int>surviving
+    cdef double frac = surviving - low
+    cdef double v_low = <double>g.token_value[low] if low else 0.0
+    if frac == 0.0:
+        return v_low
+    return v_low * (1.0 - frac) + frac * g.token_value[low + 1]
+
+
+cdef double prior_value_c(const VeGameC* g, const VeStateC* s, int p, int a, const double* chance) noexcept nogil:
+    """`heuristic.action_value`: the preference of p, the seat to decide, for action a."""
+    cdef int f, sq, q, colour
+    cdef double surviving
+    if s.phase == VE_PHASE_PLACE:
+        return prior_square_worth(g, s, a - PLACE0, chance)
+    if s.phase == VE_PHASE_RESCUE:
+        return DECLINE_VALUE if a == DECLINE else prior_square_worth(g, s, a - RESCUE0, chance)
+    if s.phase == VE_PHASE_MOVE:
+        if a == PASS_MOVE:
+            return 0.0
+        if a < GONDOLA0:
+            f = (a - MOVE0) // 64
+            return prior_square_worth(g, s, (a - MOVE0) % 64, chance) - \
+                prior_square_worth(g, s, s.seats[p].fig[f], chance)
+        f = (a - GONDOLA0) // 64
+        return prior_square_worth(g, s, (a - GONDOLA0) % 64, chance) - \
+            prior_square_worth(g, s, s.seats[p].fig[f], chance) - GONDOLA_COST
+    if a == PASS_BUY:
+        return 0.0
+    sq = s.seats[p].fig[a - BUY0]
+    colour = g.tile_colour[s.tile[sq]]
+    surviving = 0.0
+    for q in range(g.squares):
+        if is_land(s, q) and g.tile_colour[s.tile[q]] == colour:
+            surviving += 1.0 - chance[s.tile[q]]
+    return token_worth_c(g, surviving) - (s.coins[sq] + 1.0)
+
+
+cdef int prior_c(const VeGameC* g, const VeStateC* s, int player, const int* legal, int n,
+                 double* out) noexcept nogil:
+    """The search prior (`heuristic.prior`): a softmax of `prior_value_c / PRIOR_TEMPERATURE` over the
+    legal actions of the seat to decide in a place, move, buy or rescue; 0 (none) for a card, for another
+    seat and with no moves."""
+    cdef double chance[VE_DISTRICTS]
+    cdef double top = -1e300, total = 0.0
+    cdef int i
+    if n <= 0 or player != current_player_c(s) or not (
+            s.phase == VE_PHASE_PLACE or s.phase == VE_PHASE_MOVE or s.phase == VE_PHASE_BUY or
+            s.phase == VE_PHASE_RESCUE):
+        return 0
+    sink_chances_c(g, s, player, chance)
+    for i in range(n):
+        out[i] = prior_value_c(g, s, player, legal[i], chance)
+        if out[i] > top:
+            top = out[i]
+    for i in range(n):
+        out[i] = exp((out[i] - top) / PRIOR_TEMPERATURE)
+        total += out[i]
+    for i in range(n):
+        out[i] /= total
+    return 1
+
+
+# ================================================================================================
 # The C game interface (burano_ai/core/_game.pxd)
 # ================================================================================================
 
@@ -942,6 +1064,10 @@ cdef void ops_outcome(const void* game, const void* state, double* scores, doubl
 cdef int ops_decision_mode(const void* game, const void* state) noexcept nogil:
     return DECISION_OPEN
 
+cdef int ops_prior(const void* game, const void* state, int player, const int* legal, int n,
+                   double* out) noexcept nogil:
+    return prior_c(<const VeGameC*>game, <const VeStateC*>state, player, legal, n, out)
+
 cdef int64_t ops_turn_id(const void* game, const void* state) noexcept nogil:
     return turn_id_c(<const VeGameC*>game, <const VeStateC*>state)
 
@@ -970,7 +1096,7 @@ VENICE_2099_OPS.resample = ops_resample
 VENICE_2099_OPS.playout = ops_playout
 VENICE_2099_OPS.outcome = ops_outcome
 VENICE_2099_OPS.decision_mode = ops_decision_mode
-VENICE_2099_OPS.prior = NULL
+VENICE_2099_OPS.prior = ops_prior
 VENICE_2099_OPS.turn_id = ops_turn_id
 VENICE_2099_OPS.full_key = ops_full_key
 VENICE_2099_OPS.info_key = ops_info_key
@@ -1529,7 +1655,17 @@ cdef class State(NativeState):
         return DECISION_OPEN
 
     def prior(self, player, legal):
-        return None
+        """The search prior of `player` over `legal` (`heuristic.prior`, computed in C), or None."""
+        cdef int buf[VE_NUM_ACTIONS]
+        cdef double out[VE_NUM_ACTIONS]
+        cdef int i, n = len(legal)
+        if n > VE_NUM_ACTIONS:
+            raise OptionError(f"prior: {n} actions, more than the {VE_NUM_ACTIONS} the game has")
+        for i in range(n):
+            buf[i] = legal[i]
+        if not prior_c(&self.game.g, &self.s, player, buf, n, out):
+            return None
+        return {buf[i]: out[i] for i in range(n)}
 
     def turn_id(self):
         return turn_id_c(&self.game.g, &self.s)
