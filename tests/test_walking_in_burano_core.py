@@ -202,9 +202,10 @@ def test_the_heuristic_playout_scores_more_than_random():
 
 @pytest.mark.parametrize("n, case", [(2, 0), (3, 1), (4, 5)])
 def test_the_prior_is_the_softmax_of_the_move_preference_in_c_and_in_python(n, case):
-    """`State.prior` (C `prior_c` and `heuristic.prior`) agree at every take, placement and visit of
-    seeded games (half of the moves the prior's favourite, so that houses get finished and visited),
-    sum to 1, favour a best `heuristic.action_value`, and say nothing at a return or for a seat not to move."""
+    """The move prior (C `prior_c` through `State.move_prior`, and `heuristic.prior`) agree at every take,
+    placement and visit of seeded games (half of the moves the prior's favourite, so that houses get
+    finished and visited), sum to 1, favour a best `heuristic.action_value`, and say nothing at a return
+    or for a seat not to move. The search gets none while `heuristic.SEARCH_PRIOR` is off (the default)."""
     from burano_ai.core.errors import OptionError
     from burano_ai.games.walking_in_burano import heuristic
     ref_game, c_game = ReferenceGame(n, OPTION_CASES[case]), core.Game(n, OPTION_CASES[case])
@@ -217,8 +218,10 @@ def test_the_prior_is_the_softmax_of_the_move_preference_in_c_and_in_python(n, c
                 a = _random_step(r, rng)
             else:
                 legal, phase, other = r.legal_actions(), r.phase_name(), (r.to_move + 1) % n
-                p, q = r.prior(r.to_move, legal), c.prior(c.to_move, legal)
-                assert r.prior(other, legal) is None and c.prior(other, legal) is None
+                p, q = heuristic.prior(r, r.to_move, legal), c.move_prior(c.to_move, legal)
+                assert heuristic.prior(r, other, legal) is None and c.move_prior(other, legal) is None
+                if not heuristic.SEARCH_PRIOR:
+                    assert r.prior(r.to_move, legal) is None and c.prior(c.to_move, legal) is None
                 seen[phase] += 1
                 if phase == "return":
                     assert p is None and q is None
@@ -235,7 +238,29 @@ def test_the_prior_is_the_softmax_of_the_move_preference_in_c_and_in_python(n, c
     while state.is_chance_node():
         state.apply_action(state.chance_outcomes()[0][0])
     with pytest.raises(OptionError, match="not a legal move"):
-        state.prior(state.current_player(), [state.legal_actions()[0], 600])
+        state.move_prior(state.current_player(), [state.legal_actions()[0], 600])
+
+
+def test_the_search_prior_switch_gives_the_prior_to_the_c_interface():
+    """With `heuristic.SEARCH_PRIOR` on before the core is imported (a fresh interpreter), `State.prior`
+    and the C interface's `prior` (what the native searcher reads) give the move prior; off, neither does."""
+    import subprocess
+    import sys
+    script = (
+        "import sys\n"
+        "from burano_ai.games.walking_in_burano import heuristic\n"
+        "heuristic.SEARCH_PRIOR = sys.argv[1] == 'on'\n"
+        "from burano_ai.games.walking_in_burano import _core\n"
+        "from burano_ai.search import _native\n"
+        "s = _core.Game(2).new_initial_state(3)\n"
+        "while s.is_chance_node():\n"
+        "    s.apply_action(s.chance_outcomes()[0][0])\n"
+        "legal = s.legal_actions()\n"
+        "print(s.prior(s.to_move, legal) == _native.prior(s, s.to_move, legal) == "
+        "(s.move_prior(s.to_move, legal) if sys.argv[1] == 'on' else None))\n")
+    for flag in ("on", "off"):
+        out = subprocess.run([sys.executable, "-c", script, flag], capture_output=True, text=True, timeout=120)
+        assert out.stdout.strip() == "True", (flag, out.stdout, out.stderr)
 
 
 def test_a_state_pickles_and_a_json_round_trip_keeps_the_key():

@@ -15,11 +15,16 @@ decision for the seat to move:
   (it also blocks the type for the seat, but scores for the whole street at the end);
 - a return: 0 (the playout returns at random).
 
-`prior` turns it into the search prior (`State.prior`, the C interface's `prior`): a softmax of
-`action_value / PRIOR_TEMPERATURE` over the legal takes, placements and visits of the seat to move; no
-prior for returns (the preference says nothing about them) or for a seat not to move. The searcher's
-progressive bias uses it for its own seat's decisions (`prior_bias`; the bot key `prior_bias=0` turns
-it off). Measured in docs/strength.md (Walking in Burano).
+`prior` turns it into a search prior: a softmax of `action_value / PRIOR_TEMPERATURE` over the legal
+takes, placements and visits of the seat to move; no prior for returns (the preference says nothing
+about them) or for a seat not to move. The compiled core computes the same (`_core.prior_c`,
+`State.move_prior`).
+
+**Off by default** (`SEARCH_PRIOR`): measured at equal iterations, the searcher's progressive bias with
+this prior won exactly half of 200 games against the same search without it (docs/strength.md, Walking in
+Burano), so `State.prior` and the C interface's `prior` give none, as before. With `SEARCH_PRIOR = True`
+(set before the compiled core is imported: it reads the flag once) both give this prior, the searcher
+orders its own seat's decisions by it, and the bot key `pyramid_bias` weighs it (0 turns it off again).
 """
 
 from __future__ import annotations
@@ -48,6 +53,8 @@ END_BUILD_VALUE = 0.3
 INHABITANT_BONUS = 1.5
 #: The softmax temperature of the prior (units of `action_value`).
 PRIOR_TEMPERATURE = 1.0
+#: Whether `State.prior` (and the C interface's `prior`) offer the prior to the search: off, measured (see above).
+SEARCH_PRIOR = False
 
 
 def fit_value(state, p: int, card: int) -> float:
@@ -103,7 +110,7 @@ def action_value(state, action: int) -> float:
 
 def prior(state, player: int, legal: Sequence[int]) -> dict[int, float] | None:
     """The softmax of `action_value / PRIOR_TEMPERATURE` over `legal` for the seat to move in a take,
-    build or visit; None elsewhere (returns, another seat, no moves)."""
+    build or visit; None elsewhere (returns, another seat, no moves). Whatever `SEARCH_PRIOR` says."""
     if state.phase not in (PHASE_ACQUIRE, PHASE_BUILD, PHASE_VISIT) or player != state.to_move or not legal:
         return None
     values = [action_value(state, a) for a in legal]

@@ -544,9 +544,9 @@ class State(Position):
         return int(DecisionMode.OPEN)
 
     def prior(self, player: int, legal: Sequence[int]) -> dict[int, float] | None:
-        """The search prior (`heuristic.prior`): a softmax of the playout's move preference in a take,
-        build or visit; None elsewhere."""
-        return heuristic.prior(self, player, legal)
+        """The search prior: `heuristic.prior` while `heuristic.SEARCH_PRIOR` is on (off by default:
+        measured, it did not pay); None otherwise."""
+        return heuristic.prior(self, player, legal) if heuristic.SEARCH_PRIOR else None
 
     def turn_id(self) -> int:
         """The turn counter during a turn (its acquire, placements, visits and returns); NO_TURN elsewhere."""

@@ -1073,6 +1073,7 @@ cdef double SCAFFOLD_COST = _heuristic.SCAFFOLD_COST
 cdef double END_BUILD_VALUE = _heuristic.END_BUILD_VALUE
 cdef double INHABITANT_BONUS = _heuristic.INHABITANT_BONUS
 cdef double PRIOR_TEMPERATURE = _heuristic.PRIOR_TEMPERATURE
+cdef bint SEARCH_PRIOR = _heuristic.SEARCH_PRIOR      # read once: does the C interface offer the prior?
 cdef int CARDS_PER_ACQUIRE = _data.CARDS_PER_ACQUIRE
 
 
@@ -1139,8 +1140,9 @@ cdef double action_value_c(const WbGameC* g, const WbStateC* s, int a) noexcept 
 
 cdef int prior_c(const WbGameC* g, const WbStateC* s, int player, const int* legal, int n,
                  double* out) noexcept nogil:
-    """The search prior (`heuristic.prior`): a softmax of `action_value_c / PRIOR_TEMPERATURE` over the
-    legal takes, placements and visits of the seat to move; 0 (none) for returns or another seat."""
+    """The move prior (`heuristic.prior`): a softmax of `action_value_c / PRIOR_TEMPERATURE` over the
+    legal takes, placements and visits of the seat to move; 0 (none) for returns or another seat. The
+    search gets it only while `heuristic.SEARCH_PRIOR` is on (`search_prior_c`)."""
     cdef int i
     cdef double top = -1e300, total = 0.0
     if s.phase < WB_PHASE_ACQUIRE or s.phase > WB_PHASE_VISIT or player != s.to_move or n <= 0:
@@ -1155,6 +1157,15 @@ cdef int prior_c(const WbGameC* g, const WbStateC* s, int player, const int* leg
     for i in range(n):
         out[i] /= total
     return 1
+
+
+cdef int search_prior_c(const WbGameC* g, const WbStateC* s, int player, const int* legal, int n,
+                        double* out) noexcept nogil:
+    """The search's prior (`State.prior`, the C interface's `prior`): `prior_c` while `heuristic.SEARCH_PRIOR`
+    is on (off by default: measured, it did not pay); 0 (none) otherwise."""
+    if not SEARCH_PRIOR:
+        return 0
+    return prior_c(g, s, player, legal, n, out)
 
 
 cdef int heuristic_action_c(const WbGameC* g, const WbStateC* s, Rng* rng, const int* legal, int n) noexcept nogil:
@@ -1250,7 +1261,7 @@ cdef int ops_decision_mode(const void* game, const void* state) noexcept nogil:
 
 cdef int ops_prior(const void* game, const void* state, int player, const int* legal, int n,
                    double* out) noexcept nogil:
-    return prior_c(<const WbGameC*>game, <const WbStateC*>state, player, legal, n, out)
+    return search_prior_c(<const WbGameC*>game, <const WbStateC*>state, player, legal, n, out)
 
 cdef int64_t ops_turn_id(const void* game, const void* state) noexcept nogil:
     cdef const WbStateC* s = <const WbStateC*>state
@@ -1735,7 +1746,12 @@ cdef class State(NativeState):
         return DECISION_OPEN
 
     def prior(self, player, legal):
-        """The search prior of `player` over `legal` (`heuristic.prior`, computed in C), or None."""
+        """The search prior of `player` over `legal`: `move_prior` while `heuristic.SEARCH_PRIOR` is on
+        (off by default), else None."""
+        return self.move_prior(player, legal) if SEARCH_PRIOR else None
+
+    def move_prior(self, player, legal):
+        """The move prior of `player` over `legal` (`heuristic.prior`, computed in C), or None."""
         cdef int buf[WB_NUM_ACTIONS]
         cdef int moves[WB_NUM_ACTIONS]
         cdef double out[WB_NUM_ACTIONS]
