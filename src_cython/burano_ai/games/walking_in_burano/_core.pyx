@@ -15,6 +15,11 @@ a return with a choice, which of the owner's pooled cards of a level are in its 
 under the deck. `resample` redraws that split for every other seat; the order of each deck's shuffled
 part is never stored (every draw from it is a chance node). JSON, rendering and validation are the
 pure-Python `position` module; the core never imports the reference model.
+
+Playouts and the prior: the heuristic playout plays the best `action_value_c` (`heuristic.action_value`,
+whose weights it reads from `heuristic`) nine times in ten; `prior_c` is the softmax of the same
+preference (`State.move_prior`), offered to the search only while `heuristic.SEARCH_PRIOR` is on (off by
+default: measured, it did not pay; docs/strength.md).
 """
 
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
