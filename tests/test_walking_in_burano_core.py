@@ -203,6 +203,69 @@ def test_the_heuristic_playout_scores_more_than_random():
     assert means["heuristic"] > means["random"] + 10, means
 
 
+@pytest.mark.parametrize("n, case", [(2, 0), (3, 1), (4, 4), (2, 5), (2, 6), (4, 7)])
+def test_the_prior_is_the_softmax_of_the_move_preference_in_c_and_in_python(n, case):
+    """The move prior (C `prior_c` through `State.move_prior`, and `heuristic.prior`) agree at every take,
+    placement and visit of seeded games (half of the moves the prior's favourite, so that houses get
+    finished and visited), sum to 1, favour a best `heuristic.action_value`, and say nothing at a return
+    or for a seat not to move. The search gets none while `heuristic.SEARCH_PRIOR` is off (the default)."""
+    from burano_ai.core.errors import OptionError
+    from burano_ai.games.walking_in_burano import heuristic
+    ref_game, c_game = ReferenceGame(n, OPTION_CASES[case]), core.Game(n, OPTION_CASES[case])
+    seen = {"acquire": 0, "build": 0, "visit": 0, "return": 0}
+    for seed in range(3):
+        rng = random.Random(seed)
+        r, c = ref_game.new_initial_state(seed), c_game.new_initial_state(seed)
+        while not r.is_terminal():
+            if r.is_chance_node():
+                a = _random_step(r, rng)
+            else:
+                legal, phase, other = r.legal_actions(), r.phase_name(), (r.to_move + 1) % n
+                p, q = heuristic.prior(r, r.to_move, legal), c.move_prior(c.to_move, legal)
+                assert heuristic.prior(r, other, legal) is None and c.move_prior(other, legal) is None
+                if not heuristic.SEARCH_PRIOR:
+                    assert r.prior(r.to_move, legal) is None and c.prior(c.to_move, legal) is None
+                seen[phase] += 1
+                if phase == "return":
+                    assert p is None and q is None
+                    a = rng.choice(legal)
+                else:
+                    assert q == pytest.approx(p, rel=1e-12, abs=1e-300) and sum(p.values()) == pytest.approx(1.0)
+                    values = {x: heuristic.action_value(r, x) for x in legal}
+                    assert values[max(p, key=p.get)] == max(values.values())
+                    a = max(p, key=p.get) if rng.random() < 0.5 else rng.choice(legal)
+            r.apply_action(a)
+            c.apply_action(a)
+    assert min(seen.values()) > 5, seen
+    state = c_game.new_initial_state(0)
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    with pytest.raises(OptionError, match="not a legal move"):
+        state.move_prior(state.current_player(), [state.legal_actions()[0], 600])
+
+
+def test_the_search_prior_switch_gives_the_prior_to_the_c_interface():
+    """With `heuristic.SEARCH_PRIOR` on before the core is imported (a fresh interpreter), `State.prior`
+    and the C interface's `prior` (what the native searcher reads) give the move prior; off, neither does."""
+    import subprocess
+    import sys
+    script = (
+        "import sys\n"
+        "from burano_ai.games.walking_in_burano import heuristic\n"
+        "heuristic.SEARCH_PRIOR = sys.argv[1] == 'on'\n"
+        "from burano_ai.games.walking_in_burano import _core\n"
+        "from burano_ai.search import _native\n"
+        "s = _core.Game(2).new_initial_state(3)\n"
+        "while s.is_chance_node():\n"
+        "    s.apply_action(s.chance_outcomes()[0][0])\n"
+        "legal = s.legal_actions()\n"
+        "print(s.prior(s.to_move, legal) == _native.prior(s, s.to_move, legal) == "
+        "(s.move_prior(s.to_move, legal) if sys.argv[1] == 'on' else None))\n")
+    for flag in ("on", "off"):
+        out = subprocess.run([sys.executable, "-c", script, flag], capture_output=True, text=True, timeout=120)
+        assert out.stdout.strip() == "True", (flag, out.stdout, out.stderr)
+
+
 def test_a_state_pickles_and_a_json_round_trip_keeps_the_key():
     game = core.Game(3)
     rng = random.Random(2)
@@ -269,7 +332,13 @@ def test_the_c_game_interface_alone_agrees_with_the_reference(n):
             assert node["legal"] == ref.legal_actions()
             assert node["chance"] == ref.chance_outcomes()
             assert node["chance_kind"] == ref.chance_kind
-            assert node["decision_mode"] == 0 and node["turn_id"] == ref.turn_id() and node["prior"] is None
+            assert node["decision_mode"] == 0 and node["turn_id"] == ref.turn_id()
+            legal = ref.legal_actions()
+            prior = ref.prior(ref.current_player(), legal) if legal else None
+            if prior is None or len(legal) > 64:                       # _ops_check reads at most 64
+                assert node["prior"] is None
+            else:
+                assert node["prior"] == pytest.approx([prior[a] for a in legal], rel=1e-12)
             assert node["key"] == ref.key()
             assert node["info_keys"] == [ref.information_state_key(s) for s in range(n)]
             assert node["scores"] == ref.scores()

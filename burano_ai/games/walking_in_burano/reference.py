@@ -23,7 +23,7 @@ from burano_ai.core.errors import IllegalMoveError, PositionError
 from burano_ai.core.game import NO_TURN, DecisionMode
 from burano_ai.core.seats import CHANCE, SEAT_LETTERS, TERMINAL, parse_seat
 from burano_ai.core.seeds import check_seed
-from burano_ai.games.walking_in_burano import rules, scoring
+from burano_ai.games.walking_in_burano import heuristic, rules, scoring
 from burano_ai.games.walking_in_burano.data import (
     CARDS_PER_ACQUIRE, COIN_CAP, HAND_LIMIT, IS_TOURIST, LEVELS, MAX_HOUSES, MAX_PLACEMENTS, NUM_CHARACTERS,
     ROUND_GUARD, CardData, card_level, load_data,
@@ -519,7 +519,9 @@ class State(Position):
         return int(DecisionMode.OPEN)
 
     def prior(self, player: int, legal: Sequence[int]) -> dict[int, float] | None:
-        return None
+        """The search prior: `heuristic.prior` while `heuristic.SEARCH_PRIOR` is on (off by default:
+        measured, it did not pay); None otherwise."""
+        return heuristic.prior(self, player, legal) if heuristic.SEARCH_PRIOR else None
 
     def turn_id(self) -> int:
         """The turn counter during a turn (its acquire, placements, visits and returns); NO_TURN elsewhere."""

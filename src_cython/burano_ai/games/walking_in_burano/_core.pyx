@@ -15,9 +15,15 @@ a return with a choice, which of the owner's pooled cards of a level are in its 
 under the deck. `resample` redraws that split for every other seat; the order of each deck's shuffled
 part is never stored (every draw from it is a chance node). JSON, rendering and validation are the
 pure-Python `position` module; the core never imports the reference model.
+
+Playouts and the prior: the heuristic playout plays the best `action_value_c` (`heuristic.action_value`,
+whose weights it reads from `heuristic`) nine times in ten; `prior_c` is the softmax of the same
+preference (`State.move_prior`), offered to the search only while `heuristic.SEARCH_PRIOR` is on (off by
+default: measured, it did not pay; docs/strength.md).
 """
 
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.math cimport exp
 from libc.string cimport memcpy, memset
 
 from burano_ai._build cimport BURANO_DEBUG_BUILD
@@ -34,6 +40,7 @@ from burano_ai.core.seats import SEAT_LETTERS as _SEAT_LETTERS
 from burano_ai.core.seats import parse_seat as _parse_seat
 from burano_ai.core.seeds import check_seed as _check_seed
 import burano_ai.games.walking_in_burano.data as _data
+import burano_ai.games.walking_in_burano.heuristic as _heuristic
 import burano_ai.games.walking_in_burano.rules as _rules
 import burano_ai.games.walking_in_burano.position as _position
 from burano_ai.games.walking_in_burano.render import render as _render
@@ -1071,21 +1078,40 @@ cdef void resample_c(const WbGameC* g, WbStateC* s, int seat, Rng* rng) noexcept
 # Playouts
 # ================================================================================================
 
+# The move preference's weights and the prior's temperature (`heuristic`, the readable form).
+cdef double NO_FIT = _heuristic.NO_FIT
+cdef double NEW_HOUSE_FIT = _heuristic.NEW_HOUSE_FIT
+cdef double SHORT_TAKE_BONUS = _heuristic.SHORT_TAKE_BONUS
+cdef double OVER_HAND_COST = _heuristic.OVER_HAND_COST
+cdef double COST_WEIGHT = _heuristic.COST_WEIGHT
+cdef double SOFT_RULE_COST = _heuristic.SOFT_RULE_COST
+cdef double FINISH_BONUS = _heuristic.FINISH_BONUS
+cdef double GROW_BONUS = _heuristic.GROW_BONUS
+cdef double SCAFFOLD_COST = _heuristic.SCAFFOLD_COST
+cdef double END_BUILD_VALUE = _heuristic.END_BUILD_VALUE
+cdef double INHABITANT_BONUS = _heuristic.INHABITANT_BONUS
+cdef double PRIOR_TEMPERATURE = _heuristic.PRIOR_TEMPERATURE
+cdef bint SEARCH_PRIOR = _heuristic.SEARCH_PRIOR      # read once: does the C interface offer the prior?
+cdef int CARDS_PER_ACQUIRE = _data.CARDS_PER_ACQUIRE
+
+
 cdef double fit_value(const WbGameC* g, const WbSeatC* pl, int c) noexcept nogil:
-    """How well card c fits the street: 1 on an existing house without a token, 0.5 as a clean new house."""
+    """`heuristic.fit_value`: 1 on an existing house without breaking a soft rule, NEW_HOUSE_FIT as a
+    clean new house, NO_FIT otherwise."""
     cdef int t
-    cdef double best = 0.1
+    cdef double best = NO_FIT
     for t in range(7):
         if not target_legal(g, pl, c // WB_PER_LEVEL, t) or breaks_soft_rule(g, pl, c, t):
             continue
         if t < 5:
             return 1.0
-        best = 0.5
+        best = NEW_HOUSE_FIT
     return best
 
 
 cdef double action_value_c(const WbGameC* g, const WbStateC* s, int a) noexcept nogil:
-    """The heuristic playout's value of a decision for the seat to move (higher is better)."""
+    """The heuristic playout's value of a decision for the seat to move (higher is better):
+    `heuristic.action_value`, the same arithmetic."""
     cdef const WbSeatC* pl = &s.seats[s.to_move]
     cdef int j, r, l, c, t, k, h, n, real
     cdef double v
@@ -1101,33 +1127,63 @@ cdef double action_value_c(const WbGameC* g, const WbStateC* s, int a) noexcept 
             if c >= 0:
                 v += fit_value(g, pl, c)
                 n += 1
-        v += 0.6 * (3 - n)
+        v += SHORT_TAKE_BONUS * (CARDS_PER_ACQUIRE - n)
         if hand_size(pl) + n > g.hand_limit:
-            v -= 0.5 * (hand_size(pl) + n - g.hand_limit)
+            v -= OVER_HAND_COST * (hand_size(pl) + n - g.hand_limit)
         return v
     if s.phase == WB_PHASE_BUILD:
         if a == WB_END_BUILD:
-            return 0.3
+            return END_BUILD_VALUE
         c = (a - WB_PLACE0) // 7
         t = (a - WB_PLACE0) % 7
-        v = 1.0 - 0.25 * place_cost(g, s)
+        v = 1.0 - COST_WEIGHT * place_cost(g, s)
         if breaks_soft_rule(g, pl, c, t):
-            v -= 2.5
+            v -= SOFT_RULE_COST
         if t < 5:
             real = 0
             for l in range(WB_LEVELS):
                 real += pl.street[t][l] >= 0
-            v += 2.0 if real == 2 else 0.5
+            v += FINISH_BONUS if real == 2 else GROW_BONUS
         elif c >= WB_PER_LEVEL:
-            v -= 0.3
+            v -= SCAFFOLD_COST
         return v
     if s.phase == WB_PHASE_VISIT:
         k = a - WB_CHARACTER0
         h = WB_CTZ(pl.pending)
         if g.tourist[k]:
             return character_points_c(g, pl, h, k)
-        return character_points_c(g, pl, h, k) + 1.5
+        return character_points_c(g, pl, h, k) + INHABITANT_BONUS
     return 0.0
+
+
+cdef int prior_c(const WbGameC* g, const WbStateC* s, int player, const int* legal, int n,
+                 double* out) noexcept nogil:
+    """The move prior (`heuristic.prior`): a softmax of `action_value_c / PRIOR_TEMPERATURE` over the
+    legal takes, placements and visits of the seat to move; 0 (none) for returns or another seat. The
+    search gets it only while `heuristic.SEARCH_PRIOR` is on (`search_prior_c`)."""
+    cdef int i
+    cdef double top = -1e300, total = 0.0
+    if s.phase < WB_PHASE_ACQUIRE or s.phase > WB_PHASE_VISIT or player != s.to_move or n <= 0:
+        return 0
+    for i in range(n):
+        out[i] = action_value_c(g, s, legal[i])
+        if out[i] > top:
+            top = out[i]
+    for i in range(n):
+        out[i] = exp((out[i] - top) / PRIOR_TEMPERATURE)
+        total += out[i]
+    for i in range(n):
+        out[i] /= total
+    return 1
+
+
+cdef int search_prior_c(const WbGameC* g, const WbStateC* s, int player, const int* legal, int n,
+                        double* out) noexcept nogil:
+    """The search's prior (`State.prior`, the C interface's `prior`): `prior_c` while `heuristic.SEARCH_PRIOR`
+    is on (off by default: measured, it did not pay); 0 (none) otherwise."""
+    if not SEARCH_PRIOR:
+        return 0
+    return prior_c(g, s, player, legal, n, out)
 
 
 cdef int heuristic_action_c(const WbGameC* g, const WbStateC* s, Rng* rng, const int* legal, int n) noexcept nogil:
@@ -1221,6 +1277,10 @@ cdef void ops_outcome(const void* game, const void* state, double* scores, doubl
 cdef int ops_decision_mode(const void* game, const void* state) noexcept nogil:
     return DECISION_OPEN
 
+cdef int ops_prior(const void* game, const void* state, int player, const int* legal, int n,
+                   double* out) noexcept nogil:
+    return search_prior_c(<const WbGameC*>game, <const WbStateC*>state, player, legal, n, out)
+
 cdef int64_t ops_turn_id(const void* game, const void* state) noexcept nogil:
     cdef const WbStateC* s = <const WbStateC*>state
     if WB_PHASE_ACQUIRE <= s.phase <= WB_PHASE_RETURN:
@@ -1252,7 +1312,7 @@ WALKING_IN_BURANO_OPS.resample = ops_resample
 WALKING_IN_BURANO_OPS.playout = ops_playout
 WALKING_IN_BURANO_OPS.outcome = ops_outcome
 WALKING_IN_BURANO_OPS.decision_mode = ops_decision_mode
-WALKING_IN_BURANO_OPS.prior = NULL
+WALKING_IN_BURANO_OPS.prior = ops_prior
 WALKING_IN_BURANO_OPS.turn_id = ops_turn_id
 WALKING_IN_BURANO_OPS.full_key = ops_full_key
 WALKING_IN_BURANO_OPS.info_key = ops_info_key
@@ -1697,7 +1757,27 @@ cdef class State(NativeState):
         return DECISION_OPEN
 
     def prior(self, player, legal):
-        return None
+        """The search prior of `player` over `legal`: `move_prior` while `heuristic.SEARCH_PRIOR` is on
+        (off by default), else None."""
+        return self.move_prior(player, legal) if SEARCH_PRIOR else None
+
+    def move_prior(self, player, legal):
+        """The move prior of `player` over `legal` (`heuristic.prior`, computed in C), or None."""
+        cdef int buf[WB_NUM_ACTIONS]
+        cdef int moves[WB_NUM_ACTIONS]
+        cdef double out[WB_NUM_ACTIONS]
+        cdef int i, n = len(legal), m
+        if n > WB_NUM_ACTIONS:
+            raise OptionError(f"prior: {n} actions, more than the {WB_NUM_ACTIONS} the game has")
+        m = legal_actions_c(&self.game.g, &self.s, moves)
+        allowed = {moves[i] for i in range(m)}
+        for i in range(n):
+            if legal[i] not in allowed:
+                raise OptionError(f"prior: action {legal[i]!r} is not a legal move here")
+            buf[i] = legal[i]
+        if not prior_c(&self.game.g, &self.s, player, buf, n, out):
+            return None
+        return {buf[i]: out[i] for i in range(n)}
 
     def turn_id(self):
         return ops_turn_id(&self.game.g, &self.s)
