@@ -18,6 +18,7 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
+from signal_helpers import terminal_signals
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = str(resources.files("burano_ai.games.burano.data").joinpath("examples/midgame-4p-C.json"))
@@ -27,13 +28,13 @@ pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="fi
 
 def cli_process(*args: str) -> subprocess.Popen:
     """`burano <args>` from this checkout, in a new session (its own process group), with the default
-    SIGHUP action: an ignored SIGHUP is inherited across exec, so a test run under `nohup` would
-    otherwise hand the CLI an ignored SIGHUP (which it rightly keeps ignored)."""
+    SIGINT, SIGQUIT and SIGHUP actions (`signal_helpers`: a test run in the background or under `nohup`
+    would otherwise hand the CLI ignored signals, which it rightly keeps ignored)."""
     env = {k: v for k, v in os.environ.items() if k != "BURANO_DEBUG_TRACEBACK"}
     env["PYTHONPATH"] = str(REPO)
     return subprocess.Popen([sys.executable, "-m", "cli", *args], cwd=REPO, env=env, stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_DFL))
+                            preexec_fn=terminal_signals)
 
 
 def proc_stat(pid: int) -> tuple[str, int] | None:

@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
+from signal_helpers import terminal_signals
 
 ROOT = Path(__file__).resolve().parents[1]
 BLUNDER = ROOT / "tests" / "records" / "blunder-2p.json"
@@ -52,7 +53,8 @@ def start_with_workers(command: list[str]) -> subprocess.Popen:
     """Start `burano COMMAND` in a new session; return once its two workers and the tracker run."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen([sys.executable, "-m", "cli", *command], cwd=ROOT, env=env, start_new_session=True,
-                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            preexec_fn=terminal_signals)
     deadline = time.monotonic() + START_GUARD
     while True:
         members = group_members(proc.pid)
@@ -119,7 +121,7 @@ def test_ctrl_c_while_the_workers_start_ends_everything_without_a_traceback():
     for trial in range(6):
         proc = subprocess.Popen([sys.executable, "-m", "cli", *COMMANDS["analyse" if trial % 2 else "arena"]],
                                 cwd=ROOT, env=env, start_new_session=True, stdin=subprocess.DEVNULL,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=terminal_signals)
         deadline = time.monotonic() + START_GUARD
         while not any("spawn_main" in m[1] for m in group_members(proc.pid)) and time.monotonic() < deadline \
                 and proc.poll() is None:

@@ -26,6 +26,7 @@ from burano_ai import Game
 from burano_ai.protocol import MAX_LINE_BYTES
 from burano_ai.random_play import sample_chance
 from burano_ai.record import record_from_moves
+from signal_helpers import terminal_signals
 
 REPO = Path(__file__).resolve().parents[1]
 POSITIONS = REPO / "tests" / "golden" / "positions"
@@ -48,7 +49,8 @@ class EngineProcess:
         env = {k: v for k, v in os.environ.items() if k != "BURANO_DEBUG_TRACEBACK"}
         env["PYTHONPATH"] = str(REPO)
         self.proc = subprocess.Popen([sys.executable, "-m", "cli", "engine", *args], cwd=REPO, env=env,
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     preexec_fn=terminal_signals)
         self.lines: queue.Queue = queue.Queue()
         self.seen: list[dict] = []
         self.stderr = b""

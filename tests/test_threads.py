@@ -30,6 +30,7 @@ from burano_ai.search.parallel import canonical_root, run_search
 
 import fuzzing
 from test_search import mid_game
+from signal_helpers import terminal_signals
 
 core = pytest.importorskip("burano_ai.games.burano._core")
 native = pytest.importorskip("burano_ai.search._native")
@@ -366,7 +367,7 @@ def test_ctrl_c_stops_a_threaded_search_and_prints_the_best_move_so_far():
     env["PYTHONPATH"] = str(REPO)
     proc = subprocess.Popen([sys.executable, "-m", "cli", "suggest", EXAMPLE, "--threads", "2", "--time", "600",
                              "--json"], cwd=REPO, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, start_new_session=True)
+                            stderr=subprocess.PIPE, start_new_session=True, preexec_fn=terminal_signals)
     try:
         _wait_for_cpu(proc, 2.5)                # imports, loading, and the search under way (however busy the machine)
         assert proc.poll() is None

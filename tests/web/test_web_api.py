@@ -16,6 +16,7 @@ import httpx
 import pytest
 
 from burano_ai.games import game_keys, get_spec
+from signal_helpers import terminal_signals
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -331,7 +332,7 @@ def test_burano_serve_serves_the_board_until_interrupted():
         port = s.getsockname()[1]
     env = dict(os.environ, PYTHONPATH=str(REPO))
     proc = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--port", str(port)], cwd=REPO, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=terminal_signals)
     try:
         first = proc.stdout.readline()
         assert f"http://127.0.0.1:{port}/" in first
