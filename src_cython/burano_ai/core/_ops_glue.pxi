@@ -1,6 +1,6 @@
 # The C game interface's wrappers (`GameOpsC`, core/_game.pxd) that are the same in every compiled core
-# but Burano's (goofspiel and azul_sintra include it; walking_in_burano and venice_2099 still write their
-# own copies, left while their search changes were in flight): each casts the interface's void pointers to the game's structs and calls the game's C
+# but Burano's (goofspiel, azul_sintra, walking_in_burano and venice_2099 include it): each casts the
+# interface's void pointers to the game's structs and calls the game's C
 # function of the same name. A textual include: the game's _core.pyx includes it in its "C game
 # interface" section, having named
 #

@@ -1026,40 +1026,20 @@ cdef int prior_c(const VeGameC* g, const VeStateC* s, int player, const int* leg
 # The C game interface (burano_ai/core/_game.pxd)
 # ================================================================================================
 
-cdef int ops_num_players(const void* game) noexcept nogil:
-    return (<const VeGameC*>game).num_players
-
-cdef int ops_current_player(const void* game, const void* state) noexcept nogil:
-    return current_player_c(<const VeStateC*>state)
-
-cdef int ops_legal_actions(const void* game, const void* state, int* out) noexcept nogil:
-    return legal_actions_c(<const VeGameC*>game, <const VeStateC*>state, out)
-
-cdef void ops_apply_action(const void* game, void* state, int action) noexcept nogil:
-    apply_action_c(<const VeGameC*>game, <VeStateC*>state, action)
-
-cdef int ops_sample_chance(const void* game, const void* state, Rng* rng) noexcept nogil:
-    return sample_chance_c(<const VeGameC*>game, <const VeStateC*>state, rng)
-
-cdef int ops_chance_outcomes(const void* game, const void* state, int* actions, double* probs) noexcept nogil:
-    return chance_outcomes_c(<const VeGameC*>game, <const VeStateC*>state, actions, probs)
+# The wrappers every core shares (core/_ops_glue.pxi: ops_num_players .. ops_full_key and
+# fill_common_ops), over this game's structs; its own wrappers follow.
+ctypedef VeGameC CoreGameC
+ctypedef VeStateC CoreStateC
+cdef enum:
+    CORE_PLAYOUT_CAPPED = VE_PLAYOUT_CAPPED
+    CORE_PLAYOUT_DEAD_END = VE_PLAYOUT_DEAD_END
+include "burano_ai/core/_ops_glue.pxi"
 
 cdef int ops_chance_kind(const void* game, const void* state) noexcept nogil:
     return chance_kind_c(<const VeGameC*>game, <const VeStateC*>state)
 
 cdef void ops_resample(const void* game, void* state, int seat, Rng* rng) noexcept nogil:
     resample_c(<const VeGameC*>game, <VeStateC*>state, seat, rng)
-
-cdef int ops_playout(const void* game, void* state, Rng* rng, int policy) noexcept nogil:
-    cdef int steps = playout_c(<const VeGameC*>game, <VeStateC*>state, rng, policy)
-    if steps == VE_PLAYOUT_CAPPED:
-        return OPS_PLAYOUT_CAPPED
-    if steps == VE_PLAYOUT_DEAD_END:
-        return OPS_PLAYOUT_DEAD_END
-    return OPS_PLAYOUT_OK
-
-cdef void ops_outcome(const void* game, const void* state, double* scores, double* shares) noexcept nogil:
-    outcome_c(<const VeGameC*>game, <const VeStateC*>state, scores, shares)
 
 cdef int ops_decision_mode(const void* game, const void* state) noexcept nogil:
     return DECISION_OPEN
@@ -1071,34 +1051,21 @@ cdef int ops_prior(const void* game, const void* state, int player, const int* l
 cdef int64_t ops_turn_id(const void* game, const void* state) noexcept nogil:
     return turn_id_c(<const VeGameC*>game, <const VeStateC*>state)
 
-cdef uint64_t ops_full_key(const void* game, const void* state) noexcept nogil:
-    return (<const VeStateC*>state).key
-
 cdef uint64_t ops_info_key(const void* game, const void* state, int seat) noexcept nogil:
     return info_key_c(<const VeGameC*>game, <const VeStateC*>state, seat)
 
 
 cdef GameOpsC VENICE_2099_OPS
-VENICE_2099_OPS.abi_version = GAME_ABI_VERSION
-VENICE_2099_OPS.state_size = sizeof(VeStateC)
+fill_common_ops(&VENICE_2099_OPS)
 VENICE_2099_OPS.num_actions = VE_NUM_ACTIONS
 VENICE_2099_OPS.max_legal = VE_NUM_ACTIONS
 VENICE_2099_OPS.min_players = 2
 VENICE_2099_OPS.max_players = VE_MAX_PLAYERS
-VENICE_2099_OPS.num_players = ops_num_players
-VENICE_2099_OPS.current_player = ops_current_player
-VENICE_2099_OPS.legal_actions = ops_legal_actions
-VENICE_2099_OPS.apply_action = ops_apply_action
-VENICE_2099_OPS.sample_chance = ops_sample_chance
-VENICE_2099_OPS.chance_outcomes = ops_chance_outcomes
 VENICE_2099_OPS.chance_kind = ops_chance_kind
 VENICE_2099_OPS.resample = ops_resample
-VENICE_2099_OPS.playout = ops_playout
-VENICE_2099_OPS.outcome = ops_outcome
 VENICE_2099_OPS.decision_mode = ops_decision_mode
 VENICE_2099_OPS.prior = ops_prior
 VENICE_2099_OPS.turn_id = ops_turn_id
-VENICE_2099_OPS.full_key = ops_full_key
 VENICE_2099_OPS.info_key = ops_info_key
 
 
@@ -1712,7 +1679,6 @@ cdef class State(NativeState):
 
 # The State glue every core shares (`_state_from_bytes`, `playouts`, the helpers of legal_actions,
 # chance_outcomes, check, sample_chance and playout above).
-ctypedef VeStateC CoreStateC
 CORE_GAME_KEY = "venice-2099"
 cdef enum:
     CORE_MAX_LEGAL = VE_NUM_ACTIONS

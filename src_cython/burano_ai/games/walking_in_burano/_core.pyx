@@ -1239,40 +1239,20 @@ cdef int playout_c(const WbGameC* g, WbStateC* s, Rng* rng, int policy) noexcept
 # The C game interface (burano_ai/core/_game.pxd)
 # ================================================================================================
 
-cdef int ops_num_players(const void* game) noexcept nogil:
-    return (<const WbGameC*>game).num_players
-
-cdef int ops_current_player(const void* game, const void* state) noexcept nogil:
-    return current_player_c(<const WbStateC*>state)
-
-cdef int ops_legal_actions(const void* game, const void* state, int* out) noexcept nogil:
-    return legal_actions_c(<const WbGameC*>game, <const WbStateC*>state, out)
-
-cdef void ops_apply_action(const void* game, void* state, int action) noexcept nogil:
-    apply_action_c(<const WbGameC*>game, <WbStateC*>state, action)
-
-cdef int ops_sample_chance(const void* game, const void* state, Rng* rng) noexcept nogil:
-    return sample_chance_c(<const WbGameC*>game, <const WbStateC*>state, rng)
-
-cdef int ops_chance_outcomes(const void* game, const void* state, int* actions, double* probs) noexcept nogil:
-    return chance_outcomes_c(<const WbGameC*>game, <const WbStateC*>state, actions, probs)
+# The wrappers every core shares (core/_ops_glue.pxi: ops_num_players .. ops_full_key and
+# fill_common_ops), over this game's structs; its own wrappers follow.
+ctypedef WbGameC CoreGameC
+ctypedef WbStateC CoreStateC
+cdef enum:
+    CORE_PLAYOUT_CAPPED = WB_PLAYOUT_CAPPED
+    CORE_PLAYOUT_DEAD_END = WB_PLAYOUT_DEAD_END
+include "burano_ai/core/_ops_glue.pxi"
 
 cdef int ops_chance_kind(const void* game, const void* state) noexcept nogil:
     return chance_kind_c(<const WbGameC*>game, <const WbStateC*>state)
 
 cdef void ops_resample(const void* game, void* state, int seat, Rng* rng) noexcept nogil:
     resample_c(<const WbGameC*>game, <WbStateC*>state, seat, rng)
-
-cdef int ops_playout(const void* game, void* state, Rng* rng, int policy) noexcept nogil:
-    cdef int steps = playout_c(<const WbGameC*>game, <WbStateC*>state, rng, policy)
-    if steps == WB_PLAYOUT_CAPPED:
-        return OPS_PLAYOUT_CAPPED
-    if steps == WB_PLAYOUT_DEAD_END:
-        return OPS_PLAYOUT_DEAD_END
-    return OPS_PLAYOUT_OK
-
-cdef void ops_outcome(const void* game, const void* state, double* scores, double* shares) noexcept nogil:
-    outcome_c(<const WbGameC*>game, <const WbStateC*>state, scores, shares)
 
 cdef int ops_decision_mode(const void* game, const void* state) noexcept nogil:
     return DECISION_OPEN
@@ -1287,34 +1267,21 @@ cdef int64_t ops_turn_id(const void* game, const void* state) noexcept nogil:
         return s.turn
     return NO_TURN
 
-cdef uint64_t ops_full_key(const void* game, const void* state) noexcept nogil:
-    return (<const WbStateC*>state).key
-
 cdef uint64_t ops_info_key(const void* game, const void* state, int seat) noexcept nogil:
     return info_key_c(<const WbGameC*>game, <const WbStateC*>state, seat)
 
 
 cdef GameOpsC WALKING_IN_BURANO_OPS
-WALKING_IN_BURANO_OPS.abi_version = GAME_ABI_VERSION
-WALKING_IN_BURANO_OPS.state_size = sizeof(WbStateC)
+fill_common_ops(&WALKING_IN_BURANO_OPS)
 WALKING_IN_BURANO_OPS.num_actions = WB_NUM_ACTIONS
 WALKING_IN_BURANO_OPS.max_legal = WB_MAX_OUTCOMES
 WALKING_IN_BURANO_OPS.min_players = 2
 WALKING_IN_BURANO_OPS.max_players = WB_MAX_PLAYERS
-WALKING_IN_BURANO_OPS.num_players = ops_num_players
-WALKING_IN_BURANO_OPS.current_player = ops_current_player
-WALKING_IN_BURANO_OPS.legal_actions = ops_legal_actions
-WALKING_IN_BURANO_OPS.apply_action = ops_apply_action
-WALKING_IN_BURANO_OPS.sample_chance = ops_sample_chance
-WALKING_IN_BURANO_OPS.chance_outcomes = ops_chance_outcomes
 WALKING_IN_BURANO_OPS.chance_kind = ops_chance_kind
 WALKING_IN_BURANO_OPS.resample = ops_resample
-WALKING_IN_BURANO_OPS.playout = ops_playout
-WALKING_IN_BURANO_OPS.outcome = ops_outcome
 WALKING_IN_BURANO_OPS.decision_mode = ops_decision_mode
 WALKING_IN_BURANO_OPS.prior = ops_prior
 WALKING_IN_BURANO_OPS.turn_id = ops_turn_id
-WALKING_IN_BURANO_OPS.full_key = ops_full_key
 WALKING_IN_BURANO_OPS.info_key = ops_info_key
 
 
@@ -1824,7 +1791,6 @@ cdef class State(NativeState):
 
 # The State glue every core shares (`_state_from_bytes`, `playouts`, the helpers of legal_actions,
 # chance_outcomes, check, sample_chance and playout above).
-ctypedef WbStateC CoreStateC
 CORE_GAME_KEY = "walking-in-burano"
 cdef enum:
     CORE_MAX_LEGAL = WB_NUM_ACTIONS
