@@ -3,7 +3,12 @@ its bots through our bot registry. Skipped only when `pyspiel` cannot be importe
 
 from __future__ import annotations
 
+import functools
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +18,8 @@ from burano_ai.bots.registry import make_bot   # noqa: E402
 from burano_ai.core.errors import OptionError   # noqa: E402
 from burano_ai.games import get_spec   # noqa: E402
 from burano_ai.games.azul_sintra import openspiel as adapter   # noqa: E402
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 def test_the_registered_game_type():
@@ -115,7 +122,7 @@ def test_an_openspiel_bot_checks_the_game_of_the_options_it_is_made_for():
     with pytest.raises(OptionError, match="bot 'openspiel-mcts:iterations=5' cannot play this game: .*joker_choice"):
         make_bot("openspiel-mcts:iterations=5", 0, "azul-sintra", jokers)
     with pytest.raises(OptionError, match="joker_choice"):
-        make_bot("openspiel-mcts", 0, "azul-sintra", get_spec("azul-sintra").new_game(2, "reference", joker_choice=True))
+        make_bot("openspiel-mcts", 0, "azul-sintra", spec.new_game(2, "reference", joker_choice=True))
     make_bot("openspiel-mcts:iterations=5", 0, "azul-sintra", spec.new_game(3, side="B", auto_keep=False))
     for bot in ("random", "greedy", "ismcts:iterations=5"):
         make_bot(bot, 0, "azul-sintra", jokers)
@@ -126,29 +133,27 @@ def test_the_adapters_check_counts_actions_whatever_the_game():
     game declares, or another player count, is refused without knowing which option made it so."""
     from types import SimpleNamespace
 
+    from burano_ai.core.openspiel import AdapterGame
     game = adapter.game_for(2)
+    check = functools.partial(AdapterGame.check_rules, game)    # the core's check, not Azul's override
 
     def rules(players=2, actions=456, outcomes=8):
         return SimpleNamespace(num_players=players, num_distinct_actions=lambda: actions,
                                max_chance_outcomes=lambda: outcomes)
 
-    game.check_rules(rules())
+    check(rules())
     with pytest.raises(OptionError, match="declares 456 distinct actions and this game .* has 457"):
-        game.check_rules(rules(actions=457))
+        check(rules(actions=457))
     with pytest.raises(OptionError, match="declares 8 chance outcomes and this game .* has 9"):
-        game.check_rules(rules(outcomes=9))
+        check(rules(outcomes=9))
     with pytest.raises(OptionError, match="a 3-player game cannot be wrapped in a 2-player"):
-        game.check_rules(rules(players=3))
+        check(rules(players=3))
 
 
-def _cli(*args: str, cwd) -> "subprocess.CompletedProcess":
-    import os
-    import subprocess
-    import sys
-    from pathlib import Path
-    repo = Path(__file__).resolve().parents[1]
+def _cli(*args: str, cwd) -> subprocess.CompletedProcess:
+    """`python -m cli <args>` of this checkout, run to completion in `cwd`."""
     env = {k: v for k, v in os.environ.items() if k != "BURANO_DEBUG_TRACEBACK"}
-    env["PYTHONPATH"] = str(repo)
+    env["PYTHONPATH"] = str(REPO)
     return subprocess.run([sys.executable, "-m", "cli", *args], cwd=cwd, env=env, stdin=subprocess.DEVNULL,
                           capture_output=True, text=True, timeout=300)
 

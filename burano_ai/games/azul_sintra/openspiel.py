@@ -71,8 +71,7 @@ class AzulSintraGame(openspiel.AdapterGame):
     def check_rules(self, rules_game) -> None:
         """`AdapterGame.check_rules`, naming the option: a `joker_choice` Game has 856 actions, more than
         the 456 declared."""
-        flags = getattr(rules_game, "flags", None)
-        if flags is not None and flags.joker_choice:
+        if rules_game.flags.joker_choice:
             raise OptionError(f"{SHORT_NAME} declares the {rules.NUM_ACTIONS} actions of the spec's rules: a game "
                               f"with the joker_choice option ({rules.NUM_ACTIONS_JOKER_CHOICE} actions) cannot be "
                               "played through OpenSpiel")
