@@ -150,6 +150,20 @@ def test_the_adapters_check_counts_actions_whatever_the_game():
         check(rules(players=3))
 
 
+def test_run_arena_refuses_before_it_starts_a_worker():
+    """The arena's Python API: the refusal comes from `ArenaConfig.validate`, before any worker process."""
+    import multiprocessing
+
+    from burano_ai.arena import ArenaConfig, run_arena
+    config = ArenaConfig(bots=("openspiel-mcts:iterations=5", "random"), players=2, games=2, workers=2,
+                         game="azul-sintra", options={"joker_choice": True})
+    with pytest.raises(OptionError, match="joker_choice"):
+        config.validate()
+    with pytest.raises(OptionError, match="joker_choice"):
+        run_arena(config)
+    assert multiprocessing.active_children() == []
+
+
 def _cli(*args: str, cwd) -> subprocess.CompletedProcess:
     """`python -m cli <args>` of this checkout, run to completion in `cwd`."""
     env = {k: v for k, v in os.environ.items() if k != "BURANO_DEBUG_TRACEBACK"}
