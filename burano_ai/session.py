@@ -121,8 +121,10 @@ class GameSession:
                 secret_seed(self._secret, _DEAL_TAG)).to_dict()
         self.record = GameRecord.new(players, seed, [SeatInfo(n, s) for n, s in zip(names, specs)],
                                      start=start, event=event, game=game, options=options)
-        self._bots = {i: make_bot(s, self._bot_seed(i), game) for i, s in enumerate(specs) if s != HUMAN}
         self.state = self.record.initial_state(game_factory)
+        # Made for the Game of the options, so a bot that cannot play it is refused now (`Bot.check_game`).
+        self._bots = {i: make_bot(s, self._bot_seed(i), game, self.state.game) for i, s in enumerate(specs)
+                      if s != HUMAN}
         #: per step of the record: what it changed (`record.step_effects`) and its move in people's words
         #: (`record.step_words`), told with its narration.
         self.effects: list[list] = []

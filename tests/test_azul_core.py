@@ -227,3 +227,77 @@ def test_the_prior_is_the_softmax_of_the_move_preference_in_c_and_in_python():
             r.apply_action(a)
             c.apply_action(a)
     assert seen > 100 and keeps > 0
+
+
+# ------------------------------------------------------------------------------------------------
+# AD-21: a round that starts with an empty table ends at once
+
+
+def empty_table_position(round_: int, indicator_to_tower: bool) -> dict:
+    """A 3-player draft of round `round_` + 1 (0-based) with one pink piece left on F1, seat C to move, bag
+    and tower empty: every other piece lies on the palace boards (window tops and strips, none complete)
+    or is an indicator piece. Seat C can place the pink on strips 4-6, so its last draft empties the
+    table with nothing for the refill (the position AD-21 is about; reachable only at 3-4 players,
+    docs/rules-decisions-azul-sintra.md)."""
+    from azul_helpers import P, absorb, table
+    from burano_ai.games import get_spec
+    from burano_ai.games.azul_sintra.data import NUM_COLOURS, PIECES_PER_COLOUR
+    game = get_spec("azul-sintra").new_game(3, "reference", indicator_to_tower=indicator_to_tower)
+    state = table(game, indicator="PPOYBG", round_=round_, to_move=2)
+    state.factories[0][P] = 1
+    state.bag = [0] * NUM_COLOURS
+    have = state.piece_counts()
+    absorb(state, [PIECES_PER_COLOUR - have[c] for c in range(NUM_COLOURS)])
+    state.check()
+    assert sum(state.tower) == 0
+    return state.to_dict()
+
+
+@pytest.mark.parametrize("round_", [3, 4])
+def test_a_round_that_starts_with_an_empty_table_ends_at_once_in_both_models(round_):
+    """AD-21 with the used indicator piece leaving the game (AD-9 option off): the last draft of round 4 (or
+    5) empties the table, the refill finds bag and tower empty, and every round left starts and ends at once
+    (its indicator piece out too) until the game's end: final scoring once, no turn taken in the empty
+    rounds. The reference and the core agree on every move and every state after it."""
+    from burano_ai.games import get_spec
+    spec = get_spec("azul-sintra")
+    d = empty_table_position(round_, indicator_to_tower=False)
+    legal = None
+    for action_index in range(3):
+        r, c = spec.load_position(d, ReferenceGame)[0], spec.load_position(d, core.Game)[0]
+        assert r.legal_actions() == c.legal_actions()
+        legal = r.legal_actions()
+        assert [r.action_to_string(a) for a in legal] == ["F1 P>4", "F1 P>5", "F1 P>6"]
+        before = [r.boards[p].score for p in range(3)]
+        r.apply_action(legal[action_index])
+        c.apply_action(legal[action_index])
+        assert c.to_json() == r.to_json() and c.key() == r.key() == c.full_key()
+        assert r.is_terminal() and c.is_terminal() and r.legal_actions() == c.legal_actions() == []
+        after = r.to_dict()
+        assert after["phase"] == "over" and after["round"] == 6 and after["turn"] == d["turn"] + 1
+        assert not any(after["factories"]) and not any(after["bag"].values()) and not any(after["tower"].values())
+        r.check()
+        c.check()          # 20 of each colour: all six indicator pieces out of the game
+        assert r.scores() == c.scores() == [before[p] + sum(r.final_breakdown(p).values()) for p in range(3)]
+        assert r.returns() == c.returns()
+
+
+def test_with_the_indicator_to_the_tower_the_table_is_never_empty_at_a_refill():
+    """AD-9 (default): the same last draft sends round 4's indicator piece to the tower, the refill pours it
+    into the bag and draws it (one outcome), and round 5 starts with that piece alone on F1: the empty
+    round of AD-21 cannot happen with the option on. Both models agree."""
+    from burano_ai.games import get_spec
+    spec = get_spec("azul-sintra")
+    d = empty_table_position(3, indicator_to_tower=True)
+    r, c = spec.load_position(d, ReferenceGame)[0], spec.load_position(d, core.Game)[0]
+    action = r.legal_actions()[0]
+    for s in (r, c):
+        s.apply_action(action)
+    assert r.is_chance_node() and c.is_chance_node()
+    assert r.chance_outcomes() == c.chance_outcomes() == [(r.indicator[3], 1.0)]
+    for s in (r, c):
+        s.apply_action(r.indicator[3])
+    assert c.to_json() == r.to_json()
+    after = r.to_dict()
+    assert after["phase"] == "draft" and after["round"] == 5 and after["factories"][0] == "Y"
+    assert not any(after["factories"][1:]) and r.legal_actions() == c.legal_actions() != []

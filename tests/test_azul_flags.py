@@ -190,5 +190,5 @@ def test_openspiel_refuses_a_joker_choice_game_in_one_line():
     from burano_ai.games.azul_sintra.openspiel import game_for
     game = game_for(2)
     game.wrap(SPEC.new_game(2, auto_keep=True).new_initial_state())          # other options: fine
-    with pytest.raises(OptionError, match="joker_choice option .856 actions. cannot be wrapped"):
+    with pytest.raises(OptionError, match="joker_choice option .856 actions. cannot be played through OpenSpiel"):
         game.wrap(SPEC.new_game(2, joker_choice=True).new_initial_state())

@@ -110,11 +110,10 @@ class ArenaConfig:
                                   f"not {self.players} players")
             if self.pairing != "lineup":
                 raise OptionError(f"--sprt compares two bots: it cannot run a {self.pairing} of {len(self.bots)}")
-        for spec in self.bots:
-            check_bot_spec(spec, self.game)
-        if self.options:
-            make_game(get_spec(self.game), self.players, parse_game_options(get_spec(self.game), dict(self.options)),
-                      where="options")
+        options = parse_game_options(spec, dict(self.options or {}))
+        rules_game = make_game(spec, self.players, options, where="options" if options else None)
+        for bot in self.bots:
+            check_bot_spec(bot, self.game, rules_game)   # also: can it play a game of these options
 
 
 def split_bot_list(text: str) -> list[str]:

@@ -39,7 +39,9 @@ Spec strings: ``name`` or ``name:key=value,key=value``. Bots and their keys:
 
 Every bot but ``greedy`` is generic: it plays any registered game through the State API. A game declares
 its own bots (its heuristics) in its spec (`GameSpec.bots`: Burano's is ``greedy``); `make_bot(spec, seed,
-game)` and `parse_bot_spec(spec, game)` find them there.
+game)` and `parse_bot_spec(spec, game)` find them there. `make_bot(spec, seed, game, rules_game)` also checks
+that the bot can play `rules_game`, the Game made with the game's options (`Bot.check_game`: OpenSpiel's bots
+refuse a Game with more actions than their pyspiel game declares, Azul's ``joker_choice``).
 
 Numbers accept ``_`` separators (``iterations=20_000``). Every bad spec raises `OptionError` naming the
 bad part. Every random choice derives from the bot's seed and a decision counter, so a bot with an

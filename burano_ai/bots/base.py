@@ -43,6 +43,11 @@ class Bot:
         self.decisions = 0
         self.iterations = 0
 
+    def check_game(self, rules_game) -> None:
+        """Raise `OptionError` naming the problem if this bot cannot play games of `rules_game` (the Game the
+        seats will play, made with its options); called when the bot is configured for one (`make_bot`).
+        Every bot that plays through the State API can: this default accepts any."""
+
     def restart(self) -> None:
         """Forget everything of the previous game: back to the state the bot was made in."""
         self.decisions = 0

@@ -35,16 +35,30 @@ _SEED_RANGE = SEED_MASK + 1
 _UNIFORM_PLAYOUT = CorePlayout("random")
 
 
-def implementation_of(spec, state) -> str:
-    """The name of the implementation of `spec`'s game that `state` is a State of ("compiled", "reference")."""
-    game_class = type(state.game)
+def implementation_of(spec, rules_game) -> str:
+    """The name of the implementation of `spec`'s game that `rules_game` is a Game of ("compiled", "reference")."""
+    game_class = type(rules_game)
     return next((name for name in spec.implementations if spec.game_class(name) is game_class), "compiled")
+
+
+def openspiel_game_for(game: str, rules_game):
+    """The pyspiel game (`GameSpec.openspiel_game`) of `game` that wraps States of our Game `rules_game`."""
+    spec = get_spec(game)
+    return spec.openspiel_game(rules_game.num_players, implementation_of(spec, rules_game))
 
 
 def openspiel_game_of(game: str, state):
     """The pyspiel game (`GameSpec.openspiel_game`) of `game` that wraps States like `state`."""
-    spec = get_spec(game)
-    return spec.openspiel_game(state.num_players, implementation_of(spec, state))
+    return openspiel_game_for(game, state.game)
+
+
+def check_wrappable(bot: Bot, rules_game) -> None:
+    """`Bot.check_game` of the bots that play through the game's OpenSpiel adapter: its pyspiel game must
+    hold `rules_game`'s States (`AdapterGame.check_rules`: players, actions, chance outcomes)."""
+    try:
+        openspiel_game_for(bot.game, rules_game).check_rules(rules_game)
+    except OptionError as exc:
+        raise OptionError(f"bot {bot.spec!r} cannot play this game: {exc}") from None
 
 
 # ------------------------------------------------------------------------------------------------
@@ -220,6 +234,9 @@ class OpenSpielISMCTSBot(Bot):
         self.worlds = o.get("worlds", os_ismcts.UNLIMITED_NUM_WORLD_SAMPLES)
         self.inconsistent = o.get("inconsistent", False)
 
+    def check_game(self, rules_game) -> None:
+        check_wrappable(self, rules_game)
+
     def _choose(self, state, seat: int, legal: list[int], seed: int) -> int:
         view = seat_view(state, seat)
         game = openspiel_game_of(self.game, view)
@@ -256,6 +273,9 @@ class OpenSpielMCTSBot(Bot):
         self.evaluator_kind = o.get("evaluator", "native")
         self.n_rollouts = o.get("rollouts", 1)
         self.solve = o.get("solve", False)
+
+    def check_game(self, rules_game) -> None:
+        check_wrappable(self, rules_game)
 
     def _choose(self, state, seat: int, legal: list[int], seed: int) -> int:
         world = seat_view(state, seat).resample(seat, derive(seed, 7))

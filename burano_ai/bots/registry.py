@@ -56,13 +56,23 @@ BOT_FACTORIES: dict[str, Callable[[BotSpec, int, str], Bot]] = {
 OPENSPIEL_BOTS = frozenset({"openspiel-ismcts", "openspiel-mcts"})
 
 
-def make_bot(spec: str | BotSpec, seed: int = 0, game: str = DEFAULT_GAME) -> Bot:
-    """Make a bot that plays `game` from a spec string (see `burano_ai.bots`) or a parsed `BotSpec`.
+def make_bot(spec: str | BotSpec, seed: int = 0, game: str = DEFAULT_GAME, rules_game=None) -> Bot:
+    """Make a bot that plays `game` from a spec string (see `burano_ai.bots`) or a parsed `BotSpec`; with
+    `rules_game` (the Game the seats will play, made with the game's options), check that the bot can play
+    it (`Bot.check_game`).
 
     Raises:
-        OptionError: a bad spec, a bad seed, a bot the game does not have, or a bot whose package is not
-            installed.
+        OptionError: a bad spec, a bad seed, a bot the game does not have, a bot whose package is not
+            installed, or a bot that cannot play `rules_game` (an OpenSpiel bot and an option that adds
+            actions its pyspiel game does not declare).
     """
+    bot = _make_bot(spec, seed, game)
+    if rules_game is not None:
+        bot.check_game(rules_game)
+    return bot
+
+
+def _make_bot(spec: str | BotSpec, seed: int, game: str) -> Bot:
     parsed = spec if isinstance(spec, BotSpec) else parse_bot_spec(spec, game)
     game_spec = get_spec(game)
     if parsed.name in OPENSPIEL_BOTS and "openspiel" not in game_spec.capabilities:
@@ -77,8 +87,9 @@ def make_bot(spec: str | BotSpec, seed: int = 0, game: str = DEFAULT_GAME) -> Bo
     return HeuristicBot(parsed, seed, game, own[parsed.name])
 
 
-def check_bot_spec(spec: str, game: str = DEFAULT_GAME) -> BotSpec:
-    """Parse a spec and make its bot once (so a missing package is reported before a tournament)."""
+def check_bot_spec(spec: str, game: str = DEFAULT_GAME, rules_game=None) -> BotSpec:
+    """Parse a spec and make its bot once (so a missing package, or a bot that cannot play `rules_game`,
+    is reported before a tournament)."""
     parsed = parse_bot_spec(spec, game)
-    make_bot(parsed, 0, game)
+    make_bot(parsed, 0, game, rules_game)
     return parsed

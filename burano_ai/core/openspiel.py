@@ -105,12 +105,27 @@ class AdapterGame(pyspiel.Game):
     def new_initial_state(self) -> AdapterState:
         return self.STATE_CLASS(self, self.rules.new_initial_state())
 
-    def wrap(self, state) -> AdapterState:
-        """A pyspiel state holding a copy of our `state` (its OpenSpiel history starts empty)."""
+    def check_rules(self, rules_game) -> None:
+        """Raise `OptionError` unless States of our rules Game `rules_game` (made with any options) fit this
+        pyspiel game: the same player count, no more distinct actions or chance outcomes than it declares.
+
+        A game whose options add actions overrides it to name the option; a bot that plays through the
+        adapter calls it when it is configured for a game (`Bot.check_game`), `wrap` on every State.
+        """
         short_name = self.GAME_TYPE.short_name
-        if state.num_players != self.num_players():
-            raise OptionError(f"a {state.num_players}-player position cannot be wrapped in a "
+        if rules_game.num_players != self.num_players():
+            raise OptionError(f"a {rules_game.num_players}-player game cannot be wrapped in a "
                               f"{self.num_players()}-player {short_name} game")
+        for what, ours, declared in (("distinct actions", rules_game.num_distinct_actions(), self.NUM_ACTIONS),
+                                     ("chance outcomes", rules_game.max_chance_outcomes(), self.MAX_CHANCE_OUTCOMES)):
+            if ours > declared:
+                raise OptionError(f"{short_name} declares {declared} {what} and this game (with its options) "
+                                  f"has {ours}: it cannot be played through OpenSpiel")
+
+    def wrap(self, state) -> AdapterState:
+        """A pyspiel state holding a copy of our `state` (its OpenSpiel history starts empty); `OptionError`
+        when its Game does not fit (`check_rules`)."""
+        self.check_rules(state.game)
         return self.STATE_CLASS(self, state.clone())
 
     def make_py_observer(self, iig_obs_type=None, params=None) -> StringObserver:

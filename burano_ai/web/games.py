@@ -122,6 +122,9 @@ def check_setup(game: Any, players: Any, seed: Any, seats: Any,
                           f"not {seed!r}")
     if not isinstance(seats, list) or len(seats) != players or not all(isinstance(s, str) for s in seats):
         raise OptionError(f"seats must list {players} players ('human' or a bot spec), not {seats!r}"[:300])
+    options = parse_game_options(game, options)
+    # the options together, named; the bots are checked against their Game (`Bot.check_game`)
+    rules_game = make_game(game, players, options, where="options" if options else None)
     specs = []
     for i, spec in enumerate(seats):
         spec = spec.strip()
@@ -130,16 +133,13 @@ def check_setup(game: Any, players: Any, seed: Any, seats: Any,
             continue
         where = f"seats[{i}] ({SEAT_LETTERS[i]})"
         try:
-            parsed = check_bot_spec(spec, game.key)
+            parsed = check_bot_spec(spec, game.key, rules_game)
         except ValueError as exc:
             raise OptionError(f"{where}: {exc}") from None
         limits.check_bot(parsed, where)
         specs.append(parsed.canonical())
     if "human" not in specs:
         raise OptionError("seats: at least one seat must be 'human' (the board shows a human seat's view)")
-    options = parse_game_options(game, options)
-    if options:
-        make_game(game, players, options, where="options")     # the options together, named
     return players, seed, specs, options
 
 

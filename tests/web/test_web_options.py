@@ -75,6 +75,17 @@ def test_bad_options_are_one_line_400s(client):
     _assert_error(_create(client, {"side": "B"}, kind="burano"), "Burano takes no options")
 
 
+def test_a_bot_that_cannot_play_the_options_is_a_one_line_400_naming_its_seat(client):
+    """OpenSpiel's bots and joker_choice (856 actions, 456 declared): refused before the game is made."""
+    import pytest
+    pytest.importorskip("pyspiel")
+    body = {"kind": "azul-sintra", "players": 2, "seats": ["human", "openspiel-mcts:iterations=5"], "seed": 4,
+            "options": {"joker_choice": True}}
+    _assert_error(client.post("/api/games", json=body), "seats[1] (B)", "joker_choice")
+    body["options"] = {"auto_keep": True}
+    assert client.post("/api/games", json=body).status_code == 200
+
+
 def test_the_new_game_form_offers_the_options_and_plays_by_them(live_server, page, tmp_path):
     """In Chromium: the form grows a field per declared option of the chosen game (none for Burano); a
     game started with side B and a corrected data file is drawn on side B without the placeholder caption."""

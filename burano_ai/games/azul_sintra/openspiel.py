@@ -68,13 +68,14 @@ class AzulSintraGame(openspiel.AdapterGame):
             raise OptionError(f"{SHORT_NAME}: side must be A or B, not {side!r}")
         return rules_game_class(engine)(players, side), {"players": players, "side": side, "engine": engine}
 
-    def wrap(self, state) -> AzulSintraState:
-        """A pyspiel state holding a copy of our `state`; not for a game with the joker_choice option."""
-        flags = getattr(getattr(state, "game", None), "flags", None)
-        if flags is not None and flags.joker_choice:
-            raise OptionError(f"{SHORT_NAME} declares the {rules.NUM_ACTIONS} actions of the spec's rules: a game with "
-                              "the joker_choice option (856 actions) cannot be wrapped for OpenSpiel")
-        return super().wrap(state)
+    def check_rules(self, rules_game) -> None:
+        """`AdapterGame.check_rules`, naming the option: a `joker_choice` Game has 856 actions, more than
+        the 456 declared."""
+        if rules_game.flags.joker_choice:
+            raise OptionError(f"{SHORT_NAME} declares the {rules.NUM_ACTIONS} actions of the spec's rules: a game "
+                              f"with the joker_choice option ({rules.NUM_ACTIONS_JOKER_CHOICE} actions) cannot be "
+                              "played through OpenSpiel")
+        super().check_rules(rules_game)
 
 
 pyspiel.register_game(GAME_TYPE, AzulSintraGame)
