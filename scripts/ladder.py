@@ -83,7 +83,8 @@ def markdown(steps: list[dict], base: str) -> str:
 
 
 def plot(steps: list[dict], base: str, path: Path, title: str | None = None) -> None:
-    """The curve as a PNG; `title` defaults to Burano's ("Skill ladder, 2 players, N games per step")."""
+    """The curve as a PNG; `title` defaults to Burano's ("Skill ladder, 2 players, N games per step", or
+    "N-M games per step" where the steps differ: pooled runs)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -99,7 +100,9 @@ def plot(steps: list[dict], base: str, path: Path, title: str | None = None) -> 
     ax.set_ylim(0, 1)
     ax.set_xlabel("iterations per decision (doubled bot vs the previous step)")
     ax.set_ylabel("score of the doubled bot (95% Wilson CI)")
-    ax.set_title(title or f"Skill ladder, 2 players, {steps[0]['games']} games per step")
+    counts = sorted({s["games"] for s in steps})
+    games = f"{counts[0]:,}" if len(counts) == 1 else f"{counts[0]:,}-{counts[-1]:,}"
+    ax.set_title(title or f"Skill ladder, 2 players, {games} games per step")
     ax.legend(fontsize=8)
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
