@@ -49,3 +49,29 @@ def get_spec(key: str):
 def all_specs() -> list:
     """The specs of every registered game, in registry order."""
     return [get_spec(key) for key in REGISTRY]
+
+
+def _package(key: str) -> str:
+    get_spec(key)       # OptionError for an unknown game
+    return REGISTRY[key].partition(":")[0].rpartition(".")[0]
+
+
+def encoder_module(key: str):
+    """The Python encoder of game `key` (its package's `encoder` module: `encode(position, seat)`,
+    `ENCODER_VERSION`, `num_features(players)`), or None when the game has none."""
+    try:
+        return importlib.import_module(_package(key) + ".encoder")
+    except ModuleNotFoundError as exc:
+        if exc.name == _package(key) + ".encoder":
+            return None
+        raise
+
+
+def builtin_net(key: str, players: int) -> str | None:
+    """The path of the net file game `key` ships for `players` players (``<package>/nets/<n>p.json``), or None."""
+    from importlib import resources
+    try:
+        path = resources.files(_package(key)).joinpath("nets", f"{players}p.json")
+    except ModuleNotFoundError:
+        return None
+    return str(path) if path.is_file() else None

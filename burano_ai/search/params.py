@@ -112,6 +112,11 @@ class Params:
             is not a compiled State with the C game interface, `burano_ai.core._game.NativeState`).
             Both give the same kind of result but from different random streams, so the same seed
             gives different (equally valid) searches.
+        net: the learned evaluation at the leaves (docs/learning.md): None (the playout alone),
+            "builtin" (the net the game ships for the player count, `burano_ai.games.builtin_net`) or
+            the path of a net file (`burano_ai.search.netfile`). Only the native tree runs it.
+        net_weight: with a net, the weight of its value in a leaf's reward, in (0, 1]: 1 = the net alone
+            (no playout), below 1 a blend with the playout's result (both are run).
     """
 
     exploration: float
@@ -125,12 +130,14 @@ class Params:
     start_method: str | None
     tree: str
     final_selection: str
+    net: str | None
+    net_weight: float
 
     def __init__(self, exploration: float = 0.7, win_weight: float = 0.7, margin_scale: float = 10.0,
                  prior_bias: float = 1.0, playout_policy: str = "heuristic", evaluator: Evaluator | None = None,
                  start_method: str | None = None, tree: str = "auto", final_selection: str = "lcb",
                  root_exploration: float | None = 1.4, root_ramp: int = 20_000, *,
-                 pyramid_bias: float | None = None) -> None:
+                 pyramid_bias: float | None = None, net: str | None = None, net_weight: float = 1.0) -> None:
         if pyramid_bias is not None:     # the old name of prior_bias (bot specs, presets, scripts)
             prior_bias = pyramid_bias
         for name, value in (("exploration", exploration), ("root_exploration", root_exploration),
@@ -138,7 +145,8 @@ class Params:
                             ("win_weight", win_weight),
                             ("margin_scale", margin_scale), ("prior_bias", prior_bias),
                             ("playout_policy", playout_policy), ("evaluator", evaluator),
-                            ("start_method", start_method), ("tree", tree), ("final_selection", final_selection)):
+                            ("start_method", start_method), ("tree", tree), ("final_selection", final_selection),
+                            ("net", net), ("net_weight", net_weight)):
             object.__setattr__(self, name, value)
         self.validate()
 
@@ -174,6 +182,14 @@ class Params:
                               f"not {self.final_selection!r}")
         if self.tree not in TREES:
             raise OptionError(f"tree must be one of {', '.join(TREES)}, not {self.tree!r}")
+        if self.net is not None and (not isinstance(self.net, str) or not self.net):
+            raise OptionError(f"net must be 'builtin' or a net file's path, not {self.net!r}")
+        if isinstance(self.net_weight, bool) or not isinstance(self.net_weight, (int, float)) \
+                or not 0.0 < self.net_weight <= 1.0:
+            raise OptionError(f"net_weight must lie in (0, 1], not {self.net_weight!r}")
+        if self.net is not None and (self.tree == "python" or self.native_policy is None):
+            raise OptionError("a learned evaluation (net) runs only in the native tree with the core's playout: "
+                              "it cannot be combined with tree='python' or a Python evaluator")
         if self.tree == "native" and self.native_policy is None:
             raise OptionError(f"tree='native' plays to the end of the game with the core's C playout: "
                               f"{self.evaluator} needs tree='python'")

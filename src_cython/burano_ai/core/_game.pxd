@@ -16,7 +16,8 @@ from burano_ai._rng cimport Rng
 
 
 cdef enum:
-    GAME_ABI_VERSION = 1         # bumped whenever GameOpsC changes; the tree refuses other versions
+    GAME_ABI_VERSION = 2         # bumped whenever GameOpsC changes; the tree refuses other versions
+                                 # (2: the encoder slots name, encoder_version, num_features, encode)
     MAX_SEATS = 6                # the framework's seats A-F; a game declares its own range within it
 
     # Special players (current_player), as burano_ai.core.seats.
@@ -81,6 +82,17 @@ ctypedef struct GameOpsC:
     # Zobrist key of the whole state, and of what `seat` sees (equal views, equal keys).
     uint64_t (*full_key)(const void* game, const void* state) noexcept nogil
     uint64_t (*info_key)(const void* game, const void* state, int seat) noexcept nogil
+
+    # The encoder (burano_ai.learn, docs/learning.md): what a position is, as numbers, for a learned
+    # evaluation. `name` is the game's registry key (a net file names the game it was trained for).
+    # `encoder_version` 0 and `encode` NULL: the game has none. `num_features(game)` floats are written
+    # by `encode` from `seat`'s side: seats in relative order (`seat` first, then the next seat in
+    # turn order), padded with zeros to the game's most players, so one net serves every seat. It reads
+    # the whole state it is given: the search passes only the world it sampled, never the true one.
+    const char* name
+    int encoder_version
+    int (*num_features)(const void* game) noexcept nogil
+    void (*encode)(const void* game, const void* state, int seat, float* out) noexcept nogil
 
 
 cdef class NativeState:

@@ -5,6 +5,9 @@ three fields at its function table, its Game's constant tables and its own C str
 and again wherever it changes Game); `burano_ai.search._native` reads nothing else of it.
 """
 
+from libc.stdlib cimport free, malloc
+from libc.string cimport memset
+
 
 cdef class NativeState:
     """Base of compiled States: the C game interface (`ops`) with the game and state it works on."""
@@ -18,3 +21,50 @@ cdef class NativeState:
     def native_num_actions(self):
         """Distinct action ids of the game, as the C interface declares them."""
         return self.ops.num_actions if self.ops != NULL else 0
+
+    @property
+    def game_name(self):
+        """The game's registry key, as its C game interface names it (None before binding)."""
+        if self.ops == NULL or self.ops.name == NULL:
+            return None
+        return (<bytes>self.ops.name).decode("ascii")
+
+    @property
+    def encoder_version(self):
+        """The version of the game's encoder (`encode`), 0 when the game has none."""
+        return self.ops.encoder_version if self.ops != NULL and self.ops.encode != NULL else 0
+
+    @property
+    def num_features(self):
+        """How many numbers `encode` writes (0 when the game has no encoder)."""
+        if self.ops == NULL or self.ops.encode == NULL:
+            return 0
+        return self.ops.num_features(self.game_ptr)
+
+    def encode(self, seat):
+        """The encoder's features of this whole state from `seat`'s side (a list of floats), as the native
+        search computes them at a leaf of the world it sampled (seats in relative order: `seat` first).
+
+        Raises:
+            ValueError: the game has no encoder, or `seat` is not a seat of this game.
+        """
+        cdef int n, p, i
+        cdef float* buf
+        if self.ops == NULL or self.ops.encode == NULL:
+            raise ValueError("this game has no encoder")
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise ValueError(f"seat must be an integer, not {seat!r}")
+        n = self.ops.num_players(self.game_ptr)
+        if not 0 <= seat < n:
+            raise ValueError(f"seat {seat} is not a seat of this {n}-player game")
+        p = seat
+        size = self.ops.num_features(self.game_ptr)
+        buf = <float*>malloc(size * sizeof(float))
+        if buf == NULL:
+            raise MemoryError()
+        try:
+            memset(buf, 0, size * sizeof(float))
+            self.ops.encode(self.game_ptr, self.state_ptr, p, buf)
+            return [buf[i] for i in range(size)]
+        finally:
+            free(buf)

@@ -402,6 +402,126 @@ cdef inline double now_seconds() noexcept nogil:
     return <double>ts.tv_sec + <double>ts.tv_nsec * 1e-9
 
 
+
+# ------------------------------------------------------------------------------------------------
+# A learned evaluation (burano_ai.search.netfile reads net files; docs/learning.md)
+
+cdef enum:
+    NET_MAX_LAYERS = 8
+    NET_MAX_WIDTH = 1024         # most inputs or units of one layer (stack buffers of the iteration)
+
+
+ctypedef struct NetC:
+    int num_layers
+    int sizes[NET_MAX_LAYERS + 1]                # sizes[0] inputs, sizes[i + 1] units of layer i
+    float* weights[NET_MAX_LAYERS]               # layer i: sizes[i + 1] rows of sizes[i] (row-major)
+    float* biases[NET_MAX_LAYERS]
+    double score_scale
+
+
+cdef class NetEval:
+    """A small fully connected network in C: dense layers with ReLU between them, linear outputs.
+
+    Made by `burano_ai.search.netfile.load_net` from a checked net file; `forward` is the same
+    computation for tests (the search calls `net_forward` without the GIL). Outputs, for a net of n
+    players, in relative seats (the encoded seat first): n win shares, n score margins and n final
+    scores, the last two in units of `score_scale`.
+    """
+
+    cdef NetC c
+    cdef readonly int num_inputs
+    cdef readonly int num_outputs
+    cdef readonly int num_players
+    cdef readonly double score_scale
+    cdef readonly object info                   # the net file's header (game, players, encoder, digest)
+
+    def __cinit__(self):
+        self.c.num_layers = 0
+
+    def __init__(self, layers, int num_players, double score_scale, info=None):
+        """`layers`: [(weights as rows (out) of columns (in), biases)], first layer first."""
+        cdef int i, r, c, rows, cols
+        if not 1 <= len(layers) <= NET_MAX_LAYERS:
+            raise ValueError(f"a net has 1..{NET_MAX_LAYERS} layers, not {len(layers)}")
+        for i, (w, b) in enumerate(layers):
+            rows = len(w)
+            cols = len(w[0]) if rows else 0
+            if not (1 <= rows <= NET_MAX_WIDTH and 1 <= cols <= NET_MAX_WIDTH) or len(b) != rows \
+                    or any(len(row) != cols for row in w):
+                raise ValueError(f"layer {i}: weights must be 1..{NET_MAX_WIDTH} rows of equal length with a bias each")
+            if i == 0:
+                self.c.sizes[0] = cols
+            elif cols != self.c.sizes[i]:
+                raise ValueError(f"layer {i} takes {cols} inputs but layer {i - 1} has {self.c.sizes[i]} units")
+            self.c.sizes[i + 1] = rows
+        if self.c.sizes[len(layers)] != 3 * num_players:
+            raise ValueError(f"a {num_players}-player net has {3 * num_players} outputs, not {self.c.sizes[len(layers)]}")
+        for i, (w, b) in enumerate(layers):
+            rows, cols = self.c.sizes[i + 1], self.c.sizes[i]
+            self.c.weights[i] = <float*>malloc(rows * cols * sizeof(float))
+            self.c.biases[i] = <float*>malloc(rows * sizeof(float))
+            self.c.num_layers = i + 1
+            if self.c.weights[i] == NULL or self.c.biases[i] == NULL:
+                raise MemoryError()
+            for r in range(rows):
+                row = w[r]
+                for c in range(cols):
+                    self.c.weights[i][r * cols + c] = <float>row[c]
+                self.c.biases[i][r] = <float>b[r]
+        self.num_inputs = self.c.sizes[0]
+        self.num_outputs = self.c.sizes[len(layers)]
+        self.num_players = num_players
+        self.score_scale = score_scale
+        self.c.score_scale = score_scale
+        self.info = info
+
+    def __dealloc__(self):
+        cdef int i
+        for i in range(self.c.num_layers):
+            free(self.c.weights[i])
+            free(self.c.biases[i])
+
+    def forward(self, features):
+        """The outputs for one input vector (a list of floats), computed in C as the search does."""
+        cdef float inp[NET_MAX_WIDTH]
+        cdef float outp[NET_MAX_WIDTH]
+        cdef float scratch[2 * NET_MAX_WIDTH]
+        cdef int i
+        if len(features) != self.num_inputs:
+            raise ValueError(f"the net takes {self.num_inputs} features, not {len(features)}")
+        for i in range(self.num_inputs):
+            inp[i] = <float>features[i]
+        net_forward(&self.c, inp, outp, scratch)
+        return [outp[i] for i in range(self.num_outputs)]
+
+
+cdef void net_forward(const NetC* net, const float* inp, float* out, float* scratch) noexcept nogil:
+    """`out` = the net's outputs for `inp`; `scratch` holds 2 * NET_MAX_WIDTH floats (`inp` is not changed).
+
+    The hidden layers write the two halves of `scratch` in turn; the last layer writes `out`."""
+    cdef int i, r, c, rows, cols
+    cdef const float* src = inp
+    cdef float* dst
+    cdef const float* w
+    cdef float acc
+    for i in range(net.num_layers):
+        rows = net.sizes[i + 1]
+        cols = net.sizes[i]
+        if i == net.num_layers - 1:
+            dst = out
+        else:
+            dst = scratch + (i % 2) * NET_MAX_WIDTH
+        for r in range(rows):
+            w = net.weights[i] + r * cols
+            acc = net.biases[i][r]
+            for c in range(cols):
+                acc = acc + w[c] * src[c]
+            if i < net.num_layers - 1 and acc < 0.0:
+                acc = 0.0
+            dst[r] = acc
+        src = dst
+
+
 cdef class NativeSearcher:
     """An SO-ISMCTS search for `seat` from `root` with the iteration loop and the tree in C.
 
@@ -480,6 +600,11 @@ cdef class NativeSearcher:
     # are available at the root.
     cdef bint root_restricted
     cdef uint8_t* root_allowed        # `num_actions` flags
+    # The learned evaluation (`params.net`): None, or a net whose outputs are blended with the playout's
+    # result by `net_weight` (1: the net alone, no playout).
+    cdef readonly NetEval net
+    cdef const NetC* net_c            # &net.c, or NULL without a net
+    cdef double net_weight
 
     def __cinit__(self):
         self.root_c = NULL
@@ -524,6 +649,14 @@ cdef class NativeSearcher:
                     raise ValueError(f"root action {a!r} out of range")
                 self.root_allowed[<int>a] = 1
         self.policy = OPS_POLICY_HEURISTIC if policy == "heuristic" else OPS_POLICY_RANDOM
+        self.net = None
+        self.net_c = NULL
+        self.net_weight = 0.0
+        if params.net is not None:
+            from burano_ai.search.netfile import net_for
+            self.net = net_for(root, params.net)      # OptionError naming the mismatch
+            self.net_c = &self.net.c
+            self.net_weight = params.net_weight
         self.root_state = root
         self.root_c = malloc(ops.state_size)
         if self.root_c == NULL:
@@ -843,6 +976,14 @@ cdef class NativeSearcher:
         cdef double shares[MAX_SEATS]
         cdef double margin[MAX_SEATS]
         cdef double reward[MAX_SEATS]
+        cdef double net_share[MAX_SEATS]
+        cdef double net_score[MAX_SEATS]
+        cdef double net_margin[MAX_SEATS]
+        cdef float features[NET_MAX_WIDTH]
+        cdef float outputs[NET_MAX_WIDTH]
+        cdef float scratch[2 * NET_MAX_WIDTH]
+        cdef bint by_net = False
+        cdef double lam, total
         cdef int seat = self.seat, num_players = self.num_players
         cdef int node = ROOT, child, action, player, n, depth = 0, first_action = -1, kind
         cdef int pending = NO_NODE          # the chosen child whose visit is not counted yet (tree_step)
@@ -909,8 +1050,23 @@ cdef class NativeSearcher:
             node = child
             if expanded:
                 break
-        # Playout (seeded as ismcts.Searcher seeds its playout).
-        if not dead_end and current_player(g, world) != OPS_TERMINAL_PLAYER:
+        # The learned evaluation of the leaf's world (never of a finished game: that is scored exactly).
+        if self.net_c != NULL and not dead_end and current_player(g, world) != OPS_TERMINAL_PLAYER:
+            by_net = True
+            ops.encode(g, world, seat, features)
+            net_forward(self.net_c, features, outputs, scratch)
+            total = 0.0
+            for k in range(num_players):
+                p = (seat + k) % num_players
+                x = outputs[k]
+                net_share[p] = 0.0 if x < 0.0 else (1.0 if x > 1.0 else x)
+                total += net_share[p]
+                net_margin[p] = outputs[num_players + k] * self.net_c.score_scale
+                net_score[p] = outputs[2 * num_players + k] * self.net_c.score_scale
+            for p in range(num_players):
+                net_share[p] = net_share[p] / total if total > 0.0 else 1.0 / num_players
+        # Playout (seeded as ismcts.Searcher seeds its playout), unless the net alone evaluates the leaf.
+        if not dead_end and current_player(g, world) != OPS_TERMINAL_PLAYER and not (by_net and self.net_weight >= 1.0):
             rng_seed(&playout_rng, (seed * 0x2545F491ULL + 0x9E3779B9ULL) & MASK_SEED)
             status = ops.playout(g, world, &playout_rng, self.policy)
             if status == OPS_PLAYOUT_CAPPED:
@@ -934,6 +1090,24 @@ cdef class NativeSearcher:
             x = margin[p] / self.margin_scale
             squashed = 1.0 / (1.0 + exp(-x)) if x > -60 else 0.0
             reward[p] = self.win_weight * shares[p] + (1.0 - self.win_weight) * squashed
+        if by_net:
+            # The net's reward, alone (net_weight 1) or blended with the playout's.
+            lam = self.net_weight
+            for p in range(num_players):
+                x = net_margin[p] / self.margin_scale
+                x = x if x > -60 else -60
+                squashed = 1.0 / (1.0 + exp(-x))
+                x = self.win_weight * net_share[p] + (1.0 - self.win_weight) * squashed
+                if lam >= 1.0:
+                    reward[p] = x
+                    shares[p] = net_share[p]
+                    scores[p] = net_score[p]
+                    margin[p] = net_margin[p]
+                else:
+                    reward[p] = lam * x + (1.0 - lam) * reward[p]
+                    shares[p] = lam * net_share[p] + (1.0 - lam) * shares[p]
+                    scores[p] = lam * net_score[p] + (1.0 - lam) * scores[p]
+                    margin[p] = lam * net_margin[p] + (1.0 - lam) * margin[p]
         # Backpropagation: the rewards of the visits counted on the way down.
         pthread_mutex_lock(&self.tree_lock)
         if pending != NO_NODE:

@@ -349,6 +349,7 @@ cdef enum:
     CORE_PLAYOUT_CAPPED = GS_PLAYOUT_CAPPED
     CORE_PLAYOUT_DEAD_END = GS_PLAYOUT_DEAD_END
 include "burano_ai/core/_ops_glue.pxi"
+include "_encode.pxi"
 
 cdef int ops_chance_kind(const void* game, const void* state) noexcept nogil:
     return 0                     # one kind of chance event: a prize reveal
@@ -395,6 +396,10 @@ GOOFSPIEL_OPS.decision_mode = ops_decision_mode
 GOOFSPIEL_OPS.prior = ops_prior
 GOOFSPIEL_OPS.turn_id = ops_turn_id
 GOOFSPIEL_OPS.info_key = ops_info_key
+GOOFSPIEL_OPS.name = b"goofspiel"
+GOOFSPIEL_OPS.encoder_version = GS_ENCODER_VERSION
+GOOFSPIEL_OPS.num_features = gs_num_features
+GOOFSPIEL_OPS.encode = gs_encode
 
 
 # ================================================================================================
