@@ -845,6 +845,7 @@ cdef enum:
     CORE_PLAYOUT_CAPPED = AZ_PLAYOUT_CAPPED
     CORE_PLAYOUT_DEAD_END = AZ_PLAYOUT_DEAD_END
 include "burano_ai/core/_ops_glue.pxi"
+include "_encode.pxi"
 
 cdef int ops_chance_kind(const void* game, const void* state) noexcept nogil:
     return chance_kind_c(<const AzGameC*>game, <const AzStateC*>state)
@@ -878,6 +879,10 @@ AZUL_SINTRA_OPS.decision_mode = ops_decision_mode
 AZUL_SINTRA_OPS.prior = ops_prior
 AZUL_SINTRA_OPS.turn_id = ops_turn_id
 AZUL_SINTRA_OPS.info_key = ops_info_key
+AZUL_SINTRA_OPS.name = b"azul-sintra"
+AZUL_SINTRA_OPS.encoder_version = AZ_ENCODER_VERSION
+AZUL_SINTRA_OPS.num_features = az_num_features
+AZUL_SINTRA_OPS.encode = az_encode
 
 # With joker_choice: the same functions over 856 actions.
 cdef GameOpsC AZUL_SINTRA_JOKER_OPS = AZUL_SINTRA_OPS

@@ -1034,6 +1034,7 @@ cdef enum:
     CORE_PLAYOUT_CAPPED = VE_PLAYOUT_CAPPED
     CORE_PLAYOUT_DEAD_END = VE_PLAYOUT_DEAD_END
 include "burano_ai/core/_ops_glue.pxi"
+include "_encode.pxi"
 
 cdef int ops_chance_kind(const void* game, const void* state) noexcept nogil:
     return chance_kind_c(<const VeGameC*>game, <const VeStateC*>state)
@@ -1067,6 +1068,10 @@ VENICE_2099_OPS.decision_mode = ops_decision_mode
 VENICE_2099_OPS.prior = ops_prior
 VENICE_2099_OPS.turn_id = ops_turn_id
 VENICE_2099_OPS.info_key = ops_info_key
+VENICE_2099_OPS.name = b"venice-2099"
+VENICE_2099_OPS.encoder_version = VE_ENCODER_VERSION
+VENICE_2099_OPS.num_features = ve_num_features
+VENICE_2099_OPS.encode = ve_encode
 
 
 # ================================================================================================

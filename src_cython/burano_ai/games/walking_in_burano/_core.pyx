@@ -1247,6 +1247,7 @@ cdef enum:
     CORE_PLAYOUT_CAPPED = WB_PLAYOUT_CAPPED
     CORE_PLAYOUT_DEAD_END = WB_PLAYOUT_DEAD_END
 include "burano_ai/core/_ops_glue.pxi"
+include "_encode.pxi"
 
 cdef int ops_chance_kind(const void* game, const void* state) noexcept nogil:
     return chance_kind_c(<const WbGameC*>game, <const WbStateC*>state)
@@ -1283,6 +1284,10 @@ WALKING_IN_BURANO_OPS.decision_mode = ops_decision_mode
 WALKING_IN_BURANO_OPS.prior = ops_prior
 WALKING_IN_BURANO_OPS.turn_id = ops_turn_id
 WALKING_IN_BURANO_OPS.info_key = ops_info_key
+WALKING_IN_BURANO_OPS.name = b"walking-in-burano"
+WALKING_IN_BURANO_OPS.encoder_version = WB_ENCODER_VERSION
+WALKING_IN_BURANO_OPS.num_features = wb_num_features
+WALKING_IN_BURANO_OPS.encode = wb_encode
 
 
 # ================================================================================================
