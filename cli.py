@@ -332,6 +332,25 @@ def _check_plot_output(path: Optional[Path]) -> None:
                           f"{', '.join(sorted(kinds))}")
 
 
+EVAL_HELP = ("Leaf evaluation: playout (the game's heuristic playout), net (the learned evaluation the game ships "
+             "for the player count) or a net file (burano train); default: the game's default search.")
+
+
+def _search_params(spec, playout: Optional[str] = None, evaluation: Optional[str] = None):
+    """The game's default search with --playout and --eval applied (None: the default unchanged)."""
+    from burano_ai.bots.ismcts import eval_to_net
+    from burano_ai.search import Params
+    if playout is None and evaluation is None:
+        return None
+    changes: dict[str, Any] = dict(spec.search_defaults)
+    if playout is not None:
+        changes["playout_policy"] = playout
+    if evaluation is not None:
+        changes["net"] = eval_to_net(evaluation.strip().lower() if evaluation.strip().lower() in ("playout", "net")
+                                     else evaluation)
+    return Params(**changes)
+
+
 def _viewer(seat: Optional[str], state, view: Optional[int], doing: str) -> Optional[int]:
     """The seat a command works for: `--seat`, else the position's view seat; they must agree."""
     viewer = None if seat is None else _seat_option(seat, state.num_players)
@@ -731,6 +750,7 @@ def suggest(
     top: int = typer.Option(8, "--top", metavar="N", help="Candidate moves to list."),
     playout: Optional[str] = typer.Option(None, "--playout", metavar="POLICY",
                                           help="Playout policy: heuristic (default) or random."),
+    evaluation: Optional[str] = typer.Option(None, "--eval", metavar="playout|net|FILE", help=EVAL_HELP),
     plans: bool = typer.Option(False, "--plans", help="Show each candidate's plan (the JSON always has them)."),
     allow: Optional[list[str]] = typer.Option(None, "--allow", metavar="MOVE",
                                               help="Search only this move (repeat for several; quote moves "
@@ -773,8 +793,8 @@ def suggest(
     if seconds is None and iterations is None:
         iterations = DEFAULT_SUGGEST_ITERATIONS
     limit = Limit(iterations=iterations, seconds=seconds)
-    # None: the game's default search (`GameSpec.search_defaults`), which --playout overrides
-    params = None if playout is None else Params(**{**spec.search_defaults, "playout_policy": playout})
+    # None: the game's default search (`GameSpec.search_defaults`), which --playout and --eval override
+    params = _search_params(spec, playout, evaluation)
     allow_moves, avoid_moves = _cli_moves(allow, "--allow"), _cli_moves(avoid, "--avoid")
     try:
         root_moves(state, allow_moves, avoid_moves)     # checked here to name the options as typed
@@ -1110,6 +1130,7 @@ def analyse(
     plot: Optional[Path] = typer.Option(None, "--plot", metavar="FILE",
                                         help="Write a PNG of the seat's win probability over the game."),
     game: Optional[str] = typer.Option(None, "--game", metavar="GAME", help=FILE_GAME_HELP),
+    evaluation: Optional[str] = typer.Option(None, "--eval", metavar="playout|net|FILE", help=EVAL_HELP),
 ) -> None:
     """Analyse one seat's decisions in a game record: the engine's best move and its win probability vs
     the move played, the loss, and flags (inaccuracy, mistake, blunder; docs/analysis.md).
@@ -1128,6 +1149,7 @@ def analyse(
     spec = _record_game(file, game)
     record = GameRecord.load(file)
     analysed = check_seat(record, seat)
+    params = _search_params(spec, None, evaluation)
     if seconds is None and iterations is None:
         iterations = DEFAULT_SUGGEST_ITERATIONS
     limit = Limit(iterations=iterations, seconds=seconds)
@@ -1142,10 +1164,10 @@ def analyse(
         with Progress(TextColumn(f"analysing seat {SEAT_LETTERS[analysed]}"), BarColumn(), MofNCompleteColumn(),
                       TimeElapsedColumn(), console=Console(stderr=True), transient=True) as bar:
             task = bar.add_task("analyse", total=None)
-            result = run_analysis(record, analysed, limit, seed=seed, threads=threads, jobs=jobs,
+            result = run_analysis(record, analysed, limit, seed=seed, threads=threads, jobs=jobs, params=params,
                                   progress=lambda done, total: bar.update(task, completed=done, total=total))
     else:
-        result = run_analysis(record, analysed, limit, seed=seed, threads=threads, jobs=jobs)
+        result = run_analysis(record, analysed, limit, seed=seed, threads=threads, jobs=jobs, params=params)
     if as_json:
         typer.echo(json.dumps(result.to_dict(), indent=1, ensure_ascii=False))
     else:
@@ -1206,6 +1228,107 @@ def _print_analysis(result, score: str = "VP") -> None:
                   f"{'' if result.deterministic else ' (not reproducible)'}; {result.elapsed:.1f} s")
     for note in result.notes:
         console.print(f"note: {note}")
+
+
+@app.command()
+@user_errors
+def selfplay(
+    game: str = typer.Option(..., "--game", metavar="GAME", help="The game to play (burano games)."),
+    players: Optional[int] = typer.Option(None, "--players", metavar="N", help="Players (default: the game's)."),
+    games: int = typer.Option(100, "--games", metavar="K", help="Games in the run (seeds derived from --seed)."),
+    out: Path = typer.Option(..., "--out", metavar="DIR", help="Directory of the run (games.jsonl; resumed if "
+                                                               "it holds games of the same run)."),
+    iterations: int = typer.Option(400, "--iterations", metavar="N", help="Search iterations per decision."),
+    explore: int = typer.Option(8, "--explore", metavar="D",
+                                help="A game's first D decisions are drawn in proportion to the search's visits."),
+    seed: int = typer.Option(1, "--seed", help="Seed of the run: every game's seed derives from it."),
+    workers: int = typer.Option(1, "--workers", metavar="W",
+                                help="Games at once: 1 = this process, more = Ray tasks on a local Ray runtime."),
+    address: Optional[str] = typer.Option(None, "--address", metavar="ADDR",
+                                          help="Run the games on this Ray cluster (ray.init(address=...))."),
+) -> None:
+    """Self-play: games the engine plays against itself, with the search's value at every decision, for
+    training a learned evaluation (docs/learning.md). Resumable: games already in DIR are skipped."""
+    from burano_ai.learn.selfplay import run_selfplay
+    _seed_option(seed)
+    if workers < 1:
+        raise OptionError(f"--workers must be at least 1, not {workers}")
+    spec = _spec(game)
+    n = _check_players(players, spec)
+    progress = None
+    bar_ctx = None
+    if sys.stderr.isatty():
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+        bar_ctx = Progress(TextColumn(f"self-play {spec.key} {n}p"), BarColumn(), MofNCompleteColumn(),
+                           TimeElapsedColumn(), console=Console(stderr=True), transient=True)
+        task = bar_ctx.add_task("selfplay", total=games)
+        progress = lambda done, total: bar_ctx.update(task, completed=done)    # noqa: E731
+        bar_ctx.start()
+    try:
+        summary = run_selfplay(out, spec.key, n, games, iterations, explore, seed, workers, address,
+                               progress=progress)
+    finally:
+        if bar_ctx is not None:
+            bar_ctx.stop()
+    typer.echo(f"{summary['played']} games played, {summary['games']} in {summary['path']} "
+               f"({summary['seconds']:.1f} s)")
+
+
+@app.command()
+@user_errors
+def train(
+    data: List[Path] = typer.Argument(..., metavar="DIR...", help="Self-play runs (burano selfplay --out DIR)."),
+    out: Path = typer.Option(..., "--out", metavar="NET.json", help="Where to write the net file."),
+    model: str = typer.Option("linear", "--model", metavar="linear|mlp", help="A linear evaluation or an MLP."),
+    hidden: str = typer.Option("64", "--hidden", metavar="H[,H]", help="The MLP's hidden layer sizes."),
+    epochs: int = typer.Option(40, "--epochs", metavar="E", help="Most passes over the data (MLP)."),
+    blend: float = typer.Option(0.5, "--blend", metavar="L",
+                                help="Win-share target: L x the search's value + (1 - L) x the game's result."),
+    score_scale: float = typer.Option(20.0, "--score-scale", metavar="S", help="Margins and scores are learnt / S."),
+    keep: float = typer.Option(1.0, "--keep", metavar="P", help="Share of decision positions used."),
+    keep_chance: float = typer.Option(0.1, "--keep-chance", metavar="P", help="Share of chance positions used."),
+    holdout: float = typer.Option(0.1, "--holdout", metavar="H", help="Share of games held out for the check."),
+    alpha: float = typer.Option(1e-4, "--alpha", metavar="A", help="L2 penalty."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the split, the sampling and the fit."),
+) -> None:
+    """Train a learned evaluation on self-play runs and write it as a net file, with its loss curve and
+    held-out check beside it (NET.report.json). Needs the learn extra (scikit-learn)."""
+    from burano_ai.learn.dataset import build_dataset
+    from burano_ai.learn.selfplay import read_games
+    from burano_ai.learn.train import train_net
+    from burano_ai.search.netfile import write_net_file
+    _seed_option(seed)
+    _check_output(out, "--out")
+    for d in data:
+        if not d.exists():
+            raise OptionError(f"{d}: no such self-play run")
+    try:
+        sizes = tuple(int(h) for h in hidden.split(","))
+    except ValueError:
+        raise OptionError(f"--hidden must be sizes separated by commas, not {hidden!r}") from None
+
+    def records():
+        for d in data:
+            yield from read_games(d)
+
+    dataset = build_dataset(records(), score_scale=score_scale, blend=blend, keep=keep, keep_chance=keep_chance,
+                            seed=seed)
+    card = {"data": [str(d) for d in data], "games": dataset.games, "examples": len(dataset), "blend": blend,
+            "keep": keep, "keep_chance": keep_chance}
+    net, report = train_net(dataset, model=model, hidden=sizes, epochs=epochs, holdout=holdout, seed=seed,
+                            alpha=alpha, card=card)
+    write_net_file(net, out)
+    report_path = out.with_name(out.stem + ".report.json")
+    report_path.write_text(json.dumps(report.to_dict(), indent=1) + "\n", encoding="utf-8")
+    h = report.holdout
+    typer.echo(f"{out}: {net.game} {net.players}p, {model} {net.shape}, {dataset.games} games, {len(dataset)} "
+               f"examples, {report.seconds:.1f} s")
+    if h:
+        typer.echo(f"held out ({report.holdout_games} games): win-share MSE {h['share_mse']:.4f} (baseline "
+                   f"{h['share_mse_baseline']:.4f}), margin MSE {h['margin_mse']:.4f} (baseline "
+                   f"{h['margin_mse_baseline']:.4f}), favourite right {h['favourite_right']:.3f}")
+    typer.echo(f"report written to {report_path}")
 
 
 @app.command()

@@ -14,6 +14,18 @@ from burano_ai.bots.presets import get_preset
 from burano_ai.bots.spec import BotSpec
 
 
+def eval_to_net(value: str) -> str | None:
+    """`Params.net` for an ``eval`` choice: playout -> None, net -> the game's shipped net, else a net file
+    (read and checked now: a bad file is one line before any game starts)."""
+    from burano_ai.search.netfile import BUILTIN, load_net
+    if value == "playout":
+        return None
+    if value == "net":
+        return BUILTIN
+    load_net(value)
+    return value
+
+
 class IsmctsBot(Bot):
     """Our SO-ISMCTS (`burano_ai.engine.suggest`) with the spec's budget and tunables.
 
@@ -50,6 +62,10 @@ class IsmctsBot(Bot):
         if o.get("playout") == "heuristic" and "horizon" in o:
             raise OptionError(f"bot spec {self.spec!r}: playout=heuristic cannot be combined with horizon "
                               "(play to a horizon is uniform random)")
+        if "eval" in o:
+            changes["net"] = eval_to_net(o["eval"])
+        if "net_weight" in o:
+            changes["net_weight"] = o["net_weight"]
         try:
             if "horizon" in o:
                 changes["evaluator"] = HorizonEstimate(o["horizon"])

@@ -98,6 +98,14 @@ def _flag(name: str) -> Callable[[str], bool]:
     return parse
 
 
+def _eval(text: str) -> str:
+    """A leaf evaluation: ``playout``, ``net`` (the game's shipped net) or a net file's path."""
+    t = text.strip()
+    if not t:
+        raise ValueError("eval must be playout, net or a net file's path, not ''")
+    return t.lower() if t.lower() in ("playout", "net") else t
+
+
 _TIME = _number("time", low=0.0, strict_low=True)
 _OPENSPIEL_KEYS = {
     "iterations": _whole("iterations"),
@@ -125,6 +133,8 @@ BOT_KEYS: dict[str, dict[str, Callable[[str], Any]]] = {
         "playout": _choice("playout", "heuristic", "random"),
         "tree": _choice("tree", "auto", "python", "native"),
         "preset": _choice("preset", *PRESETS),
+        "eval": _eval,
+        "net_weight": _number("net_weight", low=0.0, strict_low=True, high=1.0),
     },
     "mcts-pkg": {
         "iterations": _whole("iterations"),

@@ -95,6 +95,20 @@ def _fold(mean: np.ndarray, scale: np.ndarray, w: np.ndarray, b: np.ndarray) -> 
     return w2, b - w2 @ mean
 
 
+def layers_from_sklearn(reg, mean: np.ndarray, scale: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The dense layers (weights as rows of units, biases) of a fitted `Ridge` or `MLPRegressor` (ReLU)
+    trained on ``(x - mean) / scale``, the standardisation folded into the first layer: the net over raw
+    features computes ``reg.predict((x - mean) / scale)``."""
+    if hasattr(reg, "coefs_"):
+        coefs = [np.asarray(c, dtype=np.float64).T for c in reg.coefs_]          # sklearn: (in, out)
+        inter = [np.asarray(c, dtype=np.float64) for c in reg.intercepts_]
+    else:
+        coefs = [np.atleast_2d(np.asarray(reg.coef_, dtype=np.float64))]
+        inter = [np.atleast_1d(np.asarray(reg.intercept_, dtype=np.float64))]
+    w0, b0 = _fold(np.asarray(mean, dtype=np.float64), np.asarray(scale, dtype=np.float64), coefs[0], inter[0])
+    return [(w0, b0)] + list(zip(coefs[1:], inter[1:]))
+
+
 def train_net(data: Dataset, model: str = "mlp", hidden: tuple[int, ...] = (64,), epochs: int = 40,
               holdout: float = 0.1, seed: int = 0, alpha: float = 1e-4, batch: int = 256,
               learning_rate: float = 1e-3, card: dict[str, Any] | None = None) -> tuple[NetFile, TrainReport]:
@@ -125,8 +139,7 @@ def train_net(data: Dataset, model: str = "mlp", hidden: tuple[int, ...] = (64,)
     if model == "linear":
         reg = Ridge(alpha=max(alpha, 1e-6) * len(z), random_state=seed)
         reg.fit(z, y_train)
-        w, b = _fold(mean, scale, np.asarray(reg.coef_, dtype=np.float64), np.asarray(reg.intercept_, dtype=np.float64))
-        layers = [(w, b)]
+        layers = layers_from_sklearn(reg, mean, scale)
     else:
         early = len(np.unique(data.groups[~held])) >= 10
         reg = MLPRegressor(hidden_layer_sizes=tuple(hidden), activation="relu", solver="adam", alpha=alpha,
@@ -138,10 +151,7 @@ def train_net(data: Dataset, model: str = "mlp", hidden: tuple[int, ...] = (64,)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             reg.fit(z, y_train)
-        coefs = [np.asarray(c, dtype=np.float64).T for c in reg.coefs_]          # sklearn: (in, out)
-        inter = [np.asarray(c, dtype=np.float64) for c in reg.intercepts_]
-        w0, b0 = _fold(mean, scale, coefs[0], inter[0])
-        layers = [(w0, b0)] + list(zip(coefs[1:], inter[1:]))
+        layers = layers_from_sklearn(reg, mean, scale)
         report.loss_curve = [float(v) for v in reg.loss_curve_]
         if getattr(reg, "validation_scores_", None) is not None:
             report.validation_curve = [float(v) for v in reg.validation_scores_]
