@@ -338,7 +338,7 @@ EVAL_HELP = ("Leaf evaluation: playout (the game's heuristic playout), net (the 
 
 def _search_params(spec, playout: Optional[str] = None, evaluation: Optional[str] = None):
     """The game's default search with --playout and --eval applied (None: the default unchanged)."""
-    from burano_ai.bots.ismcts import eval_to_net
+    from burano_ai.search.netfile import eval_to_net
     from burano_ai.search import Params
     if playout is None and evaluation is None:
         return None

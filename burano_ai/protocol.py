@@ -82,7 +82,7 @@ MAX_QUEUE_LIMIT = 100_000
 MAX_PENDING_BYTES = 16 << 20
 #: The fields of a query, and of each action.
 QUERY_FIELDS = ("id", "game", "position", "step", "seat", "maxIterations", "maxTime", "reportDuringSearchEvery",
-                "allowMoves", "avoidMoves", "top", "seed", "includePlans", "threads")
+                "allowMoves", "avoidMoves", "top", "seed", "includePlans", "threads", "eval")
 ACTION_FIELDS = {"query_version": ("id", "action"), "query_games": ("id", "action"),
                  "terminate": ("id", "action", "terminateId"),
                  "terminate_all": ("id", "action"), "quit": ("id", "action")}
@@ -121,6 +121,7 @@ class Job:
     seed: int
     include_plans: bool
     threads: int | None
+    params: Any = None               # the game's default search with the query's "eval", or None
     stop: threading.Event = field(default_factory=threading.Event)
 
 
@@ -550,9 +551,25 @@ def parse_query(data: dict, default_threads: int | None = None, game_factory=Non
     if not isinstance(include_plans, bool):
         raise QueryError(f"includePlans must be true or false, not {_shown(include_plans)}", "includePlans")
     threads = _whole(data, "threads", 1, MAX_THREADS, default_threads)
+    params = None
+    if "eval" in data:
+        evaluation = data["eval"]
+        if not isinstance(evaluation, str) or not evaluation:
+            raise QueryError(f"eval must be \"playout\", \"net\" or a net file's path, not {_shown(evaluation)}", "eval")
+        from burano_ai.search.netfile import eval_to_net
+        from burano_ai.search.params import Params
+        try:
+            game_key = state.game_name if getattr(state, "game_name", None) else default_game
+            params = Params(**{**get_spec(game_key).search_defaults, "net": eval_to_net(evaluation)})
+            if params.net is not None:
+                from burano_ai.search.netfile import net_for
+                net_for(state, params.net)        # a mismatched or missing net is this query's error now
+        except OptionError as exc:
+            raise QueryError(str(exc), "eval") from None
     return Job(id=data["id"], state=state, view=view if is_view_root else None, seat=seat,
                limit=Limit(iterations=iterations, seconds=seconds), report_every=report_every,
-               allow_moves=allowed, top=top, seed=seed, include_plans=include_plans, threads=threads)
+               allow_moves=allowed, top=top, seed=seed, include_plans=include_plans, threads=threads,
+               params=params)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -870,7 +887,7 @@ class EngineServer:
         try:
             # A State carries its Game: the search rebuilds roots and worker positions with its class.
             result = suggest(job.state, seat=job.seat, limit=job.limit, seed=job.seed, threads=job.threads,
-                             view=job.view,
+                             view=job.view, params=job.params,
                              on_report=on_report if job.report_every is not None else None,
                              report_every=job.report_every, stop=job.stop, allow_moves=job.allow_moves)
         except BuranoError as exc:

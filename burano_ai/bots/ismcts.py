@@ -8,22 +8,11 @@ from burano_ai.core.errors import OptionError
 from burano_ai.games import DEFAULT_GAME, get_spec
 from burano_ai.search.evaluators import HorizonEstimate
 from burano_ai.search.limits import DEFAULT_BOT_ITERATIONS, Limit
+from burano_ai.search.netfile import eval_to_net
 from burano_ai.search.params import Params
 from burano_ai.bots.base import Bot
 from burano_ai.bots.presets import get_preset
 from burano_ai.bots.spec import BotSpec
-
-
-def eval_to_net(value: str) -> str | None:
-    """`Params.net` for an ``eval`` choice: playout -> None, net -> the game's shipped net, else a net file
-    (read and checked now: a bad file is one line before any game starts)."""
-    from burano_ai.search.netfile import BUILTIN, load_net
-    if value == "playout":
-        return None
-    if value == "net":
-        return BUILTIN
-    load_net(value)
-    return value
 
 
 class IsmctsBot(Bot):

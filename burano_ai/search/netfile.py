@@ -209,6 +209,18 @@ def resolve_net_path(game: str, players: int, net: str) -> str:
     return net
 
 
+def eval_to_net(value: str) -> str | None:
+    """`Params.net` for an evaluation choice (``--eval``, a bot's ``eval=``, the engine's "eval"): playout ->
+    None, net -> the game's shipped net, else a net file, read and checked now (a bad file is one line
+    before any search starts)."""
+    if value == "playout":
+        return None
+    if value == "net":
+        return BUILTIN
+    load_net(value)
+    return value
+
+
 def load_net(path: str) -> NetFile:
     """`read_net_file` with a cache keyed by the file's path, size and modification time."""
     try:

@@ -115,6 +115,7 @@ def check_setup(game: Any, players: Any, seed: Any, seats: Any,
     seat ("human" or a bot spec, within the server's `limits`) and the game's `options` (a JSON object of
     `GameSpec.game_options`, None for none); return them, the options without those at their defaults."""
     from burano_ai.bots.registry import check_bot_spec
+    from burano_ai.bots.spec import parse_bot_spec
     limits = limits or ServerLimits()
     check_players(game, players)
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED):
@@ -133,6 +134,9 @@ def check_setup(game: Any, players: Any, seed: Any, seats: Any,
             continue
         where = f"seats[{i}] ({SEAT_LETTERS[i]})"
         try:
+            # A page chooses the shipped net or the playout; a net file path would read the server's files.
+            if parse_bot_spec(spec, game.key).options.get("eval", "playout") not in ("playout", "net"):
+                raise OptionError(f"{where}: a bot on the web evaluates with eval=playout or eval=net, not a file")
             parsed = check_bot_spec(spec, game.key, rules_game)
         except ValueError as exc:
             raise OptionError(f"{where}: {exc}") from None

@@ -575,3 +575,16 @@ def test_the_last_move_marks_are_the_seats_view_changes_and_follow_undo(client):
     undone = client.post(f"/api/games/{game}/undo", json={"seat": "A"}).json()
     assert len(undone["log"]) < len(a["log"])
     check(undone, 0)
+
+
+def test_a_page_cannot_make_a_bot_read_a_server_file_as_a_net(client, tmp_path):
+    """eval=FILE in a seat's bot spec would open a path on the server: a page gets eval=playout or net only."""
+    probe = tmp_path / "secret.json"
+    probe.write_text("{}")
+    for value in (str(probe), "/etc/passwd"):
+        response = client.post("/api/games", json={"game": "goofspiel", "players": 2,
+                                                   "seats": ["human", f"ismcts:iterations=10,eval={value}"]})
+        _assert_error(response, 400, "eval=playout or eval=net")
+    ok = client.post("/api/games", json={"game": "goofspiel", "players": 2,
+                                         "seats": ["human", "ismcts:iterations=10,eval=playout"]})
+    assert ok.status_code == 200, ok.text
