@@ -952,7 +952,9 @@ def arena(
     seating: str = typer.Option("auto", "--seating", help="auto, all (every seat permutation) or rotate."),
     bootstrap: int = typer.Option(200, "--bootstrap", metavar="B", help="Bootstrap refits for rating intervals."),
     sprt: Optional[str] = typer.Option(None, "--sprt", metavar="elo0=E0,elo1=E1[,alpha=A,beta=B]",
-                                       help="Sequential test of the first bot against the second (2 players): "
+                                       help="Sequential test of the first bot against the second (at 2 players on seat-swapped pairs; at "
+                                            "n > 2 the first bot in one seat and the second in the others, each "
+                                            "deal played with the first in every seat, against the 1/n baseline): "
                                             "stop once the LLR crosses a bound (logistic Elo; alpha, beta "
                                             "default 0.05)."),
     out: Optional[Path] = typer.Option(None, "--out", metavar="FILE", help="Write the results JSON here."),

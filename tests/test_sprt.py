@@ -144,11 +144,11 @@ def test_parse_sprt_errors(text, fragment):
 
 
 @pytest.mark.parametrize("kwargs, fragment", [
-    (dict(bots=(STRONG, WEAK), players=3), "not 3 players"),
     (dict(bots=(STRONG, STRONG)), "two distinct bots, not 1"),
+    (dict(bots=(STRONG, WEAK, "ismcts:iterations=5"), players=3), "two distinct bots, not 3"),
     (dict(bots=("ismcts", "ismcts:time=0.5"), time_per_move=0.5), "two distinct bots, not 1"),
 ])
-def test_sprt_needs_two_bots_at_two_players(kwargs, fragment):
+def test_sprt_needs_two_distinct_bots(kwargs, fragment):
     with pytest.raises(OptionError) as info:
         run_arena(ArenaConfig(**{"players": 2, "games": 2, "sprt": SprtConfig(0, 20), **kwargs}), game_factory=Game)
     assert fragment in str(info.value)
@@ -216,7 +216,7 @@ def test_cli_arena_sprt_writes_the_sprt_section(runner, tmp_path):
     (["--bots", f"{STRONG},{WEAK}", "--sprt", "elo0=0,elo1=20,foo=1"], "unknown key 'foo'"),
     (["--bots", f"{STRONG},{WEAK}", "--sprt", "elo0=5,elo1=5"], "elo1 (5) must be greater than elo0 (5)"),
     (["--bots", f"{STRONG},{WEAK}", "--sprt", "elo0=0,elo1=20,alpha=0.7"], "alpha must lie strictly between"),
-    (["--bots", f"{STRONG},{WEAK}", "--players", "4", "--sprt", "elo0=0,elo1=20"], "not 4 players"),
+    (["--bots", f"{STRONG};{WEAK};ismcts:iterations=5", "--players", "4", "--sprt", "elo0=0,elo1=20"], "two distinct bots, not 3"),
     (["--bots", f"{STRONG},{STRONG}", "--sprt", "elo0=0,elo1=20"], "two distinct bots"),
 ])
 def test_cli_arena_sprt_errors_one_line_exit_2(runner, args, fragment):
@@ -224,3 +224,53 @@ def test_cli_arena_sprt_errors_one_line_exit_2(runner, args, fragment):
     assert result.exit_code == 2, (result.output, result.exception)
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and fragment in lines[0], result.stderr
+
+
+# --- n players: A in one seat, B in the others (GroupSprtTest)
+
+
+def test_share_score_is_luce_s_share_and_logistic_at_two_players():
+    from burano_ai.arena.sprt import share_elo, share_score
+    for n in (2, 3, 4, 5):
+        assert share_score(0.0, n) == pytest.approx(1.0 / n)
+        for elo in (-150.0, 35.0, 400.0):
+            assert share_elo(share_score(elo, n), n) == pytest.approx(elo)
+    for elo in (-80.0, 0.0, 20.0, 200.0):
+        assert share_score(elo, 2) == pytest.approx(logistic_score(elo))
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_group_sprt_accepts_h1_for_a_stronger_bot_and_h0_for_an_equal_one(players):
+    from burano_ai.arena.sprt import GroupSprtTest
+    rng = np.random.default_rng(players)
+    config = SprtConfig(0.0, 40.0)
+    strong, equal = GroupSprtTest(config, players), GroupSprtTest(config, players)
+    for _ in range(5000):
+        if strong.verdict is None:       # A wins 0.6 of its games: far above 1/n
+            strong.add_pair(float(sum(rng.random() < 0.6 for _ in range(players))))
+        if equal.verdict is None:        # A wins 1/n of its games: the equal baseline
+            equal.add_pair(float(sum(rng.random() < 1.0 / players for _ in range(players))))
+        if strong.verdict and equal.verdict:
+            break
+    assert strong.verdict == "H1" and strong.pairs < 60
+    assert equal.verdict == "H0"
+    assert equal.to_dict()["equal_score"] == pytest.approx(1.0 / players)
+
+
+def test_the_first_groups_alone_cannot_decide():
+    """One group of all wins has a sample variance of 0: the prior variance keeps the LLR finite and small."""
+    from burano_ai.arena.sprt import GroupSprtTest
+    test = GroupSprtTest(SprtConfig(0.0, 40.0), 3)
+    test.add_pair(3.0)
+    assert test.verdict is None and 0 < test.llr < test.config.upper
+
+
+def test_an_sprt_at_three_players_plays_the_first_bot_in_every_seat():
+    config = ArenaConfig(bots=["ismcts:iterations=20", "random"], players=3, games=30, seed=2, game="venice-2099",
+                         sprt=SprtConfig(0.0, 200.0))
+    result = run_arena(config)
+    sprt = result.sprt
+    assert sprt["players"] == 3 and sprt["params"]["model"] == "luce-3p"
+    seatings = {tuple(r["seating"]) for r in result.games}
+    assert seatings == {(0, 1, 1), (1, 0, 1), (1, 1, 0)}
+    assert sprt["pairs"] * 3 <= len(result.games)

@@ -105,9 +105,6 @@ class ArenaConfig:
             if not isinstance(self.sprt, SprtConfig):
                 raise OptionError(f"sprt must be a burano_ai.arena.SprtConfig, not {self.sprt!r}")
             self.sprt.validate()
-            if self.players != 2:
-                raise OptionError(f"--sprt tests two bots at 2 players (a pentanomial on seat-swapped pairs), "
-                                  f"not {self.players} players")
             if self.pairing != "lineup":
                 raise OptionError(f"--sprt compares two bots: it cannot run a {self.pairing} of {len(self.bots)}")
         options = parse_game_options(spec, dict(self.options or {}))
@@ -192,6 +189,12 @@ def make_plan(config: ArenaConfig) -> Plan:
             raise OptionError(f"bot {twice!r} is listed twice: a {pairing} needs distinct bots")
         entries = list(specs)
         lineups = lineups_of(len(entries), config.players, pairing)
+    elif config.sprt is not None and config.players > 2 and len(set(specs)) == 2 and len(specs) == 2:
+        # An SPRT at n seats: the first bot in one seat, the second in all the others (every seating of
+        # a deal puts the first bot in another seat: arena.sprt.GroupSprtTest).
+        seat_specs = [specs[0]] + [specs[1]] * (config.players - 1)
+        entries = list(specs)
+        lineups = [tuple(entries.index(s) for s in seat_specs)]
     else:
         seat_specs = [specs[i % len(specs)] for i in range(config.players)]
         entries = []

@@ -194,8 +194,10 @@ def sprt_lines(sprt: dict[str, Any], entries: tuple[str, ...]) -> list[str]:
     score = sprt["score"]      # an infinite Elo (null in JSON) takes its sign from the score
     lines = [f"SPRT ({p['model']} Elo) A = {entries[0]} vs B = {entries[1]}: elo0={p['elo0']:g} elo1={p['elo1']:g} "
              f"alpha={p['alpha']:g} beta={p['beta']:g}",
-             f"  pairs {sprt['pairs']}, pentanomial (A's pair score 0/0.5/1/1.5/2) "
-             f"{' '.join(str(c) for c in sprt['pentanomial'])}, score {sprt['score']:.3f}",
+             (f"  pairs {sprt['pairs']}, pentanomial (A's pair score 0/0.5/1/1.5/2) "
+              f"{' '.join(str(c) for c in sprt['pentanomial'])}, score {sprt['score']:.3f}" if "pentanomial" in sprt else
+              f"  groups {sprt['pairs']} of {sprt['players']} games (A in every seat once), A's mean win share "
+              f"{sprt['score']:.3f} (equal: {sprt['equal_score']:.3f})"),
              f"  LLR {sprt['llr']:+.2f} (bounds {lo:+.2f}, {hi:+.2f}), Elo {elo(sprt['elo'], 1 if score >= 0.5 else -1)} "
              f"(95% CI {elo(elo_lo, 1 if score >= 1 else -1)} .. {elo(elo_hi, -1 if score <= 0 else 1)}): "
              f"{sprt['verdict']}"]

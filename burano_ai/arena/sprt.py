@@ -293,5 +293,109 @@ class SprtTest:
         }
 
 
+def share_score(elo: float, players: int) -> float:
+    """Expected win share per game of a bot `elo` logistic-Elo points stronger than each of its
+    ``players - 1`` equal opponents (Luce's choice model: strength ``r = 10^(elo/400)`` against 1 each):
+    ``r / (r + players - 1)``; 1/n at 0 Elo, `logistic_score` at 2 players."""
+    r = 10.0 ** (elo / 400.0)
+    return r / (r + players - 1)
+
+
+def share_elo(score: float, players: int) -> float:
+    """The inverse of `share_score`: the logistic Elo of a per-game win share among `players`."""
+    if score >= 1.0:
+        return math.inf
+    if score <= 0.0:
+        return -math.inf
+    return 400.0 * math.log10(score * (players - 1) / (1.0 - score))
+
+
+class GroupSprtTest:
+    """The SPRT of bot A against bot B at ``players`` >= 3 seats: A in one seat, B in the others, every
+    deal played once with A in each seat (a *group*). A group's score is A's mean win share over its
+    games: 1/n when the bots are equal (the baseline of learning.md's pitfall 2).
+
+    Hypotheses in logistic Elo through `share_score` (Luce's model): H0 ``mu = share_score(elo0, n)``, H1
+    ``mu = share_score(elo1, n)``. Statistic: Van den Bergh's normal approximation of the generalized
+    SPRT, ``LLR = N (s1 - s0) (2 mu - s0 - s1) / (2 var)`` with mu the mean of the group scores and var
+    their variance shrunk towards a prior (`PRIOR_GROUPS` groups of the variance that independent games
+    won with probability 1/n would give: (1/n)(1 - 1/n)/n), so that the first few groups, whose sample
+    variance may be 0, cannot decide alone; the same bounds and the same interface as `SprtTest` (a
+    "pair" is a group here).
+    """
+
+    PRIOR_GROUPS = 5
+
+    def __init__(self, config: SprtConfig, players: int) -> None:
+        self.config = config
+        self.players = players
+        self.scores: list[float] = []
+        self.verdict: str | None = None
+        self.stopped_at: dict[str, Any] | None = None
+
+    @property
+    def pairs(self) -> int:
+        return len(self.scores)
+
+    def _mean_var(self) -> tuple[float, float]:
+        n = len(self.scores)
+        if n == 0:
+            return 1.0 / self.players, 0.0
+        mu = sum(self.scores) / n
+        return mu, sum((x - mu) ** 2 for x in self.scores) / n
+
+    @property
+    def llr(self) -> float:
+        n = len(self.scores)
+        if n == 0:
+            return 0.0
+        mu, var = self._mean_var()
+        q = 1.0 / self.players
+        prior = q * (1.0 - q) / self.players
+        var = (n * var + self.PRIOR_GROUPS * prior) / (n + self.PRIOR_GROUPS)
+        s0, s1 = share_score(self.config.elo0, self.players), share_score(self.config.elo1, self.players)
+        return n * (s1 - s0) * (2.0 * mu - s0 - s1) / (2.0 * var)
+
+    def add_pair(self, score: float) -> None:
+        """Count one group: `score` is A's summed win shares over the group's `players` games."""
+        self.scores.append(score / self.players)
+        if self.verdict is not None:
+            return
+        value = self.llr
+        if value >= self.config.upper:
+            self.verdict = "H1"
+        elif value <= self.config.lower:
+            self.verdict = "H0"
+        else:
+            return
+        self.stopped_at = {"pairs": self.pairs, "llr": value, "score": self._mean_var()[0]}
+
+    def elo_estimate(self) -> tuple[float, float, float]:
+        mu, var = self._mean_var()
+        if not self.scores:
+            return 0.0, -math.inf, math.inf
+        half = Z95 * math.sqrt(var / len(self.scores))
+        return (share_elo(mu, self.players), share_elo(mu - half, self.players), share_elo(mu + half, self.players))
+
+    def status(self) -> str:
+        mu, _ = self._mean_var()
+        elo, lo, hi = self.elo_estimate()
+        return (f"groups {self.pairs} of {self.players} games  share {mu:.3f} (equal: {1 / self.players:.3f})  "
+                f"LLR {self.llr:+.2f} ({self.config.lower:+.2f}, {self.config.upper:+.2f})  "
+                f"Elo {_elo_text(elo)} [{_elo_text(lo)}, {_elo_text(hi)}]"
+                + (f"  {self.verdict} accepted" if self.verdict else ""))
+
+    def to_dict(self, finished: bool = True) -> dict[str, Any]:
+        mu, var = self._mean_var()
+        elo, lo, hi = self.elo_estimate()
+        return {
+            "params": {**self.config.to_dict(), "model": f"luce-{self.players}p"},
+            "bounds": [self.config.lower, self.config.upper], "pairs": self.pairs, "players": self.players,
+            "llr": self.llr, "verdict": self.verdict or ("inconclusive" if finished else None),
+            "stopped_at": self.stopped_at, "score": mu, "equal_score": 1.0 / self.players,
+            "group_variance": var, "elo": _finite(elo), "elo_ci95": [_finite(lo), _finite(hi)],
+        }
+
+
 def _elo_text(x: float) -> str:
     return f"{x:+.1f}" if math.isfinite(x) else ("+inf" if x > 0 else "-inf")

@@ -24,7 +24,7 @@ from burano_ai.search.evaluators import sample_chance_cumulative
 from burano_ai.arena.backends import Progress, run_local, run_ray
 from burano_ai.arena.plan import ArenaConfig, Plan, make_plan
 from burano_ai.arena.report import ArenaResult
-from burano_ai.arena.sprt import SprtTest
+from burano_ai.arena.sprt import GroupSprtTest, SprtTest
 from burano_ai.arena.stats import summarise
 
 _DEAL, _CHANCE, _BOT = 0xDEA1, 0xC4A5CE, 0xB07
@@ -196,9 +196,10 @@ class _SprtRun:
     were running when the test stopped are counted too (`SprtTest` keeps the state at the stop).
     """
 
-    def __init__(self, test: SprtTest, on_pair: Callable[[SprtTest], None] | None) -> None:
+    def __init__(self, test: SprtTest, on_pair: Callable[[SprtTest], None] | None, group: int = 2) -> None:
         self.test = test
         self.on_pair = on_pair
+        self.group = group          # the games of one deal: its seatings
         self.started: set[int] = set()
         self.games: dict[int, list[dict[str, Any]]] = {}
         self.next_deal = 0
@@ -211,7 +212,7 @@ class _SprtRun:
 
     def on_record(self, record: dict[str, Any]) -> None:
         self.games.setdefault(record["deal"], []).append(record)
-        while len(self.games.get(self.next_deal, ())) == 2:
+        while len(self.games.get(self.next_deal, ())) == self.group:
             pair = self.games.pop(self.next_deal)
             # Entry 0 is bot A: its seat in each game is where the seating puts entry 0.
             self.test.add_pair(sum(rec["returns"][rec["seating"].index(0)] for rec in pair))
@@ -245,7 +246,10 @@ def run_arena(config: ArenaConfig, progress: Progress | None = None, game_factor
     factory = game_factory or default_game_factory(config.game)
     writer = RecordWriter(check_records_dir(records)) if records is not None else None
     tasks = game_tasks(config, plan, factory, record=writer is not None)
-    run = _SprtRun(SprtTest(config.sprt), on_sprt) if config.sprt is not None else None
+    run = None
+    if config.sprt is not None:
+        test = SprtTest(config.sprt) if config.players == 2 else GroupSprtTest(config.sprt, config.players)
+        run = _SprtRun(test, on_sprt, group=len(plan.seatings))
     hooks: dict[str, Any] = {"admit": run.admit, "on_record": run.on_record} if run else {}
     if writer is not None:
         sprt_hook = hooks.get("on_record")
