@@ -78,6 +78,7 @@ METRICS: dict[str, tuple[str, str, bool]] = {
     "search_1_thread": ("search, 1 thread", "it/s", True),
     "search_n_threads": ("search, N threads, one tree", "it/s", True),
     "thread_speedup": ("N threads / 1 thread", "x", True),
+    "net_leaf_us": ("net leaf evaluation (encode + net, C)", "us", False),
     "bytes_per_node": ("tree allocated per node", "B", False),
     "node_record_bytes": ("node record + hash slot", "B", False),
 }
@@ -260,6 +261,25 @@ def _search_rate(root, seat: int, params: Params, threads: int, seconds: float) 
     return _rate(run, seconds, cpu=False), last[0]
 
 
+def net_leaf_us(state, seat: int, seconds: float) -> float | None:
+    """Microseconds of one leaf evaluation by a learned net in C (the game's encoder and the net it ships
+    for the player count, else a linear net of the encoder's shape), or None without an encoder."""
+    if not getattr(state, "num_features", 0):
+        return None
+    from burano_ai.search._native import NetEval, time_leaf_evaluations
+    from burano_ai.search.netfile import AUTO, net_for
+    net = net_for(state, AUTO)
+    if net is None:
+        n, f = state.num_players, state.num_features
+        net = NetEval([([[0.001] * f for _ in range(3 * n)], [0.0] * (3 * n))], n, 20.0)
+    count = 1000
+    while True:
+        took = time_leaf_evaluations(net, state, seat, count)
+        if took >= seconds / 4 or count >= 10**8:
+            return took / count * 1e6
+        count *= 4
+
+
 def game_speed(spec, threads: int, seconds: float, progress: Progress = _quiet) -> dict[str, Any]:
     """The speed table's column of one game at its default player count (`METRICS` keys; a metric the
     game cannot run is missing)."""
@@ -285,6 +305,10 @@ def game_speed(spec, threads: int, seconds: float, progress: Progress = _quiet) 
         out["key_ns"] = _per_call_ns(middle.key, seconds)
     out["legal_actions_ns"] = _per_call_ns(middle.legal_actions, seconds)
     seat = middle.current_player()
+    leaf = net_leaf_us(middle, seat, seconds)
+    if leaf is not None:
+        progress(f"{spec.key}: net leaf evaluation")
+        out["net_leaf_us"] = leaf
     root, params = canonical_root(middle, seat), Params(**spec.search_defaults)     # the game's default search
     progress(f"{spec.key}: search, 1 thread")
     out["search_1_thread"], searcher = _search_rate(root, seat, params, 1, seconds)

@@ -102,7 +102,7 @@ class Searcher:
     def __init__(self, root, seat: int, params: Params | None = None, seed: int = 0,
                  root_actions=None) -> None:
         seat = check_root(root, seat)
-        if params is not None and params.net is not None:
+        if params is not None and params.net not in (None, "auto"):
             raise OptionError("a learned evaluation (net) runs only in the native tree: the root must be a "
                               "compiled State (burano_ai.core._game.NativeState)")
         self.root_actions = None if root_actions is None else frozenset(root_actions)

@@ -31,8 +31,10 @@ from burano_ai.core.errors import OptionError
 FORMAT = "burano-net/1"
 #: Largest net file read (a net for the leaves of a search is small: tens of kB).
 MAX_FILE_BYTES = 64 * 1024 * 1024
-#: "--eval" / bot spec values besides a path.
+#: `Params.net` values besides a path: the net the game ships for the player count (an error where it
+#: ships none), or that net where it ships one and the playout alone elsewhere (a game's default search).
 BUILTIN = "builtin"
+AUTO = "auto"
 
 
 @dataclass(frozen=True)
@@ -193,15 +195,18 @@ _cache: dict[tuple, Any] = {}
 _cache_lock = threading.Lock()
 
 
-def resolve_net_path(game: str, players: int, net: str) -> str:
-    """The file `net` names for `game` at `players`: a path, or the game's shipped net for "builtin".
+def resolve_net_path(game: str, players: int, net: str) -> str | None:
+    """The file `net` names for `game` at `players`: a path, or the game's shipped net for "builtin" and
+    "auto" (None for "auto" where the game ships none: the playout alone).
 
     Raises:
         OptionError: "builtin" where the game ships no net for that player count.
     """
-    if net == BUILTIN:
+    if net in (BUILTIN, AUTO):
         from burano_ai.games import builtin_net
-        path = builtin_net(game, players)
+        path = builtin_net(game, players) if game else None
+        if path is None and net == AUTO:
+            return None
         if path is None:
             raise OptionError(f"{game} ships no learned evaluation for {players} players (use a net file, or "
                               f"--eval playout)")
@@ -253,11 +258,14 @@ def check_net_for(net: NetFile, game: str | None, players: int, encoder_version:
 
 def net_for(root: Any, net: str):
     """The C net (`burano_ai.search._native.NetEval`) for a search from `root` (a NativeState) with
-    `Params.net` = `net`, checked against the root's game, player count and encoder."""
+    `Params.net` = `net`, checked against the root's game, player count and encoder; None for "auto"
+    where the game ships no net for the player count."""
     from burano_ai.search._native import NetEval
     game = root.game_name
     players = root.num_players
     path = resolve_net_path(game, players, net)
+    if path is None:
+        return None
     data = load_net(path)
     check_net_for(data, game, players, root.encoder_version, root.num_features)
     key = ("c", data.digest, path)

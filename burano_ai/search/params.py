@@ -113,8 +113,10 @@ class Params:
             Both give the same kind of result but from different random streams, so the same seed
             gives different (equally valid) searches.
         net: the learned evaluation at the leaves (docs/learning.md): None (the playout alone),
-            "builtin" (the net the game ships for the player count, `burano_ai.games.builtin_net`) or
-            the path of a net file (`burano_ai.search.netfile`). Only the native tree runs it.
+            "builtin" (the net the game ships for the player count, `burano_ai.games.builtin_net`; an
+            error where it ships none), "auto" (that net where the game ships one and the native tree
+            runs the search, else the playout alone: a game's default search once a net passed its gate)
+            or the path of a net file (`burano_ai.search.netfile`). Only the native tree runs a net.
         net_weight: with a net, the weight of its value in a leaf's reward, in (0, 1]: 1 = the net alone
             (no playout), below 1 a blend with the playout's result (both are run).
     """
@@ -187,7 +189,7 @@ class Params:
         if isinstance(self.net_weight, bool) or not isinstance(self.net_weight, (int, float)) \
                 or not 0.0 < self.net_weight <= 1.0:
             raise OptionError(f"net_weight must lie in (0, 1], not {self.net_weight!r}")
-        if self.net is not None and (self.tree == "python" or self.native_policy is None):
+        if self.net not in (None, "auto") and (self.tree == "python" or self.native_policy is None):
             raise OptionError("a learned evaluation (net) runs only in the native tree with the core's playout: "
                               "it cannot be combined with tree='python' or a Python evaluator")
         if self.tree == "native" and self.native_policy is None:

@@ -495,6 +495,32 @@ cdef class NetEval:
         return [outp[i] for i in range(self.num_outputs)]
 
 
+def time_leaf_evaluations(NetEval net, NativeState state, int seat, long count):
+    """Seconds `count` leaf evaluations take in C: the game's `encode` of `state` from `seat`'s side and
+    the net's forward pass, as the native tree runs them (`burano bench`'s "net leaf evaluation").
+
+    Raises:
+        ValueError: the state's game has no encoder or a feature count other than the net's, or count < 1.
+    """
+    cdef float features[NET_MAX_WIDTH]
+    cdef float outputs[NET_MAX_WIDTH]
+    cdef float scratch[2 * NET_MAX_WIDTH]
+    cdef const GameOpsC* ops = state.ops
+    cdef long i
+    cdef double start, sink = 0.0
+    if ops.encode == NULL or ops.num_features(state.game_ptr) != net.num_inputs:
+        raise ValueError("the state's encoder does not feed this net")
+    if count < 1:
+        raise ValueError("count must be at least 1")
+    start = now_seconds()
+    with nogil:
+        for i in range(count):
+            ops.encode(state.game_ptr, state.state_ptr, seat, features)
+            net_forward(&net.c, features, outputs, scratch)
+            sink += outputs[0]
+    return now_seconds() - start + 0.0 * sink
+
+
 cdef void net_forward(const NetC* net, const float* inp, float* out, float* scratch) noexcept nogil:
     """`out` = the net's outputs for `inp`; `scratch` holds 2 * NET_MAX_WIDTH floats (`inp` is not changed).
 
@@ -654,9 +680,10 @@ cdef class NativeSearcher:
         self.net_weight = 0.0
         if params.net is not None:
             from burano_ai.search.netfile import net_for
-            self.net = net_for(root, params.net)      # OptionError naming the mismatch
-            self.net_c = &self.net.c
-            self.net_weight = params.net_weight
+            self.net = net_for(root, params.net)      # OptionError naming the mismatch; None: "auto", no net
+            if self.net is not None:
+                self.net_c = &self.net.c
+                self.net_weight = params.net_weight
         self.root_state = root
         self.root_c = malloc(ops.state_size)
         if self.root_c == NULL:
