@@ -739,7 +739,7 @@ def suggest(
                                        "(default: the seat to move)."),
     seconds: Optional[float] = typer.Option(None, "--time", metavar="S", help="Search time in seconds."),
     iterations: Optional[int] = typer.Option(None, "--iterations", metavar="N",
-                                             help=f"Search iterations (default {DEFAULT_SUGGEST_ITERATIONS} when --time is not given)."),
+                                             help="Search iterations (default, without --time: search until the best move is clear of the others, at least 10,000 iterations and at most 10 s; with --workers: 10,000)."),
     threads: Optional[int] = typer.Option(None, "--threads", metavar="T",
                                           help="Threads sharing one search tree (default: every usable core, "
                                                "1 with --workers). More than 1 is not bit-reproducible."),
@@ -790,8 +790,14 @@ def suggest(
     searcher = None if seat is None else _seat_option(seat, state.num_players)
     if top < 1:
         raise OptionError(f"--top must be at least 1, not {top}")
+    # Without a budget: search until the best move is clear of the others (no tie) after at least
+    # SETTLE_MIN_ITERATIONS, or SETTLE_SECONDS have passed (then the tie is what the search can say).
+    settle = seconds is None and iterations is None and workers == 1
     if seconds is None and iterations is None:
-        iterations = DEFAULT_SUGGEST_ITERATIONS
+        if settle:
+            seconds = SETTLE_SECONDS
+        else:
+            iterations = DEFAULT_SUGGEST_ITERATIONS
     limit = Limit(iterations=iterations, seconds=seconds)
     # None: the game's default search (`GameSpec.search_defaults`), which --playout and --eval override
     params = _search_params(spec, playout, evaluation)
@@ -817,8 +823,29 @@ def suggest(
     else:
         stop = threading.Event()
         previous = signal.getsignal(signal.SIGINT)
+        settled: list[int] = []
+        interrupted: list[bool] = []
+        streak: list[str] = []
+
+        def check_settled(partial) -> None:
+            # Settled: the same best move, tied with no other, at SETTLE_REPORTS reports in a row.
+            if not settle or stop.is_set():
+                return
+            if partial.iterations < SETTLE_MIN_ITERATIONS or partial.tied or not partial.move:
+                streak.clear()
+                return
+            if streak and streak[-1] != partial.move:
+                streak.clear()
+            streak.append(partial.move)
+            if len(streak) >= SETTLE_REPORTS:
+                settled.append(partial.iterations)
+                stop.set()
+
+        if settle:
+            options = dict(options, on_report=check_settled, report_every=LIVE_EVERY)
 
         def on_interrupt(signum, frame) -> None:
+            interrupted.append(True)
             stop.set()
             signal.signal(signal.SIGINT, signal.default_int_handler)    # a second Ctrl-C aborts
 
@@ -827,15 +854,25 @@ def suggest(
             signal.signal(signal.SIGINT, on_interrupt)
         try:
             if live:
-                result = _suggest_live(engine_suggest, state, stop, iterations, options)
+                result = _suggest_live(engine_suggest, state, stop, iterations, options,
+                                       check_settled if settle else None)
             else:
                 result = engine_suggest(state, stop=stop, **options)
         finally:
             if in_main and previous is signal.default_int_handler:
                 signal.signal(signal.SIGINT, previous)
-        if result.stopped and stop.is_set():
+        if result.stopped and interrupted:
             result = dataclasses.replace(result, notes=result.notes + (
                 "interrupted (Ctrl-C): this is the best move found so far",))
+        elif settle:
+            notes = tuple(n for n in result.notes if not n.startswith("stopped after"))
+            if settled:
+                notes += (f"settled after {result.iterations:,} iterations ({result.elapsed:.1f} s): the best move was "
+                          f"clear of the others for {SETTLE_REPORTS * LIVE_EVERY:g} s",)
+            else:
+                notes += (f"not settled within {SETTLE_SECONDS:g} s ({result.iterations:,} iterations): the moves "
+                          f"named tied remain as good as each other as far as the search can tell (--time for more)",)
+            result = dataclasses.replace(result, notes=notes)
     notice = _placeholder_notice(spec, position=state.to_dict())
     if as_json:
         data = result.to_dict()
@@ -849,8 +886,14 @@ def suggest(
         typer.echo(f"note: {spec.key} uses {notice}")
 
 
-#: Seconds between updates of `burano suggest`'s live line.
+#: Seconds between updates of `burano suggest`'s live line (and its checks whether the answer settled).
 LIVE_EVERY = 0.25
+#: `burano suggest` without --time or --iterations searches until the best move is clear of every other
+#: (no statistical tie: search.result) after at least SETTLE_MIN_ITERATIONS, or for SETTLE_SECONDS at most.
+SETTLE_MIN_ITERATIONS = 10_000
+SETTLE_SECONDS = 10.0
+#: ... and the same clear best move at this many live reports in a row (a second of agreement).
+SETTLE_REPORTS = 4
 
 
 def _cli_moves(moves: Optional[list[str]], option: str) -> Optional[list[str]]:
@@ -862,8 +905,9 @@ def _cli_moves(moves: Optional[list[str]], option: str) -> Optional[list[str]]:
     return out
 
 
-def _suggest_live(engine_suggest, state, stop, total: Optional[int], options: dict):
-    """Run the search with a live line on stderr: the best move so far, its win chance, iterations/s."""
+def _suggest_live(engine_suggest, state, stop, total: Optional[int], options: dict, also=None):
+    """Run the search with a live line on stderr: the best move so far, its win chance, iterations/s
+    (`also`: called with each partial result too)."""
     from rich.live import Live
     from rich.text import Text
 
@@ -884,7 +928,10 @@ def _suggest_live(engine_suggest, state, stop, total: Optional[int], options: di
             best = partial.best
             view.update(line(partial.iterations, partial.iterations_per_second, partial.move or None,
                              best.win_prob if best else None, partial.elapsed), refresh=True)
+            if also is not None:
+                also(partial)
 
+        options = {k: v for k, v in options.items() if k not in ("on_report", "report_every")}
         return engine_suggest(state, stop=stop, on_report=on_report, report_every=LIVE_EVERY, **options)
 
 

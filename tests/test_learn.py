@@ -313,3 +313,19 @@ def test_a_net_changes_the_search_and_suggest_reports_it(tmp_path):
     plain = suggest(state, limit=Limit(iterations=400), seed=1, threads=1)
     netted = suggest(state, limit=Limit(iterations=400), seed=1, threads=1, params=Params(net=str(path)))
     assert plain.to_dict()["candidates"] != netted.to_dict()["candidates"]
+
+
+def test_suggest_without_a_budget_searches_until_the_answer_settles():
+    """Issue 34 item 11: no --time or --iterations: at least 10,000 iterations, then stop once the best move
+    has been clear of every other for a second, or at 10 s; the answer says which."""
+    out = _cli("suggest", "--game", "goofspiel", "--json", timeout=120)
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    notes = " ".join(result["notes"])
+    assert result["iterations"] >= 10_000
+    assert ("settled after" in notes) != ("not settled within" in notes), notes
+    if "settled after" in notes:
+        assert not result["tied"]
+    # an explicit budget is obeyed exactly, as before
+    out = _cli("suggest", "--game", "goofspiel", "--json", "--iterations", "700", "--threads", "1")
+    assert json.loads(out.stdout)["iterations"] == 700
