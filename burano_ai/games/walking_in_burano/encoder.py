@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-ENCODER_VERSION = 1
+ENCODER_VERSION = 2
 MAX_PLAYERS = 4
-GLOBAL_FEATURES = 36
-SEAT_FEATURES = 11
+GLOBAL_FEATURES = 39
+SEAT_FEATURES = 23
 NUM_FEATURES = GLOBAL_FEATURES + MAX_PLAYERS * SEAT_FEATURES
 PHASES = ("deal", "first", "acquire", "build", "visit", "return", "refill", "over")
 SEAT_LETTERS = "ABCD"
@@ -30,10 +30,20 @@ def _totals(position: Mapping[str, Any]) -> list[float]:
     return list(state.scores())
 
 
+def _cards(position: Mapping[str, Any]):
+    from burano_ai.games.walking_in_burano.data import data_from_dict, default_data
+    return (default_data() if position.get("data") is None else data_from_dict(position["data"])).cards
+
+
+def _symbols(card) -> int:
+    return card.plants + card.flowers + card.cats + len(card.curtains) + card.lanterns + card.chimneys
+
+
 def encode(position: Mapping[str, Any], seat: int) -> list[float]:
     """The features of the full position `position` (a `to_dict()` without a seat) from `seat`'s side."""
     n = position["players"]
     out = [0.0] * NUM_FEATURES
+    cards = _cards(position)
 
     def rel(letter: str) -> int:
         return (SEAT_LETTERS.index(letter) - seat) % n
@@ -49,6 +59,7 @@ def encode(position: Mapping[str, Any], seat: int) -> list[float]:
     for level, deck in enumerate(position["decks"]):
         out[19 + level] = (deck["shuffled"] + len(deck["under"])) / 24.0
         out[33 + level] = sum(1 for card in position["market"][level] if card is not None) / 5.0
+        out[36 + level] = sum(_symbols(cards[card]) for card in position["market"][level] if card is not None) / 20.0
     for c, left in enumerate(position["characters"].values()):
         out[22 + c] = left / 2.0
     totals = _totals(position)
@@ -67,5 +78,18 @@ def encode(position: Mapping[str, Any], seat: int) -> list[float]:
         out[base + 6] = sum(1 for house in street if house["character"] is not None) / 5.0
         for card in s["hand"]:
             out[base + 7 + card // CARDS_PER_LEVEL] += 1.0 / 3.0
+            out[base + 21] += _symbols(cards[card]) / 20.0
+            if cards[card].shop_type >= 0:
+                out[base + 22] += 1.0 / 3.0
         out[base + 10] = sum(1 for house in street if house["pending"]) / 5.0
+        for house in street:
+            for f in house["floors"]:
+                if isinstance(f, int):
+                    c = cards[f]
+                    for i, v in enumerate((c.passersby, c.plants, c.flowers, c.cats, len(c.curtains), c.lanterns,
+                                           c.chimneys, c.closed_windows)):
+                        out[base + 11 + i] += v / 10.0
+                    if c.shop_type >= 0:
+                        out[base + 19] += 1.0 / 5.0
+                        out[base + 20] += c.shop_vp / 20.0
     return out
