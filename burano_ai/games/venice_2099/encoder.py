@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-ENCODER_VERSION = 1
+ENCODER_VERSION = 2
 MAX_PLAYERS = 5
-GLOBAL_FEATURES = 25
-SEAT_FEATURES = 15
+GLOBAL_FEATURES = 31
+SEAT_FEATURES = 21
 NUM_FEATURES = GLOBAL_FEATURES + MAX_PLAYERS * SEAT_FEATURES
 PHASES = ("setup", "place", "move", "buy", "card", "rescue", "over")
 SEAT_LETTERS = "ABCDE"
@@ -27,10 +27,19 @@ def _on_board(figure: Any) -> bool:
     return isinstance(figure, str) and figure not in ("lost", "water") and len(figure) == 2
 
 
-def _scores(position: Mapping[str, Any]) -> tuple[list[float], list[float]]:
+def _reference(position: Mapping[str, Any]):
     from burano_ai.games.venice_2099.spec import SPEC
     state, _ = SPEC.load_position(position, SPEC.game_class("reference"))
-    return list(state.scores()), list(state.estimated_scores())
+    return state
+
+
+def _surviving(state) -> list[bool] | None:
+    """The squares whose districts survive every card still in a hand (None: the board as it stands)."""
+    from burano_ai.games.venice_2099 import rules
+    if state.is_terminal() or state.phase == rules.PHASE_SETUP:
+        return None
+    doomed = {rules.card_district(k, state.options) for h in state.hands for k in h}
+    return [state.is_land(s) and state.tiles[s] not in doomed for s in range(state.n * state.n)]
 
 
 def encode(position: Mapping[str, Any], seat: int) -> list[float]:
@@ -48,7 +57,13 @@ def encode(position: Mapping[str, Any], seat: int) -> list[float]:
         out[16 + c] = 1.0 if left is None or left < 0 else left / 10.0
     out[22] = 1.0 if position["phase"] == "rescue" else 0.0
     out[23] = sum(1 for s in position["seats"] for f in s["figures"] if f is not None) / 16.0
-    now, estimated = _scores(position)
+    ref = _reference(position)
+    now, estimated = list(ref.scores()), list(ref.estimated_scores())
+    land = _surviving(ref)
+    from burano_ai.games.venice_2099 import rules
+    for sq in range(ref.n * ref.n):
+        if (ref.is_land(sq) if land is None else land[sq]):
+            out[25 + rules.district_colour(ref.tiles[sq])] += 1.0 / 8.0
     for k in range(n):
         p = (seat + k) % n
         s = position["seats"][p]
@@ -62,5 +77,9 @@ def encode(position: Mapping[str, Any], seat: int) -> list[float]:
         out[base + 10] = sum(1 for f in s["figures"] if _on_board(f)) / 4.0
         out[base + 11] = sum(1 for f in s["figures"] if f in ("lost", "water")) / 4.0
         out[base + 12] = s["hand_size"] / 10.0
+        for offset, squares in ((13, None), (16, land)):
+            parts = ref.final_breakdown(p, squares)
+            for c, name in enumerate(("treasures", "figures", "X districts")):
+                out[base + offset + c] = parts[name] / 30.0
         out[24] += s["hand_size"] / 30.0
     return out

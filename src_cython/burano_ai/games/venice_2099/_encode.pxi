@@ -2,21 +2,24 @@
 # readable Python form over the position JSON, equal on every state: tests/test_learn_encoders.py).
 # A textual include of _core.pyx, after its rules functions.
 #
-# Layout (ENCODER_VERSION 1, 25 + 5 * 15 = 100 floats), seats relative to `seat` (k = 0 is `seat`):
+# Layout (ENCODER_VERSION 2, 31 + 5 * 21 = 136 floats), seats relative to `seat` (k = 0 is `seat`):
 #   [0..6]   phase (setup, place, move, buy, card, rescue, over), one-hot
 #   [7..11]  relative seat to decide (the rescuer in a rescue), one-hot (none at chance and the end)
 #   [12]     cards played / 42; [13] districts sunk / 48; [14] coins sunk / 50; [15] coins on the board / 50
 #   [16..21] treasure tokens left in the supply per colour / 10 (1 when unlimited)
 #   [22]     a rescue is pending; [23] figures placed / 16; [24] cards in all hands / 30
-#   then per relative seat k < 5 (zeros past the player count), 15 floats:
+#   [25..30] districts of each colour that survive every card in a hand / 8
+#   then per relative seat k < 5 (zeros past the player count), 21 floats:
 #            §7 score on the board as it stands / 50, §7 score once every card in a hand has sunk its
 #            district (`estimated_scores`) / 50, coins / 30, tokens per colour / 5 (6), gondolas / 2,
-#            figures on the board / 4, figures lost or in the water / 4, cards in hand / 10
+#            figures on the board / 4, figures lost or in the water / 4, cards in hand / 10,
+#            §7's treasures, figures and X districts as the board stands / 30 (3) and once the cards in
+#            hand have sunk their districts / 30 (3)
 
 cdef enum:
-    VE_ENCODER_VERSION = 1
-    VE_GLOBAL_FEATURES = 25
-    VE_SEAT_FEATURES = 15
+    VE_ENCODER_VERSION = 2
+    VE_GLOBAL_FEATURES = 31
+    VE_SEAT_FEATURES = 21
     VE_NUM_FEATURES = VE_GLOBAL_FEATURES + VE_MAX_PLAYERS * VE_SEAT_FEATURES
 
 
@@ -30,6 +33,7 @@ cdef void ve_encode(const void* game, const void* state, int seat, float* out) n
     cdef const VeSeatC* st
     cdef int n = g.num_players, k, p, c, sq, f, base, sunk = 0, coins = 0, alive, gone
     cdef uint64_t doomed = 0
+    cdef int parts[4]
     for k in range(VE_NUM_FEATURES):
         out[k] = 0.0
     if 0 <= s.phase <= 6:
@@ -51,6 +55,9 @@ cdef void ve_encode(const void* game, const void* state, int seat, float* out) n
     out[23] = s.placed / 16.0
     if s.phase != VE_PHASE_OVER and s.phase != VE_PHASE_SETUP:
         doomed = doomed_districts(g, s)
+    for sq in range(g.squares):
+        if is_land(s, sq) and not (doomed >> s.tile[sq] & 1):
+            out[25 + g.tile_colour[s.tile[sq]]] += 1.0 / 8.0
     for k in range(n):
         p = (seat + k) % n
         st = &s.seats[p]
@@ -71,4 +78,10 @@ cdef void ve_encode(const void* game, const void* state, int seat, float* out) n
         out[base + 10] = alive / 4.0
         out[base + 11] = gone / 4.0
         out[base + 12] = ve_popcount(st.hand) / 10.0
+        breakdown_c(g, s, p, 0, parts)
+        for c in range(3):
+            out[base + 13 + c] = parts[c] / 30.0
+        breakdown_c(g, s, p, doomed, parts)
+        for c in range(3):
+            out[base + 16 + c] = parts[c] / 30.0
         out[24] += ve_popcount(st.hand) / 30.0
