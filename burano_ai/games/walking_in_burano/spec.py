@@ -72,6 +72,10 @@ class WalkingInBuranoSpec(PeopleSide):
     web_board: str = "games/walking-in-burano/board.js"
     placeholder_notice: str = PLACEHOLDER_NOTICE
     game_options = GAME_OPTIONS      # a class attribute, not a field (`core.game.GameOption`)
+    # The learned evaluation (docs/learning.md): the shipped net of the player count (nets/2p.json, encoder
+    # version 2: SPRT H1 at 0.05 s a decision against the playout alone, docs/strength.md), blended half and
+    # half with the heuristic playout; the playout alone where no net is shipped (3 and 4 players).
+    search_defaults = MappingProxyType({"net": "auto", "net_weight": 0.5})
 
     def game_class(self, implementation: str = "compiled"):
         return import_game_class(self, implementation)
