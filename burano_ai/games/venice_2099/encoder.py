@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-ENCODER_VERSION = 2
+ENCODER_VERSION = 3
 MAX_PLAYERS = 5
 GLOBAL_FEATURES = 31
-SEAT_FEATURES = 21
+SEAT_FEATURES = 23
 NUM_FEATURES = GLOBAL_FEATURES + MAX_PLAYERS * SEAT_FEATURES
 PHASES = ("setup", "place", "move", "buy", "card", "rescue", "over")
 SEAT_LETTERS = "ABCDE"
@@ -81,5 +81,7 @@ def encode(position: Mapping[str, Any], seat: int) -> list[float]:
             parts = ref.final_breakdown(p, squares)
             for c, name in enumerate(("treasures", "figures", "X districts")):
                 out[base + offset + c] = parts[name] / 30.0
+        out[base + 21] = (now[p] - max(now[q] for q in range(n) if q != p)) / 50.0
+        out[base + 22] = (estimated[p] - max(estimated[q] for q in range(n) if q != p)) / 50.0
         out[24] += s["hand_size"] / 30.0
     return out

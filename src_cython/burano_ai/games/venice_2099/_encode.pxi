@@ -2,7 +2,7 @@
 # readable Python form over the position JSON, equal on every state: tests/test_learn_encoders.py).
 # A textual include of _core.pyx, after its rules functions.
 #
-# Layout (ENCODER_VERSION 2, 31 + 5 * 21 = 136 floats), seats relative to `seat` (k = 0 is `seat`):
+# Layout (ENCODER_VERSION 3, 31 + 5 * 23 = 146 floats), seats relative to `seat` (k = 0 is `seat`):
 #   [0..6]   phase (setup, place, move, buy, card, rescue, over), one-hot
 #   [7..11]  relative seat to decide (the rescuer in a rescue), one-hot (none at chance and the end)
 #   [12]     cards played / 42; [13] districts sunk / 48; [14] coins sunk / 50; [15] coins on the board / 50
@@ -14,12 +14,13 @@
 #            district (`estimated_scores`) / 50, coins / 30, tokens per colour / 5 (6), gondolas / 2,
 #            figures on the board / 4, figures lost or in the water / 4, cards in hand / 10,
 #            §7's treasures, figures and X districts as the board stands / 30 (3) and once the cards in
-#            hand have sunk their districts / 30 (3)
+#            hand have sunk their districts / 30 (3),
+#            the two §7 scores' margins over the best other seat / 50 (2: a win is a margin, not a score)
 
 cdef enum:
-    VE_ENCODER_VERSION = 2
+    VE_ENCODER_VERSION = 3
     VE_GLOBAL_FEATURES = 31
-    VE_SEAT_FEATURES = 21
+    VE_SEAT_FEATURES = 23
     VE_NUM_FEATURES = VE_GLOBAL_FEATURES + VE_MAX_PLAYERS * VE_SEAT_FEATURES
 
 
@@ -34,6 +35,9 @@ cdef void ve_encode(const void* game, const void* state, int seat, float* out) n
     cdef int n = g.num_players, k, p, c, sq, f, base, sunk = 0, coins = 0, alive, gone
     cdef uint64_t doomed = 0
     cdef int parts[4]
+    cdef int now[VE_MAX_PLAYERS]
+    cdef int later[VE_MAX_PLAYERS]
+    cdef int best_now, best_later, q
     for k in range(VE_NUM_FEATURES):
         out[k] = 0.0
     if 0 <= s.phase <= 6:
@@ -62,8 +66,10 @@ cdef void ve_encode(const void* game, const void* state, int seat, float* out) n
         p = (seat + k) % n
         st = &s.seats[p]
         base = VE_GLOBAL_FEATURES + k * VE_SEAT_FEATURES
-        out[base] = score_c(g, s, p, 0) / 50.0
-        out[base + 1] = score_c(g, s, p, doomed) / 50.0
+        now[p] = score_c(g, s, p, 0)
+        later[p] = score_c(g, s, p, doomed)
+        out[base] = now[p] / 50.0
+        out[base + 1] = later[p] / 50.0
         out[base + 2] = st.coins / 30.0
         for c in range(VE_COLOURS):
             out[base + 3 + c] = st.tokens[c] / 5.0
@@ -78,10 +84,20 @@ cdef void ve_encode(const void* game, const void* state, int seat, float* out) n
         out[base + 10] = alive / 4.0
         out[base + 11] = gone / 4.0
         out[base + 12] = ve_popcount(st.hand) / 10.0
+        out[24] += ve_popcount(st.hand) / 30.0
         breakdown_c(g, s, p, 0, parts)
         for c in range(3):
             out[base + 13 + c] = parts[c] / 30.0
         breakdown_c(g, s, p, doomed, parts)
         for c in range(3):
             out[base + 16 + c] = parts[c] / 30.0
-        out[24] += ve_popcount(st.hand) / 30.0
+    for k in range(n):
+        p = (seat + k) % n
+        base = VE_GLOBAL_FEATURES + k * VE_SEAT_FEATURES
+        best_now = best_later = -1000000
+        for q in range(n):
+            if q != p:
+                best_now = now[q] if now[q] > best_now else best_now
+                best_later = later[q] if later[q] > best_later else best_later
+        out[base + 21] = (now[p] - best_now) / 50.0
+        out[base + 22] = (later[p] - best_later) / 50.0
