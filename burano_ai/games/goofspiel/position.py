@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from burano_ai.core.arguments import check_instance
 from burano_ai.core.errors import OptionError, PositionError
 from burano_ai.core.seats import SEAT_LETTERS
 from burano_ai.games.goofspiel.rules import (
@@ -104,6 +105,7 @@ class Position:
     # --- copies and invariants
 
     def copy_fields_from(self, other: Position) -> None:
+        check_instance(other, Position, "a Goofspiel position")
         self.num_players, self.num_cards, self.points_order = other.num_players, other.num_cards, other.points_order
         self.hands = [list(h) for h in other.hands]
         self.prizes_left = list(other.prizes_left)
