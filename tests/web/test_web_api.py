@@ -364,12 +364,13 @@ def test_the_page_is_package_data(tmp_path):
     assert all(any(fnmatch.fnmatch(f"static/{name}", pat) and name.count("/") + 1 == pat.count("/")
                    for pat in web) for name in files), (files, web)
     # the files must be in git, not only on this disk (an ignore rule once kept index.html out of every clone)
-    listed = subprocess.run(["git", "ls-files", "burano_ai/web/static"], cwd=REPO, capture_output=True, text=True)
+    listed = subprocess.run(["git", "ls-files", "burano_ai/web/static"], cwd=REPO, capture_output=True, text=True,
+                            timeout=60)
     if listed.returncode == 0 and listed.stdout.strip():
         assert {Path(line).relative_to("burano_ai/web/static").as_posix() for line in listed.stdout.split()} == files
     if all(importlib.util.find_spec(m) for m in ("Cython", "numpy", "setuptools")):
         subprocess.run([sys.executable, "setup.py", "-q", "build_py", "-d", str(tmp_path)], cwd=REPO, check=True,
-                       capture_output=True)
+                       capture_output=True, timeout=300)
         shipped_dir = tmp_path / "burano_ai" / "web" / "static"
         shipped = {p.relative_to(shipped_dir).as_posix() for p in shipped_dir.rglob("*") if p.is_file()}
         assert shipped == files
