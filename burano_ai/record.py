@@ -37,7 +37,7 @@ from typing import Any, Callable, Iterator
 
 from burano_ai.core.errors import BuranoError, OptionError, PositionError
 from burano_ai.core.game import StepEffect, player_range_text
-from burano_ai.core.jsonio import MAX_POSITION_BYTES, read_text_file
+from burano_ai.core.jsonio import MAX_POSITION_BYTES, json_error_text, read_text_file
 from burano_ai.core.options import game_for, parse_game_options
 from burano_ai.core.seats import SEAT_LETTERS, parse_seat
 from burano_ai.core.seeds import derive
@@ -207,6 +207,8 @@ class GameRecord:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise RecordError(f"record: not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+        except ValueError as exc:       # an integer literal past Python's 4,300-digit limit
+            raise RecordError(f"record: not JSON ({json_error_text(exc)})") from None
         except RecursionError:
             raise RecordError("record: nested too deeply") from None
         return cls.from_dict(data)

@@ -35,6 +35,7 @@ from typing import Any
 
 from burano_ai.core.arguments import check_index, check_instance
 from burano_ai.core.errors import OptionError, PositionError
+from burano_ai.core.jsonio import json_error_text
 from burano_ai.core.seats import SEAT_LETTERS, parse_seat
 from burano_ai.games.venice_2099 import rules
 from burano_ai.games.venice_2099.data import (
@@ -570,6 +571,8 @@ def position_from_json(text: object, expect: tuple | None = None) -> tuple[Posit
         root = json.loads(text)
     except (json.JSONDecodeError, RecursionError) as e:
         raise PositionError(f"position: not valid JSON ({e})") from None
+    except ValueError as e:             # an integer literal past Python's 4,300-digit limit
+        raise PositionError(f"position: not valid JSON ({json_error_text(e)})") from None
     return position_from_dict(root, expect)
 
 

@@ -31,6 +31,7 @@ from typing import Any
 
 from burano_ai.core.arguments import check_index, check_instance, check_range
 from burano_ai.core.errors import OptionError, PositionError
+from burano_ai.core.jsonio import json_error_text
 from burano_ai.core.seats import SEAT_LETTERS, parse_seat
 from burano_ai.core.seeds import check_seed
 from burano_ai.games.walking_in_burano import rules
@@ -626,6 +627,8 @@ def position_from_json(text: object, expect: tuple | None = None) -> Position:
         root = json.loads(text)
     except (json.JSONDecodeError, RecursionError) as e:
         raise PositionError(f"position: not valid JSON ({e})") from None
+    except ValueError as e:             # an integer literal past Python's 4,300-digit limit
+        raise PositionError(f"position: not valid JSON ({json_error_text(e)})") from None
     return position_from_dict(root, expect)
 
 
