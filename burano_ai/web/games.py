@@ -8,8 +8,9 @@ the game's event streams (`updates`).
 
 Each human seat has a token (`LiveGame.tokens`, given only to the game's creator): the routes hand a
 seat's payload only to its holder. A game created without a seed deals from the session's secret, and
-its payloads carry no seed (`setup.seeded` False); the bots' specs are held to the operator's
-`ServerLimits`.
+its payloads carry no seed (`setup.seeded` False); a seed is refused for a game with more than one human
+seat (it would show each person the others' hidden cards), so a seed only ever reaches the one person
+who typed it. The bots' specs are held to the operator's `ServerLimits`.
 """
 
 from __future__ import annotations
@@ -140,6 +141,13 @@ def check_setup(game: Any, players: Any, seed: Any, seats: Any,
         specs.append(parsed.canonical())
     if "human" not in specs:
         raise OptionError("seats: at least one seat must be 'human' (the board shows a human seat's view)")
+    if seed is not None and specs.count("human") > 1:
+        # Whoever knows the seed rebuilds the whole deal: every other seat's hidden cards and every draw to
+        # come. The creator typed it and every page of the game would carry it (payloads, the URL), so a game
+        # of several people has a secret deal, always.
+        raise OptionError("seed: a seeded deal allows one human seat only (with several people, the seed "
+                          "would show each of them the others' hidden cards); leave the seed empty for a "
+                          "secret deal")
     return players, seed, specs, options
 
 

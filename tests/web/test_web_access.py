@@ -65,7 +65,7 @@ def make_client():
 def test_every_seat_route_needs_the_seats_token(client):
     """Regression: `GET /api/games/{id}?seat=A` from any client returned seat A's view (and without `seat`
     a human seat's view); moves, undo, the record, events and analysis were anyone's."""
-    payload = _create(client, seats=("human", "human"), seed=4)
+    payload = _create(client, seats=("human", "human"))      # a secret deal: two people never get a seed
     game, tokens = payload["game"], payload["tokens"]
     assert set(tokens) == {"A", "B"} and all(TOKEN.match(t) for t in tokens.values()) and tokens["A"] != tokens["B"]
     routes = [("get", f"/api/games/{game}", {}), ("get", f"/api/games/{game}/events", {}),
@@ -148,6 +148,34 @@ def test_a_secret_game_sends_no_seed_and_a_seeded_one_says_so(client):
         assert not re.search(r'"seed": *[0-9"]', text) and "seeded\": true" not in text, text[:300]
     seeded = _create(client, seats=("human", "random"), seed=12)
     assert seeded["setup"]["seeded"] is True and seeded["setup"]["seed"] == 12
+
+
+@pytest.mark.parametrize("kind, seats", [
+    ("venice-2099", ("human", "human", "random")),          # the issue's probe: B rebuilt A's hand from setup.seed
+    ("burano", ("human", "human")),
+    ("walking-in-burano", ("random", "human", "human")),
+    ("goofspiel", ("human", "random", "human", "human")),
+])
+def test_a_game_of_several_people_refuses_a_seed_and_sends_none(client, kind, seats):
+    """Issue 35 F01: a seeded game sent its seed to every seat, and whoever knows the seed rebuilds the deal
+    (the other people's hidden hands, the draws to come). A seed is refused for a game with two or more
+    human seats, before any game is made; without one, no payload of any of its seats carries a seed."""
+    games = client.app.state.games
+    before = len(games.games)
+    body = {"kind": kind, "players": len(seats), "seats": list(seats), "seed": 5}
+    _error(client.post("/api/games", json=body), 400, "seed", "one human seat", "secret deal")
+    assert len(games.games) == before
+    del body["seed"]
+    created = client.post("/api/games", json=body).json()
+    assert created["setup"]["seeded"] is False and "seed" not in created["setup"]
+    for seat, token in created["tokens"].items():
+        payload = client.get(f"/api/games/{created['game']}", headers=_with(token)).json()
+        record = client.get(f"/api/games/{created['game']}/record", headers=_with(token)).text
+        for text in (json.dumps(payload), record):
+            assert not re.search(r'"seed": *[0-9"]', text), (seat, text[:300])
+    one_person = ["human"] + ["random"] * (len(seats) - 1)
+    seeded = _create(client, seats=one_person, seed=5, kind=kind)      # one person: a reproducible deal
+    assert seeded["setup"]["seeded"] is True and seeded["setup"]["seed"] == 5
 
 
 def test_two_secret_games_deal_differently(client):
