@@ -26,7 +26,7 @@ from burano_ai.core.options import game_options_json, make_game, parse_game_opti
 from burano_ai.core.seats import CHANCE, SEAT_LETTERS, parse_seat
 from burano_ai.engine import spec_for_position
 from burano_ai.games import DEFAULT_GAME, all_specs, get_spec
-from burano_ai.session import GameSession
+from burano_ai.session import GameSession, UndoRefused
 from burano_ai.web.events import Changes
 from burano_ai.web.guard import new_token, same_token
 from burano_ai.web.limits import ServerLimits
@@ -328,6 +328,9 @@ class LiveGame:
             raise NotNow(f"seat {letter} has no move to undo")
         thinking = self.thinking
         if thinking is not None:
+            refusal = self.session.undo_refusal(seat)    # asked before the bot is stopped: a refused undo
+            if refusal is not None:                      # leaves it thinking
+                raise NotNow(refusal)
             if not self._stoppable.get(thinking, True):
                 raise NotNow(f"seat {SEAT_LETTERS[thinking]} ({self.setup['seats'][thinking]}) is thinking and "
                              f"cannot be interrupted: undo once it has moved")
@@ -340,7 +343,11 @@ class LiveGame:
             raise
         try:
             self._halt.clear()
-            done = self.session.undo(seat)
+            try:
+                done = self.session.undo(seat)
+            except UndoRefused as exc:      # it would show the seat something hidden from it (issue 35 G02)
+                self._start_bots()          # a bot stopped for the undo thinks again
+                raise NotNow(str(exc)) from None
             if not done:
                 raise NotNow(f"seat {letter} has no move to undo")
             self._rebuild_logs()
