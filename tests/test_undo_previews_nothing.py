@@ -163,3 +163,23 @@ def test_every_game_undoes_only_what_shows_nothing_hidden(key):
         assert outcomes["refused"] == 0, outcomes
     else:
         assert outcomes["refused"] > 0, outcomes
+
+
+def test_burano_play_says_why_it_cannot_undo(tmp_path):
+    """The terminal game: `undo` after a bot's reply from a hidden hand prints the refusal and plays on."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from signal_helpers import terminal_signals
+
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": str(root), "COLUMNS": "200"}
+    done = subprocess.run([sys.executable, "-m", "cli", "play", "--game", "venice-2099", "--players", "2",
+                           "--bots", "random", "--record", str(tmp_path / "game.json")],
+                          input="1\nundo\nquit\n", capture_output=True, text=True, cwd=root, env=env, timeout=120,
+                          preexec_fn=terminal_signals)
+    assert done.returncode == 0, done.stderr
+    assert "cannot undo: since your move you have seen B's move" in " ".join(done.stdout.split()), done.stdout[-2000:]
+    assert "taken back" not in done.stdout
