@@ -40,8 +40,6 @@ class NotNow(IllegalMoveError):
 MAX_SEED = 2**63 - 1
 #: Seconds a move or an undo waits for the game's lock (held by a bot for one step) before a 409.
 LOCK_WAIT = 5.0
-#: Bots whose search cannot be stopped mid-decision (third-party searches): they end with their budget.
-UNSTOPPABLE_BOTS = frozenset({"mcts-pkg", "openspiel-ismcts", "openspiel-mcts"})
 #: The page's last-move marks: the changes of at least this many recent steps are sent (more when the
 #: steps since the seat's last decision are more, up to MAX_MARKED_STEPS).
 MARKED_STEPS = 30
@@ -137,7 +135,7 @@ def check_setup(game: Any, players: Any, seed: Any, seats: Any,
             parsed = check_bot_spec(spec, game.key, rules_game)
         except ValueError as exc:
             raise OptionError(f"{where}: {exc}") from None
-        limits.check_bot(parsed, where)
+        limits.check_bot(parsed, where, game.key)
         specs.append(parsed.canonical())
     if "human" not in specs:
         raise OptionError("seats: at least one seat must be 'human' (the board shows a human seat's view)")
@@ -152,11 +150,12 @@ def check_setup(game: Any, players: Any, seed: Any, seats: Any,
 
 
 def can_stop(spec: str, game: str) -> bool:
-    """Whether a bot of `spec` stops thinking when asked (its `stop_event`): every bot but the third-party
-    adapters and a search in worker processes (those end with their budget, capped by the server)."""
+    """Whether a bot of `spec` stops thinking when asked (its `stop_event`, within one playout): every bot
+    but a search in worker processes (`workers` > 1, which the server's default `bot_workers` = 1 refuses;
+    it ends with its budget, capped by the server). A game's own bots decide in one short step."""
     from burano_ai.bots.spec import parse_bot_spec
     parsed = parse_bot_spec(spec, game)
-    return parsed.name not in UNSTOPPABLE_BOTS and parsed.options.get("workers", 1) <= 1
+    return parsed.options.get("workers", 1) <= 1
 
 
 class LiveGame:
@@ -168,7 +167,7 @@ class LiveGame:
     """
 
     def __init__(self, game_id: str, spec: Any, players: int, seed: int | None, seats: list[str],
-                 options: dict[str, Any] | None = None) -> None:
+                 options: dict[str, Any] | None = None, bot_seconds: float | None = None) -> None:
         self.id = game_id
         self.spec = spec
         self.session = GameSession(players, seed, seats, game=spec.key, options=options)
@@ -192,6 +191,9 @@ class LiveGame:
         self._stoppable = {seat: can_stop(s, spec.key) for seat, s in enumerate(seats) if s != "human"}
         for seat in self._stoppable:
             self.session.bot(seat).stop_event = self._think_stop
+        for seat, spec_text in enumerate(seats):
+            if spec_text != "human":
+                self.session.bot(seat).max_seconds = bot_seconds   # the operator's cap, whatever the spec says
         self._running = False
         self.error: str | None = None
         # the last-move marks: per human seat, each step's changes to that seat's view (aligned with logs)
@@ -425,7 +427,7 @@ class GameHub:
         spec per seat and the game's `options` (a JSON object, None for none)."""
         spec = get_spec(kind)   # OptionError naming the known games
         players, seed, seats, options = check_setup(spec, players, seed, seats, self.limits, options)
-        game = LiveGame(new_token(), spec, players, seed, seats, options)
+        game = LiveGame(new_token(), spec, players, seed, seats, options, bot_seconds=self.limits.bot_seconds)
         with self._lock:
             self.games[game.id] = game
             forgotten = []

@@ -4,8 +4,15 @@ Every limit is set by whoever starts the server (`burano serve --limit NAME=VALU
 a client: a request that asks for more than a limit allows is refused with one line naming the limit
 (a bot spec above a cap: 400; a full server: 429; a body too large: 413). The defaults suit one machine
 shared by a few people: a game's bot thinks at most 30 s with 4 threads in one process, and a search the
-server runs for anyone can be stopped (a bot's `ismcts` search through its stop event, an analysis through
-its own).
+server runs for anyone can be stopped (every bot's search through its stop event, an analysis through its
+own).
+
+A bot's cost is bounded as a whole, not key by key (issue 35, G03): a spec's keys multiply (OpenSpiel's
+`iterations=200000,rollouts=100` is 20 million playouts a decision), so the playouts a decision may ask
+for are capped as a product (`bot_playouts`: iterations x rollouts), a game's own bots' whole-number keys
+as a product (`bot_heuristic_work`: Burano's greedy `samples x depth`), and every searching bot stops at
+`bot_seconds` a decision whatever its spec says (`Bot.max_seconds`; it plays its best move so far, within
+one playout of the cap), or at once when its game is forgotten.
 """
 
 from __future__ import annotations
@@ -36,19 +43,46 @@ class ServerLimits:
     bot_threads: int = 4                 # a bot spec's `threads` at most
     bot_workers: int = 1                 # a bot spec's `workers` (processes; not stoppable mid-think) at most
     bot_rollouts: int = 100              # a bot spec's `rollouts` (OpenSpiel's bots) at most
+    bot_playouts: int = 200_000          # a search bot's playouts a decision (iterations x rollouts) at most
+    bot_heuristic_work: int = 64         # a game's own bot: the product of its whole-number keys at most
 
     def bot_caps(self) -> dict[str, float]:
         """Bot spec key -> the largest value a client may ask for."""
         return {"time": self.bot_seconds, "iterations": self.bot_iterations, "threads": self.bot_threads,
                 "workers": self.bot_workers, "rollouts": self.bot_rollouts}
 
-    def check_bot(self, spec: Any, where: str) -> None:
-        """Refuse a parsed `BotSpec` that asks for more than a cap: an OptionError naming the key and the cap."""
+    def check_bot(self, spec: Any, where: str, game: str | None = None) -> None:
+        """Refuse a parsed `BotSpec` that asks for more than a cap, alone or with its other keys: an OptionError
+        naming the keys and the cap. `game`: the game key, for the game's own bots (their keys' product)."""
         for key, cap in self.bot_caps().items():
             value = spec.options.get(key)
             if value is not None and value > cap:
                 raise OptionError(f"{where}: {key}={value:g} is above this server's limit ({key} <= {cap:g}; "
                                   f"the operator sets it: burano serve --limit bot_{_limit_key(key)}=...)")
+        options = spec.options
+        if "iterations" in options or ("rollouts" in options and "time" not in options):
+            iterations = options.get("iterations", DEFAULT_SIMULATIONS)
+            playouts = iterations * options.get("rollouts", 1)
+            if playouts > self.bot_playouts:
+                raise OptionError(f"{where}: iterations x rollouts = {iterations:,} x {options.get('rollouts', 1):,} "
+                                  f"= {playouts:,} playouts a decision is above this server's limit "
+                                  f"(<= {self.bot_playouts:,}; burano serve --limit bot_playouts=...)")
+        if game is not None:
+            from burano_ai.games import get_spec
+            declared = get_spec(game).bots().get(spec.name)
+            if declared is not None:
+                keys = [k for k, default in declared.options.items()
+                        if isinstance(default, int) and not isinstance(default, bool)]
+                work = math.prod(int(options.get(k, declared.options[k])) for k in keys)
+                if work > self.bot_heuristic_work:
+                    shown = " x ".join(f"{k}={options.get(k, declared.options[k])}" for k in keys)
+                    raise OptionError(f"{where}: {shown} = {work:,} is above this server's limit for a game's "
+                                      f"own bot (<= {self.bot_heuristic_work:,}; burano serve --limit "
+                                      f"bot_heuristic_work=...)")
+
+
+#: Simulations of the OpenSpiel and mcts-pkg bots a decision when a spec gives no `iterations` (their default).
+DEFAULT_SIMULATIONS = 500
 
 
 def _limit_key(spec_key: str) -> str:

@@ -250,6 +250,60 @@ def test_the_operator_sets_the_caps(make_client):
                        ).status_code == 200
 
 
+@pytest.mark.parametrize("kind, spec, words", [
+    # the issue's spec: each key under its own cap, 20 million playouts a decision (19 s at 20 iterations)
+    ("burano", "openspiel-mcts:iterations=200000,rollouts=100", ["iterations x rollouts", "20,000,000 playouts",
+                                                               "bot_playouts"]),
+    ("burano", "openspiel-ismcts:iterations=100000,rollouts=3", ["300,000 playouts"]),
+    ("burano", "openspiel-mcts:rollouts=100,evaluator=random,iterations=2001", ["200,100 playouts"]),
+    ("burano", "greedy:samples=1000,depth=40", ["samples=1000 x depth=40", "40,000", "bot_heuristic_work"]),
+])
+def test_a_bot_spec_whose_keys_multiply_past_the_caps_is_refused(client, kind, spec, words):
+    """Issue 35 G03: caps were per key, and a bot's cost is their product; one line, no game made."""
+    _error(client.post("/api/games", json={"kind": kind, "players": 2, "seats": [spec, "human"]}), 400,
+           "seats[0] (A)", *words)
+    assert client.app.state.games.games == {}
+    assert client.post("/api/games", json={"kind": kind, "players": 2, "seats": [
+        "openspiel-mcts:iterations=2000,rollouts=100", "human"]}).status_code == 200   # 200,000: at the cap
+    client.app.state.games.close()
+
+
+def test_every_searching_bot_stops_at_the_servers_time_cap(make_client):
+    """Issue 35 G03: with `bot_seconds` = 1, specs within every cap whose budget is counted in iterations
+    (minutes a decision here: 100 rollouts a simulation through OpenSpiel's Python evaluator) end their
+    decision at the cap and play their best move so far. A guard, not a timing: without the cap each of
+    these decisions runs for minutes."""
+    pytest.importorskip("pyspiel")
+    pytest.importorskip("mcts")
+    client = make_client(limits=parse_limits(["bot_seconds=1"]))
+    for spec in ("openspiel-mcts:iterations=2000,rollouts=100,evaluator=random",
+                 "openspiel-ismcts:iterations=2000,rollouts=100,evaluator=random",
+                 "mcts-pkg:iterations=200000,rollout=python", "ismcts:iterations=200000,threads=1"):
+        started = time.monotonic()
+        payload = _create(client, seats=(spec, "human"))
+        live = client.app.state.games.get(payload["game"])
+        assert _wait(lambda: live.session.to_move() == 1 and live.thinking is None, guard=30.0), spec
+        assert time.monotonic() - started < 30, spec
+        assert [s.actor for s in live.session.record.steps].count("A") >= 1
+        live.close()
+
+
+@pytest.mark.parametrize("spec", ["openspiel-mcts:time=30,rollouts=100", "openspiel-ismcts:time=30",
+                                  "mcts-pkg:time=30"])
+def test_a_forgotten_games_third_party_bot_stops(make_client, spec):
+    """Issue 35 G03: OpenSpiel's and the mcts package's searches could not be stopped, and one kept 64 % of a
+    core after its game was forgotten. Now forgetting the game stops them within a rollout."""
+    pytest.importorskip("pyspiel")
+    pytest.importorskip("mcts")
+    client = make_client(limits=ServerLimits(max_games=1))
+    first = _create(client, seats=(spec, "human"))
+    old = client.app.state.games.get(first["game"])
+    assert _wait(lambda: old.thinking == 0 and old._running)
+    _create(client, seats=("human", "random"))            # the first game is forgotten
+    assert old.closed
+    assert _wait(lambda: not old._running, guard=10.0), "the forgotten game's bot is still thinking"
+
+
 def test_parse_limits_names_what_is_wrong():
     assert parse_limits(["max_games=3", "bot_seconds=2.5", "analysis_threads=0"]) == \
         ServerLimits(max_games=3, bot_seconds=2.5, analysis_threads=0)
@@ -325,14 +379,17 @@ def test_the_record_downloads_while_a_bot_thinks(client):
     assert _wait(lambda: not live._running, guard=10.0)
 
 
-def test_undo_refuses_a_bot_that_cannot_be_interrupted(client):
-    """A search that cannot stop mid-decision (worker processes, a third-party search): undo says so at
-    once (409) instead of waiting for the think."""
+def test_undo_refuses_a_bot_that_cannot_be_interrupted(make_client):
+    """A search that cannot stop mid-decision (worker processes, which the operator must allow): undo says so
+    at once (409) instead of waiting for the think. Every other bot stops (issue 35 G03: mcts-pkg and the
+    OpenSpiel bots used to be unstoppable too)."""
     from burano_ai.web.games import can_stop
-    assert can_stop("ismcts:time=2", "burano") and can_stop("random", "burano")
-    assert not can_stop("ismcts:time=2,workers=2", "burano") and not can_stop("mcts-pkg:time=1", "burano")
-    pytest.importorskip("mcts")
-    payload = _create(client, seats=("human", "mcts-pkg:time=2"), seed=3)
+    for spec in ("ismcts:time=2", "random", "greedy", "mcts-pkg:time=1", "openspiel-mcts:time=1",
+                 "openspiel-ismcts:time=1"):
+        assert can_stop(spec, "burano"), spec
+    assert not can_stop("ismcts:time=2,workers=2", "burano")
+    client = make_client(limits=parse_limits(["bot_workers=2"]))
+    payload = _create(client, seats=("human", "ismcts:time=2,workers=2"), seed=3)
     game, token = payload["game"], payload["tokens"]["A"]
     for move in ("pick island", "pick workshop", "pick flat"):
         moved = client.post(f"/api/games/{game}/move", json={"move": move}, headers=_with(token)).json()
