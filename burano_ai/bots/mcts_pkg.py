@@ -58,7 +58,8 @@ class MctsPkgBot(Bot):
 
     Each decision: resample the hidden information once from the seat's view (one determinized world),
     wrap it in the package's interface (`_PkgState`: getCurrentPlayer / getPossibleActions / takeAction /
-    isTerminal / getReward) and run ``mcts(iterationLimit=...)`` or ``mcts(timeLimit=...)``. Playouts use
+    isTerminal / getReward) and run the package's search loop (``mcts.search``: ``executeRound`` until the
+    ``iterations`` or the ``time`` budget, whichever ends first, or the owner's stop or cap). Playouts use
     the State's native uniform random playout (``rollout=native``, the compiled core's, in C) or the
     package's own Python `randomPolicy` (``rollout=python``). The reward is our search's reward for the
     searching seat (win share blended with the VP margin, `burano_ai.search.params`).
