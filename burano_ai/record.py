@@ -385,15 +385,18 @@ class GameRecord:
         del self.steps[ply:]
         self.result = None
 
-    def positions(self, game_factory: GameFactory | None = None) -> Iterator[tuple[int, Any]]:
+    def positions(self, game_factory: GameFactory | None = None,
+                  checkpoint: Callable[[], None] | None = None) -> Iterator[tuple[int, Any]]:
         """Yield (ply, state before steps[ply]) for every step, then (len(steps), final state).
 
         The yielded state is the replay's own: copy it (`clone()`) to keep it past the next iteration.
+        `checkpoint()`, if given, is called before every state the filling of a one-seat export's hidden
+        steps tries (its owner raises there to stop a replay that takes too long, or whose client left).
         """
         state, from_view = self._initial(game_factory)
         filled = None
         if self.view is not None and (from_view or any(s.hidden for s in self.steps)):
-            state, filled = self._filled(game_factory)
+            state, filled = self._filled(game_factory, checkpoint)
         for i, step in enumerate(self.steps):
             yield i, state
             self._apply(state, i, step if filled is None else filled[i])
@@ -471,7 +474,8 @@ class GameRecord:
         """The steps of a one-seat export with every hidden step given a consistent text (`_filled`)."""
         return self._filled(game_factory)[1]
 
-    def _filled(self, game_factory: GameFactory | None) -> tuple[Any, list[Step]]:
+    def _filled(self, game_factory: GameFactory | None,
+                checkpoint: Callable[[], None] | None = None) -> tuple[Any, list[Step]]:
         """A start and the steps of a one-seat export, every hidden step given a consistent text.
 
         Depth-first over the hidden steps, trying first the outcomes the seat's later public steps need
@@ -489,6 +493,8 @@ class GameRecord:
         rng = random.Random(0)
 
         def apply(state, i: int, step: Step) -> None:
+            if checkpoint is not None:
+                checkpoint()
             budget[0] -= 1
             if budget[0] < 0:
                 raise RecordError(f"record: no assignment of the hidden steps consistent with the record found "

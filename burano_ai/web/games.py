@@ -18,6 +18,7 @@ from __future__ import annotations
 import copy
 import json
 import threading
+import time
 from collections import OrderedDict
 from typing import Any
 
@@ -28,7 +29,7 @@ from burano_ai.engine import spec_for_position
 from burano_ai.games import DEFAULT_GAME, all_specs, get_spec
 from burano_ai.session import GameSession, UndoRefused
 from burano_ai.web.events import Changes
-from burano_ai.web.guard import new_token, same_token
+from burano_ai.web.guard import Busy, new_token, same_token
 from burano_ai.web.limits import ServerLimits
 
 
@@ -167,8 +168,10 @@ class LiveGame:
     """
 
     def __init__(self, game_id: str, spec: Any, players: int, seed: int | None, seats: list[str],
-                 options: dict[str, Any] | None = None, bot_seconds: float | None = None) -> None:
+                 options: dict[str, Any] | None = None, bot_seconds: float | None = None, client: str = "") -> None:
         self.id = game_id
+        self.client = client                  # who created it (`limits.client_of`): its share counts it
+        self.last_used = time.monotonic()     # the last request that read or played it
         self.spec = spec
         self.session = GameSession(players, seed, seats, game=spec.key, options=options)
         self.seeded = self.session.seeded
@@ -414,27 +417,59 @@ def seat_marks(game: LiveGame, seat: int) -> dict[str, Any]:
 
 
 class GameHub:
-    """The games this server holds, by id (unguessable), at most `limits.max_games`: creating one more
-    forgets the least recently used game (its bot stops, its streams end)."""
+    """The games this server holds, by id (unguessable): at most `limits.max_games`, and at most
+    `limits.client_games` created by one client. A client at its share makes room by forgetting its own
+    least recently used game; a full server forgets the least recently used game that is over or untouched
+    for `limits.game_idle_seconds`, never another client's game in play, and refuses (429) when there is none
+    (a forgotten game's bot stops, its streams end)."""
 
     def __init__(self, limits: ServerLimits | None = None) -> None:
         self.limits = limits or ServerLimits()
         self.games: OrderedDict[str, LiveGame] = OrderedDict()
         self._lock = threading.Lock()
 
-    def create(self, kind: Any, players: Any, seed: Any, seats: Any, options: Any = None) -> LiveGame:
+    def _room_for(self, client: str) -> LiveGame | None:
+        """The game to forget so that `client` may create one (called with the lock held), or None when there
+        is room already.
+
+        Raises:
+            Busy: the server is full of other clients' games in play.
+        """
+        mine = [g for g in self.games.values() if g.client == client]     # least recently used first
+        if len(mine) >= self.limits.client_games:
+            return mine[0]
+        if len(self.games) < self.limits.max_games:
+            return None
+        if mine:                         # a full server: the client's own game first
+            return mine[0]
+        now = time.monotonic()
+        for game in self.games.values():
+            if game.session.is_over() or now - game.last_used >= self.limits.game_idle_seconds:
+                return game
+        raise Busy(f"this server holds {self.limits.max_games} games, all in play (its limit): try again later")
+
+    def create(self, kind: Any, players: Any, seed: Any, seats: Any, options: Any = None,
+               client: str = "") -> LiveGame:
         """A new game of `kind` (a registered game key) with `players`, `seed` (None: a secret deal), one
         spec per seat and the game's `options` (a JSON object, None for none)."""
         spec = get_spec(kind)   # OptionError naming the known games
         players, seed, seats, options = check_setup(spec, players, seed, seats, self.limits, options)
-        game = LiveGame(new_token(), spec, players, seed, seats, options, bot_seconds=self.limits.bot_seconds)
         with self._lock:
-            self.games[game.id] = game
-            forgotten = []
-            while len(self.games) > self.limits.max_games:
-                forgotten.append(self.games.popitem(last=False)[1])
-        for old in forgotten:
-            old.close()
+            self._room_for(client)       # refused before any game is made (and any bot starts)
+        game = LiveGame(new_token(), spec, players, seed, seats, options, bot_seconds=self.limits.bot_seconds,
+                        client=client)
+        forgotten = []
+        try:
+            with self._lock:             # again: other requests may have made games meanwhile
+                while (old := self._room_for(client)) is not None:
+                    forgotten.append(self.games.pop(old.id))
+                self.games[game.id] = game
+        except Busy:
+            game.close()
+            raise
+        finally:
+            for old in forgotten:
+                old.close()
         return game
 
     def get(self, game_id: str) -> LiveGame:
@@ -442,6 +477,7 @@ class GameHub:
             game = self.games.get(game_id)
             if game is not None:
                 self.games.move_to_end(game_id)
+                game.last_used = time.monotonic()
         if game is None:
             raise LookupError(f"no game {_shown(game_id)} on this server (it may have been forgotten: "
                               f"start a new one)")

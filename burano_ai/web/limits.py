@@ -13,6 +13,12 @@ for are capped as a product (`bot_playouts`: iterations x rollouts), a game's ow
 as a product (`bot_heuristic_work`: Burano's greedy `samples x depth`), and every searching bot stops at
 `bot_seconds` a decision whatever its spec says (`Bot.max_seconds`; it plays its best move so far, within
 one playout of the cap), or at once when its game is forgotten.
+
+Each client gets its share (issue 35, G04-G07): games, event streams, analyses searching and replays being
+built are counted per client (its address, `client_of`) as well as in all; a client at its share makes
+room from its own (its least recently used game is forgotten) or is refused (429), and a new game forgets
+another client's game only when that one is over or untouched for `game_idle_seconds`. Behind a reverse
+proxy every client has the proxy's address: the shares are then the server's totals.
 """
 
 from __future__ import annotations
@@ -38,6 +44,8 @@ class ServerLimits:
     analysis_threads: int = 0            # threads of one analysis (0: every usable core)
     max_replays: int = 8                 # replays held; the oldest is forgotten
     max_replay_plies: int = 5_000        # steps of a record opened for replay (a 4-player Burano game: ~600)
+    max_running_replays: int = 2         # replays being built at once (on their own threads); one more: 429
+    replay_seconds: float = 3.0          # longest build of one replay (a 4-player Burano game: ~0.5 s): past it, refused
     bot_seconds: float = 30.0            # a bot spec's `time` (seconds per decision) at most
     bot_iterations: int = 200_000        # a bot spec's `iterations` at most
     bot_threads: int = 4                 # a bot spec's `threads` at most
@@ -45,6 +53,11 @@ class ServerLimits:
     bot_rollouts: int = 100              # a bot spec's `rollouts` (OpenSpiel's bots) at most
     bot_playouts: int = 200_000          # a search bot's playouts a decision (iterations x rollouts) at most
     bot_heuristic_work: int = 64         # a game's own bot: the product of its whole-number keys at most
+    client_games: int = 8                # games one client holds (its least recently used is forgotten)
+    client_streams: int = 8              # event streams one client holds open
+    client_analyses: int = 1             # analyses one client has searching
+    client_replays: int = 1              # replays one client has being built
+    game_idle_seconds: float = 600.0     # a game untouched this long (or over) may be forgotten for another's
 
     def bot_caps(self) -> dict[str, float]:
         """Bot spec key -> the largest value a client may ask for."""
@@ -125,3 +138,9 @@ def parse_limits(items: list[str] | None, base: ServerLimits | None = None) -> S
                               f"not {text.strip()!r}")
         changes[name] = value
     return dataclasses.replace(limits, **changes)
+
+
+def client_of(request: Any) -> str:
+    """The key a request's client is counted under: its address (a proxy's, behind a reverse proxy)."""
+    client = getattr(request, "client", None)
+    return getattr(client, "host", None) or "unknown"

@@ -90,9 +90,10 @@ def test_every_seat_route_needs_the_seats_token(client):
     assert played.status_code == 200 and played.json()["log"][0].startswith("A: pick flat")
 
 
-def test_game_and_analysis_ids_are_unguessable(client):
+def test_game_and_analysis_ids_are_unguessable(make_client):
     """Regression: game ids were `g<counter>-<ms mod 100000>` (found from one's own in ~300 GETs) and
     analyses `a1, a2, ...`."""
+    client = make_client(limits=ServerLimits(client_analyses=2))     # two analyses of one client at once
     games = [_create(client)["game"] for _ in range(3)]
     assert all(TOKEN.match(g) for g in games) and len(set(games)) == 3
     from burano_ai.games.burano.deal import deal
@@ -404,7 +405,7 @@ def test_undo_refuses_a_bot_that_cannot_be_interrupted(make_client):
 def test_the_running_analyses_are_capped_and_an_owners_new_one_replaces_its_old(make_client):
     from burano_ai.games.burano.deal import deal
     from burano_ai.games.burano.notation import position_to_dict
-    client = make_client(limits=ServerLimits(max_running_analyses=1))
+    client = make_client(limits=ServerLimits(max_running_analyses=1, client_analyses=2))   # the server's cap
     position = position_to_dict(deal(2, 1))
     first = client.post("/api/analysis", json={"position": position}).json()
     try:
