@@ -44,6 +44,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 from burano_ai import __version__
 from burano_ai.core.errors import OptionError
+from burano_ai.core.jsonio import json_error_text
 from burano_ai.engine import suggest
 from burano_ai.games import all_specs, get_spec
 from burano_ai.random_play import random_step, sample_chance
@@ -445,6 +446,8 @@ def load_result(path: str) -> dict[str, Any]:
         raise OptionError(f"cannot read {path}: {exc}") from None
     except json.JSONDecodeError as exc:
         raise OptionError(f"{path} is not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except ValueError as exc:           # an integer literal past Python's 4,300-digit limit
+        raise OptionError(f"{path} is not JSON: {json_error_text(exc)}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise OptionError(f"{path} is not a burano bench result (no \"format\": \"{FORMAT}\")")
     speed, sig = data.get("speed"), data.get("signature")

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from burano_ai.core.errors import BuranoError
+from burano_ai.core.jsonio import json_error_text
 from burano_ai.search.limits import Limit
 
 log = logging.getLogger("burano_ai.client")
@@ -266,7 +267,7 @@ class Engine:
             for text in self.process.stdout:
                 try:
                     line = json.loads(text)
-                except json.JSONDecodeError:
+                except ValueError:      # not JSON, or an integer past Python's 4,300-digit limit
                     log.warning("engine wrote a line that is not JSON: %r", text[:200])
                     continue
                 qid = line.get("id") if isinstance(line, dict) else None
@@ -438,6 +439,8 @@ def _position_data(position: Any) -> dict[str, Any]:
         except json.JSONDecodeError as exc:
             raise EngineError(f"{os.fspath(position)}: malformed JSON: {exc.msg} at line {exc.lineno}",
                               "position") from None
+        except ValueError as exc:       # an integer literal past Python's 4,300-digit limit
+            raise EngineError(f"{os.fspath(position)}: malformed JSON: {json_error_text(exc)}", "position") from None
         if not isinstance(data, dict):
             raise EngineError(f"{os.fspath(position)}: a position must be a JSON object", "position")
         return data

@@ -707,6 +707,8 @@ class Table:
         elif name == "undo":
             if arg is not None:
                 self.term.print("undo takes nothing after it", style="red")
+            elif (refusal := s.undo_refusal(p)) is not None:
+                self.term.print(refusal, style="red")
             elif s.undo(p):
                 for q in self.shown:
                     self.shown[q] = min(self.shown[q], s.ply)

@@ -37,7 +37,7 @@ from typing import Any, Callable, Iterator
 
 from burano_ai.core.errors import BuranoError, OptionError, PositionError
 from burano_ai.core.game import StepEffect, player_range_text
-from burano_ai.core.jsonio import MAX_POSITION_BYTES, read_text_file
+from burano_ai.core.jsonio import MAX_POSITION_BYTES, json_error_text, read_text_file
 from burano_ai.core.options import game_for, parse_game_options
 from burano_ai.core.seats import SEAT_LETTERS, parse_seat
 from burano_ai.core.seeds import derive
@@ -207,6 +207,8 @@ class GameRecord:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise RecordError(f"record: not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+        except ValueError as exc:       # an integer literal past Python's 4,300-digit limit
+            raise RecordError(f"record: not JSON ({json_error_text(exc)})") from None
         except RecursionError:
             raise RecordError("record: nested too deeply") from None
         return cls.from_dict(data)
@@ -383,15 +385,18 @@ class GameRecord:
         del self.steps[ply:]
         self.result = None
 
-    def positions(self, game_factory: GameFactory | None = None) -> Iterator[tuple[int, Any]]:
+    def positions(self, game_factory: GameFactory | None = None,
+                  checkpoint: Callable[[], None] | None = None) -> Iterator[tuple[int, Any]]:
         """Yield (ply, state before steps[ply]) for every step, then (len(steps), final state).
 
         The yielded state is the replay's own: copy it (`clone()`) to keep it past the next iteration.
+        `checkpoint()`, if given, is called before every state the filling of a one-seat export's hidden
+        steps tries (its owner raises there to stop a replay that takes too long, or whose client left).
         """
         state, from_view = self._initial(game_factory)
         filled = None
         if self.view is not None and (from_view or any(s.hidden for s in self.steps)):
-            state, filled = self._filled(game_factory)
+            state, filled = self._filled(game_factory, checkpoint)
         for i, step in enumerate(self.steps):
             yield i, state
             self._apply(state, i, step if filled is None else filled[i])
@@ -469,7 +474,8 @@ class GameRecord:
         """The steps of a one-seat export with every hidden step given a consistent text (`_filled`)."""
         return self._filled(game_factory)[1]
 
-    def _filled(self, game_factory: GameFactory | None) -> tuple[Any, list[Step]]:
+    def _filled(self, game_factory: GameFactory | None,
+                checkpoint: Callable[[], None] | None = None) -> tuple[Any, list[Step]]:
         """A start and the steps of a one-seat export, every hidden step given a consistent text.
 
         Depth-first over the hidden steps, trying first the outcomes the seat's later public steps need
@@ -487,6 +493,8 @@ class GameRecord:
         rng = random.Random(0)
 
         def apply(state, i: int, step: Step) -> None:
+            if checkpoint is not None:
+                checkpoint()
             budget[0] -= 1
             if budget[0] < 0:
                 raise RecordError(f"record: no assignment of the hidden steps consistent with the record found "

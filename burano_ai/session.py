@@ -18,8 +18,12 @@ Two kinds of chance (docs/game-format.md, "Secret chance and seeds"):
   it through a keyed hash (BLAKE2b, `secret_seed`), so nothing a seat's client receives -- its view, its
   one-seat export, the record -- predicts a hidden draw or a bot's next choice. **Undo redraws**: chance
   outcomes derive from (secret, step number, undos so far) and the bots are reseeded from (secret, seat,
-  undos so far), so after `undo` the same move meets a fresh draw and a fresh bot reply (undo cannot
-  preview what is hidden). The secret is never written anywhere: the record has no seed, its `start` is
+  undos so far), so after `undo` the same move meets a fresh draw and a fresh bot reply. A redraw cannot
+  hide what already was hidden when the seat moved, though (a card dealt face down, a bot's hand, a card
+  returned face down that the next draw must take): what the seat saw since came from it. So **undo
+  previews nothing** (`undo_refusal`): it takes a move back only when the seat saw nothing hidden from it
+  then -- nothing was hidden (every later draw and bot reply is drawn afresh), or the seat has seen no
+  step since but its own -- and otherwise refuses in one line (`UndoRefused`). The secret is never written anywhere: the record has no seed, its `start` is
   the dealt position and its steps say every draw, which is all a replay needs; `resume` of such a record
   draws a new secret, so reloading a save does not replay the draws seen before.
 - **Seeded** (an explicit `seed`: tests, the arena, reproducible practice games): chance outcomes derive
@@ -69,6 +73,25 @@ def secret_seed(secret: bytes, *keys: int) -> int:
     """
     data = b"".join(k.to_bytes(16, "little", signed=True) for k in keys)
     return int.from_bytes(hashlib.blake2b(data, key=secret, digest_size=8).digest(), "little") >> 1
+
+
+#: Worlds drawn from a seat's view to decide whether anything is hidden from it (`hides_anything`).
+HIDDEN_PROBES = 24
+
+
+def hides_anything(state: Any, seat: int, probes: int = HIDDEN_PROBES) -> bool:
+    """Whether `state` hides anything from `seat`: some world the seat cannot tell from it differs.
+
+    Game-agnostic: `State.resample(seat, seed)` draws worlds of the seat's information set, and a view's
+    dict cannot say it (Burano writes another seat's empty blind hand as a count in a view). With one
+    world only (nothing hidden) every draw is `state` itself; with two or more, all `probes` draws are
+    `state` with probability at most 2**-probes under a uniform draw."""
+    full = state.to_dict()
+    return any(state.resample(seat, i).to_dict() != full for i in range(probes))
+
+
+class UndoRefused(IllegalMoveError):
+    """An undo that would show the seat something it could not see without it (`GameSession.undo_refusal`)."""
 
 
 class GameSession:
@@ -363,12 +386,19 @@ class GameSession:
         bots replay the same; a secret game counts the undo (`undos`) and redraws: the chance outcomes and the
         bots' choices after the cut are drawn afresh, so an undo never previews a hidden draw or a bot reply.
         Returns False (nothing changed) when the seat has no earlier decision.
+
+        Raises:
+            UndoRefused: in a secret game, the seat has seen since that decision something that came from
+                what was hidden from it there (`undo_refusal`); nothing changes.
         """
         letter = SEAT_LETTERS[self.seat(seat)]
         steps = self.record.steps
         mine = [i for i, s in enumerate(steps) if s.actor == letter]
         if not mine:
             return False
+        refusal = self.undo_refusal(seat)
+        if refusal is not None:
+            raise UndoRefused(refusal)
         self.record.truncate(mine[-1])
         del self.effects[mine[-1]:]
         del self.words[mine[-1]:]
@@ -376,6 +406,37 @@ class GameSession:
         self.undos += 1
         self._sync_bots()
         return True
+
+    def undo_refusal(self, seat: int | str) -> str | None:
+        """Why an undo by `seat` would preview something hidden from it, or None when it may undo.
+
+        Undo goes back to the seat's last decision D. Whatever the seat saw after D was drawn from the world
+        of D; a secret game's undo redraws the chance and the bots after D, but the parts of D hidden from
+        the seat (another seat's cards, a card returned face down, a deck's make-up) stay, so a step it saw
+        may have shown them (a draw forced with probability 1, a bot's reply from its hand). The undo is
+        allowed when (1) nothing of D was hidden from the seat (its view of D is the whole position: every
+        later draw and reply then comes from public facts and fresh chance), or (2) the seat has seen no
+        step since D (its own move aside). A seeded game is exempt: its seed's holder can compute every
+        draw anyway, and undo replays them by design.
+        """
+        p = self.seat(seat)
+        letter = SEAT_LETTERS[p]
+        steps = self.record.steps
+        mine = [i for i, s in enumerate(steps) if s.actor == letter]
+        if not mine or self.seeded:
+            return None
+        cut = mine[-1]
+        seen = [s for s in steps[cut + 1:] if s.actor != letter and s.visible_to(letter)]
+        if not seen:
+            return None
+        decision = self.record.replay(cut, game_factory=self.game_factory)
+        if not hides_anything(decision, p):
+            return None
+        first = seen[0]
+        what = (f"the draw {first.move!r}" if first.is_chance else f"{first.actor}'s move {first.move!r}")
+        more = f" and {len(seen) - 1} more step{'s' if len(seen) > 2 else ''}" if len(seen) > 1 else ""
+        return (f"cannot undo: since your move you have seen {what}{more}, which came from what was hidden "
+                f"from you then; taking the move back would let you choose again knowing it")
 
     def _sync_bots(self) -> None:
         for p, bot in self._bots.items():

@@ -5,6 +5,14 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
+from signal_helpers import keep_ignoring_for_this_process_only
+
+
+def pytest_configure(config) -> None:
+    """Launched in the background or under nohup, the session ignores SIGINT/SIGQUIT/SIGHUP: keep ignoring
+    them here, but let every child a test starts begin with a terminal's signals (`signal_helpers`)."""
+    keep_ignoring_for_this_process_only()
+
 
 @pytest.fixture
 def runner() -> CliRunner:

@@ -292,9 +292,10 @@ seat = start.actor
 def test_native_searcher_refuses_a_seat_with_no_legal_action():
     out = run_child(MALFORMED + """
 # The example's crash: a pyramid decision whose actor has no cube left (the native tree read legal[0]).
+# Built unchecked: `State.from_position` checks a position as the reader does and refuses this one.
 pos = start.to_position()
 pos.players[seat].reserve = [0] * len(pos.players[seat].reserve)
-stuck = State.from_position(pos, game)
+stuck = State._from_position_unchecked(pos, game)
 assert stuck.legal_actions() == [] and stuck.current_player() == seat
 for searcher in (NativeSearcher, Searcher):
     refused(lambda: searcher(stuck, seat, Params(), 0), "has no legal action")
@@ -338,7 +339,7 @@ pl = pos.players[seat]
 colour = max(range(len(pl.reserve)), key=lambda c: pl.reserve[c])
 pl.reserve = [1 if c == colour else 0 for c in range(len(pl.reserve))]
 pos.pyramid_target = pos.pyramid_count(seat) + 3
-bad = State.from_position(pos, game)
+bad = State._from_position_unchecked(pos, game)
 assert len(bad.legal_actions()) == 1
 native = NativeSearcher(bad, seat, Params(), 3)
 native.run(iterations=200)

@@ -157,5 +157,6 @@ def test_a_forbidden_cimport_breaks_the_contract(tmp_path, pyx, line, problem):
                                     "burano_ai.games.goofspiel.position"])
 def test_importing_the_upper_layers_does_not_load_a_reference_model(module):
     code = f"import sys, {module}; print(any('.reference' in m for m in sys.modules))"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         timeout=120).stdout
     assert out.strip() == "False"

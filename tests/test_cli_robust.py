@@ -224,3 +224,50 @@ def test_a_tiny_time_budget_still_searches(workers):
     data = json.loads(result.stdout)
     assert data["move"] and data["action"] >= 0
     assert data["iterations"] >= int(workers)
+
+
+# ------------------------------------------------------------------------------------------------
+# Issue 35, G08: an integer literal past Python's 4,300-digit limit in a record, a --data file or a
+# position file was an internal error (exit 70) in replay, analyse, play --resume, new and games
+
+HUGE_LITERAL = "9" * 4400
+
+
+@pytest.fixture(scope="module")
+def record_with_a_huge_int(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("g08")
+    plain = folder / "plain.json"
+    made = burano("random-game", "--game", "goofspiel", "-n", "2", "-s", "3", "-q", "-r", plain)
+    assert made.returncode == 0, made.stderr
+    text = plain.read_text(encoding="utf-8")
+    assert '"seed": 3' in text
+    huge = folder / "huge.json"
+    huge.write_text(text.replace('"seed": 3', f'"seed": {HUGE_LITERAL}', 1), encoding="utf-8")
+    return huge
+
+
+@pytest.mark.parametrize("command", [("replay",), ("analyse", "--iterations", "10"), ("play", "--resume")],
+                         ids=lambda c: c[0])
+def test_a_record_with_an_integer_past_the_digit_limit_is_one_error_line(record_with_a_huge_int, command):
+    *verb, = command
+    args = [*verb, record_with_a_huge_int] if verb[0] != "play" else ["play", "--resume", record_with_a_huge_int]
+    assert_one_error_line(burano(*args), 2, "record: not JSON", "4,300 digits")
+
+
+@pytest.mark.parametrize("game", ["azul-sintra", "walking-in-burano"])
+@pytest.mark.parametrize("command", ["new", "games", "random-game"])
+def test_a_data_file_with_an_integer_past_the_digit_limit_is_one_error_line(tmp_path, game, command):
+    data = tmp_path / "data.json"
+    data.write_text('{"track": [' + HUGE_LITERAL + "]}", encoding="utf-8")
+    assert_one_error_line(burano(command, "--game", game, "--data", data), 2, "--data", "not JSON", "4,300 digits")
+
+
+@pytest.mark.parametrize("game", ["burano", "goofspiel", "azul-sintra", "walking-in-burano", "venice-2099"])
+def test_a_position_with_an_integer_past_the_digit_limit_is_one_error_line(tmp_path, game):
+    made = burano("new", "--game", game)
+    assert made.returncode == 0, made.stderr
+    data = json.loads(made.stdout)
+    data["round"] = 0
+    position = tmp_path / "position.json"
+    position.write_text(json.dumps(data).replace('"round": 0', f'"round": {HUGE_LITERAL}', 1), encoding="utf-8")
+    assert_one_error_line(burano("show", position), 2, "4,300 digits")

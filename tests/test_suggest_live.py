@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from signal_helpers import terminal_signals, wait_child
+
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = str(resources.files("burano_ai.games.burano.data").joinpath("examples/midgame-4p-C.json"))
 ANSI = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]")
@@ -50,7 +52,8 @@ def test_ctrl_c_on_a_terminal_prints_the_best_move_so_far():
     env = {k: v for k, v in os.environ.items() if k != "BURANO_DEBUG_TRACEBACK"}
     env.update(PYTHONPATH=str(REPO), COLUMNS="160", LINES="40", TERM="xterm")
     pid, fd = pty.fork()
-    if pid == 0:        # the child: the pty is its controlling terminal
+    if pid == 0:        # the child: the pty is its controlling terminal, with a terminal's signals
+        terminal_signals()
         os.chdir(REPO)
         os.execve(sys.executable, [sys.executable, "-m", "cli", "suggest", EXAMPLE, "--time", "600",
                                    "--threads", "2", "--top", "3"], env)
@@ -59,7 +62,7 @@ def test_ctrl_c_on_a_terminal_prints_the_best_move_so_far():
         assert b"it/s" in ANSI.sub(b"", live)
         os.write(fd, b"\x03")                                 # Ctrl-C typed on the terminal
         rest = ANSI.sub(b"", read_until(fd, None)).decode(errors="replace")
-        _, status = os.waitpid(pid, 0)
+        status = wait_child(pid, 60)
         pid = 0
         assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, (status, rest)
         assert "seat C:" in rest and "plan for this turn:" in rest
@@ -69,7 +72,7 @@ def test_ctrl_c_on_a_terminal_prints_the_best_move_so_far():
     finally:
         if pid:
             os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
+            wait_child(pid, 10)
         os.close(fd)
 
 

@@ -9,6 +9,7 @@ iteration budget plays the same moves for the same seed.
 from __future__ import annotations
 
 import random
+import time
 
 from burano_ai.bots.spec import BotSpec
 from burano_ai.core.errors import OptionError
@@ -30,8 +31,12 @@ class Bot:
 
     name = "bot"
     #: A `threading.Event` its owner may set to end the current decision's search early (the best move so
-    #: far is played): honoured by the bots whose search can stop (`ismcts` in one process), else ignored.
+    #: far is played): honoured by every searching bot (ismcts in one process, mcts-pkg, the OpenSpiel bots:
+    #: at the next iteration or rollout), so a bot stops within one playout.
     stop_event = None
+    #: Seconds one decision may take at most, whatever the spec's budget says (its owner's cap: the web
+    #: server's `bot_seconds`); None: the spec's budget alone. A search cut by it plays its best move so far.
+    max_seconds: float | None = None
 
     def __init__(self, spec: BotSpec, seed: int, game: str = DEFAULT_GAME) -> None:
         if isinstance(seed, bool) or not isinstance(seed, int):
@@ -67,6 +72,17 @@ class Bot:
 
     def _choose(self, state, seat: int, legal: list[int], seed: int) -> int:
         raise NotImplementedError
+
+    def deadline(self, seconds: float | None = None) -> float | None:
+        """The `time.perf_counter()` at which the decision starting now must stop: the sooner of the spec's
+        `seconds` and the owner's `max_seconds`; None when neither bounds it."""
+        budgets = [s for s in (seconds, self.max_seconds) if s is not None]
+        return time.perf_counter() + min(budgets) if budgets else None
+
+    def should_stop(self, deadline: float | None) -> bool:
+        """Whether the decision under way must stop now: its owner asked (`stop_event`), or `deadline` passed."""
+        event = self.stop_event
+        return (event is not None and event.is_set()) or (deadline is not None and time.perf_counter() >= deadline)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.spec} seed={self.seed}>"

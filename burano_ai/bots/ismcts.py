@@ -67,7 +67,10 @@ class IsmctsBot(Bot):
     def _choose(self, state, seat: int, legal: list[int], seed: int) -> int:
         from burano_ai.engine import suggest
         from burano_ai.search.parallel import game_factory_for
-        result = suggest(state, seat=seat, limit=self.limit, params=self.params, seed=seed, workers=self.workers,
+        limit = self.limit
+        if self.max_seconds is not None and (limit.seconds is None or limit.seconds > self.max_seconds):
+            limit = Limit(iterations=limit.iterations, seconds=self.max_seconds)   # the owner's cap: sooner
+        result = suggest(state, seat=seat, limit=limit, params=self.params, seed=seed, workers=self.workers,
                          threads=self.threads, game_factory=game_factory_for(state),
                          stop=self.stop_event if self.workers == 1 else None)
         self.iterations += result.iterations

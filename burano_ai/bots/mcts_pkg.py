@@ -58,7 +58,8 @@ class MctsPkgBot(Bot):
 
     Each decision: resample the hidden information once from the seat's view (one determinized world),
     wrap it in the package's interface (`_PkgState`: getCurrentPlayer / getPossibleActions / takeAction /
-    isTerminal / getReward) and run ``mcts(iterationLimit=...)`` or ``mcts(timeLimit=...)``. Playouts use
+    isTerminal / getReward) and run the package's search loop (``mcts.search``: ``executeRound`` until the
+    ``iterations`` or the ``time`` budget, whichever ends first, or the owner's stop or cap). Playouts use
     the State's native uniform random playout (``rollout=native``, the compiled core's, in C) or the
     package's own Python `randomPolicy` (``rollout=python``). The reward is our search's reward for the
     searching seat (win share blended with the VP margin, `burano_ai.search.params`).
@@ -113,16 +114,20 @@ class MctsPkgBot(Bot):
         world = seat_view(state, seat).resample(seat, seed)
         search = self._Search(seat, derive(seed, 1), self.native)
         policy = search.rollout if self.native else self._mcts.randomPolicy
-        if self.seconds is not None:
-            searcher = self._mcts.mcts(timeLimit=self.seconds * 1000.0, explorationConstant=self.c,
-                                       rolloutPolicy=policy)
-        else:
-            searcher = self._mcts.mcts(iterationLimit=self.iterations_limit, explorationConstant=self.c,
-                                       rolloutPolicy=policy)
+        # The package's own loop runs to its limit, unstoppable; this is the same loop (`mcts.search`) with
+        # both limits and the owner's stop and cap looked at before every round (one rollout each).
+        searcher = self._mcts.mcts(iterationLimit=1, explorationConstant=self.c, rolloutPolicy=policy)
+        deadline = self.deadline(self.seconds)
+        rounds = self.iterations_limit if self.iterations_limit is not None else 10**9
         saved = random.getstate()
         random.seed(seed)
         try:
-            action = searcher.search(initialState=_PkgState(world, seat, search))
+            searcher.root = self._mcts.treeNode(_PkgState(world, seat, search), None)
+            done = 0
+            while done < rounds and (done == 0 or not self.should_stop(deadline)):
+                searcher.executeRound()
+                done += 1
+            action = searcher.getAction(searcher.root, searcher.getBestChild(searcher.root, 0))
         finally:
             random.setstate(saved)
         self.iterations += searcher.root.numVisits

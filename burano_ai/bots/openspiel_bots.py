@@ -73,8 +73,9 @@ class NativeRolloutEvaluator(os_mcts.Evaluator):
     """
 
     def __init__(self, n_rollouts: int = 1, random_state: np.random.RandomState | None = None,
-                 game: str = DEFAULT_GAME) -> None:
+                 game: str = DEFAULT_GAME, should_stop=None) -> None:
         self.n_rollouts = n_rollouts
+        self.should_stop = should_stop       # () -> bool: stop after the current rollout (at least one)
         self._random_state = random_state or np.random.RandomState()
         self._unwrap = get_spec(game).openspiel_unwrap
 
@@ -84,11 +85,13 @@ class NativeRolloutEvaluator(os_mcts.Evaluator):
             return np.full(state.num_players(), 1.0 / state.num_players())
         playout = _UNIFORM_PLAYOUT.play   # in C for the core, `random_playout` for the reference model
         total = np.zeros(inner.num_players)
-        for _ in range(self.n_rollouts):
+        done = 0
+        while done < self.n_rollouts and (done == 0 or self.should_stop is None or not self.should_stop()):
             s = inner.clone()
             playout(s, int(self._random_state.randint(_SEED_RANGE)))
             total += s.returns()
-        return total / self.n_rollouts
+            done += 1
+        return total / done
 
     def prior(self, state) -> list[tuple[int, float]]:
         if state.is_chance_node():
@@ -97,12 +100,32 @@ class NativeRolloutEvaluator(os_mcts.Evaluator):
         return [(a, 1.0 / len(legal)) for a in legal]
 
 
+class StoppableRandomRolloutEvaluator(os_mcts.RandomRolloutEvaluator):
+    """OpenSpiel's `RandomRolloutEvaluator` (its own rollouts through pyspiel), one rollout at a time, so
+    `should_stop` ends an evaluation between rollouts (after at least one)."""
+
+    def __init__(self, n_rollouts: int = 1, random_state: np.random.RandomState | None = None,
+                 should_stop=None) -> None:
+        super().__init__(n_rollouts=1, random_state=random_state)
+        self.rollouts = n_rollouts
+        self.should_stop = should_stop
+
+    def evaluate(self, state) -> np.ndarray:
+        total, done = None, 0
+        while done < self.rollouts and (done == 0 or self.should_stop is None or not self.should_stop()):
+            one = super().evaluate(state)
+            total = one if total is None else total + one
+            done += 1
+        return total / done
+
+
 def make_evaluator(kind: str, n_rollouts: int, random_state: np.random.RandomState,
-                   game: str = DEFAULT_GAME) -> os_mcts.Evaluator:
-    """``native`` (`NativeRolloutEvaluator`) or ``random`` (OpenSpiel's `RandomRolloutEvaluator`)."""
+                   game: str = DEFAULT_GAME, should_stop=None) -> os_mcts.Evaluator:
+    """``native`` (`NativeRolloutEvaluator`) or ``random`` (OpenSpiel's random rollouts); `should_stop`
+    (() -> bool) ends an evaluation between rollouts."""
     if kind == "native":
-        return NativeRolloutEvaluator(n_rollouts, random_state, game)
-    return os_mcts.RandomRolloutEvaluator(n_rollouts=n_rollouts, random_state=random_state)
+        return NativeRolloutEvaluator(n_rollouts, random_state, game, should_stop)
+    return StoppableRandomRolloutEvaluator(n_rollouts, random_state, should_stop)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -117,9 +140,10 @@ class TimedISMCTSBot(os_ismcts.ISMCTSBot):
     many ran. The loop body is OpenSpiel's own (`sample_root_state`, `run_simulation`).
     """
 
-    def __init__(self, *args: Any, seconds: float | None = None, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, seconds: float | None = None, should_stop=None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.seconds = seconds
+        self.should_stop = should_stop       # () -> bool: the owner's stop or cap (looked at every simulation)
         self.simulations = 0
 
     def _root_visited(self, legal_actions) -> bool:
@@ -127,7 +151,7 @@ class TimedISMCTSBot(os_ismcts.ISMCTSBot):
         return any(a in children and children[a].visits > 0 for a in legal_actions)
 
     def run_search(self, state):
-        if self.seconds is None:
+        if self.seconds is None and self.should_stop is None:
             self.simulations = self._max_simulations
             return super().run_search(state)
         self.reset()
@@ -136,12 +160,13 @@ class TimedISMCTSBot(os_ismcts.ISMCTSBot):
             self.simulations = 0
             return [(legal_actions[0], 1.0)]
         self._root_node = self.create_new_node(state)
-        deadline = time.perf_counter() + self.seconds
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
         # Until a legal root move has a visit (a first simulation may only expand the root), then until the
-        # deadline: OpenSpiel's final policy asserts a visited root.
-        while done < self._max_simulations and (not self._root_visited(legal_actions)
-                                                 or time.perf_counter() < deadline):
+        # deadline or the owner's stop: OpenSpiel's final policy asserts a visited root.
+        while done < self._max_simulations and (not self._root_visited(legal_actions) or (
+                (deadline is None or time.perf_counter() < deadline)
+                and (self.should_stop is None or not self.should_stop()))):
             self.run_simulation(self.sample_root_state(state))
             done += 1
         self.simulations = done
@@ -164,16 +189,18 @@ class TimedMCTSBot(os_mcts.MCTSBot):
     `mcts_search` returns the tree as it stands. `simulations` reports how many ran.
     """
 
-    def __init__(self, *args: Any, seconds: float | None = None, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, seconds: float | None = None, should_stop=None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.seconds = seconds
+        self.should_stop = should_stop       # () -> bool: the owner's stop or cap (looked at every simulation)
         self.simulations = 0
         self._deadline: float | None = None
         self._root = None
 
     def _apply_tree_policy(self, root, state):
         self._root = root
-        if (self._deadline is not None and time.perf_counter() >= self._deadline
+        if (((self._deadline is not None and time.perf_counter() >= self._deadline)
+                or (self.should_stop is not None and self.should_stop()))
                 and any(child.explore_count > 0 for child in root.children)):
             raise _OutOfTime
         return super()._apply_tree_policy(root, state)
@@ -242,10 +269,13 @@ class OpenSpielISMCTSBot(Bot):
         game = openspiel_game_of(self.game, view)
         root = game.wrap(view)
         rs = np.random.RandomState(seed)
-        bot = TimedISMCTSBot(game, make_evaluator(self.evaluator_kind, self.n_rollouts, rs, self.game), self.uct_c,
-                             self.max_simulations, max_world_samples=self.worlds, random_state=rs,
+        deadline = self.deadline()                 # the owner's cap; the spec's `time` is the bot's own budget
+        # OpenSpiel's own search loop unless an owner may stop or cap this bot (then the same loop, checked)
+        stop = None if deadline is None and self.stop_event is None else lambda: self.should_stop(deadline)
+        bot = TimedISMCTSBot(game, make_evaluator(self.evaluator_kind, self.n_rollouts, rs, self.game, stop),
+                             self.uct_c, self.max_simulations, max_world_samples=self.worlds, random_state=rs,
                              final_policy_type=self.final, allow_inconsistent_action_sets=self.inconsistent,
-                             seconds=self.seconds)
+                             seconds=self.seconds, should_stop=stop)
         sampler = rs.uniform
         bot.set_resampler(lambda s, player: s.resample_from_infostate(player, sampler))
         action = int(bot.step(root))
@@ -281,9 +311,11 @@ class OpenSpielMCTSBot(Bot):
         world = seat_view(state, seat).resample(seat, derive(seed, 7))
         game = openspiel_game_of(self.game, world)
         rs = np.random.RandomState(seed)
+        deadline = self.deadline()                 # the owner's cap; the spec's `time` is the bot's own budget
+        stop = None if deadline is None and self.stop_event is None else lambda: self.should_stop(deadline)
         bot = TimedMCTSBot(game, self.uct_c, self.max_simulations,
-                           make_evaluator(self.evaluator_kind, self.n_rollouts, rs, self.game),
-                           solve=self.solve, random_state=rs, seconds=self.seconds)
+                           make_evaluator(self.evaluator_kind, self.n_rollouts, rs, self.game, stop),
+                           solve=self.solve, random_state=rs, seconds=self.seconds, should_stop=stop)
         action = int(bot.step(game.wrap(world)))
         self.iterations += bot.simulations
         return action

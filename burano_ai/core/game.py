@@ -20,7 +20,9 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
 
+from burano_ai.core.arguments import check_action_list
 from burano_ai.core.errors import OptionError
+from burano_ai.core.seats import CHANCE, TERMINAL, parse_seat
 
 
 class DecisionMode(IntEnum):
@@ -71,6 +73,34 @@ class State(Protocol):
     def chance_kind(self) -> int: ...      # the pending chance event's kind, 0..6 (the C interface's)
     def chance_kind_name(self, kind: int | None = None) -> str: ...   # its name ("fish-draw", "prize")
     def phase_name(self) -> str: ...       # the part of the game the State is in ("pyramid", "bid")
+
+
+def check_prior_arguments(state: Any, player: Any, legal: Any) -> tuple[int, list[int] | None]:
+    """The arguments of `State.prior(player, legal)`, checked alike in every game and implementation.
+
+    Returns (player as a 0-based seat, `legal` as a list of ids), or (seat, None) when the prior is None
+    whatever the game: `legal` empty, a chance node, the end, or `player` not the seat to decide.
+    `player` may also be `current_player()`'s pseudo-player at a chance node or the end (CHANCE,
+    TERMINAL): no seat decides there, so the prior is None.
+
+    Raises:
+        TypeError: `player` is not a seat, `legal` not a list or tuple of ints.
+        OptionError: `player` no seat of this game; an id out of range, given twice, or not a legal move
+            of the seat to decide (the prior is over legal moves; an id past the last action used to be
+            read out of bounds by the compiled cores).
+    """
+    pseudo = type(player) is int and player in (CHANCE, TERMINAL)
+    seat = player if pseudo else parse_seat(player, state.num_players, "player")
+    ids = check_action_list(legal, state.game.num_distinct_actions())
+    if pseudo:
+        return seat, None
+    if not ids or state.is_terminal() or state.is_chance_node() or state.current_player() != seat:
+        return seat, None
+    allowed = set(state.legal_actions())
+    for action in ids:
+        if action not in allowed:
+            raise OptionError(f"prior: action {action} is not a legal move here")
+    return seat, ids
 
 
 @runtime_checkable

@@ -31,6 +31,17 @@ def first_line(exc: Exception) -> str:
     return text if len(text) <= 120 else text[:117] + "..."
 
 
+def json_error_text(exc: ValueError) -> str:
+    """Why JSON text could not be parsed, in one line for a user: the decoder's problem and place, or an
+    integer literal past Python's limit (its own message advises `sys.set_int_max_str_digits()`, which a
+    person reading a record or a data file cannot use)."""
+    if isinstance(exc, json.JSONDecodeError):
+        return f"{exc.msg} at line {exc.lineno} column {exc.colno}"
+    if "integer string conversion" in str(exc):
+        return "an integer literal longer than 4,300 digits"
+    return first_line(exc)
+
+
 def no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """`json.loads` object hook: a key twice in one object is an error (ValueError), not a silent overwrite."""
     out: dict[str, Any] = {}
@@ -84,7 +95,7 @@ def parse_json_text(text: str | bytes, limit: int = MAX_POSITION_BYTES, nesting:
     except RecursionError:
         raise error(f"{what}: nested deeper than {nesting} levels") from None
     except ValueError as exc:   # an integer literal beyond Python's digit limit, or a duplicate key
-        raise error(f"malformed JSON: {first_line(exc)}") from None
+        raise error(f"malformed JSON: {json_error_text(exc)}") from None
     check_nesting(data, nesting, what, error)
     return data
 

@@ -18,6 +18,7 @@ import os
 from typing import Any, Iterable, Mapping
 
 from burano_ai.core.errors import OptionError
+from burano_ai.core.jsonio import json_error_text
 from burano_ai.core.game import GameOption
 
 #: Largest data file `--data` reads.
@@ -126,6 +127,8 @@ def read_data_file(path: str | os.PathLike, where: str) -> Any:
         raise OptionError(f"{where}: not UTF-8 text") from None
     except json.JSONDecodeError as exc:
         raise OptionError(f"{where}: not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+    except ValueError as exc:           # an integer literal past Python's 4,300-digit limit
+        raise OptionError(f"{where}: not JSON ({json_error_text(exc)})") from None
     except RecursionError:
         raise OptionError(f"{where}: nested too deeply") from None
 

@@ -8,6 +8,7 @@ and once the game is over. A game declares its own player range (`GameSpec.min_p
 
 from __future__ import annotations
 
+from burano_ai.core.arguments import int_text, value_text
 from burano_ai.core.errors import BuranoError, OptionError
 
 #: The framework's seat letters: at most six seats (Venice 2099 needs five).
@@ -38,11 +39,11 @@ def parse_seat(value: int | str, num_players: int, what: str = "seat",
         text = value.strip().upper()
         if len(text) == 1 and text in letters:
             return letters.index(text)
-        raise error(f"{what} {value!r} is not a seat of this {num_players}-player game "
+        raise error(f"{what} {value_text(value)} is not a seat of this {num_players}-player game "
                     f"(use {', '.join(letters)})")
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"{what} must be a seat letter or a 0-based int, not {type(value).__name__}")
     if not 0 <= value < num_players:
-        raise error(f"{what} {value} is not a seat of this {num_players}-player game "
+        raise error(f"{what} {int_text(value)} is not a seat of this {num_players}-player game "
                     f"(0-based: 0-{num_players - 1}, or a letter {', '.join(letters)})")
     return value

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import operator
 
+from burano_ai.core.arguments import value_text
+
 MASK64 = (1 << 64) - 1
 #: Derived seeds are non-negative and fit 31 bits (accepted by every seeded API, C `int` included).
 SEED_BITS = 31
@@ -50,4 +52,4 @@ def check_seed(seed: object, what: str = "seed") -> int:
             return operator.index(seed)
         except TypeError:
             pass
-    raise TypeError(f"{what} must be an int, not {type(seed).__name__} ({seed!r})")
+    raise TypeError(f"{what} must be an int, not {type(seed).__name__} ({value_text(seed)})")

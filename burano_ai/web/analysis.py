@@ -71,6 +71,7 @@ class Analysis:
         self.id = analysis_id
         self.token = new_token()
         self.owner = owner
+        self.client = ""          # who started it (`limits.client_of`), set by the hub: its share counts it
         self.kind = kind
         self.stop_event = threading.Event()
         self.changes = Changes()
@@ -137,13 +138,14 @@ class AnalysisHub:
         self._lock = threading.Lock()
 
     def start(self, position: Any, seat: Any, avoid: Any = None, kind: str | None = None,
-              owner: Any = None) -> Analysis:
+              owner: Any = None, client: str = "") -> Analysis:
         """Check the position, seat and moves to avoid now (one clear error), then search in a thread.
         `kind`: the game's key (default: the game whose format the position declares); `owner`: see
         `Analysis` (the owner's earlier analyses stop).
 
         Raises:
-            Busy: `limits.max_running_analyses` analyses of other owners are searching.
+            Busy: `limits.max_running_analyses` analyses of other owners are searching, or `client` (its
+                address, `limits.client_of`) has `limits.client_analyses` of its own searching.
         """
         if isinstance(position, dict):   # through the text loader, so its size and nesting limits apply
             position = json.dumps(position)
@@ -168,10 +170,15 @@ class AnalysisHub:
                     if running.owner == owner:
                         running.stop()
             searching = [a for a in self.analyses.values() if not a.done and not a.stop_event.is_set()]
+            mine = [a for a in searching if a.client == client]
+            if len(mine) >= self.limits.client_analyses:
+                raise Busy(f"you have {len(mine)} analysis searching on this server (its limit per client): "
+                           f"stop it or wait for it to end")
             if len(searching) >= self.limits.max_running_analyses:
                 raise Busy(f"{len(searching)} analyses are searching on this server (its limit): stop yours "
                            f"or try again later")
             analysis = Analysis(new_token(), kind, position, seat, avoid, owner, self.limits)
+            analysis.client = client
             self.analyses[analysis.id] = analysis
             forgotten = []
             while len(self.analyses) > self.limits.max_analyses:

@@ -38,7 +38,7 @@ from burano_ai.web.events import StreamCounter, event_stream
 from burano_ai.web.games import GameHub, NotNow, registered_kinds
 from burano_ai.web.guard import (AccessError, HostGuard, NeedsToken, WrongToken, allowed_hosts, read_json_body,
                                  request_token)
-from burano_ai.web.limits import ServerLimits
+from burano_ai.web.limits import ServerLimits, client_of
 from burano_ai.web.replay import Cancelled, ReplayHub
 
 #: Seconds between two looks at whether the client of a long request (a replay being built) went away.
@@ -68,11 +68,14 @@ def _field(data: dict[str, Any], name: str, default: Any = ..., kinds: tuple = (
     return value
 
 
-async def _until_done_or_gone(request: Request, work, *args) -> Any:
-    """`work(*args, cancelled)` in a thread; if the client goes away first, `cancelled` is set (the work
-    checks it and stops) and the answer is dropped."""
+async def _until_done_or_gone(request: Request, work, *args, pool=None) -> Any:
+    """`work(*args, cancelled)` in a thread (of `pool`, default the request pool); if the client goes away
+    first, `cancelled` is set (the work checks it and stops) and the answer is dropped."""
     cancelled = threading.Event()
-    task = asyncio.ensure_future(asyncio.to_thread(work, *args, cancelled))
+    if pool is None:
+        task = asyncio.ensure_future(asyncio.to_thread(work, *args, cancelled))
+    else:
+        task = asyncio.ensure_future(asyncio.get_running_loop().run_in_executor(pool, work, *args, cancelled))
     try:
         while True:
             done, _ = await asyncio.wait({task}, timeout=DISCONNECT_POLL)
@@ -107,9 +110,10 @@ def create_app(default_game: str = DEFAULT_GAME, limits: ServerLimits | None = N
         yield
         games.close()   # the bots and searches stop with the server
         analyses.close()
+        replays.close()
 
     app = FastAPI(title="burano serve", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan)
-    streams = StreamCounter(limits.max_streams)
+    streams = StreamCounter(limits.max_streams, limits.client_streams)
     app.state.games, app.state.analyses, app.state.replays = games, analyses, replays
     app.state.streams, app.state.limits = streams, limits
     app.add_middleware(HostGuard, hosts=hosts)
@@ -197,7 +201,7 @@ def create_app(default_game: str = DEFAULT_GAME, limits: ServerLimits | None = N
         seed = _field(data, "seed", None, kinds=(int, type(None)))
         seats = _field(data, "seats", kinds=(list,))
         options = _field(data, "options", None, kinds=(dict, type(None)))
-        game = await asyncio.to_thread(games.create, kind, players, seed, seats, options)
+        game = await asyncio.to_thread(games.create, kind, players, seed, seats, options, client_of(request))
         seat = game.session.humans()[0]
         return {**game.snapshots[seat], "tokens": {SEAT_LETTERS[i]: token for i, token in game.tokens.items()}}
 
@@ -209,7 +213,8 @@ def create_app(default_game: str = DEFAULT_GAME, limits: ServerLimits | None = N
     @app.get("/api/games/{game_id}/events")
     def game_events(request: Request, game_id: str, seat: str | None = None):
         game, index = _game_seat(request, game_id, seat)
-        return event_stream(streams, game.updates, lambda: (game.version, game.snapshots[index], game.closed))
+        return event_stream(streams, game.updates, lambda: (game.version, game.snapshots[index], game.closed),
+                            client=client_of(request))
 
     @app.post("/api/games/{game_id}/move")
     async def move(request: Request, game_id: str):
@@ -237,7 +242,7 @@ def create_app(default_game: str = DEFAULT_GAME, limits: ServerLimits | None = N
         game, index = _game_seat(request, game_id, _field(data, "seat", None, kinds=(str, int)))
         view = game.snapshots[index]["view"]   # the seat's own view: the analysis cannot peek
         analysis = await asyncio.to_thread(analyses.start, view, index, _field(data, "avoid", None, kinds=(list,)),
-                                           kind=game.spec.key, owner=(game.id, index))
+                                           kind=game.spec.key, owner=(game.id, index), client=client_of(request))
         return {**analysis.payload(), "token": analysis.token}
 
     # -- analysis ------------------------------------------------------------------------------
@@ -246,7 +251,7 @@ def create_app(default_game: str = DEFAULT_GAME, limits: ServerLimits | None = N
         data = await body(request)
         position = _field(data, "position", kinds=(dict, str))
         avoid = _field(data, "avoid", None, kinds=(list,))
-        analysis = await asyncio.to_thread(analyses.start, position, None, avoid)
+        analysis = await asyncio.to_thread(analyses.start, position, None, avoid, client=client_of(request))
         return {**analysis.payload(), "token": analysis.token}
 
     @app.get("/api/analysis/{analysis_id}")
@@ -262,7 +267,8 @@ def create_app(default_game: str = DEFAULT_GAME, limits: ServerLimits | None = N
         def read():
             analysis.seen()
             return analysis.version, analysis.payload(), analysis.done or analyses.forgotten(analysis)
-        return event_stream(streams, analysis.changes, read, on_close=analysis.stream_closed)
+        return event_stream(streams, analysis.changes, read, on_close=analysis.stream_closed,
+                            client=client_of(request))
 
     @app.post("/api/analysis/{analysis_id}/stop")
     def analysis_stop(request: Request, analysis_id: str):
@@ -286,7 +292,8 @@ def create_app(default_game: str = DEFAULT_GAME, limits: ServerLimits | None = N
         data = await body(request)
         record = _field(data, "record", kinds=(dict, str))
         seat = _field(data, "seat", None, kinds=(str, int))
-        return (await _until_done_or_gone(request, replays.open, record, seat)).summary()
+        with replays.slot(client_of(request)):   # refused at once (429) when the slots are taken
+            return (await _until_done_or_gone(request, replays.open, record, seat, pool=replays.pool)).summary()
 
     @app.get("/api/replays/{replay_id}/{ply}")
     def replay_step(replay_id: str, ply: int):

@@ -56,33 +56,45 @@ class Changes:
 
 
 class StreamCounter:
-    """The event streams open on one server, at most `limit`."""
+    """The event streams open on one server, at most `limit`, and at most `per_client` of one client."""
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, per_client: int | None = None) -> None:
         self.limit = limit
+        self.per_client = per_client if per_client is not None else limit
         self.open = 0
+        self.by_client: dict[str, int] = {}
         self._lock = threading.Lock()
 
-    def take(self) -> None:
+    def take(self, client: str = "") -> None:
         with self._lock:
+            if self.by_client.get(client, 0) >= self.per_client:
+                raise Busy(f"you have {self.per_client} event streams open on this server (its limit per client): "
+                           f"close a page or try again later")
             if self.open >= self.limit:
                 raise Busy(f"{self.limit} event streams are open on this server (its limit): close a page "
                            f"or try again later")
             self.open += 1
+            self.by_client[client] = self.by_client.get(client, 0) + 1
 
-    def give_back(self) -> None:
+    def give_back(self, client: str = "") -> None:
         with self._lock:
             self.open -= 1
+            left = self.by_client.get(client, 0) - 1
+            if left > 0:
+                self.by_client[client] = left
+            else:
+                self.by_client.pop(client, None)
 
 
 def event_stream(counter: StreamCounter, changes: Changes, read: Callable[[], tuple[Any, Any, bool]],
-                 on_close: Callable[[bool], None] | None = None) -> StreamingResponse:
+                 on_close: Callable[[bool], None] | None = None, client: str = "") -> StreamingResponse:
     """A server-sent event stream of `read()` -> (version, payload, finished), woken by `changes`.
 
     `on_close(finished)` runs when the stream ends: finished True when `read` said so, False when the
-    client went away (or the server stopped). Raises Busy when the server's streams are all taken.
+    client went away (or the server stopped). Raises Busy when the server's streams, or `client`'s share of
+    them, are all taken.
     """
-    counter.take()
+    counter.take(client)
     waiter: list[Any] = []
     closed = threading.Event()
 
@@ -92,7 +104,7 @@ def event_stream(counter: StreamCounter, changes: Changes, read: Callable[[], tu
         closed.set()
         if waiter:
             changes.unwatch(waiter[0])
-        counter.give_back()
+        counter.give_back(client)
         if on_close is not None:
             on_close(finished)
 

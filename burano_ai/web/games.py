@@ -8,8 +8,9 @@ the game's event streams (`updates`).
 
 Each human seat has a token (`LiveGame.tokens`, given only to the game's creator): the routes hand a
 seat's payload only to its holder. A game created without a seed deals from the session's secret, and
-its payloads carry no seed (`setup.seeded` False); the bots' specs are held to the operator's
-`ServerLimits`.
+its payloads carry no seed (`setup.seeded` False); a seed is refused for a game with more than one human
+seat (it would show each person the others' hidden cards), so a seed only ever reaches the one person
+who typed it. The bots' specs are held to the operator's `ServerLimits`.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 import copy
 import json
 import threading
+import time
 from collections import OrderedDict
 from typing import Any
 
@@ -25,9 +27,9 @@ from burano_ai.core.options import game_options_json, make_game, parse_game_opti
 from burano_ai.core.seats import CHANCE, SEAT_LETTERS, parse_seat
 from burano_ai.engine import spec_for_position
 from burano_ai.games import DEFAULT_GAME, all_specs, get_spec
-from burano_ai.session import GameSession
+from burano_ai.session import GameSession, UndoRefused
 from burano_ai.web.events import Changes
-from burano_ai.web.guard import new_token, same_token
+from burano_ai.web.guard import Busy, new_token, same_token
 from burano_ai.web.limits import ServerLimits
 
 
@@ -39,8 +41,6 @@ class NotNow(IllegalMoveError):
 MAX_SEED = 2**63 - 1
 #: Seconds a move or an undo waits for the game's lock (held by a bot for one step) before a 409.
 LOCK_WAIT = 5.0
-#: Bots whose search cannot be stopped mid-decision (third-party searches): they end with their budget.
-UNSTOPPABLE_BOTS = frozenset({"mcts-pkg", "openspiel-ismcts", "openspiel-mcts"})
 #: The page's last-move marks: the changes of at least this many recent steps are sent (more when the
 #: steps since the seat's last decision are more, up to MAX_MARKED_STEPS).
 MARKED_STEPS = 30
@@ -140,19 +140,27 @@ def check_setup(game: Any, players: Any, seed: Any, seats: Any,
             parsed = check_bot_spec(spec, game.key, rules_game)
         except ValueError as exc:
             raise OptionError(f"{where}: {exc}") from None
-        limits.check_bot(parsed, where)
+        limits.check_bot(parsed, where, game.key)
         specs.append(parsed.canonical())
     if "human" not in specs:
         raise OptionError("seats: at least one seat must be 'human' (the board shows a human seat's view)")
+    if seed is not None and specs.count("human") > 1:
+        # Whoever knows the seed rebuilds the whole deal: every other seat's hidden cards and every draw to
+        # come. The creator typed it and every page of the game would carry it (payloads, the URL), so a game
+        # of several people has a secret deal, always.
+        raise OptionError("seed: a seeded deal allows one human seat only (with several people, the seed "
+                          "would show each of them the others' hidden cards); leave the seed empty for a "
+                          "secret deal")
     return players, seed, specs, options
 
 
 def can_stop(spec: str, game: str) -> bool:
-    """Whether a bot of `spec` stops thinking when asked (its `stop_event`): every bot but the third-party
-    adapters and a search in worker processes (those end with their budget, capped by the server)."""
+    """Whether a bot of `spec` stops thinking when asked (its `stop_event`, within one playout): every bot
+    but a search in worker processes (`workers` > 1, which the server's default `bot_workers` = 1 refuses;
+    it ends with its budget, capped by the server). A game's own bots decide in one short step."""
     from burano_ai.bots.spec import parse_bot_spec
     parsed = parse_bot_spec(spec, game)
-    return parsed.name not in UNSTOPPABLE_BOTS and parsed.options.get("workers", 1) <= 1
+    return parsed.options.get("workers", 1) <= 1
 
 
 class LiveGame:
@@ -164,8 +172,10 @@ class LiveGame:
     """
 
     def __init__(self, game_id: str, spec: Any, players: int, seed: int | None, seats: list[str],
-                 options: dict[str, Any] | None = None) -> None:
+                 options: dict[str, Any] | None = None, bot_seconds: float | None = None, client: str = "") -> None:
         self.id = game_id
+        self.client = client                  # who created it (`limits.client_of`): its share counts it
+        self.last_used = time.monotonic()     # the last request that read or played it
         self.spec = spec
         self.session = GameSession(players, seed, seats, game=spec.key, options=options)
         self.seeded = self.session.seeded
@@ -188,6 +198,9 @@ class LiveGame:
         self._stoppable = {seat: can_stop(s, spec.key) for seat, s in enumerate(seats) if s != "human"}
         for seat in self._stoppable:
             self.session.bot(seat).stop_event = self._think_stop
+        for seat, spec_text in enumerate(seats):
+            if spec_text != "human":
+                self.session.bot(seat).max_seconds = bot_seconds   # the operator's cap, whatever the spec says
         self._running = False
         self.error: str | None = None
         # the last-move marks: per human seat, each step's changes to that seat's view (aligned with logs)
@@ -324,6 +337,9 @@ class LiveGame:
             raise NotNow(f"seat {letter} has no move to undo")
         thinking = self.thinking
         if thinking is not None:
+            refusal = self.session.undo_refusal(seat)    # asked before the bot is stopped: a refused undo
+            if refusal is not None:                      # leaves it thinking
+                raise NotNow(refusal)
             if not self._stoppable.get(thinking, True):
                 raise NotNow(f"seat {SEAT_LETTERS[thinking]} ({self.setup['seats'][thinking]}) is thinking and "
                              f"cannot be interrupted: undo once it has moved")
@@ -336,7 +352,11 @@ class LiveGame:
             raise
         try:
             self._halt.clear()
-            done = self.session.undo(seat)
+            try:
+                done = self.session.undo(seat)
+            except UndoRefused as exc:      # it would show the seat something hidden from it (issue 35 G02)
+                self._start_bots()          # a bot stopped for the undo thinks again
+                raise NotNow(str(exc)) from None
             if not done:
                 raise NotNow(f"seat {letter} has no move to undo")
             self._rebuild_logs()
@@ -401,27 +421,59 @@ def seat_marks(game: LiveGame, seat: int) -> dict[str, Any]:
 
 
 class GameHub:
-    """The games this server holds, by id (unguessable), at most `limits.max_games`: creating one more
-    forgets the least recently used game (its bot stops, its streams end)."""
+    """The games this server holds, by id (unguessable): at most `limits.max_games`, and at most
+    `limits.client_games` created by one client. A client at its share makes room by forgetting its own
+    least recently used game; a full server forgets the least recently used game that is over or untouched
+    for `limits.game_idle_seconds`, never another client's game in play, and refuses (429) when there is none
+    (a forgotten game's bot stops, its streams end)."""
 
     def __init__(self, limits: ServerLimits | None = None) -> None:
         self.limits = limits or ServerLimits()
         self.games: OrderedDict[str, LiveGame] = OrderedDict()
         self._lock = threading.Lock()
 
-    def create(self, kind: Any, players: Any, seed: Any, seats: Any, options: Any = None) -> LiveGame:
+    def _room_for(self, client: str) -> LiveGame | None:
+        """The game to forget so that `client` may create one (called with the lock held), or None when there
+        is room already.
+
+        Raises:
+            Busy: the server is full of other clients' games in play.
+        """
+        mine = [g for g in self.games.values() if g.client == client]     # least recently used first
+        if len(mine) >= self.limits.client_games:
+            return mine[0]
+        if len(self.games) < self.limits.max_games:
+            return None
+        if mine:                         # a full server: the client's own game first
+            return mine[0]
+        now = time.monotonic()
+        for game in self.games.values():
+            if game.session.is_over() or now - game.last_used >= self.limits.game_idle_seconds:
+                return game
+        raise Busy(f"this server holds {self.limits.max_games} games, all in play (its limit): try again later")
+
+    def create(self, kind: Any, players: Any, seed: Any, seats: Any, options: Any = None,
+               client: str = "") -> LiveGame:
         """A new game of `kind` (a registered game key) with `players`, `seed` (None: a secret deal), one
         spec per seat and the game's `options` (a JSON object, None for none)."""
         spec = get_spec(kind)   # OptionError naming the known games
         players, seed, seats, options = check_setup(spec, players, seed, seats, self.limits, options)
-        game = LiveGame(new_token(), spec, players, seed, seats, options)
         with self._lock:
-            self.games[game.id] = game
-            forgotten = []
-            while len(self.games) > self.limits.max_games:
-                forgotten.append(self.games.popitem(last=False)[1])
-        for old in forgotten:
-            old.close()
+            self._room_for(client)       # refused before any game is made (and any bot starts)
+        game = LiveGame(new_token(), spec, players, seed, seats, options, bot_seconds=self.limits.bot_seconds,
+                        client=client)
+        forgotten = []
+        try:
+            with self._lock:             # again: other requests may have made games meanwhile
+                while (old := self._room_for(client)) is not None:
+                    forgotten.append(self.games.pop(old.id))
+                self.games[game.id] = game
+        except Busy:
+            game.close()
+            raise
+        finally:
+            for old in forgotten:
+                old.close()
         return game
 
     def get(self, game_id: str) -> LiveGame:
@@ -429,6 +481,7 @@ class GameHub:
             game = self.games.get(game_id)
             if game is not None:
                 self.games.move_to_end(game_id)
+                game.last_used = time.monotonic()
         if game is None:
             raise LookupError(f"no game {_shown(game_id)} on this server (it may have been forgotten: "
                               f"start a new one)")

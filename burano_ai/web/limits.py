@@ -4,8 +4,21 @@ Every limit is set by whoever starts the server (`burano serve --limit NAME=VALU
 a client: a request that asks for more than a limit allows is refused with one line naming the limit
 (a bot spec above a cap: 400; a full server: 429; a body too large: 413). The defaults suit one machine
 shared by a few people: a game's bot thinks at most 30 s with 4 threads in one process, and a search the
-server runs for anyone can be stopped (a bot's `ismcts` search through its stop event, an analysis through
-its own).
+server runs for anyone can be stopped (every bot's search through its stop event, an analysis through its
+own).
+
+A bot's cost is bounded as a whole, not key by key (issue 35, G03): a spec's keys multiply (OpenSpiel's
+`iterations=200000,rollouts=100` is 20 million playouts a decision), so the playouts a decision may ask
+for are capped as a product (`bot_playouts`: iterations x rollouts), a game's own bots' whole-number keys
+as a product (`bot_heuristic_work`: Burano's greedy `samples x depth`), and every searching bot stops at
+`bot_seconds` a decision whatever its spec says (`Bot.max_seconds`; it plays its best move so far, within
+one playout of the cap), or at once when its game is forgotten.
+
+Each client gets its share (issue 35, G04-G07): games, event streams, analyses searching and replays being
+built are counted per client (its address, `client_of`) as well as in all; a client at its share makes
+room from its own (its least recently used game is forgotten) or is refused (429), and a new game forgets
+another client's game only when that one is over or untouched for `game_idle_seconds`. Behind a reverse
+proxy every client has the proxy's address: the shares are then the server's totals.
 """
 
 from __future__ import annotations
@@ -31,24 +44,58 @@ class ServerLimits:
     analysis_threads: int = 0            # threads of one analysis (0: every usable core)
     max_replays: int = 8                 # replays held; the oldest is forgotten
     max_replay_plies: int = 5_000        # steps of a record opened for replay (a 4-player Burano game: ~600)
+    max_running_replays: int = 2         # replays being built at once (on their own threads); one more: 429
+    replay_seconds: float = 3.0          # longest build of one replay (a 4-player Burano game: ~0.5 s): past it, refused
     bot_seconds: float = 30.0            # a bot spec's `time` (seconds per decision) at most
     bot_iterations: int = 200_000        # a bot spec's `iterations` at most
     bot_threads: int = 4                 # a bot spec's `threads` at most
     bot_workers: int = 1                 # a bot spec's `workers` (processes; not stoppable mid-think) at most
     bot_rollouts: int = 100              # a bot spec's `rollouts` (OpenSpiel's bots) at most
+    bot_playouts: int = 200_000          # a search bot's playouts a decision (iterations x rollouts) at most
+    bot_heuristic_work: int = 64         # a game's own bot: the product of its whole-number keys at most
+    client_games: int = 8                # games one client holds (its least recently used is forgotten)
+    client_streams: int = 8              # event streams one client holds open
+    client_analyses: int = 1             # analyses one client has searching
+    client_replays: int = 1              # replays one client has being built
+    game_idle_seconds: float = 600.0     # a game untouched this long (or over) may be forgotten for another's
 
     def bot_caps(self) -> dict[str, float]:
         """Bot spec key -> the largest value a client may ask for."""
         return {"time": self.bot_seconds, "iterations": self.bot_iterations, "threads": self.bot_threads,
                 "workers": self.bot_workers, "rollouts": self.bot_rollouts}
 
-    def check_bot(self, spec: Any, where: str) -> None:
-        """Refuse a parsed `BotSpec` that asks for more than a cap: an OptionError naming the key and the cap."""
+    def check_bot(self, spec: Any, where: str, game: str | None = None) -> None:
+        """Refuse a parsed `BotSpec` that asks for more than a cap, alone or with its other keys: an OptionError
+        naming the keys and the cap. `game`: the game key, for the game's own bots (their keys' product)."""
         for key, cap in self.bot_caps().items():
             value = spec.options.get(key)
             if value is not None and value > cap:
                 raise OptionError(f"{where}: {key}={value:g} is above this server's limit ({key} <= {cap:g}; "
                                   f"the operator sets it: burano serve --limit bot_{_limit_key(key)}=...)")
+        options = spec.options
+        if "iterations" in options or ("rollouts" in options and "time" not in options):
+            iterations = options.get("iterations", DEFAULT_SIMULATIONS)
+            playouts = iterations * options.get("rollouts", 1)
+            if playouts > self.bot_playouts:
+                raise OptionError(f"{where}: iterations x rollouts = {iterations:,} x {options.get('rollouts', 1):,} "
+                                  f"= {playouts:,} playouts a decision is above this server's limit "
+                                  f"(<= {self.bot_playouts:,}; burano serve --limit bot_playouts=...)")
+        if game is not None:
+            from burano_ai.games import get_spec
+            declared = get_spec(game).bots().get(spec.name)
+            if declared is not None:
+                keys = [k for k, default in declared.options.items()
+                        if isinstance(default, int) and not isinstance(default, bool)]
+                work = math.prod(int(options.get(k, declared.options[k])) for k in keys)
+                if work > self.bot_heuristic_work:
+                    shown = " x ".join(f"{k}={options.get(k, declared.options[k])}" for k in keys)
+                    raise OptionError(f"{where}: {shown} = {work:,} is above this server's limit for a game's "
+                                      f"own bot (<= {self.bot_heuristic_work:,}; burano serve --limit "
+                                      f"bot_heuristic_work=...)")
+
+
+#: Simulations of the OpenSpiel and mcts-pkg bots a decision when a spec gives no `iterations` (their default).
+DEFAULT_SIMULATIONS = 500
 
 
 def _limit_key(spec_key: str) -> str:
@@ -91,3 +138,9 @@ def parse_limits(items: list[str] | None, base: ServerLimits | None = None) -> S
                               f"not {text.strip()!r}")
         changes[name] = value
     return dataclasses.replace(limits, **changes)
+
+
+def client_of(request: Any) -> str:
+    """The key a request's client is counted under: its address (a proxy's, behind a reverse proxy)."""
+    client = getattr(request, "client", None)
+    return getattr(client, "host", None) or "unknown"

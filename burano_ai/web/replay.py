@@ -7,11 +7,14 @@ and the step's engine annotations.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
+import time
 import zlib
 from collections import OrderedDict
-from typing import Any
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Iterator
 
 from burano_ai.core.seats import SEAT_LETTERS
 from burano_ai.core.seats import parse_seat
@@ -19,13 +22,17 @@ from burano_ai.core.errors import OptionError
 from burano_ai.games import DEFAULT_GAME
 from burano_ai.record import GameRecord, narrate_step, record_narration
 from burano_ai.web.games import view_changes
-from burano_ai.web.guard import new_token
+from burano_ai.web.guard import Busy, new_token
 from burano_ai.web.limits import ServerLimits
 
 
 
 class Cancelled(Exception):
     """The client that asked for a replay went away before it was built."""
+
+
+class TooLong(OptionError):
+    """A replay that takes longer than the server's `replay_seconds` to build: the record is refused."""
 
 
 def step_text(step: Any, seat: int, effects: list | None = None, game: str = DEFAULT_GAME,
@@ -46,9 +53,12 @@ def _win(actor: str, notes: dict | None) -> list[Any] | None:
 
 class Replay:
     """A record and the seat's view before every step. Building it checks `cancelled` (a threading.Event)
-    before every step and stops with `Cancelled` once it is set (the client went away)."""
+    before every step, and before every state the filling of an export's hidden steps tries, and stops with
+    `Cancelled` once it is set (the client went away), or with `TooLong` once `deadline`
+    (`time.monotonic()`) has passed."""
 
-    def __init__(self, replay_id: str, record: Any, seat: int, cancelled: threading.Event | None = None) -> None:
+    def __init__(self, replay_id: str, record: Any, seat: int, cancelled: threading.Event | None = None,
+                 deadline: float | None = None, seconds: float | None = None) -> None:
         self.id = replay_id
         self.record = record
         self.seat = seat
@@ -56,9 +66,15 @@ class Replay:
         # each view as compressed JSON (~1.4 KB instead of a ~20 KB dict in a 4-player Burano game): a replay
         # of the most plies a server allows stays under 10 MB
         self.views: list[bytes] = []
-        for _ply, state in record.positions():
+
+        def checkpoint() -> None:
             if cancelled is not None and cancelled.is_set():
                 raise Cancelled("the client went away")
+            if deadline is not None and time.monotonic() > deadline:
+                raise TooLong(f"the record takes more than {seconds:g} s to replay on this server (its limit "
+                              f"replay_seconds): it hides too much to be filled in quickly")
+        for _ply, state in record.positions(checkpoint=checkpoint):
+            checkpoint()
             self.views.append(zlib.compress(json.dumps(state.to_dict(seat)).encode(), 1))
         self.words, self.effects = record_narration(record)
 
@@ -108,6 +124,34 @@ class ReplayHub:
         self.limits = limits or ServerLimits()
         self.replays: OrderedDict[str, Replay] = OrderedDict()
         self._lock = threading.Lock()
+        self.building: dict[str, int] = {}      # client -> replays it has being built
+        # Replays are built on threads of their own, never the request pool that moves and undos use.
+        self.pool = ThreadPoolExecutor(max_workers=self.limits.max_running_replays, thread_name_prefix="replay")
+
+    @contextlib.contextmanager
+    def slot(self, client: str) -> Iterator[None]:
+        """Hold one of the server's `max_running_replays` build slots for `client` (at most
+        `client_replays` of its own), or refuse at once (Busy, 429): a replay is never queued."""
+        with self._lock:
+            if self.building.get(client, 0) >= self.limits.client_replays:
+                raise Busy(f"you have {self.limits.client_replays} replay being built on this server (its limit "
+                           f"per client): wait for it")
+            if sum(self.building.values()) >= self.limits.max_running_replays:
+                raise Busy(f"{self.limits.max_running_replays} replays are being built on this server (its limit): "
+                           f"try again in a moment")
+            self.building[client] = self.building.get(client, 0) + 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                left = self.building[client] - 1
+                if left:
+                    self.building[client] = left
+                else:
+                    del self.building[client]
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=False, cancel_futures=True)
 
     def open(self, record: Any, seat: Any, cancelled: threading.Event | None = None) -> Replay:
         if isinstance(record, str):
@@ -123,7 +167,8 @@ class ReplayHub:
                 raise OptionError(f"the record is seat {rec.view}'s export: it can only be replayed as {rec.view}")
         else:
             seat_index = 0 if seat is None else parse_seat(seat, rec.players, what="seat", error=OptionError)
-        replay = Replay(new_token(), rec, seat_index, cancelled)
+        seconds = self.limits.replay_seconds
+        replay = Replay(new_token(), rec, seat_index, cancelled, time.monotonic() + seconds, seconds)
         with self._lock:
             self.replays[replay.id] = replay
             while len(self.replays) > self.limits.max_replays:

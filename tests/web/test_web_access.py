@@ -65,7 +65,7 @@ def make_client():
 def test_every_seat_route_needs_the_seats_token(client):
     """Regression: `GET /api/games/{id}?seat=A` from any client returned seat A's view (and without `seat`
     a human seat's view); moves, undo, the record, events and analysis were anyone's."""
-    payload = _create(client, seats=("human", "human"), seed=4)
+    payload = _create(client, seats=("human", "human"))      # a secret deal: two people never get a seed
     game, tokens = payload["game"], payload["tokens"]
     assert set(tokens) == {"A", "B"} and all(TOKEN.match(t) for t in tokens.values()) and tokens["A"] != tokens["B"]
     routes = [("get", f"/api/games/{game}", {}), ("get", f"/api/games/{game}/events", {}),
@@ -90,9 +90,10 @@ def test_every_seat_route_needs_the_seats_token(client):
     assert played.status_code == 200 and played.json()["log"][0].startswith("A: pick flat")
 
 
-def test_game_and_analysis_ids_are_unguessable(client):
+def test_game_and_analysis_ids_are_unguessable(make_client):
     """Regression: game ids were `g<counter>-<ms mod 100000>` (found from one's own in ~300 GETs) and
     analyses `a1, a2, ...`."""
+    client = make_client(limits=ServerLimits(client_analyses=2))     # two analyses of one client at once
     games = [_create(client)["game"] for _ in range(3)]
     assert all(TOKEN.match(g) for g in games) and len(set(games)) == 3
     from burano_ai.games.burano.deal import deal
@@ -148,6 +149,34 @@ def test_a_secret_game_sends_no_seed_and_a_seeded_one_says_so(client):
         assert not re.search(r'"seed": *[0-9"]', text) and "seeded\": true" not in text, text[:300]
     seeded = _create(client, seats=("human", "random"), seed=12)
     assert seeded["setup"]["seeded"] is True and seeded["setup"]["seed"] == 12
+
+
+@pytest.mark.parametrize("kind, seats", [
+    ("venice-2099", ("human", "human", "random")),          # the issue's probe: B rebuilt A's hand from setup.seed
+    ("burano", ("human", "human")),
+    ("walking-in-burano", ("random", "human", "human")),
+    ("goofspiel", ("human", "random", "human", "human")),
+])
+def test_a_game_of_several_people_refuses_a_seed_and_sends_none(client, kind, seats):
+    """Issue 35 F01: a seeded game sent its seed to every seat, and whoever knows the seed rebuilds the deal
+    (the other people's hidden hands, the draws to come). A seed is refused for a game with two or more
+    human seats, before any game is made; without one, no payload of any of its seats carries a seed."""
+    games = client.app.state.games
+    before = len(games.games)
+    body = {"kind": kind, "players": len(seats), "seats": list(seats), "seed": 5}
+    _error(client.post("/api/games", json=body), 400, "seed", "one human seat", "secret deal")
+    assert len(games.games) == before
+    del body["seed"]
+    created = client.post("/api/games", json=body).json()
+    assert created["setup"]["seeded"] is False and "seed" not in created["setup"]
+    for seat, token in created["tokens"].items():
+        payload = client.get(f"/api/games/{created['game']}", headers=_with(token)).json()
+        record = client.get(f"/api/games/{created['game']}/record", headers=_with(token)).text
+        for text in (json.dumps(payload), record):
+            assert not re.search(r'"seed": *[0-9"]', text), (seat, text[:300])
+    one_person = ["human"] + ["random"] * (len(seats) - 1)
+    seeded = _create(client, seats=one_person, seed=5, kind=kind)      # one person: a reproducible deal
+    assert seeded["setup"]["seeded"] is True and seeded["setup"]["seed"] == 5
 
 
 def test_two_secret_games_deal_differently(client):
@@ -220,6 +249,60 @@ def test_the_operator_sets_the_caps(make_client):
     _error(client.post("/api/games", json={"players": 2, "seats": ["human", "ismcts:time=1"]}), 400, "time <= 0.5")
     assert client.post("/api/games", json={"players": 2, "seats": ["human", "ismcts:time=0.5,workers=2"]}
                        ).status_code == 200
+
+
+@pytest.mark.parametrize("kind, spec, words", [
+    # the issue's spec: each key under its own cap, 20 million playouts a decision (19 s at 20 iterations)
+    ("burano", "openspiel-mcts:iterations=200000,rollouts=100", ["iterations x rollouts", "20,000,000 playouts",
+                                                               "bot_playouts"]),
+    ("burano", "openspiel-ismcts:iterations=100000,rollouts=3", ["300,000 playouts"]),
+    ("burano", "openspiel-mcts:rollouts=100,evaluator=random,iterations=2001", ["200,100 playouts"]),
+    ("burano", "greedy:samples=1000,depth=40", ["samples=1000 x depth=40", "40,000", "bot_heuristic_work"]),
+])
+def test_a_bot_spec_whose_keys_multiply_past_the_caps_is_refused(client, kind, spec, words):
+    """Issue 35 G03: caps were per key, and a bot's cost is their product; one line, no game made."""
+    _error(client.post("/api/games", json={"kind": kind, "players": 2, "seats": [spec, "human"]}), 400,
+           "seats[0] (A)", *words)
+    assert client.app.state.games.games == {}
+    assert client.post("/api/games", json={"kind": kind, "players": 2, "seats": [
+        "openspiel-mcts:iterations=2000,rollouts=100", "human"]}).status_code == 200   # 200,000: at the cap
+    client.app.state.games.close()
+
+
+def test_every_searching_bot_stops_at_the_servers_time_cap(make_client):
+    """Issue 35 G03: with `bot_seconds` = 1, specs within every cap whose budget is counted in iterations
+    (minutes a decision here: 100 rollouts a simulation through OpenSpiel's Python evaluator) end their
+    decision at the cap and play their best move so far. A guard, not a timing: without the cap each of
+    these decisions runs for minutes."""
+    pytest.importorskip("pyspiel")
+    pytest.importorskip("mcts")
+    client = make_client(limits=parse_limits(["bot_seconds=1"]))
+    for spec in ("openspiel-mcts:iterations=2000,rollouts=100,evaluator=random",
+                 "openspiel-ismcts:iterations=2000,rollouts=100,evaluator=random",
+                 "mcts-pkg:iterations=200000,rollout=python", "ismcts:iterations=200000,threads=1"):
+        started = time.monotonic()
+        payload = _create(client, seats=(spec, "human"))
+        live = client.app.state.games.get(payload["game"])
+        assert _wait(lambda: live.session.to_move() == 1 and live.thinking is None, guard=30.0), spec
+        assert time.monotonic() - started < 30, spec
+        assert [s.actor for s in live.session.record.steps].count("A") >= 1
+        live.close()
+
+
+@pytest.mark.parametrize("spec", ["openspiel-mcts:time=30,rollouts=100", "openspiel-ismcts:time=30",
+                                  "mcts-pkg:time=30"])
+def test_a_forgotten_games_third_party_bot_stops(make_client, spec):
+    """Issue 35 G03: OpenSpiel's and the mcts package's searches could not be stopped, and one kept 64 % of a
+    core after its game was forgotten. Now forgetting the game stops them within a rollout."""
+    pytest.importorskip("pyspiel")
+    pytest.importorskip("mcts")
+    client = make_client(limits=ServerLimits(max_games=1))
+    first = _create(client, seats=(spec, "human"))
+    old = client.app.state.games.get(first["game"])
+    assert _wait(lambda: old.thinking == 0 and old._running)
+    _create(client, seats=("human", "random"))            # the first game is forgotten
+    assert old.closed
+    assert _wait(lambda: not old._running, guard=10.0), "the forgotten game's bot is still thinking"
 
 
 def test_parse_limits_names_what_is_wrong():
@@ -297,14 +380,17 @@ def test_the_record_downloads_while_a_bot_thinks(client):
     assert _wait(lambda: not live._running, guard=10.0)
 
 
-def test_undo_refuses_a_bot_that_cannot_be_interrupted(client):
-    """A search that cannot stop mid-decision (worker processes, a third-party search): undo says so at
-    once (409) instead of waiting for the think."""
+def test_undo_refuses_a_bot_that_cannot_be_interrupted(make_client):
+    """A search that cannot stop mid-decision (worker processes, which the operator must allow): undo says so
+    at once (409) instead of waiting for the think. Every other bot stops (issue 35 G03: mcts-pkg and the
+    OpenSpiel bots used to be unstoppable too)."""
     from burano_ai.web.games import can_stop
-    assert can_stop("ismcts:time=2", "burano") and can_stop("random", "burano")
-    assert not can_stop("ismcts:time=2,workers=2", "burano") and not can_stop("mcts-pkg:time=1", "burano")
-    pytest.importorskip("mcts")
-    payload = _create(client, seats=("human", "mcts-pkg:time=2"), seed=3)
+    for spec in ("ismcts:time=2", "random", "greedy", "mcts-pkg:time=1", "openspiel-mcts:time=1",
+                 "openspiel-ismcts:time=1"):
+        assert can_stop(spec, "burano"), spec
+    assert not can_stop("ismcts:time=2,workers=2", "burano")
+    client = make_client(limits=parse_limits(["bot_workers=2"]))
+    payload = _create(client, seats=("human", "ismcts:time=2,workers=2"), seed=3)
     game, token = payload["game"], payload["tokens"]["A"]
     for move in ("pick island", "pick workshop", "pick flat"):
         moved = client.post(f"/api/games/{game}/move", json={"move": move}, headers=_with(token)).json()
@@ -319,7 +405,7 @@ def test_undo_refuses_a_bot_that_cannot_be_interrupted(client):
 def test_the_running_analyses_are_capped_and_an_owners_new_one_replaces_its_old(make_client):
     from burano_ai.games.burano.deal import deal
     from burano_ai.games.burano.notation import position_to_dict
-    client = make_client(limits=ServerLimits(max_running_analyses=1))
+    client = make_client(limits=ServerLimits(max_running_analyses=1, client_analyses=2))   # the server's cap
     position = position_to_dict(deal(2, 1))
     first = client.post("/api/analysis", json={"position": position}).json()
     try:

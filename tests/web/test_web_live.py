@@ -192,7 +192,7 @@ def test_an_idle_stream_waits_for_a_change_instead_of_polling(serve):
     """Regression: every stream looked at its game every 20 ms (200 idle streams = 45 % of a core). Now it
     reads the game once per change: an idle game is read once, a move wakes the stream at once."""
     server = serve()
-    payload = _create(server.url, seats=("human", "human"), seed=3)
+    payload = _create(server.url, seats=("human", "human"))
     game, token = payload["game"], payload["tokens"]["A"]
     live = server.app.state.games.get(game)
     reads = []

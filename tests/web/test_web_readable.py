@@ -294,7 +294,7 @@ def test_islands_name_only_the_seats_in_the_game(live_server, page, players, lab
 
 def test_the_handover_screen_does_not_say_your_move(live_server, page):
     """Regression (item 7): behind the handover screen the header still said `your move (you are A)`."""
-    page.goto(f"{live_server}/?players=2&seed=2&seats=human,human")
+    page.goto(f"{live_server}/?players=2&seats=human,human")   # two people: a secret deal
     page.wait_for_function("window.buranoPage().game && window.buranoPage().legal.length > 0")
     for kind in ("island", "workshop", "flat"):
         if page.locator("#handover").is_visible():

@@ -14,7 +14,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from burano_ai.core.arguments import check_instance
 from burano_ai.core.errors import OptionError, PositionError
+from burano_ai.core.jsonio import json_error_text
 from burano_ai.core.seats import SEAT_LETTERS
 from burano_ai.games.azul_sintra import rules
 from burano_ai.games.azul_sintra.data import (
@@ -154,6 +156,7 @@ class Position:
         self.boards = [PlayerBoard() for _ in range(num_players)]
 
     def copy_fields_from(self, other: Position) -> None:
+        check_instance(other, Position, "an Azul: Stained Glass of Sintra position")
         self.num_players, self.side, self.first_player = other.num_players, other.side, other.first_player
         self.data, self.num_factories, self.flags = other.data, other.num_factories, other.flags
         self.phase, self.round, self.turn = other.phase, other.round, other.turn
@@ -170,8 +173,10 @@ class Position:
 
     # --- where setup stands (derived: setup lays strips seat by seat, column by column, then the indicator)
 
-    def setup_cursor(self) -> tuple[int, int, int]:
-        """(chance kind, seat or slot, column) of the pending setup step (phase SETUP)."""
+    def setup_cursor(self) -> tuple[int, int, int] | None:
+        """(chance kind, seat or slot, column) of the pending setup step; None outside the setup phase."""
+        if self.phase != PHASE_SETUP:
+            return None
         if self.starter < 0:                       # AD-17 flag: the first player is drawn before all else
             return rules.CHANCE_FIRST, 0, 0
         for p, b in enumerate(self.boards):
@@ -504,6 +509,8 @@ def position_from_json(text: object, expect: tuple | None = None) -> Position:
         root = json.loads(text)
     except (json.JSONDecodeError, RecursionError) as e:
         raise PositionError(f"position: not valid JSON ({e})") from None
+    except ValueError as e:             # an integer literal past Python's 4,300-digit limit
+        raise PositionError(f"position: not valid JSON ({json_error_text(e)})") from None
     return position_from_dict(root, expect)
 
 

@@ -14,8 +14,9 @@ from __future__ import annotations
 import json
 from typing import Sequence
 
+from burano_ai.core.arguments import check_indent, check_index, check_instance
 from burano_ai.core.errors import IllegalMoveError, PositionError
-from burano_ai.core.game import NO_TURN, DecisionMode
+from burano_ai.core.game import NO_TURN, DecisionMode, check_prior_arguments
 from burano_ai.core.seats import CHANCE, SEAT_LETTERS, TERMINAL, parse_seat
 from burano_ai.core.seeds import check_seed
 from burano_ai.games.azul_sintra import heuristic, rules
@@ -114,6 +115,8 @@ class State(Position):
 
     @classmethod
     def from_position(cls, position: Position, game: Game) -> State:
+        check_instance(position, Position, "an Azul: Stained Glass of Sintra position")
+        check_instance(game, Game, "game")
         if position.config() != game.config():
             raise PositionError("the position does not belong to this game (players, side, first_player, data or "
                                 "options)")
@@ -145,7 +148,8 @@ class State(Position):
         return rules.CHANCE_DRAW if self.phase == PHASE_REFILL else 0
 
     def chance_kind_name(self, kind: int | None = None) -> str:
-        return rules.CHANCE_KIND_NAMES[self.chance_kind if kind is None else kind]
+        names = rules.CHANCE_KIND_NAMES
+        return names[self.chance_kind if kind is None else check_index(kind, len(names), "chance kind")]
 
     def phase_name(self) -> str:
         return rules.PHASE_NAMES[self.phase]
@@ -155,6 +159,12 @@ class State(Position):
 
     def accepts(self, p: int, k: int, c: int) -> bool:
         """Column k of seat p holds a present strip with an empty cell printed c or a free joker [RU:124, RU:132]."""
+        if type(p) is not int or not 0 <= p < self.num_players:     # the rules' own calls pass these tests
+            p = parse_seat(p, self.num_players)
+        if type(k) is not int or not 0 <= k < COLUMNS:
+            k = check_index(k, COLUMNS, "column")
+        if type(c) is not int or not 0 <= c < NUM_COLOURS:
+            c = check_index(c, NUM_COLOURS, "colour")
         b = self.boards[p]
         if not b.present(k):
             return False
@@ -163,10 +173,16 @@ class State(Position):
 
     def candidates(self, p: int, c: int) -> list[int]:
         """§5.2: the reachable strips (at the glazier's column or right of it, RU:127) accepting c."""
+        if type(p) is not int or not 0 <= p < self.num_players:     # the rules' own calls pass these tests
+            p = parse_seat(p, self.num_players)
+        if type(c) is not int or not 0 <= c < NUM_COLOURS:
+            c = check_index(c, NUM_COLOURS, "colour")
         return [k for k in range(self.boards[p].glazier, COLUMNS) if self.accepts(p, k, c)]
 
     def can_reset(self, p: int) -> bool:
         """§5.4, AD-11: Reset is legal iff a present strip lies strictly left of the glazier."""
+        if type(p) is not int or not 0 <= p < self.num_players:     # the rules' own calls pass these tests
+            p = parse_seat(p, self.num_players)
         b = self.boards[p]
         return any(b.present(k) for k in range(b.glazier))
 
@@ -207,6 +223,12 @@ class State(Position):
     def joker_order_matters(self, p: int, k: int, c: int) -> bool:
         """Column k of seat p has both a free cell printed c and a free joker: "jokers first" places
         differently from the default order (AD-13)."""
+        if type(p) is not int or not 0 <= p < self.num_players:     # the rules' own calls pass these tests
+            p = parse_seat(p, self.num_players)
+        if type(k) is not int or not 0 <= k < COLUMNS:
+            k = check_index(k, COLUMNS, "column")
+        if type(c) is not int or not 0 <= c < NUM_COLOURS:
+            c = check_index(c, NUM_COLOURS, "colour")
         b = self.boards[p]
         face = self.data.face_counts[b.strips[k]][b.faces[k]]
         return b.filled[k][c] < face[c] and sum(b.jokers[k]) < face[NUM_COLOURS]
@@ -474,6 +496,7 @@ class State(Position):
 
     def final_breakdown(self, p: int) -> dict[str, int]:
         """§8: the final scoring of seat p as it stands: leftover pieces, broken glass, board side."""
+        p = parse_seat(p, self.num_players)
         b = self.boards[p]
         leftover = sum(b.strip_pieces(k) for k in range(COLUMNS) if b.present(k)) // LEFTOVER_PER_POINT
         track = self.data.track[b.track]
@@ -482,6 +505,8 @@ class State(Position):
     def side_score(self, p: int) -> int:
         """§8 step 3. Side A: each ornament's filled cells -> 0/0/3/6/10 [RU:224-227]; side B: complete
         windows x the best colour's pieces on all window cells [RU:231-233]."""
+        if type(p) is not int or not 0 <= p < self.num_players:     # the rules' own calls pass these tests
+            p = parse_seat(p, self.num_players)
         b = self.boards[p]
         if self.side == "A":
             return sum(ORNAMENT_POINTS[sum((b.top[k] >= 0) + (b.bottom[k] >= 0) for k in group)]
@@ -492,6 +517,7 @@ class State(Position):
 
     def track_loss(self, p: int) -> int:
         """AD-14: the points the broken-glass track took from seat p: 18 per hit plus the marker's value."""
+        p = parse_seat(p, self.num_players)
         b = self.boards[p]
         return TRACK_BOTTOM_LOSS * b.hits - self.data.track[b.track]
 
@@ -527,8 +553,14 @@ class State(Position):
         return int(DecisionMode.OPEN)
 
     def prior(self, player: int, legal: Sequence[int]) -> dict[int, float] | None:
-        """The search prior (`heuristic.prior`): a softmax of the cheap move preference in a draft; None elsewhere."""
-        return heuristic.prior(self, player, legal)
+        """The search prior (`heuristic.prior`): a softmax of the cheap move preference in a draft; None elsewhere
+        (and for a seat not deciding).
+
+        Raises:
+            TypeError / OptionError: a bad seat or id list (`core.arguments.check_prior_arguments`).
+        """
+        player, legal = check_prior_arguments(self, player, legal)
+        return None if legal is None else heuristic.prior(self, player, legal)
 
     def turn_id(self) -> int:
         """The turn counter during a turn (a completing draft and its keep are one turn); NO_TURN elsewhere."""
@@ -594,6 +626,7 @@ class State(Position):
 
     def to_json(self, seat: int | str | None = None, indent: int | None = None) -> str:
         """The position; a seat's view differs only in its `view` field (perfect information)."""
+        indent = check_indent(indent)
         return json.dumps(self.to_dict(seat), indent=indent)
 
     def __str__(self) -> str:

@@ -30,9 +30,10 @@ import functools
 import re
 from dataclasses import asdict, dataclass
 
+from burano_ai.core.arguments import check_action_id
 from burano_ai.core.errors import IllegalMoveError
 from burano_ai.core.seats import SEAT_LETTERS
-from burano_ai.core.seeds import check_seed, mix64
+from burano_ai.core.seeds import mix64
 from burano_ai.games.azul_sintra.data import COLUMNS, MAX_FACTORIES, NUM_COLOURS
 
 #: Phases of a position.
@@ -114,7 +115,7 @@ def decode_draft(action: int) -> tuple[int, int, int]:
 
 def action_id(action: object) -> int:
     """`action` as an int (TypeError for a bool, a float or a str)."""
-    return check_seed(action, "an action id")
+    return check_action_id(action)
 
 
 def action_to_str(action: int, letters: tuple[str, ...], chance_kind: int | None = None,

@@ -8,6 +8,7 @@ from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
 from burano_ai.core.errors import OptionError, PositionError
+from burano_ai.core.jsonio import json_error_text
 from burano_ai.core.game import BotDeclaration, GameOption, StepEffect, StepVisibility, import_game_class
 from burano_ai.core.people import PeopleSide
 from burano_ai.core.seats import SEAT_LETTERS, parse_seat
@@ -178,6 +179,8 @@ class AzulSintraSpec(PeopleSide):
                 position = json.loads(position)
             except json.JSONDecodeError as e:
                 raise PositionError(f"position: not valid JSON ({e})") from None
+            except ValueError as e:     # an integer literal past Python's 4,300-digit limit
+                raise PositionError(f"position: not valid JSON ({json_error_text(e)})") from None
         return _render(position) + "\n"
 
     def phase_label(self, position: dict[str, Any]) -> str:

@@ -50,7 +50,6 @@ each), then ``go``; the boat sails on by itself when privilege runs out [RD-26, 
 
 from __future__ import annotations
 
-import operator
 from itertools import combinations, permutations
 
 from burano_ai.games.burano import topology
@@ -62,6 +61,7 @@ from burano_ai.games.burano.data.route import NUM_ISLANDS
 from burano_ai.games.burano.data.ships import DIFFERENT, IDENTICAL, PAIRS, SHIP_ROW_VP, SHIPS, TRIPLES
 from burano_ai.games.burano.data.turn import ACTIONS, PYRAMID_SIZE
 from burano_ai.games.burano.data.workshops import NUM_SQUARES
+from burano_ai.core.arguments import check_action_id, int_text
 from burano_ai.core.errors import IllegalMoveError
 
 #: Pyramid positions: b1..b9 (3x3 base, row-major), m1..m4 (2x2 middle), top.
@@ -210,16 +210,9 @@ def action_id(action: object) -> int:
 
     Raises:
         TypeError: `action` is a bool, a float, a str or anything else that is not an integer.
+        IllegalMoveError: an int so large that no game has such an id (`core.arguments.check_action_id`).
     """
-    if type(action) is int:
-        return action
-    if not isinstance(action, bool):
-        try:
-            return operator.index(action)     # numpy integers
-        except TypeError:
-            pass
-    raise TypeError(f"an action id must be an int, not {type(action).__name__} ({action!r}); "
-                    f"use string_to_action or play for move text")
+    return check_action_id(action)
 
 
 def illegal_action_error(action: int, text: str | None, phase: str, chance_kind: str | None, where: str,
@@ -237,7 +230,7 @@ def illegal_action_error(action: int, text: str | None, phase: str, chance_kind:
     if chance_kind is not None:
         phase = f"{phase} ({chance_kind})"
     if not 0 <= action < NUM_ACTIONS:
-        return IllegalMoveError(f"illegal action id {action} in phase {phase}: ids are 0..{NUM_ACTIONS - 1}")
+        return IllegalMoveError(f"illegal action id {int_text(action)} in phase {phase}: ids are 0..{NUM_ACTIONS - 1}")
     if text is None:
         text = action_to_str(action)
     head = f"illegal move '{text}' in phase {phase}"

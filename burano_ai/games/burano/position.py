@@ -29,7 +29,9 @@ from burano_ai.games.burano.data.roofs import NUM_ROOF_KINDS, ROOF_SLOTS, TILES_
 from burano_ai.games.burano.data.route import NUM_ISLANDS
 from burano_ai.games.burano.data.turn import PREP_SLOTS, PYRAMID_SIZE
 from burano_ai.games.burano.enums import EMPTY, NO_PLAYER, ChanceKind, Phase, Stage
+from burano_ai.core.arguments import as_int, check_index, check_instance, check_range, int_text
 from burano_ai.core.errors import OptionError
+from burano_ai.core.seats import parse_seat
 from burano_ai.games.burano.topology import WorkshopLayout
 
 #: Components of the game (§1): what `Position.component_counts` must always return.
@@ -140,27 +142,43 @@ class Position:
 
     def house(self, player: int, sector: int) -> tuple[int, int]:
         """Return (colour, symbol) of the house under `sector` (1..12) of a player's ring."""
+        if type(player) is not int or not 0 <= player < self.num_players:     # the rules' own calls pass these tests
+            player = parse_seat(player, self.num_players, "player")
+        if type(sector) is not int or not 1 <= sector <= NUM_HOUSES:
+            sector = check_range(sector, 1, NUM_HOUSES, "sector")
         pl = self.players[player]
         h = (pl.ring_offset + sector - 1) % NUM_HOUSES
         return RING_PIECES[pl.ring_pieces[h // HOUSES_PER_PIECE]][h % HOUSES_PER_PIECE]
 
     def arrows(self, player: int) -> list[int]:
         """Colours under the three arrows (sectors 10, 11, 12), read covered or not (§2 [RD-4])."""
+        if type(player) is not int or not 0 <= player < self.num_players:     # the rules' own calls pass these tests
+            player = parse_seat(player, self.num_players, "player")
         return [self.house(player, s)[0] for s in (10, 11, 12)]
 
     def visible_symbols(self, player: int, symbol: int) -> int:
         """Count uncovered houses (sectors n+1..12) showing a coin or fountain symbol."""
+        if type(player) is not int or not 0 <= player < self.num_players:     # the rules' own calls pass these tests
+            player = parse_seat(player, self.num_players, "player")
+        symbol = as_int(symbol, "symbol")
         n = self.players[player].ring_workers
         return sum(1 for s in range(n + 1, NUM_HOUSES + 1) if self.house(player, s)[1] == symbol)
 
     def covered_colours(self, player: int) -> list[int]:
         """Covered houses (sectors 1..n) per colour (§8 step 4)."""
+        if type(player) is not int or not 0 <= player < self.num_players:     # the rules' own calls pass these tests
+            player = parse_seat(player, self.num_players, "player")
         counts = [0] * NUM_COLOURS
         for s in range(1, self.players[player].ring_workers + 1):
             counts[self.house(player, s)[0]] += 1
         return counts
 
     def has_card(self, player: int, card_family: int) -> bool:
+        """Whether `player` holds a building card of `card_family`."""
+        if type(player) is not int or not 0 <= player < self.num_players:     # the rules' own calls pass these tests
+            player = parse_seat(player, self.num_players, "player")
+        if type(card_family) is not int:
+            card_family = as_int(card_family, "card family")
         return any(buildings.BUILDING_CARDS[c][1] == card_family for c in self.players[player].buildings)
 
     def supply(self) -> list[int]:
@@ -194,7 +212,14 @@ class Position:
         return [c for c in range(buildings.NUM_BUILDINGS) if c not in out]
 
     def roof_stack(self, kind: int) -> list[int]:
-        """Tiles left in a kind's face-down stack, per colour pair (derived)."""
+        """Tiles left in a kind's face-down stack, per colour pair (derived).
+
+        Raises:
+            TypeError: `kind` is not an int. OptionError: no such kind.
+        """
+        kind = as_int(kind, "a roof kind")
+        if not 0 <= kind < NUM_ROOF_KINDS:
+            raise OptionError(f"roof kind {int_text(kind)} does not exist (0..{NUM_ROOF_KINDS - 1})")
         stack = [1] * TILES_PER_KIND
         used = [(k, p) for (_, _, k, p, _) in self.roofs] + list(self.roofs_removed)
         for pl in self.players:
@@ -205,10 +230,16 @@ class Position:
         return stack
 
     def pyramid_count(self, player: int) -> int:
+        if type(player) is not int or not 0 <= player < self.num_players:     # the rules' own calls pass these tests
+            player = parse_seat(player, self.num_players, "player")
         return sum(1 for c in self.players[player].pyramid if c != EMPTY)
 
     def is_supported(self, player: int, pos: int) -> bool:
         """A pyramid position can take a cube: a base cell, or all the cells below it filled [RD-18]."""
+        if type(player) is not int or not 0 <= player < self.num_players:     # the rules' own calls pass these tests
+            player = parse_seat(player, self.num_players, "player")
+        if type(pos) is not int or not 0 <= pos < PYRAMID_SIZE:
+            pos = check_index(pos, PYRAMID_SIZE, "pyramid position")
         pyr = self.players[player].pyramid
         if pos < 9:
             return True
@@ -217,9 +248,13 @@ class Position:
         return all(pyr[9 + m] != EMPTY for m in range(4))
 
     def workshop_workers(self, player: int) -> list[int]:
+        if type(player) is not int or not 0 <= player < self.num_players:     # the rules' own calls pass these tests
+            player = parse_seat(player, self.num_players, "player")
         return [sq for sq, occ in enumerate(self.workshop) if occ == player]
 
     def workers_off_ring(self, player: int) -> int:
+        if type(player) is not int or not 0 <= player < self.num_players:     # the rules' own calls pass these tests
+            player = parse_seat(player, self.num_players, "player")
         return sum(self.island_workers[i][player] for i in range(NUM_ISLANDS)) + len(self.workshop_workers(player))
 
     def component_counts(self) -> dict[str, int]:
@@ -280,6 +315,7 @@ class Position:
 
     def copy_fields_from(self, other: Position) -> None:
         """Make this position's fields deep copies of `other`'s (same player count and layout)."""
+        check_instance(other, Position, "a Burano position")
         for name in self.FIELDS:
             setattr(self, name, copy.deepcopy(getattr(other, name)))
 

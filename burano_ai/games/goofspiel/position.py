@@ -27,7 +27,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from burano_ai.core.arguments import check_instance
 from burano_ai.core.errors import OptionError, PositionError
+from burano_ai.core.jsonio import json_error_text
 from burano_ai.core.seats import SEAT_LETTERS
 from burano_ai.games.goofspiel.rules import (
     MAX_CARDS,
@@ -104,6 +106,7 @@ class Position:
     # --- copies and invariants
 
     def copy_fields_from(self, other: Position) -> None:
+        check_instance(other, Position, "a Goofspiel position")
         self.num_players, self.num_cards, self.points_order = other.num_players, other.num_cards, other.points_order
         self.hands = [list(h) for h in other.hands]
         self.prizes_left = list(other.prizes_left)
@@ -224,6 +227,8 @@ def position_from_json(text: object, expect: tuple[int, int, str] | None = None)
         root = json.loads(text)
     except (json.JSONDecodeError, RecursionError) as e:
         raise PositionError(f"position: not valid JSON ({e})") from None
+    except ValueError as e:             # an integer literal past Python's 4,300-digit limit
+        raise PositionError(f"position: not valid JSON ({json_error_text(e)})") from None
     return position_from_dict(root, expect)
 
 

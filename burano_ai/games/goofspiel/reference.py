@@ -14,8 +14,9 @@ from __future__ import annotations
 import json
 from typing import Sequence
 
+from burano_ai.core.arguments import check_indent, check_index, check_instance
 from burano_ai.core.errors import IllegalMoveError, PositionError
-from burano_ai.core.game import NO_TURN, DecisionMode
+from burano_ai.core.game import NO_TURN, DecisionMode, check_prior_arguments
 from burano_ai.core.seeds import check_seed
 from burano_ai.core.seats import CHANCE, TERMINAL, parse_seat
 from burano_ai.games.goofspiel import rules
@@ -102,6 +103,8 @@ class State(Position):
     @classmethod
     def from_position(cls, position: Position, game: Game) -> State:
         """A State of `game` holding a copy of `position` (same configuration)."""
+        check_instance(position, Position, "a Goofspiel position")
+        check_instance(game, Game, "game")
         if (position.num_players, position.num_cards, position.points_order) != game.config():
             raise PositionError("the position does not belong to this game (players, num_cards or points_order)")
         state = cls(game)
@@ -156,7 +159,8 @@ class State(Position):
 
     def chance_kind_name(self, kind: int | None = None) -> str:
         """The label of a chance kind ("prize"; default: the pending one)."""
-        return rules.CHANCE_KIND_NAMES[0 if kind is None else kind]
+        names = rules.CHANCE_KIND_NAMES
+        return names[0 if kind is None else check_index(kind, len(names), "chance kind")]
 
     def phase_name(self) -> str:
         """The label of the pending phase: "chance", "bid" or "over"."""
@@ -282,9 +286,13 @@ class State(Position):
     def prior(self, player: int, legal: Sequence[int]) -> dict[int, float] | None:
         """Bid near the prize's value: weight 1 / (1 + |card - prize|), normalised over `legal`.
 
-        None when no prize is revealed (chance, the end) or `legal` is empty.
+        None when no prize is revealed (chance, the end), `legal` is empty or `player` is not the bidder.
+
+        Raises:
+            TypeError / OptionError: a bad seat or id list (`core.arguments.check_prior_arguments`).
         """
-        if self.phase != PHASE_BID or not legal:
+        player, legal = check_prior_arguments(self, player, legal)
+        if self.phase != PHASE_BID or legal is None:
             return None
         weights = [rules.bid_weight(a + 1, self.prize) for a in legal]
         total = 0.0
@@ -368,6 +376,7 @@ class State(Position):
 
     def to_json(self, seat: int | str | None = None, indent: int | None = None) -> str:
         """The full position, or the view of one seat (the other seats' bids of this round as "?")."""
+        indent = check_indent(indent)
         return json.dumps(self.to_dict(seat), indent=indent)
 
     def __str__(self) -> str:

@@ -30,6 +30,7 @@ from __future__ import annotations
 import functools
 import re
 
+from burano_ai.core.arguments import check_action_id
 from burano_ai.core.errors import IllegalMoveError, OptionError
 from burano_ai.core.seats import seat_letter
 from burano_ai.core.seeds import MASK64, check_seed, mix64
@@ -76,7 +77,7 @@ def action_id(action: object) -> int:
     Raises:
         TypeError: `action` is not an integer (a bool or a float is no action id; numpy integers are).
     """
-    return check_seed(action, "an action id")
+    return check_action_id(action)
 
 
 def action_to_str(action: object, chance: bool) -> str:
@@ -85,7 +86,7 @@ def action_to_str(action: object, chance: bool) -> str:
     Raises:
         TypeError: `action` is not an int.
     """
-    action = check_seed(action, "an action id")
+    action = check_action_id(action)
     return f"{'prize' if chance else 'bid'} {action + 1}"
 
 

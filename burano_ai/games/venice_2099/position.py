@@ -33,8 +33,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from burano_ai.core.arguments import check_index, check_instance
 from burano_ai.core.errors import OptionError, PositionError
-from burano_ai.core.seats import SEAT_LETTERS
+from burano_ai.core.jsonio import json_error_text
+from burano_ai.core.seats import SEAT_LETTERS, parse_seat
 from burano_ai.games.venice_2099 import rules
 from burano_ai.games.venice_2099.data import (
     COINS_EACH, COLOUR_LETTERS, GONDOLAS_EACH, MAX_PLAYERS, MIN_PLAYERS, NUM_COLOURS, VALUE_TEXTS,
@@ -99,6 +101,7 @@ class Position:
         self.moved = 0
 
     def copy_fields_from(self, other: Position) -> None:
+        check_instance(other, Position, "a Venice 2099 position")
         self.num_players, self.options = other.num_players, other.options
         self.n, self.figures_each, self.cards_each, self.platforms = (other.n, other.figures_each, other.cards_each,
                                                                       other.platforms)
@@ -185,19 +188,27 @@ class Position:
         return {x: (p, f) for p, fs in enumerate(self.figures) for f, x in enumerate(fs) if x >= 0}
 
     def is_land(self, s: int) -> bool:
-        """An unsunk district (§2 square states)."""
+        """An unsunk district (§2 square states). `s`: a square 0..n*n-1 (OptionError otherwise)."""
+        if type(s) is not int or not 0 <= s < len(self.tiles):      # the rules' own calls pass this test
+            s = check_index(s, len(self.tiles), "square")
         return 0 <= self.tiles[s] < PLATFORM and not self.water[s]
 
     def alive_figures(self, p: int) -> list[int]:
         """Seat p's slots with a figure on the board."""
+        if type(p) is not int or not 0 <= p < self.num_players:
+            p = parse_seat(p, self.num_players)
         return [f for f, x in enumerate(self.figures[p]) if x >= 0]
 
     def bound(self, p: int) -> int:
         """The rank of seat p's last play (0 before its first): p holds no card below it (§10.3)."""
+        if type(p) is not int or not 0 <= p < self.num_players:
+            p = parse_seat(p, self.num_players)
         last = [k for q, k in self.played if q == p]
         return rules.card_vi(last[-1], self.options) if last else 0
 
     def hand_size(self, p: int) -> int:
+        if type(p) is not int or not 0 <= p < self.num_players:
+            p = parse_seat(p, self.num_players)
         return len(self.hands[p])
 
     def check(self) -> None:
@@ -426,6 +437,26 @@ def _figure_text(pos: Position, x: int) -> str | None:
     return {UNPLACED: None, LOST: "lost", IN_WATER: "water"}[x]
 
 
+def check_land(pos: Position, land: Any) -> list[bool]:
+    """`final_breakdown`'s `land`: a list or tuple of n*n bools, True only on squares that are unsunk
+    districts now (a square can only stop counting).
+
+    Raises:
+        TypeError: not a list or tuple of bools; OptionError: the wrong length, or True on a square that
+            is no unsunk district.
+    """
+    check_instance(land, (list, tuple), "land (one bool per square)")
+    squares = len(pos.tiles)
+    if len(land) != squares:
+        raise OptionError(f"land: {len(land)} values for the {squares} squares")
+    for s, alive in enumerate(land):
+        if type(alive) is not bool:
+            raise TypeError(f"land[{s}] must be a bool, not {type(alive).__name__}")
+        if alive and not pos.is_land(s):
+            raise OptionError(f"land[{s}] is True, but square {s} is no unsunk district")
+    return list(land)
+
+
 def position_to_dict(pos: Position, seat: int | None = None) -> dict[str, Any]:
     """The position as a JSON-ready dict: full (`seat` None) or seat `seat`'s view (other hands and the
     set-aside pile hidden, §9)."""
@@ -540,6 +571,8 @@ def position_from_json(text: object, expect: tuple | None = None) -> tuple[Posit
         root = json.loads(text)
     except (json.JSONDecodeError, RecursionError) as e:
         raise PositionError(f"position: not valid JSON ({e})") from None
+    except ValueError as e:             # an integer literal past Python's 4,300-digit limit
+        raise PositionError(f"position: not valid JSON ({json_error_text(e)})") from None
     return position_from_dict(root, expect)
 
 

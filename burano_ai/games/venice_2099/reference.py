@@ -20,15 +20,16 @@ from __future__ import annotations
 import json
 from typing import Sequence
 
+from burano_ai.core.arguments import check_indent, check_index, check_instance
 from burano_ai.core.errors import IllegalMoveError, PositionError
-from burano_ai.core.game import NO_TURN, DecisionMode
+from burano_ai.core.game import NO_TURN, DecisionMode, check_prior_arguments
 from burano_ai.core.seats import CHANCE, SEAT_LETTERS, TERMINAL, parse_seat
 from burano_ai.core.seeds import check_seed
 from burano_ai.games.venice_2099 import heuristic, rules
 from burano_ai.games.venice_2099.data import (
     FIGURES_EACH, NUM_COLOURS, NUMERIC_VALUES, X_INDEX, X_MULTIPLIER, token_value,
 )
-from burano_ai.games.venice_2099.position import Position, position_from_json, position_to_dict
+from burano_ai.games.venice_2099.position import Position, check_land, position_from_json, position_to_dict
 from burano_ai.games.venice_2099.render import render
 from burano_ai.games.venice_2099.rules import (
     BOARD_WIDTH, BUY0, DECLINE_RESCUE, GONDOLA0, IN_WATER, LOST, MOVE0, PASS_BUY, PASS_MOVE, PHASE_BUY,
@@ -115,6 +116,8 @@ class State(Position):
 
     @classmethod
     def from_position(cls, position: Position, game: Game) -> State:
+        check_instance(position, Position, "a Venice 2099 position")
+        check_instance(game, Game, "game")
         if position.config() != game.config():
             raise PositionError("the position does not belong to this game (players or rule options)")
         state = cls(game)
@@ -143,7 +146,8 @@ class State(Position):
         return self.setup_cursor()[0] if self.phase == PHASE_SETUP else 0
 
     def chance_kind_name(self, kind: int | None = None) -> str:
-        return rules.CHANCE_KIND_NAMES[self.chance_kind if kind is None else kind]
+        names = rules.CHANCE_KIND_NAMES
+        return names[self.chance_kind if kind is None else check_index(kind, len(names), "chance kind")]
 
     def phase_name(self) -> str:
         return rules.PHASE_NAMES[self.phase]
@@ -253,6 +257,8 @@ class State(Position):
 
     def price(self, s: int) -> int:
         """§5.3 [RB:109]: the coins on the square + 1."""
+        if type(s) is not int or not 0 <= s < len(self.coins_on):
+            s = check_index(s, len(self.coins_on), "square")
         return self.coins_on[s] + 1
 
     def buys(self) -> list[int]:
@@ -271,7 +277,7 @@ class State(Position):
 
     def playable_cards(self, p: int) -> list[int]:
         """§5.4 [RB:121-123]: the cards of the lowest rank in p's hand."""
-        hand = self.hands[p]
+        hand = self.hands[parse_seat(p, self.num_players)]
         if not hand:
             return []
         low = min(rules.card_vi(k, self.options) for k in hand)
@@ -279,7 +285,7 @@ class State(Position):
 
     def rescue_squares(self, taken: dict | None = None) -> list[int]:
         """§5.6 [VD-5]: every free unsunk district (and free platform with `rescue_to_platform`)."""
-        taken = self.occupant() if taken is None else taken
+        taken = self.occupant() if taken is None else check_instance(taken, dict, "taken (square -> figure)")
         return [s for s in range(self.n * self.n) if s not in taken and not self.water[s] and
                 (self.is_land(s) or (self.tiles[s] == PLATFORM and self.options.rescue_to_platform))]
 
@@ -460,9 +466,11 @@ class State(Position):
     def final_breakdown(self, p: int, land: list[bool] | None = None) -> dict[str, int]:
         """§7 for seat p on the board as it stands (at the end: the final scoring), by category.
 
-        `land[s]`: which squares count as surviving districts (default: the unsunk ones).
+        `land[s]`: which squares count as surviving districts (default: the unsunk ones; a list of n*n
+        bools, True only on unsunk districts: `position.check_land`).
         """
-        land = [self.is_land(s) for s in range(self.n * self.n)] if land is None else land
+        p = parse_seat(p, self.num_players)
+        land = [self.is_land(s) for s in range(self.n * self.n)] if land is None else check_land(self, land)
         k = [0] * NUM_COLOURS
         numbers = [0] * NUM_COLOURS
         for s, alive in enumerate(land):
@@ -487,7 +495,7 @@ class State(Position):
 
     def figures_on_board(self, p: int) -> int:
         """VD-10's tie-break: figures on districts and platforms."""
-        return len(self.alive_figures(p))
+        return len(self.alive_figures(parse_seat(p, self.num_players)))
 
     def finishing_key(self, player: int | str) -> tuple[int, int]:
         """§7 [RB:182, VD-10]: the higher score; tied, more figures still on the board."""
@@ -519,8 +527,13 @@ class State(Position):
 
     def prior(self, player: int, legal: Sequence[int]) -> dict[int, float] | None:
         """The search prior (`heuristic.prior`): a softmax of the playout's move preference as `player`
-        sees it, in a place, move, buy or rescue; None elsewhere."""
-        return heuristic.prior(self, player, legal)
+        sees it, in a place, move, buy or rescue; None elsewhere (and for a seat not deciding).
+
+        Raises:
+            TypeError / OptionError: a bad seat or id list (`core.arguments.check_prior_arguments`).
+        """
+        player, legal = check_prior_arguments(self, player, legal)
+        return None if legal is None else heuristic.prior(self, player, legal)
 
     def turn_id(self) -> int:
         """Each placement is a turn of its own (its index k); a turn's move, buy and card share
@@ -623,6 +636,7 @@ class State(Position):
 
     def to_json(self, seat: int | str | None = None, indent: int | None = None) -> str:
         """The position; a seat's view hides the other hands and the set-aside pile (§9)."""
+        indent = check_indent(indent)
         return json.dumps(self.to_dict(seat), indent=indent)
 
     def __str__(self) -> str:

@@ -43,6 +43,7 @@ import functools
 import re
 from dataclasses import asdict, dataclass, fields
 
+from burano_ai.core.arguments import check_action_id
 from burano_ai.core.errors import IllegalMoveError, OptionError
 from burano_ai.core.seeds import MASK64, check_seed, mix64
 from burano_ai.games.venice_2099.data import (
@@ -258,7 +259,7 @@ def gondola_action(slot: int, s: int) -> int:
 
 def action_id(action: object) -> int:
     """`action` as an int (TypeError for a bool, a float or a str)."""
-    return check_seed(action, "an action id")
+    return check_action_id(action)
 
 
 def action_to_str(action: int, n: int, figure_squares: tuple[int, ...] = (), phase: int = -1,

@@ -29,8 +29,10 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from burano_ai.core.arguments import check_index, check_instance, check_range
 from burano_ai.core.errors import OptionError, PositionError
-from burano_ai.core.seats import SEAT_LETTERS
+from burano_ai.core.jsonio import json_error_text
+from burano_ai.core.seats import SEAT_LETTERS, parse_seat
 from burano_ai.core.seeds import check_seed
 from burano_ai.games.walking_in_burano import rules
 from burano_ai.games.walking_in_burano.data import (
@@ -229,6 +231,7 @@ class Position:
         self.seats = [Seat() for _ in range(num_players)]
 
     def copy_fields_from(self, other: Position) -> None:
+        check_instance(other, Position, "a Walking in Burano position")
         self.num_players, self.options, self.data = other.num_players, other.options, other.data
         self.num_columns = other.num_columns
         self.phase, self.round, self.turn = other.phase, other.round, other.turn
@@ -257,12 +260,16 @@ class Position:
 
     def shuffled(self, level: int) -> list[int]:
         """The cards of the shuffled part of deck `level` (1..3), ascending (its order is chance, §15.1)."""
+        if type(level) is not int or not 1 <= level <= LEVELS:      # the rules' own calls pass this test
+            level = check_range(level, 1, LEVELS, "level")
         located = set(self.located_cards())
         base = CARDS_PER_LEVEL * (level - 1)
         return [c for c in range(base, base + CARDS_PER_LEVEL) if c not in located]
 
     def deck_size(self, level: int) -> int:
         """Cards in deck `level`: its shuffled part and the returned cards under it."""
+        if type(level) is not int or not 1 <= level <= LEVELS:      # the rules' own calls pass this test
+            level = check_range(level, 1, LEVELS, "level")
         return len(self.shuffled(level)) + len(self.under[level - 1])
 
     def refill_cursor(self) -> tuple[int, int] | None:
@@ -281,6 +288,8 @@ class Position:
         return BUILD_COSTS_LITERAL if self.options.literal_cost else BUILD_COSTS
 
     def owner_of_pooled(self, card: int) -> int:
+        """The seat whose pool holds `card` (0..NUM_CARDS-1), or -1."""
+        card = check_index(card, NUM_CARDS, "card")
         for p, s in enumerate(self.seats):
             if card in s.pool:
                 return p
@@ -289,6 +298,10 @@ class Position:
     def normalise_pool(self, p: int, level: int) -> None:
         """Drop seat p's pool of `level` when nothing about it is uncertain any more (WD-27): none of
         its cards is under the deck (they are all in the hand), or it holds a single card."""
+        if type(p) is not int or not 0 <= p < self.num_players:
+            p = parse_seat(p, self.num_players)
+        if type(level) is not int or not 1 <= level <= LEVELS:      # the rules' own calls pass this test
+            level = check_range(level, 1, LEVELS, "level")
         seat = self.seats[p]
         cards = [c for c in seat.pool if card_level(c) == level]
         if not cards:
@@ -614,6 +627,8 @@ def position_from_json(text: object, expect: tuple | None = None) -> Position:
         root = json.loads(text)
     except (json.JSONDecodeError, RecursionError) as e:
         raise PositionError(f"position: not valid JSON ({e})") from None
+    except ValueError as e:             # an integer literal past Python's 4,300-digit limit
+        raise PositionError(f"position: not valid JSON ({json_error_text(e)})") from None
     return position_from_dict(root, expect)
 
 

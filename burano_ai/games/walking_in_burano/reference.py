@@ -19,14 +19,15 @@ import json
 import random
 from typing import Sequence
 
+from burano_ai.core.arguments import check_indent, check_index, check_instance
 from burano_ai.core.errors import IllegalMoveError, PositionError
-from burano_ai.core.game import NO_TURN, DecisionMode
+from burano_ai.core.game import NO_TURN, DecisionMode, check_prior_arguments
 from burano_ai.core.seats import CHANCE, SEAT_LETTERS, TERMINAL, parse_seat
 from burano_ai.core.seeds import check_seed
 from burano_ai.games.walking_in_burano import heuristic, rules, scoring
 from burano_ai.games.walking_in_burano.data import (
     CARDS_PER_ACQUIRE, COIN_CAP, HAND_LIMIT, IS_TOURIST, LEVELS, MAX_HOUSES, MAX_PLACEMENTS, NUM_CHARACTERS,
-    ROUND_GUARD, CardData, card_level, load_data,
+    NUM_CARDS, ROUND_GUARD, CardData, card_level, load_data,
 )
 from burano_ai.games.walking_in_burano.position import (
     EMPTY, SCAFFOLD, House, Options, Position, Seat, check_config, position_from_json, position_to_dict,
@@ -111,6 +112,8 @@ class State(Position):
 
     @classmethod
     def from_position(cls, position: Position, game: Game) -> State:
+        check_instance(position, Position, "a Walking in Burano position")
+        check_instance(game, Game, "game")
         if position.config() != game.config():
             raise PositionError("the position does not belong to this game (players, options or data)")
         state = cls(game)
@@ -139,7 +142,8 @@ class State(Position):
         return rules.CHANCE_FIRST if self.phase == PHASE_FIRST else rules.CHANCE_DRAW
 
     def chance_kind_name(self, kind: int | None = None) -> str:
-        return rules.CHANCE_KIND_NAMES[self.chance_kind if kind is None else kind]
+        names = rules.CHANCE_KIND_NAMES
+        return names[self.chance_kind if kind is None else check_index(kind, len(names), "chance kind")]
 
     def phase_name(self) -> str:
         return rules.PHASE_NAMES[self.phase]
@@ -149,6 +153,8 @@ class State(Position):
 
     def column_levels(self, j: int) -> list[int]:
         """pres(j): the levels 1..3 with a card in market column j (§5, WD-16: gaps are not cards)."""
+        if type(j) is not int or not 0 <= j < self.num_columns:
+            j = check_index(j, self.num_columns, "market column")
         return [lv for lv in range(1, LEVELS + 1) if self.market[lv - 1][j] >= 0]
 
     def acquire_actions(self) -> list[int]:
@@ -164,16 +170,30 @@ class State(Position):
                     out.append(j * rules.NUM_RANGES + s)
         return out
 
-    def place_cost(self) -> int:
-        """The cost of the next placement of this turn (§6.1, WD-4)."""
-        return self.builds_cost()[self.placed]
+    def place_cost(self) -> int | None:
+        """The cost of the next placement of this turn (§6.1, WD-4); None once the turn's placements are
+        used up (no next placement)."""
+        costs = self.builds_cost()
+        return costs[self.placed] if 0 <= self.placed < len(costs) else None
 
     def target_ok(self, p: int, card: int, target: int) -> bool:
         """§6.2 hard rules and §6.4's table of legal targets (`target_ok`)."""
+        if type(p) is not int or not 0 <= p < self.num_players:     # the rules' own calls pass these tests
+            p = parse_seat(p, self.num_players)
+        if type(card) is not int or not 0 <= card < NUM_CARDS:
+            card = check_index(card, NUM_CARDS, "card")
+        if type(target) is not int or not 0 <= target < rules.NUM_TARGETS:
+            target = check_index(target, rules.NUM_TARGETS, "target")
         return target_ok(self.seats[p], card, target)
 
     def breaks_soft_rule(self, p: int, card: int, target: int) -> bool:
         """§6.3 [WD-8] (`breaks_soft_rule`)."""
+        if type(p) is not int or not 0 <= p < self.num_players:     # the rules' own calls pass these tests
+            p = parse_seat(p, self.num_players)
+        if type(card) is not int or not 0 <= card < NUM_CARDS:
+            card = check_index(card, NUM_CARDS, "card")
+        if type(target) is not int or not 0 <= target < rules.NUM_TARGETS:
+            target = check_index(target, rules.NUM_TARGETS, "target")
         return breaks_soft_rule(self.data, self.seats[p], card, target)
 
     def place_actions(self) -> list[int]:
@@ -199,6 +219,8 @@ class State(Position):
 
     def character_types(self, p: int) -> list[int]:
         """§7: types with a card left, never a second inhabitant of a type the seat owns (RU:132, RU:145)."""
+        if type(p) is not int or not 0 <= p < self.num_players:     # the rules' own calls pass these tests
+            p = parse_seat(p, self.num_players)
         owned = {h.character for h in self.seats[p].street if h.character >= 0}
         return [k for k in range(NUM_CHARACTERS) if self.stacks[k] and (IS_TOURIST[k] or k not in owned)]
 
@@ -487,7 +509,7 @@ class State(Position):
 
     def final_breakdown(self, p: int) -> dict[str, int]:
         """§11.1: seat p's characters (A), shops (B), tokens (C) and windows (-D) as the street stands."""
-        return scoring.breakdown(self, p)
+        return scoring.breakdown(self, parse_seat(p, self.num_players))
 
     def scores(self) -> list[int]:
         """Each seat's total A + B + C - D (§11.1): the final score at the end, the score if the game
@@ -520,8 +542,13 @@ class State(Position):
 
     def prior(self, player: int, legal: Sequence[int]) -> dict[int, float] | None:
         """The search prior: `heuristic.prior` while `heuristic.SEARCH_PRIOR` is on (off by default:
-        measured, it did not pay); None otherwise."""
-        return heuristic.prior(self, player, legal) if heuristic.SEARCH_PRIOR else None
+        measured, it did not pay); None otherwise (and for a seat not deciding).
+
+        Raises:
+            TypeError / OptionError: a bad seat or id list (`core.arguments.check_prior_arguments`).
+        """
+        player, legal = check_prior_arguments(self, player, legal)
+        return heuristic.prior(self, player, legal) if heuristic.SEARCH_PRIOR and legal is not None else None
 
     def turn_id(self) -> int:
         """The turn counter during a turn (its acquire, placements, visits and returns); NO_TURN elsewhere."""
@@ -655,6 +682,7 @@ class State(Position):
 
     def to_json(self, seat: int | str | None = None, indent: int | None = None) -> str:
         """The full position, or the view of one seat (the others' pooled cards hidden, WD-27)."""
+        indent = check_indent(indent)
         return json.dumps(self.to_dict(seat), indent=indent)
 
     def __str__(self) -> str:

@@ -28,9 +28,10 @@ from __future__ import annotations
 import functools
 import re
 
+from burano_ai.core.arguments import check_action_id
 from burano_ai.core.errors import IllegalMoveError
 from burano_ai.core.seats import SEAT_LETTERS
-from burano_ai.core.seeds import check_seed, mix64
+from burano_ai.core.seeds import mix64
 from burano_ai.games.walking_in_burano.data import (
     CARDS_PER_LEVEL, CHARACTER_NAMES, LEVELS, MAX_COLUMNS, MAX_HOUSES, MAX_PLAYERS, NUM_CARDS, NUM_CHARACTERS,
 )
@@ -102,7 +103,7 @@ def action_kind(action: int) -> str:
 
 def action_id(action: object) -> int:
     """`action` as an int (TypeError for a bool, a float or a str)."""
-    return check_seed(action, "an action id")
+    return check_action_id(action)
 
 
 def levels_text(lo: int, hi: int) -> str:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from burano_ai.core.errors import OptionError, PositionError
+from burano_ai.core.jsonio import json_error_text
 from types import MappingProxyType
 
 from burano_ai.core.game import BotDeclaration, GameOption, StepVisibility, import_game_class
@@ -201,6 +202,8 @@ class WalkingInBuranoSpec(PeopleSide):
                 position = json.loads(position)
             except json.JSONDecodeError as e:
                 raise PositionError(f"position: not valid JSON ({e})") from None
+            except ValueError as e:     # an integer literal past Python's 4,300-digit limit
+                raise PositionError(f"position: not valid JSON ({json_error_text(e)})") from None
         return _render(position, width) + "\n"
 
     def phase_label(self, position: dict[str, Any]) -> str:

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from burano_ai.core.errors import OptionError
+from burano_ai.core.jsonio import json_error_text
 
 HERE = Path(__file__).resolve().parent
 RULES_FORMAT = "azul-sintra-rules/1"
@@ -248,6 +249,8 @@ def data_from_file(path: str | os.PathLike) -> ComponentData:
         d = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as e:
         raise OptionError(f"azul-sintra data: {os.fspath(path)!r} is not valid JSON ({e})") from None
+    except ValueError as e:             # an integer literal past Python's 4,300-digit limit
+        raise OptionError(f"azul-sintra data: {os.fspath(path)!r} is not valid JSON ({json_error_text(e)})") from None
     return data_from_dict(d)
 
 

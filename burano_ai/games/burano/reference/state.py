@@ -13,6 +13,7 @@ applied action, `_advance`-style helpers run the automatic steps until the next 
 from __future__ import annotations
 
 import json
+import sys
 from typing import TYPE_CHECKING
 
 from burano_ai.games.burano import actions
@@ -68,7 +69,10 @@ from burano_ai.games.burano.enums import (
     Stage,
     parse_seat,
 )
+from burano_ai.core.arguments import as_int, check_indent, check_index, check_instance
+from burano_ai.core.game import check_prior_arguments
 from burano_ai.core.errors import IllegalMoveError, PositionError
+from burano_ai.core.seats import parse_seat
 from burano_ai.games.burano import heuristics
 from burano_ai.games.burano.deal import deal
 from burano_ai.games.burano.notation import position_to_dict
@@ -122,6 +126,9 @@ class State(Position):
     @classmethod
     def from_position(cls, position: Position, game: Game) -> State:
         """A State of `game` holding a copy of `position` (same player count and workshop layout)."""
+        check_instance(position, Position, "a Burano position")
+        game_class = sys.modules["burano_ai.games.burano.reference.game"].Game    # loaded with the package
+        check_instance(game, game_class, "game")
         if position.num_players != game.num_players or position.layout != game.layout:
             raise PositionError("the position does not belong to this game (player count or workshop layout)")
         state = cls.__new__(cls)
@@ -135,6 +142,10 @@ class State(Position):
 
     def is_free(self, player: int, pos: int) -> bool:
         """A pyramid cube is free when no cube rests on it (§4.2 take)."""
+        if type(player) is not int or not 0 <= player < self.num_players:     # the rules' own calls pass these tests
+            player = parse_seat(player, self.num_players, "player")
+        if type(pos) is not int or not 0 <= pos < PYRAMID_SIZE:
+            pos = check_index(pos, PYRAMID_SIZE, "pyramid position")
         pyr = self.players[player].pyramid
         if pyr[pos] == EMPTY:
             return False
@@ -146,6 +157,8 @@ class State(Position):
 
     def top_level(self, hole: int) -> int:
         """The level (1-3) of the topmost cube in a hole, or 0."""
+        if type(hole) is not int or not 0 <= hole < topology.NUM_HOLES:
+            hole = check_index(hole, topology.NUM_HOLES, "hole")
         for level in (3, 2, 1):
             if self.cubes[level - 1][hole] != EMPTY:
                 return level
@@ -153,6 +166,8 @@ class State(Position):
 
     def build_level(self, hole: int) -> int:
         """The level a new cube in `hole` would take, or 0 if the hole takes no cube now (§4.2 build)."""
+        if type(hole) is not int or not 0 <= hole < topology.NUM_HOLES:
+            hole = check_index(hole, topology.NUM_HOLES, "hole")
         level = self.top_level(hole) + 1
         if level == 1:
             has_neighbour = any(self.cubes[0][n] != EMPTY for n in topology.HOLE_NEIGHBOURS[hole])
@@ -163,10 +178,16 @@ class State(Position):
 
     def matches(self, player: int, island: int) -> int:
         """Size of the multiset intersection of arrow colours and the island's docks [RD-7]."""
+        if type(player) is not int or not 0 <= player < self.num_players:     # the rules' own calls pass these tests
+            player = parse_seat(player, self.num_players, "player")
+        if type(island) is not int or not 0 <= island < NUM_ISLANDS:
+            island = check_index(island, NUM_ISLANDS, "island")
         return _matches(self.arrows(player), self.docks[island])
 
     def sail_destinations(self, player: int) -> list[int]:
         """Route nodes the boat may end on: 1 step, or also 2 with the Long voyage card (§5.1, §9)."""
+        if type(player) is not int or not 0 <= player < self.num_players:     # the rules' own calls pass these tests
+            player = parse_seat(player, self.num_players, "player")
         boat = self.players[player].boat
         dests = set(topology.ROUTE_STEP1[boat])
         if self.has_card(player, buildings.LONG_VOYAGE):
@@ -175,6 +196,10 @@ class State(Position):
 
     def can_sail(self, player: int, node: int) -> bool:
         """May the boat sail to `node`: a port with a ship, or an island the trip can match (§5.1, §4.3)."""
+        if type(player) is not int or not 0 <= player < self.num_players:     # the rules' own calls pass these tests
+            player = parse_seat(player, self.num_players, "player")
+        if type(node) is not int or not 0 <= node < topology.NUM_ROUTE_NODES:
+            node = check_index(node, topology.NUM_ROUTE_NODES, "route node")
         island = topology.NODE_ISLAND[node]
         if island >= 0:
             return _trip_possible(self.arrows(player), self.docks, island, self.players[player].privilege)
@@ -192,6 +217,11 @@ class State(Position):
         colour; the swap must leave the trip possible with the privilege left after paying for it, so
         no sequence of swaps ends where the boat can neither match the island nor swap again.
         """
+        if type(player) is not int or not 0 <= player < self.num_players:     # the rules' own calls pass these tests
+            player = parse_seat(player, self.num_players, "player")
+        if type(island) is not int or not 0 <= island < NUM_ISLANDS:
+            island = check_index(island, NUM_ISLANDS, "island")
+        pick = as_int(pick, "pick")
         if not 0 <= pick < NUM_ISLANDS * NUM_COLOURS or pick % NUM_COLOURS not in self.docks[pick // NUM_COLOURS]:
             return []
         pick_island, pick_colour = divmod(pick, NUM_COLOURS)
@@ -213,6 +243,10 @@ class State(Position):
 
     def swap_picks(self, player: int, island: int) -> list[int]:
         """Docks (`actions.dock_index`) that may start a swap on the way to `island`: those with a partner."""
+        if type(player) is not int or not 0 <= player < self.num_players:     # the rules' own calls pass these tests
+            player = parse_seat(player, self.num_players, "player")
+        if type(island) is not int or not 0 <= island < NUM_ISLANDS:
+            island = check_index(island, NUM_ISLANDS, "island")
         return [actions.dock_index(i, c) for i in range(NUM_ISLANDS) for c in sorted(set(self.docks[i]))
                 if self.swap_partners(player, island, actions.dock_index(i, c))]
 
@@ -250,7 +284,7 @@ class State(Position):
 
     def finishing_key(self, player: int) -> tuple[int, int, int]:
         """The order of finish's key of `player` (`scoring.finishing_key`: VP, prep-area cubes, coins)."""
-        return finishing_key(self, player)
+        return finishing_key(self, parse_seat(player, self.num_players, "player"))
 
     def estimated_scores(self) -> list[float]:
         """Cut-off estimate of each seat's final VP (`heuristics.estimated_scores`)."""
@@ -261,8 +295,14 @@ class State(Position):
         return heuristics.decision_mode(self)
 
     def prior(self, player: int, legal) -> dict[int, float] | None:
-        """The pyramid prior of `player` over `legal` (`pyramid.colour_prior`), or None outside the pyramids."""
-        return heuristics.prior(self, player, legal)
+        """The pyramid prior of `player` over `legal` (`pyramid.colour_prior`), or None outside the pyramids
+        and for a seat not deciding.
+
+        Raises:
+            TypeError / OptionError: a bad seat or id list (`core.arguments.check_prior_arguments`).
+        """
+        player, legal = check_prior_arguments(self, player, legal)
+        return None if legal is None else heuristics.prior(self, player, legal)
 
     def turn_id(self) -> int:
         """The turn the pending decision belongs to, or NO_TURN (`heuristics.turn_id`)."""
@@ -270,7 +310,8 @@ class State(Position):
 
     def chance_kind_name(self, kind: int | None = None) -> str:
         """The label of a chance kind (`ChanceKind.label`; default: the pending one)."""
-        return CHANCE_KIND_NAMES[self.chance_kind if kind is None else kind]
+        return CHANCE_KIND_NAMES[self.chance_kind if kind is None else
+                                 check_index(kind, len(CHANCE_KIND_NAMES), "chance kind")]
 
     def phase_name(self) -> str:
         """The label of the pending phase (`Phase.label`)."""
@@ -822,6 +863,8 @@ class State(Position):
 
     def island_majorities(self, p: int) -> int:
         """Islands where `p` has strictly the most workers (ties won with the Island ties card)."""
+        if type(p) is not int or not 0 <= p < self.num_players:     # the rules' own calls pass these tests
+            p = parse_seat(p, self.num_players, "player")
         ties = self.has_card(p, buildings.ISLAND_TIES)
         count = 0
         for i in range(NUM_ISLANDS):
@@ -833,6 +876,8 @@ class State(Position):
 
     def workshop_majorities(self, p: int) -> int:
         """Workshop tiles where `p` has strictly the most workers."""
+        if type(p) is not int or not 0 <= p < self.num_players:     # the rules' own calls pass these tests
+            p = parse_seat(p, self.num_players, "player")
         count = 0
         for squares in self.layout.tiles:
             per = [0] * self.num_players
@@ -1142,6 +1187,7 @@ class State(Position):
 
     def to_json(self, seat: int | str | None = None, indent: int | None = None) -> str:
         """The full position, or the view of one seat (hidden things left out); `seat` as in `to_dict`."""
+        indent = check_indent(indent)
         return json.dumps(self.to_dict(seat), indent=indent)
 
     def information_state_key(self, seat: int | str) -> str:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from burano_ai.core.errors import OptionError
+from burano_ai.core.jsonio import json_error_text
 
 HERE = Path(__file__).resolve().parent
 RULES_FORMAT = "walking-in-burano-rules/1"
@@ -274,6 +275,8 @@ def data_from_file(path: str | os.PathLike) -> CardData:
         d = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as e:
         raise OptionError(f"walking-in-burano data: {os.fspath(path)!r} is not valid JSON ({e})") from None
+    except ValueError as e:             # an integer literal past Python's 4,300-digit limit
+        raise OptionError(f"walking-in-burano data: {os.fspath(path)!r} is not valid JSON ({json_error_text(e)})") from None
     return data_from_dict(d)
 
 

@@ -28,6 +28,9 @@ from burano_ai.core._game cimport (
 
 import json
 
+from burano_ai.core.arguments import check_index as _check_index, check_indent as _check_indent
+from burano_ai.core.arguments import check_instance as _check_instance
+from burano_ai.core.game import check_prior_arguments as _check_prior_arguments
 from burano_ai.core.errors import IllegalMoveError, OptionError, PositionError
 from burano_ai.core.seats import SEAT_LETTERS as _SEAT_LETTERS
 from burano_ai.core.seats import parse_seat as _parse_seat
@@ -40,6 +43,7 @@ from burano_ai.games.azul_sintra.position import check_config as _check_config
 from burano_ai.games.azul_sintra.position import make_flags as _make_flags
 from burano_ai.games.azul_sintra.position import position_from_json as _position_from_json
 from burano_ai.games.azul_sintra.position import position_to_dict as _position_to_dict
+from burano_ai.games.azul_sintra.position import validate as _validate
 from burano_ai.games.azul_sintra.render import render as _render
 
 
@@ -1008,8 +1012,18 @@ cdef class State(NativeState):
         return st
 
     def set_from(self, pos):
-        """Load the fields of a `position.Position` (validated by the caller) and recompute the key."""
+        """Load the fields of a `position.Position` of this State's game and recompute the key.
+
+        Raises:
+            TypeError: `pos` is not a Position of this game; PositionError: it is of another configuration
+                or breaks an invariant (checked before any field is written: the C arrays are bounded).
+        """
         cdef int p, k, c, f
+        _check_instance(pos, _Position, "an Azul: Stained Glass of Sintra position")
+        if pos.config() != self.game.config():
+            raise PositionError("the position does not belong to this game (players, side, first_player, data or "
+                                "options)")
+        _validate(pos)
         memset(&self.s, 0, sizeof(AzStateC))
         self.s.num_players = pos.num_players
         self.s.phase = pos.phase
@@ -1045,9 +1059,10 @@ cdef class State(NativeState):
         self.s.key = full_key_c(&self.game.g, &self.s)
 
     @staticmethod
-    def from_position(pos, Game game):
+    def from_position(pos, Game game not None):
         """A State of `game` holding `pos` (a `position.Position` of the same configuration)."""
         cdef State st
+        _check_instance(pos, _Position, "an Azul: Stained Glass of Sintra position")
         if pos.config() != game.config():
             raise PositionError("the position does not belong to this game (players, side, first_player, data or "
                                 "options)")
@@ -1089,6 +1104,7 @@ cdef class State(NativeState):
 
     def to_json(self, seat=None, indent=None):
         """The position; a seat's view differs only in its `view` field (perfect information)."""
+        indent = _check_indent(indent)
         return json.dumps(self.to_dict(seat), indent=indent)
 
     def __str__(self):
@@ -1147,7 +1163,8 @@ cdef class State(NativeState):
         return chance_kind_c(&self.game.g, &self.s)
 
     def chance_kind_name(self, kind=None):
-        return _rules.CHANCE_KIND_NAMES[self.chance_kind if kind is None else kind]
+        names = _rules.CHANCE_KIND_NAMES
+        return names[self.chance_kind if kind is None else _check_index(kind, len(names), "chance kind")]
 
     def phase_name(self):
         return _rules.PHASE_NAMES[self.s.phase]
@@ -1272,9 +1289,11 @@ cdef class State(NativeState):
         """The search prior of `player` over `legal` (`heuristic.prior`, computed in C), or None."""
         cdef int buf[AZ_MAX_ACTIONS]
         cdef double out[AZ_MAX_ACTIONS]
-        cdef int i, n = len(legal)
-        if n > AZ_MAX_ACTIONS:
-            raise OptionError(f"prior: {n} actions, more than the {AZ_MAX_ACTIONS} the game has")
+        cdef int i, n
+        player, legal = _check_prior_arguments(self, player, legal)   # ids legal here: none past the buffer
+        if legal is None:
+            return None
+        n = len(legal)
         for i in range(n):
             buf[i] = legal[i]
         if not prior_c(&self.game.g, &self.s, player, buf, n, out):

@@ -61,7 +61,11 @@ import burano_ai.games.burano.enums as _enums
 import burano_ai.games.burano.pyramid as _pyramid
 import burano_ai.games.burano.heuristics as _heuristics
 from burano_ai.games.burano.deal import deal as _deal
+from burano_ai.core.arguments import check_index as _check_index, check_indent as _check_indent
+from burano_ai.core.arguments import check_instance as _check_instance, int_text as _int_text
+from burano_ai.core.game import check_prior_arguments as _check_prior_arguments
 from burano_ai.core.errors import IllegalMoveError, OptionError, PositionError
+from burano_ai.games.burano.notation import position_from_dict as _position_from_dict
 from burano_ai.games.burano.notation import position_from_json as _position_from_json
 from burano_ai.games.burano.notation import position_to_dict as _position_to_dict
 from burano_ai.games.burano.position import Position as _Position
@@ -465,10 +469,30 @@ cdef class State:
 
     @staticmethod
     def from_position(ref, Game game=None):
-        """Build from a `Position` (or any object with its fields, such as a reference State).
+        """Build from a `Position` (or a reference State, which is one).
 
-        `game` defaults to a Game of the same configuration.
+        `game` defaults to a Game of the same configuration. The position is first checked as the position
+        reader checks a file (`notation.position_from_dict` on its dict): every value lands in a fixed-size
+        C array, so a hand-made Position with an index out of range must be refused, not copied.
+
+        Raises:
+            TypeError: `ref` is not a Position. PositionError: it breaks the reader's checks, or belongs
+                to another configuration than `game`.
         """
+        _check_instance(ref, _Position, "a Burano position")
+        try:
+            _position_from_dict(_position_to_dict(ref))
+        except PositionError:
+            raise
+        except Exception as exc:     # a field of the wrong shape, which the dict writer trips over
+            raise PositionError(f"malformed position: {type(exc).__name__}: {exc}") from None
+        return State._from_position_unchecked(ref, game)
+
+    @staticmethod
+    def _from_position_unchecked(ref, Game game=None):
+        """`from_position` without the reader's checks: for tests that build impossible positions on
+        purpose (a seat with no legal move) to see the search refuse them. The caller guarantees every
+        value lies in the range of its C array; a library user calls `from_position`."""
         cdef State st
         if game is None:
             game = Game(ref.num_players, list(ref.layout.rows))
@@ -543,6 +567,7 @@ cdef class State:
 
     def to_json(self, seat=None, indent=None):
         """The full position, or the view of one seat (hidden things left out); `seat` as in `to_dict`."""
+        indent = _check_indent(indent)
         return json.dumps(self.to_dict(seat), indent=indent)
 
     def __str__(self):
@@ -646,7 +671,7 @@ cdef class State:
         """
         kind = _check_seed(kind, "a roof kind")
         if not 0 <= kind < NUM_ROOF_KINDS:
-            raise OptionError(f"roof kind {kind} does not exist (0..{NUM_ROOF_KINDS - 1})")
+            raise OptionError(f"roof kind {_int_text(kind)} does not exist (0..{NUM_ROOF_KINDS - 1})")
         return [(self.s.roof_stack[kind] >> p) & 1 for p in range(NUM_ROOF_PAIRS)]
 
     def component_counts(self):
@@ -771,8 +796,13 @@ cdef class State:
 
     def prior(self, player, legal):
         """The pyramid prior {action: probability} of `player` over `legal` (`pyramid.colour_prior`), or
-        None outside the pyramid phase (Burano has no prior there)."""
-        return _heuristics.prior(self, player, legal)
+        None outside the pyramid phase (Burano has no prior there) and for a seat not deciding.
+
+        Raises:
+            TypeError / OptionError: a bad seat or id list (`core.arguments.check_prior_arguments`).
+        """
+        player, legal = _check_prior_arguments(self, player, legal)
+        return None if legal is None else _heuristics.prior(self, player, legal)
 
     def turn_id(self):
         """The turn the pending decision belongs to, or NO_TURN (-1): see `turn_id_c`."""
@@ -780,7 +810,8 @@ cdef class State:
 
     def chance_kind_name(self, kind=None):
         """The label of a chance kind (`ChanceKind.label`; default: the pending one)."""
-        return CHANCE_KIND_NAMES[self.s.chance_kind if kind is None else kind]
+        return CHANCE_KIND_NAMES[self.s.chance_kind if kind is None else
+                                 _check_index(kind, len(CHANCE_KIND_NAMES), "chance kind")]
 
     def phase_name(self):
         """The label of the pending phase (`Phase.label`)."""

@@ -29,6 +29,9 @@ from burano_ai.core._game cimport (
 
 import json
 
+from burano_ai.core.arguments import check_index as _check_index, check_indent as _check_indent
+from burano_ai.core.arguments import check_instance as _check_instance
+from burano_ai.core.game import check_prior_arguments as _check_prior_arguments
 from burano_ai.core.errors import IllegalMoveError, OptionError, PositionError
 from burano_ai.core.seats import parse_seat as _parse_seat
 from burano_ai.core.seeds import check_seed as _check_seed
@@ -530,6 +533,7 @@ cdef class State(NativeState):
         """Build from a `Position` (or any object with its fields, such as a reference State)."""
         cdef State st
         cdef int p
+        _check_instance(ref, _Position, "a Goofspiel position")
         if game is None:
             game = Game(ref.num_players, ref.num_cards, ref.points_order)
         elif (ref.num_players, ref.num_cards, ref.points_order) != game.config():
@@ -575,6 +579,7 @@ cdef class State(NativeState):
 
     def to_json(self, seat=None, indent=None):
         """The full position, or the view of one seat (the other seats' bids of this round as "?")."""
+        indent = _check_indent(indent)
         return json.dumps(self.to_dict(seat), indent=indent)
 
     def __str__(self):
@@ -668,7 +673,8 @@ cdef class State(NativeState):
 
     def chance_kind_name(self, kind=None):
         """The label of a chance kind ("prize"; default: the pending one)."""
-        return _rules.CHANCE_KIND_NAMES[0 if kind is None else kind]
+        names = _rules.CHANCE_KIND_NAMES
+        return names[0 if kind is None else _check_index(kind, len(names), "chance kind")]
 
     def phase_name(self):
         """The label of the pending phase: "chance", "bid" or "over"."""
@@ -777,9 +783,11 @@ cdef class State(NativeState):
         """Bid near the prize's value: weight 1 / (1 + |card - prize|) over `legal`; None off bids."""
         cdef int buf[GS_MAX_CARDS]
         cdef double out[GS_MAX_CARDS]
-        cdef int n = len(legal), i
-        if n > GS_MAX_CARDS:
-            raise OptionError(f"prior over {n} actions: a Goofspiel decision has at most {GS_MAX_CARDS}")
+        cdef int n, i
+        player, legal = _check_prior_arguments(self, player, legal)   # ids legal here: none past the buffer
+        if legal is None:
+            return None
+        n = len(legal)
         for i in range(n):
             buf[i] = legal[i]
         if not ops_prior(&self.game.g, &self.s, player, buf, n, out):

@@ -44,6 +44,9 @@ cdef extern from *:
 
 import json
 
+from burano_ai.core.arguments import check_index as _check_index, check_indent as _check_indent
+from burano_ai.core.arguments import check_instance as _check_instance
+from burano_ai.core.game import check_prior_arguments as _check_prior_arguments
 from burano_ai.core.errors import IllegalMoveError, OptionError, PositionError
 from burano_ai.core.seats import SEAT_LETTERS as _SEAT_LETTERS
 from burano_ai.core.seats import parse_seat as _parse_seat
@@ -54,6 +57,8 @@ import burano_ai.games.venice_2099.rules as _rules
 from burano_ai.games.venice_2099.position import Position as _Position
 from burano_ai.games.venice_2099.position import position_from_json as _position_from_json
 from burano_ai.games.venice_2099.position import position_to_dict as _position_to_dict
+from burano_ai.games.venice_2099.position import check_land as _check_land
+from burano_ai.games.venice_2099.position import validate as _validate
 from burano_ai.games.venice_2099.render import render as _render
 
 
@@ -1214,9 +1219,18 @@ cdef class State(NativeState):
         return st
 
     def set_from(self, pos):
-        """Load the fields of a `position.Position` (validated by the caller); derive the rest and the key."""
+        """Load the fields of a `position.Position` of this State's game; derive the rest and the key.
+
+        Raises:
+            TypeError: `pos` is not a Position of this game; PositionError: it is of another configuration
+                or breaks an invariant (checked before any field is written: the C arrays are bounded).
+        """
         cdef int p, f, sq, c, i, k, t
         cdef const VeGameC* g = &self.game.g
+        _check_instance(pos, _Position, "a Venice 2099 position")
+        if pos.config() != self.game.config():
+            raise PositionError("the position does not belong to this game (players or rule options)")
+        _validate(pos)
         memset(&self.s, 0, sizeof(VeStateC))
         self.s.num_players = pos.num_players
         self.s.phase = pos.phase
@@ -1270,9 +1284,10 @@ cdef class State(NativeState):
         self.s.key = full_key_c(g, &self.s)
 
     @staticmethod
-    def from_position(pos, Game game):
+    def from_position(pos, Game game not None):
         """A State of `game` holding `pos` (a `position.Position` of the same configuration)."""
         cdef State st
+        _check_instance(pos, _Position, "a Venice 2099 position")
         if pos.config() != game.config():
             raise PositionError("the position does not belong to this game (players or rule options)")
         st = State.__new__(State)
@@ -1308,6 +1323,7 @@ cdef class State(NativeState):
 
     def to_json(self, seat=None, indent=None):
         """The position; a seat's view hides the other hands and the set-aside pile (§9)."""
+        indent = _check_indent(indent)
         return json.dumps(self.to_dict(seat), indent=indent)
 
     def __str__(self):
@@ -1457,7 +1473,7 @@ cdef class State(NativeState):
 
     def price(self, s):
         """§5.3 [RB:109]: the coins on the square + 1."""
-        return self.s.coins[s] + 1
+        return self.s.coins[_check_index(s, self.game.g.squares, "square")] + 1
 
     # --- the State API
 
@@ -1484,7 +1500,8 @@ cdef class State(NativeState):
         return chance_kind_c(&self.game.g, &self.s)
 
     def chance_kind_name(self, kind=None):
-        return _rules.CHANCE_KIND_NAMES[self.chance_kind if kind is None else kind]
+        names = _rules.CHANCE_KIND_NAMES
+        return names[self.chance_kind if kind is None else _check_index(kind, len(names), "chance kind")]
 
     def phase_name(self):
         return _rules.PHASE_NAMES[self.s.phase]
@@ -1577,13 +1594,15 @@ cdef class State(NativeState):
     def final_breakdown(self, player, land=None):
         """§7 for a seat on the board as it stands (at the end: the final scoring), by category.
 
-        `land[s]`: which squares count as surviving districts (default: the unsunk ones).
+        `land[s]`: which squares count as surviving districts (default: the unsunk ones; a list of n*n
+        bools, True only on unsunk districts: `position.check_land`).
         """
         cdef int parts[4]
         cdef uint64_t doomed = 0
         cdef int sq
         p = _parse_seat(player, self.s.num_players, "player")
         if land is not None:
+            land = _check_land(self.to_position(), land)
             for sq in range(self.game.g.squares):
                 if is_land(&self.s, sq) and not land[sq]:
                     doomed |= (<uint64_t>1) << self.s.tile[sq]
@@ -1630,9 +1649,11 @@ cdef class State(NativeState):
         """The search prior of `player` over `legal` (`heuristic.prior`, computed in C), or None."""
         cdef int buf[VE_NUM_ACTIONS]
         cdef double out[VE_NUM_ACTIONS]
-        cdef int i, n = len(legal)
-        if n > VE_NUM_ACTIONS:
-            raise OptionError(f"prior: {n} actions, more than the {VE_NUM_ACTIONS} the game has")
+        cdef int i, n
+        player, legal = _check_prior_arguments(self, player, legal)   # ids legal here: none past the buffer
+        if legal is None:
+            return None
+        n = len(legal)
         for i in range(n):
             buf[i] = legal[i]
         if not prior_c(&self.game.g, &self.s, player, buf, n, out):

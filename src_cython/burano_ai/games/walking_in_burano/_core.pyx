@@ -35,6 +35,9 @@ from burano_ai.core._game cimport (
 
 import json
 
+from burano_ai.core.arguments import check_index as _check_index, check_indent as _check_indent
+from burano_ai.core.arguments import check_instance as _check_instance
+from burano_ai.core.game import check_prior_arguments as _check_prior_arguments
 from burano_ai.core.errors import IllegalMoveError, OptionError, PositionError
 from burano_ai.core.seats import SEAT_LETTERS as _SEAT_LETTERS
 from burano_ai.core.seats import parse_seat as _parse_seat
@@ -1435,8 +1438,17 @@ cdef class State(NativeState):
         return st
 
     def set_from(self, pos):
-        """Load the fields of a `position.Position` (validated by the caller) and recompute the key."""
+        """Load the fields of a `position.Position` of this State's game and recompute the key.
+
+        Raises:
+            TypeError: `pos` is not a Position of this game; PositionError: it is of another configuration
+                or breaks an invariant (checked before any field is written: the C arrays are bounded).
+        """
         cdef int p, l, j, q, h, c
+        _check_instance(pos, _position.Position, "a Walking in Burano position")
+        if pos.config() != self.game.config():
+            raise PositionError("the position does not belong to this game (players, options or data)")
+        _position.validate(pos)
         memset(&self.s, 0, sizeof(WbStateC))
         self.s.num_players = pos.num_players
         self.s.phase = pos.phase
@@ -1480,9 +1492,10 @@ cdef class State(NativeState):
         self.s.key = full_key_c(&self.game.g, &self.s)
 
     @staticmethod
-    def from_position(pos, Game game):
+    def from_position(pos, Game game not None):
         """A State of `game` holding `pos` (a `position.Position` of the same configuration)."""
         cdef State st
+        _check_instance(pos, _position.Position, "a Walking in Burano position")
         if pos.config() != game.config():
             raise PositionError("the position does not belong to this game (players, options or data)")
         st = State.__new__(State)
@@ -1528,6 +1541,7 @@ cdef class State(NativeState):
 
     def to_json(self, seat=None, indent=None):
         """The full position, or one seat's view (another seat's pooled cards hidden, WD-27)."""
+        indent = _check_indent(indent)
         return json.dumps(self.to_dict(seat), indent=indent)
 
     def __str__(self):
@@ -1609,7 +1623,8 @@ cdef class State(NativeState):
         return chance_kind_c(&self.game.g, &self.s)
 
     def chance_kind_name(self, kind=None):
-        return _rules.CHANCE_KIND_NAMES[self.chance_kind if kind is None else kind]
+        names = _rules.CHANCE_KIND_NAMES
+        return names[self.chance_kind if kind is None else _check_index(kind, len(names), "chance kind")]
 
     def phase_name(self):
         return _rules.PHASE_NAMES[self.s.phase]
@@ -1730,22 +1745,23 @@ cdef class State(NativeState):
 
     def prior(self, player, legal):
         """The search prior of `player` over `legal`: `move_prior` while `heuristic.SEARCH_PRIOR` is on
-        (off by default), else None."""
-        return self.move_prior(player, legal) if SEARCH_PRIOR else None
+        (off by default), else None; its arguments are checked either way (`move_prior`)."""
+        if not SEARCH_PRIOR:
+            _check_prior_arguments(self, player, legal)
+            return None
+        return self.move_prior(player, legal)
 
     def move_prior(self, player, legal):
         """The move prior of `player` over `legal` (`heuristic.prior`, computed in C), or None."""
         cdef int buf[WB_NUM_ACTIONS]
         cdef int moves[WB_NUM_ACTIONS]
         cdef double out[WB_NUM_ACTIONS]
-        cdef int i, n = len(legal), m
-        if n > WB_NUM_ACTIONS:
-            raise OptionError(f"prior: {n} actions, more than the {WB_NUM_ACTIONS} the game has")
-        m = legal_actions_c(&self.game.g, &self.s, moves)
-        allowed = {moves[i] for i in range(m)}
+        cdef int i, n
+        player, legal = _check_prior_arguments(self, player, legal)   # ids legal here: none past the buffer
+        if legal is None:
+            return None
+        n = len(legal)
         for i in range(n):
-            if legal[i] not in allowed:
-                raise OptionError(f"prior: action {legal[i]!r} is not a legal move here")
             buf[i] = legal[i]
         if not prior_c(&self.game.g, &self.s, player, buf, n, out):
             return None
