@@ -299,6 +299,16 @@ class GameSpec(Protocol):
         the steps the seat does not see and that the game never reveals to it later."""
         ...
 
+    def resample_for_record(self, state: State, seat: int, later: Sequence[Any], seed: int,
+                            game_factory: GameFactory | None = None) -> State | None:
+        """A world `seat` cannot tell from `state` in which the record steps `later` (`record.Step`s from
+        `state` on; a hidden one has no move) can be played as far as the game can see from them, drawn with
+        `seed`; None when the game has no such sampler or none fits. A one-seat export's replay asks it
+        first when a step cannot be played in the world it holds, then tries `State.resample`
+        (`record.GameRecord.positions`): a game whose hidden parts are shown much later (Venice 2099's
+        hands, one card a turn) gives one here, so its replay needs no blind trials."""
+        ...
+
     def narrate_step(self, step: Any, hidden: bool) -> str:
         """A record's `Step` in words; `hidden`: as a reader who does not see its outcome reads it."""
         ...

@@ -155,6 +155,11 @@ class PeopleSide:
             state.apply_action(state.chance_outcomes()[0][0])
         return state.to_json()
 
+    def resample_for_record(self, state: State, seat: int, later: Sequence[Any], seed: int,
+                            game_factory: Any = None) -> State | None:
+        """None: the game's `State.resample` is enough for a one-seat export's replay."""
+        return None
+
     def move_entry(self) -> MoveEntry | None:
         """None: moves are typed as numbers or move texts."""
         return None

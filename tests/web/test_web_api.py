@@ -575,3 +575,20 @@ def test_the_last_move_marks_are_the_seats_view_changes_and_follow_undo(client):
     undone = client.post(f"/api/games/{game}/undo", json={"seat": "A"}).json()
     assert len(undone["log"]) < len(a["log"])
     check(undone, 0)
+
+
+def test_the_web_replay_of_a_venice_seat_export(client):
+    """Issue 34: the web's Replay of a downloaded 3-player Venice 2099 record (a seat's export) opens and
+    steps (it ended in `no assignment of the hidden steps ... within 200000 steps`)."""
+    from burano_ai.record import GameRecord
+    from burano_ai.session import GameSession
+    session = GameSession(3, 4, ["random"] * 3, game="venice-2099")
+    session.advance()
+    record = GameRecord.from_json(session.record.to_json())
+    data = record.for_seat("C").to_json()
+    reply = client.post("/api/replays", json={"record": data})
+    assert reply.status_code == 200, reply.text
+    summary = reply.json()
+    assert summary["plies"] == len(record.steps) and summary["seat"] == "C"
+    last = client.get(f"/api/replays/{summary['id']}/{len(record.steps)}")
+    assert last.status_code == 200
