@@ -478,19 +478,29 @@ def games(
 @user_errors
 def new(
     players: Optional[int] = typer.Option(None, "--players", "-n", help=PLAYERS_HELP),
-    seed: int = typer.Option(0, "--seed", "-s", help="Seed of the setup shuffles."),
+    seed: Optional[int] = typer.Option(None, "--seed", "-s", help="Deal the start from this seed: the same seed "
+                                       "gives the same deal, another seed another (the start `play --seed` "
+                                       "deals). Without it, a secret deal."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the JSON here (default: stdout)."),
     game: Optional[str] = typer.Option(None, "--game", metavar="GAME", help=GAME_HELP),
     option: Optional[List[str]] = typer.Option(None, "--option", metavar="NAME=VALUE", help=OPTION_HELP),
     data: Optional[Path] = typer.Option(None, "--data", metavar="FILE", help=DATA_HELP),
 ) -> None:
-    """Write the start position of a new game as JSON (the full state)."""
+    """Write the start position of a new game as JSON (the full state), dealt: every chance event of the
+    setup drawn (tiles, cards, the first player) up to the first decision, so `suggest` can search it."""
+    from burano_ai.core.people import game_keyword
+    from burano_ai.record import HUMAN
+    from burano_ai.session import GameSession
     spec = _spec(game)
-    _seed_option(seed)
+    if seed is not None:
+        _seed_option(seed)
     options = parse_cli_options(spec, option, data)
     _check_output(output, "--output")
-    state = make_game(spec, _check_players(players, spec), options, where="--option").new_initial_state(seed)
-    text = json.dumps(state.to_dict(), indent=2) + "\n"
+    players = _check_players(players, spec)
+    make_game(spec, players, options, where="--option")     # a wrong combination of options named as given
+    session = GameSession(players, seed, [HUMAN] * players, options=options, **game_keyword(spec, DEFAULT_GAME))
+    session.advance()                                       # the setup's chance events, seeded or secret
+    text = json.dumps(session.state.to_dict(), indent=2) + "\n"
     if output is None:
         typer.echo(text, nl=False)
     else:
