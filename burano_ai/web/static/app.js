@@ -850,8 +850,9 @@ function wire() {
   $("#rp-next").onclick = () => replayTo((app.replay.ply || 0) + 1);
   $("#error-close").onclick = () => showError("");
   $("#side-toggle").onclick = () => document.body.classList.toggle("side-open");
-  const board = $("#board");
-  board.addEventListener("click", (e) => {
+  // the board's element: not named `board`, which would hide the board() module function in the handlers
+  const boardElement = $("#board");
+  boardElement.addEventListener("click", (e) => {
     const el = e.target.closest("[data-key]");
     if (!el) { $("#chooser").hidden = true; return; }
     const key = el.dataset.key;
@@ -861,7 +862,7 @@ function wire() {
     if (moves.length === 1) playMove(moves[0]);
     else if (moves.length > 1) showChooser(moves, e);
   });
-  board.addEventListener("mouseover", (e) => {
+  boardElement.addEventListener("mouseover", (e) => {
     const el = e.target.closest("[data-key]");
     if (!el || !(app.tab === "play" || (app.tab === "analyse" && app.analysisSource === "game"))) return;
     const moves = (app.current.byKey || {})[el.dataset.key] || [];
