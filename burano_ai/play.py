@@ -80,30 +80,40 @@ EFFECT_MARK = "→"
 HELP_MOVES = """\
 Type a move in one of these ways:
   3                      the move numbered 3 in the list of choices
-  {example:<22} the move's text (Tab completes it; any unambiguous beginning will do: {prefix})
-  the words as listed    the move as the list of choices says it (whole, any case)
+{example_line} the move's text (Tab completes it; any unambiguous
+                         beginning will do: {prefix})
+  the words as listed    the move as the list of choices words it (any case)
 """
 HELP_COMMANDS = """\
 Commands:
   legal                  list the legal moves again
   board                  show the board again
-  hint [seconds]         the engine's suggestion for your seat (it searches your view only; default 1 s)
-  undo                   take back your last move (the bots and the dice replay the same)
-  save [path]            save the game record (also saved automatically before each of your moves)
-  quit                   save the game and leave (continue later with: burano play --resume FILE)
+  hint [seconds]         the engine's suggestion for your seat, searched from
+                         your view only (default 1 s)
+  undo                   take back your last move; {undo}
+  save [path]            save the game record (also saved before each move)
+  quit                   save the game and leave (burano play --resume FILE)
   help                   this text
 """
 
 
-def help_text(entry: MoveEntry | None, legal: Sequence[str] = ("pick flat", "pick fountains")) -> str:
+#: What `undo` does to what follows, by the game's chance (`GameSession`: a seeded game replays, a secret one redraws).
+UNDO_SEEDED = "seeded: the same draws follow"
+UNDO_SECRET = "what followed is drawn afresh"
+
+
+def help_text(entry: MoveEntry | None, legal: Sequence[str] = ("pick flat", "pick fountains"),
+              seeded: bool = False) -> str:
     """The `help` text: the ways to type a move (the last of the `legal` move texts as the example, with
-    its shortest beginning that no other legal move shares), the game's shortcut if any, the commands."""
+    its shortest beginning that no other legal move shares), the game's shortcut if any, the commands
+    (`undo` as the game's chance makes it: `seeded` replays, secret chance redraws)."""
     example = legal[-1] if legal else "pick flat"
     others = [text for text in legal if text != example]
     prefix = next((example[:n] for n in range(1, len(example) + 1)
                    if not any(text.startswith(example[:n]) for text in others)), example)
-    return HELP_MOVES.format(example=example, prefix=prefix) + (entry.help if entry is not None else "") \
-        + HELP_COMMANDS
+    example_line = f"  {example:<22}" if len(example) <= 22 else f"  {example}\n{'':24}"
+    return HELP_MOVES.format(example_line=example_line, prefix=prefix) + (entry.help if entry is not None else "") \
+        + HELP_COMMANDS.format(undo=UNDO_SEEDED if seeded else UNDO_SECRET)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -626,12 +636,18 @@ class Table:
         full = listing(len(legal))
         if rows is None or len(full) + len(notes) + 1 <= rows:
             return [RULE] + full + notes
-        room = rows - 2   # the rule and the "more" line
-        shown = max((k for k in range(1, len(legal) + 1) if len(listing(k)) <= room), default=0)
-        more = f"  ... {len(legal) - shown} more: type legal to list them all (Tab completes a move)" if shown else \
-            f"  {len(legal)} moves: type legal to list them (Tab completes a move)"
-        lines = (listing(shown) if shown else []) + [more]
-        return lines if rows < 2 else [RULE] + lines
+        # Short of rows (a board that fills an 80 x 24 screen): the move texts, shorter than the words, numbered
+        # and packed in columns of their own widths; the rule only if there is room for it and every move.
+        texts = [f"{i + 1:>2} {move}" for i, move in enumerate(legal)]
+        packed = _packed(texts, width, rows)
+        if packed is not None:
+            return ([RULE] if len(packed) < rows else []) + packed
+        more = "  ... {} more: type legal to list them all"
+        shown = max((k for k in range(1, len(legal)) if _packed(texts[:k] + [more.format(len(legal) - k)], width,
+                                                                   rows) is not None), default=0)
+        if not shown:
+            return [f"  {len(legal)} moves: type legal to list them (Tab completes a move)"]
+        return _packed(texts[:shown] + [more.format(len(legal) - shown)], width, rows)
 
     def show_choices(self, p: int, rows: int | None = None) -> None:
         """The rule naming the seat to move, then its numbered legal moves in people's words and the notes
@@ -697,7 +713,7 @@ class Table:
         s = self.session
         if name == "help":
             legal = [s.state.action_to_string(a) for a in s.state.legal_actions()]
-            self.term.print(help_text(self.shortcut, legal).rstrip("\n"))
+            self.term.print(help_text(self.shortcut, legal, s.seeded).rstrip("\n"))
         elif name == "legal":
             self.show_choices(p)
         elif name == "board":
@@ -739,6 +755,11 @@ class Table:
                 raise ValueError
         except ValueError:
             self.term.print(f"hint takes seconds (more than 0, at most 600), not {arg!r}", style="red")
+            return
+        legal = self.session.state.legal_actions()
+        if len(legal) == 1:          # nothing to compare: no search, no win rate of an empty tree
+            only = self.session.state.action_to_string(legal[0])
+            self.term.print(f"hint: {only}  (the only legal move)", style="green")
             return
         with self.term.thinking(f"searching your view for {seconds:g} s"):
             result = self.session.hint(p, seconds=seconds)
@@ -836,6 +857,18 @@ def _budget_text(spec: str) -> str:
         return ""
     kind, amount = budget
     return f" (up to {amount:g} s)" if kind == "time" else f" ({amount:,.0f} iterations)"
+
+
+def _packed(items: list[str], width: int, rows: int) -> list[str] | None:
+    """`items` down columns of their own widths (two spaces between), in as few lines as fit in `width`; None
+    when they need more than `rows` lines. The last item stays last (a "... more" note)."""
+    for lines in range(1, max(rows, 0) + 1):
+        columns = [items[c:c + lines] for c in range(0, len(items), lines)]
+        widths = [max(len(i) for i in col) for col in columns]
+        if 2 + sum(widths) + 2 * (len(columns) - 1) <= width:
+            return ["  " + "  ".join(col[r].ljust(w) for col, w in zip(columns, widths) if r < len(col)).rstrip()
+                    for r in range(lines)]
+    return None
 
 
 def _columns(items: list[str], width: int) -> str:
