@@ -1189,13 +1189,19 @@ def _print_analysis(result, score: str = "VP") -> None:
                          ("win", "right"), ("played", "right"), ("loss", "right"), (f"{score} margin", "right"),
                          ("", "left")):
         table.add_column(col, justify=justify, no_wrap=True)
+    from burano_ai.analysis import NOISE_Z, flag_for
     styles = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
     for d in result.decisions:
         flag = d.flag or ""
+        if flag:
+            note = f"[{styles[flag]}]{flag}[/]"
+        elif flag_for(d.loss) is not None:      # over a threshold, within the searches' noise: said, not flagged
+            note = f"[dim]noise +/-{100 * d.noise:.1f}[/]"
+        else:
+            note = ""
         table.add_row(str(d.ply), d.phase, d.played, "=" if d.best == d.played else d.best, f"{d.win:.1%}",
                       f"{d.played_win:.1%}", f"{100 * d.loss:.1f}" if d.loss >= 0.0005 else "",
-                      f"-{d.margin_loss:.1f}" if d.margin_loss >= 0.05 else "",
-                      f"[{styles[flag]}]{flag}[/]" if flag else "")
+                      f"-{d.margin_loss:.1f}" if d.margin_loss >= 0.05 else "", note)
     console.print(table)
     s = result.summary()
     console.print(f"mean loss {100 * s['mean_loss']:.1f} points of win probability, mean {score}-margin loss "
@@ -1205,8 +1211,9 @@ def _print_analysis(result, score: str = "VP") -> None:
     limits = ", ".join(f"{name} >= {100 * t:g}" for name, t in reversed(THRESHOLDS))
     console.print("win: after the engine's best move (= : the move played); played: after the move played",
                   style="dim")
-    console.print(f"loss: in points of win probability ({limits}); {score} margin: expected {score} margin lost",
-                  style="dim")
+    console.print(f"loss: in points of win probability ({limits}, when at least {NOISE_Z:g} standard errors "
+                  f"of the searches: a loss within them reads 'noise +/-' its standard error); {score} margin: "
+                  f"expected {score} margin lost", style="dim")
     budget = (f"{result.limit.iterations} iterations" if result.limit.iterations is not None else "") + \
         (" / " if result.limit.iterations is not None and result.limit.seconds is not None else "") + \
         (f"{result.limit.seconds:g} s" if result.limit.seconds is not None else "")
