@@ -181,6 +181,8 @@ class GameOption:
         help: one line for `burano games` and the web form.
         choices: a "choice" option's values.
         low, high: an "int" option's range (inclusive).
+        values: an "int" option's only values, when not every whole number of its range is one (Venice
+            2099's `move_dirs`: 4 or 8); empty: the whole range.
         load: a "data" option's validator: called with the JSON object, raises a one-line `OptionError`
             naming the wrong item; its return value says whether the data is a placeholder (True/False),
             or None when the game does not say.
@@ -193,6 +195,7 @@ class GameOption:
     choices: tuple[str, ...] = ()
     low: int | None = None
     high: int | None = None
+    values: tuple[int, ...] = ()
     load: Callable[[Any], bool | None] | None = None
 
     def __post_init__(self) -> None:

@@ -25,7 +25,7 @@ GAME_OPTIONS: Mapping[str, GameOption] = MappingProxyType({
                                   "VD-1: forecast cards 3-8 and X (no 2s sink), or 2-8 (no X sinks)",
                                   choices=rules.FORECAST_VALUES),
     "move_dirs": GameOption("move_dirs", "int", _D.move_dirs, "VD-2: directions of a normal move, 8 or 4",
-                            low=4, high=8),
+                            low=4, high=8, values=(4, 8)),
     "diagonal_squeeze": GameOption("diagonal_squeeze", "bool", _D.diagonal_squeeze,
                                    "VD-3: a diagonal step may pass between two blocked squares"),
     "gondola_move_is_step1": GameOption("gondola_move_is_step1", "bool", _D.gondola_move_is_step1,

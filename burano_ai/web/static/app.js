@@ -205,6 +205,10 @@ function buildOptionInputs(options, values) {
       input = document.createElement("select");
       o.choices.forEach(c => { const opt = document.createElement("option"); opt.textContent = c; input.appendChild(opt); });
       input.value = values[o.name] !== undefined ? values[o.name] : o.default;
+    } else if (o.kind === "int" && o.values) {     // only some whole numbers (move_dirs: 4 or 8)
+      input = document.createElement("select");
+      o.values.forEach(v => { const opt = document.createElement("option"); opt.textContent = v; input.appendChild(opt); });
+      input.value = String(values[o.name] !== undefined ? values[o.name] : o.default);
     } else if (o.kind === "int") {
       input = document.createElement("input");
       input.type = "number";
