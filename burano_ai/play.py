@@ -660,6 +660,17 @@ class Table:
             else:
                 self.term.print(line)
 
+    def _why_illegal(self, text: str) -> str | None:
+        """The game's reason why `text`, a move it can read, is not legal now (`GameSpec.why_illegal`)."""
+        state = self.session.state
+        try:
+            action = state.string_to_action(text.strip())
+        except (BuranoError, ValueError, TypeError):
+            return None
+        if action in state.legal_actions():
+            return None
+        return self.spec.why_illegal(state, action)
+
     def decide(self, p: int) -> bool:
         """Read entries until seat `p` has moved (True) or the person quits (False)."""
         self.autosave()
@@ -676,6 +687,10 @@ class Table:
                 spoken = _by_words(legal, self.session.describe_legal(p)).get(_normal(line))
                 if spoken is not None:
                     entry = Entry("moves", moves=[spoken], how=f"{line.strip()} = {spoken}")
+            if entry.kind == "error":    # a move of the game, not legal now: the game's reason, not a guess
+                reason = self._why_illegal(line)
+                if reason is not None:
+                    entry = Entry("error", message=f"{line.strip()!r} is not legal now: {reason}")
             if entry.kind == "error" and _normal(line) in YES and self.suggestion:
                 entry = Entry("moves", moves=[self.suggestion], how=f"playing {self.suggestion}")
             self.suggestion = entry.suggestion

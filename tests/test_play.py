@@ -511,6 +511,34 @@ def test_hint_with_one_legal_move_names_it_without_a_search(tmp_path):
     assert "visits 0" not in result.stdout and "0.0%" not in result.stdout
 
 
+def test_an_illegal_venice_placement_says_why_and_guesses_no_square(tmp_path):
+    """Issue 34, item 13: typing a placement the rules forbid answered "did you mean" another square (a
+    platform, say) without the reason. Now the reason: a square taken, a value A already stands on."""
+    from burano_ai.games.venice_2099 import rules
+    from burano_ai.games.venice_2099.rules import PLATFORM
+    session = GameSession(3, 4, ["human", "random", "random"], game="venice-2099")
+    session.advance()
+    first = session.legal_moves(0)[0]
+    session.play(0, first)
+    session.advance()
+    state = session.state
+    name = lambda sq: rules.square_name(sq, state.n)    # noqa: E731
+    taken = name(state.figures[1][0])
+    mine = state.figures[0][0]
+    value = rules.district_text(state.tiles[mine])[1]
+    same = next(name(sq) for sq in range(state.n * state.n)
+                if state.tiles[sq] != PLATFORM and rules.district_text(state.tiles[sq])[1] == value
+                and all(sq not in f for f in state.figures))
+    result = run_piped(["--game", "venice-2099", "--players", "3", "--bots", "random", "--seed", "4"],
+                       f"{first}\nplace {taken}\nplace {same}\nquit\n", tmp_path)
+    assert result.returncode == 0, result.stderr
+    out = plain(result.stdout)
+    assert f"'place {taken}' is not legal now: {taken} is taken by B's figure" in out
+    assert f"'place {same}' is not legal now: {same} is a {value} district and your figure on {name(mine)} " \
+           f"already stands on a {value}" in out
+    assert "did you mean" not in out
+
+
 # ------------------------------------------------------------------------------------------------
 # The board at 80 x 24 and at 140 columns, with and without colour (issue 21 item 4)
 

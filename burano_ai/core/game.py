@@ -356,6 +356,12 @@ class GameSpec(Protocol):
         e3-g3``); its record text (`State.action_to_string`) stays the canonical notation."""
         ...
 
+    def why_illegal(self, state: State, action: int) -> str | None:
+        """Why `action` (a move of the game the player typed) is not legal at `state`, in words, or None
+        when the game does not say (`core.people.PeopleSide`: None). `burano play` shows it instead of a
+        guess at the move meant."""
+        ...
+
     def move_notes(self, state: State) -> list[str]:
         """Lines shown with the legal moves: what the next move costs, and why moves people may expect
         are missing ("sail I3: needs 1 privilege, you have 0"); [] when there is nothing to say."""

@@ -176,6 +176,10 @@ class PeopleSide:
         """The move's text (`State.action_to_string`): the game has no other words for it."""
         return state.action_to_string(action)
 
+    def why_illegal(self, state: State, action: int) -> str | None:
+        """None: the game does not say why a move is not legal."""
+        return None
+
     def move_notes(self, state: State) -> list[str]:
         """Nothing: what the moves cost and why some are missing is the game's to say."""
         return []

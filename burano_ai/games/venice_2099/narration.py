@@ -194,3 +194,34 @@ def move_notes(state) -> list[str]:
                 f"card ({state.gondolas[p]} left)"]
     return []
 
+
+
+def why_illegal(state, action: int) -> str | None:
+    """Why `action`, a move of the game that is not legal now, is not, in words (None when no reason is
+    known here: the caller says it is not legal). The placement's reasons: the square is taken, or the
+    seat already has a figure on a district of that value (§3.1: figures on districts need different values)."""
+    if state.is_terminal() or state.is_chance_node():
+        return None
+    p = state.to_move()
+    if state.phase != PHASE_PLACE:
+        return None
+    if not rules.PLACE0 <= action < rules.MOVE0:
+        return "it is the placement: place a figure on a free square (place d4)"
+    s = action - rules.PLACE0
+    if s >= state.n * state.n:
+        return f"the city is {state.n} x {state.n} squares"
+    name = rules.square_name(s, state.n)
+    for q in range(state.num_players):
+        if s in state.figures[q]:
+            owner = "your" if q == p else f"{SEAT_LETTERS[q]}'s"
+            return f"{name} is taken by {owner} figure"
+    tile = state.tiles[s]
+    if tile == PLATFORM:
+        return None
+    value = rules.district_text(tile)[1]
+    mine = [rules.square_name(x, state.n) for x in state.figures[p]
+            if x >= 0 and state.tiles[x] != PLATFORM and rules.district_text(state.tiles[x])[1] == value]
+    if mine:
+        return (f"{name} is a {value} district and your figure on {mine[0]} already stands on a {value}: "
+                "figures on districts need different values (a platform is always allowed)")
+    return None

@@ -224,6 +224,11 @@ class Venice2099Spec(PeopleSide):
         from burano_ai.games.venice_2099.narration import describe_move
         return describe_move(state, action)
 
+    def why_illegal(self, state, action: int) -> str | None:
+        """A placement's reason (`narration.why_illegal`): the square is taken, or the value is the seat's already."""
+        from burano_ai.games.venice_2099.narration import why_illegal
+        return why_illegal(state, action)
+
     def move_notes(self, state) -> list[str]:
         """What the next decision costs and why moves are missing (prices, gondola cards, the lowest card)."""
         from burano_ai.games.venice_2099.narration import move_notes
