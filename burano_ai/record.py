@@ -865,9 +865,15 @@ def narrate_parts(step: Step, seat: int | None = None, game: str = DEFAULT_GAME,
     letter = None if seat is None else SEAT_LETTERS[seat]
     hidden = step.move is None or (letter is not None and not step.visible_to(letter))
     if words and not hidden and not step.is_chance:
-        if words.startswith(step.move):   # `build pink@e5: level 2, lace` says only what it adds
-            words = words[len(step.move):].lstrip(" :,")
-        step = Step(**{**step.__dict__, "move": f"{step.move} ({words})" if words else step.move})
+        rest = words[len(step.move):] if words.startswith(step.move) else None
+        if rest is None:
+            told = f"{step.move} ({words})"
+        elif rest.lstrip()[:1] in (":", ",", ""):   # `build pink@e5: level 2, lace` says only what it adds
+            rest = rest.lstrip(" :,")
+            told = f"{step.move} ({rest})" if rest else step.move
+        else:                      # `end the build (1 card placed)`: the words read on from the move's text
+            told = words
+        step = Step(**{**step.__dict__, "move": told})
     return get_spec(game).narrate_step(step, hidden), [e.text for e in effects or () if e.visible_to(seat)]
 
 

@@ -83,7 +83,7 @@ def describe_move(state, action: int) -> str:
         return f"the {CHARACTER_NAMES[k]} comes to house {j + 1} (scores {what}: {vp} VP now)"
     if kind == "return":
         card = action - rules.RETURN0
-        return f"return card {card_words(data, card)} under the L{card_level(card)} deck"
+        return f"return {card_words(data, card)} under the L{card_level(card)} deck"
     return state.action_to_string(action)
 
 
@@ -153,7 +153,7 @@ def step_effects(before, after, action: int | None = None) -> list[StepEffect]:
                 why = "above the cap of 6, back to the bank"
             effects.append(StepEffect(f"{who} {dc:+d} coin{'s' if abs(dc) != 1 else ''} ({why})"))
         if b.tokens != a.tokens:
-            effects.append(StepEffect(f"{who} {b.tokens - a.tokens:+d} bonus token (a colour rule broken, §6.3)"))
+            effects.append(StepEffect(f"{who} {b.tokens - a.tokens:+d} bonus token (a colour rule broken)"))
         for j, h in enumerate(b.street):
             if old.phase == rules.PHASE_VISIT and h.character >= 0 and a.street[j].character < 0:
                 effects.append(StepEffect(f"{who}: the {CHARACTER_NAMES[h.character]} under house {j + 1}"))
@@ -162,14 +162,7 @@ def step_effects(before, after, action: int | None = None) -> list[StepEffect]:
         if b.free_scaffolds() != a.free_scaffolds():
             verb = "takes" if b.free_scaffolds() < a.free_scaffolds() else "frees"
             effects.append(StepEffect(f"{who} {verb} a scaffold ({_plural(b.free_scaffolds(), 'free scaffold')})"))
-    if old.phase == rules.PHASE_RETURN and mover >= 0:
-        gone = sorted(set(old.seats[mover].hand) - set(new.seats[mover].hand))
-        for c in gone:
-            effects.append(StepEffect(f"{SEAT_LETTERS[mover]} returns a card under the L{card_level(c)} deck"))
-            if not old.options.public_returns:
-                effects.append(StepEffect(f"(it is card {card_words(old.data, c)})", (mover,)))
-            else:
-                effects.append(StepEffect(f"(it is card {card_words(old.data, c)}, face up)"))
+    # a return is told by its step alone: its mover reads the card (`describe_move`), the others its level
     if old.first_player >= 0 and new.first_player != old.first_player and new.first_player >= 0:
         effects.append(StepEffect(f"the first-player token passes to {SEAT_LETTERS[new.first_player]}"))
     if len(new.discard) > len(old.discard):
@@ -189,7 +182,7 @@ def _end_reason(pos: Position) -> str:
     if pos.last_round:
         return "the last round after a deck ran out is over"
     if pos.round == ROUND_GUARD - 1:
-        return f"round {ROUND_GUARD} is over (the engine's guard, WD-20)"
+        return f"round {ROUND_GUARD} is over (the engine ends a game there)"
     return "the game is over"
 
 
