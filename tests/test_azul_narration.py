@@ -171,3 +171,76 @@ def test_the_web_log_tells_the_game_s_own_effects():
     assert payload["log"] == [game.session.narrate(s, 0) for s in game.session.record.steps]
     assert any("final scoring A: " in line for line in payload["log"])
     assert any("broken-glass marker" in line for line in payload["log"])
+
+
+# ------------------------------------------------------------------------------------------------
+# Moves in words, the board readable at 80 columns (issue 34, items 3, 6 and 8)
+
+_WORDS = re.compile(r"^take the (\d+) (\w+)( and the first-player token)? from (the centre|factory \d) "
+                    r"(?:to column (\d)(, jokers first)?: (\d+) placed, (\d+) broken|and break them: (\d+) broken)$")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_draft_reads_in_words_that_say_what_is_placed_and_what_breaks(players):
+    """`F1 B>2` read as `take the 3 blue from factory 1 to column 2: 3 placed, 0 broken`: the counts are the
+    ones the move then places on the column's strip and sends to the tower, at every draft of random games
+    (the list of choices read the codes only, and said nothing of what would break)."""
+    spec = get_spec("azul-sintra")
+    rng = random.Random(players)
+    state = spec.new_game(players).new_initial_state(players)
+    drafts = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+            continue
+        d = state.to_dict()
+        seat = "ABCD".index(d["to_move"])
+        for action in state.legal_actions():
+            words = spec.describe_move(state, action)
+            assert words != state.action_to_string(action)
+            m = _WORDS.match(words)
+            if m is None:
+                assert words.startswith(("keep the ", "reset: ")), words
+                continue
+            drafts += 1
+            taken, colour = int(m.group(1)), m.group(2)
+            letter = "POYBG"[("pink", "orange", "yellow", "blue", "green").index(colour)]
+            after = state.clone()
+            after.apply_action(action)
+            a = after.to_dict()
+            broken = a["tower"][letter] - d["tower"][letter]
+            if a["phase"] != d["phase"]:      # a completed strip (keep) or the round's end moves more pieces
+                continue
+            if m.group(5) is None:
+                assert int(m.group(9)) == taken == broken
+                continue
+            column = int(m.group(5)) - 1
+            before_col, after_col = d["seats"][seat]["columns"][column], a["seats"][seat]["columns"][column]
+            placed = len(after_col["pieces"] + after_col["jokers"]) - len(before_col["pieces"] + before_col["jokers"])
+            assert (int(m.group(7)), int(m.group(8))) == (placed, broken) and placed + broken == taken, words
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert drafts > 100
+
+
+def test_the_board_names_the_bonus_colour_in_words_shows_the_centre_and_colours_its_letters():
+    """The 4-player board cut its centre and its status at 80 columns, read `bonus G` (as if seat G) and had
+    no colour: now every line fits, the centre is whole, the bonus is `round bonus green`, the letters come
+    in their colours, and the move codes are explained in the notes under the choices."""
+    from burano_ai.games.azul_sintra.render import COLOUR_STYLES
+    spec = get_spec("azul-sintra")
+    session = GameSession(4, 3, ["human", "random", "random", "random"], game="azul-sintra")
+    session.advance()
+    session.play(0, session.legal_moves(0)[-1])       # the centre fills
+    session.advance()
+    view = session.view(0)
+    text = spec.render(view)
+    assert all(len(line) <= 80 for line in text.splitlines())
+    assert f"centre {view['centre']}" in text and len(view["centre"]) > 0
+    colour = dict(zip("POYBG", ("pink", "orange", "yellow", "blue", "green")))[view["indicator"][view["round"] - 1]]
+    assert f"round bonus {colour}" in text and "bonus G" not in text
+    styled = spec.render_styled(view)
+    assert {style for line in styled for t, style in line if t.strip() in "POYBG" and t.strip()} <= \
+        set(COLOUR_STYLES.values())
+    assert {style for line in styled for _, style in line} >= set(COLOUR_STYLES.values())
+    assert any("factory 3's pink to column 4" in note and ">x: break them all" in note
+               for note in session.move_notes(0))

@@ -257,4 +257,19 @@ def step_effects(before, after, action: int | None = None) -> list[StepEffect]:
     scoring per seat and category, and at the end the result with its tie-break: all public."""
     entries = step_entries(before, after, action)
     totals = after.scores() if after.is_terminal() else None
-    return [StepEffect(line) for line in format_entries(entries, totals) + describe_result(after)]
+    return [StepEffect(line) for line in format_entries(entries, totals) + round_lines(before, after)
+            + describe_result(after)]
+
+
+def round_lines(before, after) -> list[str]:
+    """The round's end (the draft that empties the factories and the centre) and the next round's start (the
+    draw that fills the last factory: what each factory holds), in words."""
+    old, new = before.phase_name(), after.phase_name()
+    if old in ("draft", "keep") and new in ("refill", "setup"):
+        return [f"round {before.to_dict()['round']} ends: the factories and the centre are empty; "
+                "the factories are refilled from the bag"]
+    if old == "refill" and new == "draft":
+        d = after.to_dict()
+        facs = ", ".join(f"{i + 1} {f or '-'}" for i, f in enumerate(d["factories"]))
+        return [f"round {d['round']} begins, {d['to_move']} first: factories {facs}"]
+    return []
