@@ -45,7 +45,9 @@ def test_a_placement_is_narrated_with_its_cost_token_and_scaffold():
     assert "A -2 coins (the 2nd placement of the turn)" in texts
     assert "A -1 bonus token (a colour rule broken)" in texts
     words = SPEC.describe_move(state, state.string_to_action("place 49 right"))
-    assert words == "place 49 (pink L3 R2) as a new right house +2 scaffolds: 2 coins, 1 token"   # pink next door
+    # pink next door; what the card shows in words (issue 34: its template, R2, said nothing to a player)
+    assert words == ("place 49 (pink L3: 2 flowers, 1 cat, 1 chimney, 1 closed window) as a new right house "
+                     "+2 scaffolds: 2 coins, 1 token")
     effects, _, _ = _step(state, "place 49 right")
     assert "A takes a scaffold (0 free scaffolds)" in [e.text for e in effects]
 
@@ -59,7 +61,7 @@ def test_a_returned_card_is_told_to_its_returner_only():
     assert seen.kind == "return-L2" and seen.seen_by == (0,)
     step = describe_step(before, action, SPEC.key)
     words = step_words(before, action, SPEC.key)
-    assert narrate_step(step, 0, SPEC.key, effects, words) == "A: return 40 (orange L2 M1) under the L2 deck"
+    assert narrate_step(step, 0, SPEC.key, effects, words) == "A: return 40 (orange L2: 1 flower, 1 lantern, 1 curtain (b)) under the L2 deck"
     assert narrate_step(step, 1, SPEC.key, effects, words) == "A returns a card under the L2 deck (hidden)"
     end = building(dealt(2), coins=4, hand=[3, 10, 30])
     end.play("place 3 right")

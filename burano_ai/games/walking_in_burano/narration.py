@@ -22,10 +22,24 @@ ORDINAL = ("1st", "2nd", "3rd")
 CATEGORY_WORDS = (("characters", "characters"), ("shops", "shops"), ("tokens", "tokens"), ("windows", "closed windows"))
 
 
+#: A card's symbols in words (`card_words`), singular and plural.
+SYMBOL_WORDS = (("passersby", "passer-by", "passers-by"), ("plants", "plant", "plants"),
+                ("flowers", "flower", "flowers"), ("cats", "cat", "cats"), ("lanterns", "lantern", "lanterns"),
+                ("chimneys", "chimney", "chimneys"), ("closed_windows", "closed window", "closed windows"))
+
+
 def card_words(data: CardData, card: int) -> str:
-    """`17 (orange L1 G2)`."""
+    """`17 (orange L1: 1 passer-by, 1 plant, 1 flower, 1 cat, shop 2 of 2 VP)`: its colour, level and what it
+    shows, so a player need not look the template up."""
     c = data.cards[card]
-    return f"{card} ({data.colour_names[c.colour]} L{c.level} {c.template})".replace(" )", ")")
+    shows = [f"{getattr(c, field)} {one if getattr(c, field) == 1 else many}" for field, one, many in SYMBOL_WORDS
+             if getattr(c, field)]
+    if c.curtains:
+        shows.append(f"{len(c.curtains)} curtain{'s' if len(c.curtains) > 1 else ''} "
+                     f"({', '.join('ab'[k] if k < 2 else str(k) for k in c.curtains)})")
+    if c.shop_type >= 0:
+        shows.append(f"shop {c.shop_type} of {c.shop_vp} VP")
+    return f"{card} ({data.colour_names[c.colour]} L{c.level}{': ' + ', '.join(shows) if shows else ''})"
 
 
 def _plural(n: int, word: str) -> str:
@@ -168,6 +182,13 @@ def step_effects(before, after, action: int | None = None) -> list[StepEffect]:
     if len(new.discard) > len(old.discard):
         gone = new.discard[len(old.discard):]
         effects.append(StepEffect("rightmost cards discarded: " + ", ".join(card_words(new.data, c) for c in gone)))
+    if before.is_chance_node():      # a card dealt to the market: what it is and where it lies
+        for r in range(3):
+            for j, c in enumerate(new.market[r]):
+                if c >= 0 and old.market[r][j] != c:
+                    effects.append(StepEffect(f"card {card_words(new.data, c)} to the market, L{r + 1} column {j + 1}"))
+    if new.round > old.round and new.phase != rules.PHASE_OVER:
+        effects.append(StepEffect(f"round {old.round + 1} ends; round {new.round + 1} begins"))
     if new.last_round and not old.last_round:
         effects.append(StepEffect("a deck is empty: the next round is the last"))
     if new.phase == rules.PHASE_OVER and old.phase != rules.PHASE_OVER:
