@@ -507,23 +507,39 @@ class Table:
         """Tell the step, what it changed on the lines below it. A run of one seat's steps told alike (a
         bot's hidden pyramid: 14 steps) is one line with its count, told when the run ends."""
         text, effects = self.session.narrate_parts(step, self.shared_reader(step))
+        hidden = not step.visible_to(SEAT_LETTERS[self.shared_reader(step)])
         run = self._repeat
         if run is not None and run[0] == text and not run[3]:
             run[1] += 1
             run[3] = effects   # the run's last step may change something (the pyramid's leftover cubes)
             return
+        # A run of open chance outcomes of one kind (a refill's 20 draws, the setup's tiles) is one line.
+        kind = step.kind or "chance" if step.is_chance and not hidden and step.move is not None else None
+        if run is not None and kind is not None and run[5] is not None:
+            run[1] += 1
+            run[6].append((kind, step.move))
+            run[3] = run[3] + effects
+            return
         self.flush_narration()
         style = "yellow" if step.is_chance else ("bold" if not self.session.is_bot(_actor(step)) else None)
-        hidden = not step.visible_to(SEAT_LETTERS[self.shared_reader(step)])
-        self._repeat = [text, 1, style, effects, step.actor if hidden else None]
+        self._repeat = [text, 1, style, effects, step.actor if hidden else None, kind,
+                        [(kind, step.move)] if kind is not None else []]
 
     def flush_narration(self) -> None:
         """Print the step told last (with its run's count) and its consequences."""
         if self._repeat is None:
             return
-        text, count, style, effects, _ = self._repeat
+        text, count, style, effects, _, kind, outcomes = self._repeat
         self._repeat = None
-        self.term.print(f"  {text}" + (f": {count} times in all" if count > 1 else ""), style=style)
+        if kind is not None and count > 1:
+            if len({k for k, _ in outcomes}) == 1:     # `20 x draw: G B B P ...`
+                text = f"{count} x {kind}: {' '.join(move.split()[-1] for _, move in outcomes)}"
+            else:                                      # `16 chance steps: S8@1, face a, ...`
+                text = f"{count} chance steps: {', '.join(move for _, move in outcomes)}"
+            count = 1
+        for line in textwrap.wrap(f"  {text}" + (f": {count} times in all" if count > 1 else ""), self.term.width,
+                                  subsequent_indent="    ", break_on_hyphens=False) or [""]:
+            self.term.print(line, style=style)
         for effect in effects:
             self.term.print(f"    {EFFECT_MARK} {effect}", style="cyan")
 
@@ -605,12 +621,56 @@ class Table:
                 self.term.print(f"  {text}" + (f": {count} times" if count > 1 else ""), style="magenta")
         self.shown[p] = s.ply
         board = self.spec.render_styled(s.view(p), self.board_width())
-        # Under the board: the choices, then the prompt's row (a pipe has no height: every choice is listed).
+        # Under the board: the last moves, the choices, then the prompt's row (a pipe has no height: every
+        # choice is listed, and the moves were told as they came).
         rows = self.term.height - len(board) - 1 if self.term.console.is_terminal else None
+        recap = self.recap_lines(p, rows)
+        if rows is not None:
+            rows -= len(recap)
         if rows is None or len(self.choice_lines(p, None)) < rows:   # a blank line above the board if room
             self.term.print()
         self.term.board(board, SEAT_LETTERS[p])
+        for line in recap:
+            self.term.print(line, style="cyan")
         self.show_choices(p, rows)
+
+    def recap_lines(self, p: int, rows: int | None) -> list[str]:
+        """The other seats' moves since seat `p`'s last one, for under the board on a terminal (the narration
+        above has scrolled off an 80 x 24 screen by then): `last: B: C G>6 (take the 5 green ...)`, one line a
+        move in its words while they fit in a third of the `rows` left (at most 3, at least 1), else the move
+        texts of each seat's run (`last: B take m2, build pink@e5, done; C sail I3, done`), the latest kept
+        when even those do not fit. None on a pipe (every move was told as it came)."""
+        if rows is None:
+            return []
+        s = self.session
+        letter = SEAT_LETTERS[p]
+        steps = s.record.steps
+        mine = [i for i, step in enumerate(steps) if step.actor == letter]
+        moves = [step for step in steps[mine[-1] + 1 if mine else 0:] if not step.is_chance]
+        if not moves:
+            return []
+        width = self.term.width
+        budget = max(1, min(3, (rows - 2) // 3))
+        told = [s.narrate_parts(step, p)[0] for step in moves]
+        if len(told) <= budget and all(len(text) + 8 <= width for text in told):
+            return [f"  {'last:' if i == 0 else '     '} {text}" for i, text in enumerate(told)]
+        runs: list[list[str]] = []
+        for step, text in zip(moves, told):
+            short = text if step.move is None or not step.visible_to(letter) else step.move
+            if runs and runs[-1][0] == step.actor:
+                runs[-1].append(short)
+            else:
+                runs.append([step.actor, short if step.move is None or not step.visible_to(letter)
+                             else f"{step.actor} {short}"])
+        pieces = [", ".join(run[1:]) for run in runs]
+
+        def wrapped(parts: list[str]) -> list[str]:
+            return textwrap.wrap("; ".join(parts), width - 8, break_on_hyphens=False) or [""]
+        lines = wrapped(pieces)
+        while len(lines) > budget and len(pieces) > 1:     # the earliest seats' runs give way, not the latest
+            pieces = pieces[1:]
+            lines = wrapped(["...", *pieces])
+        return [f"  {'last:' if i == 0 else '     '} {line}" for i, line in enumerate(lines[-budget:])]
 
     def handover(self, p: int) -> None:
         """Hot-seat: clear the screen (and the scrollback) before the next person looks."""
@@ -892,6 +952,10 @@ def _columns(items: list[str], width: int) -> str:
         return "  (no moves)"
     cell = max(len(i) for i in items) + 3
     per_row = max(1, min(len(items), (max(width, 40) - 2) // cell))
+    if per_row == 1:      # one a line: a longer one wraps here, under its words, so its lines are counted
+        return "\n".join("\n".join(textwrap.wrap(item, max(width, 40) - 2, initial_indent="  ",
+                                                 subsequent_indent="     ", break_on_hyphens=False))
+                         for item in items)
     rows = -(-len(items) // per_row)
     lines = []
     for r in range(rows):
