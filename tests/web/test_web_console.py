@@ -6,6 +6,7 @@ move's elements never appeared, on every game. Here seat A plays a whole game of
 against random bots, on the game's own board (the generic one where it has none): at every decision the
 mouse rests on the element of the move it will play, that move's elements are outlined (`.hl`), then it is
 clicked. The page's errors (`pageerror`) and console errors are collected the whole time and must be none.
+At the end the result is a table of the final scoring per seat and category (item 9).
 """
 
 from __future__ import annotations
@@ -69,5 +70,11 @@ def test_a_whole_clicked_game_hovering_every_move_has_no_page_error(live_server,
         assert not errors, f"{game}, decision {decisions}: {errors}"
     screenshot(page, f"console-{game}-over")
     assert page.locator("#result").inner_text().startswith("Game over")
+    # the end as a table (issue 34, item 9: it was one line): a row per seat, the categories, the total
+    assert page.locator("#result table.score-table tbody tr").count() == players
+    headers = page.locator("#result table.score-table th").all_inner_texts()
+    assert "seat" in headers and len(headers) >= 3, headers
+    if game in ("azul-sintra", "walking-in-burano", "venice-2099"):     # a final scoring by category
+        assert len(headers) >= 6, headers
     assert decisions >= 5 and outlined >= decisions // 2, (decisions, outlined)
     assert not errors, errors
