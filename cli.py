@@ -497,19 +497,29 @@ def games(
 @user_errors
 def new(
     players: Optional[int] = typer.Option(None, "--players", "-n", help=PLAYERS_HELP),
-    seed: int = typer.Option(0, "--seed", "-s", help="Seed of the setup shuffles."),
+    seed: Optional[int] = typer.Option(None, "--seed", "-s", help="Deal the start from this seed: the same seed "
+                                       "gives the same deal, another seed another (the start `play --seed` "
+                                       "deals). Without it, a secret deal."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the JSON here (default: stdout)."),
     game: Optional[str] = typer.Option(None, "--game", metavar="GAME", help=GAME_HELP),
     option: Optional[List[str]] = typer.Option(None, "--option", metavar="NAME=VALUE", help=OPTION_HELP),
     data: Optional[Path] = typer.Option(None, "--data", metavar="FILE", help=DATA_HELP),
 ) -> None:
-    """Write the start position of a new game as JSON (the full state)."""
+    """Write the start position of a new game as JSON (the full state), dealt: every chance event of the
+    setup drawn (tiles, cards, the first player) up to the first decision, so `suggest` can search it."""
+    from burano_ai.core.people import game_keyword
+    from burano_ai.record import HUMAN
+    from burano_ai.session import GameSession
     spec = _spec(game)
-    _seed_option(seed)
+    if seed is not None:
+        _seed_option(seed)
     options = parse_cli_options(spec, option, data)
     _check_output(output, "--output")
-    state = make_game(spec, _check_players(players, spec), options, where="--option").new_initial_state(seed)
-    text = json.dumps(state.to_dict(), indent=2) + "\n"
+    players = _check_players(players, spec)
+    make_game(spec, players, options, where="--option")     # a wrong combination of options named as given
+    session = GameSession(players, seed, [HUMAN] * players, options=options, **game_keyword(spec, DEFAULT_GAME))
+    session.advance()                                       # the setup's chance events, seeded or secret
+    text = json.dumps(session.state.to_dict(), indent=2) + "\n"
     if output is None:
         typer.echo(text, nl=False)
     else:
@@ -1250,13 +1260,19 @@ def _print_analysis(result, score: str = "VP") -> None:
                          ("win", "right"), ("played", "right"), ("loss", "right"), (f"{score} margin", "right"),
                          ("", "left")):
         table.add_column(col, justify=justify, no_wrap=True)
+    from burano_ai.analysis import NOISE_Z, flag_for
     styles = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
     for d in result.decisions:
         flag = d.flag or ""
+        if flag:
+            note = f"[{styles[flag]}]{flag}[/]"
+        elif flag_for(d.loss) is not None:      # over a threshold, within the searches' noise: said, not flagged
+            note = f"[dim]noise +/-{100 * d.noise:.1f}[/]"
+        else:
+            note = ""
         table.add_row(str(d.ply), d.phase, d.played, "=" if d.best == d.played else d.best, f"{d.win:.1%}",
                       f"{d.played_win:.1%}", f"{100 * d.loss:.1f}" if d.loss >= 0.0005 else "",
-                      f"-{d.margin_loss:.1f}" if d.margin_loss >= 0.05 else "",
-                      f"[{styles[flag]}]{flag}[/]" if flag else "")
+                      f"-{d.margin_loss:.1f}" if d.margin_loss >= 0.05 else "", note)
     console.print(table)
     s = result.summary()
     console.print(f"mean loss {100 * s['mean_loss']:.1f} points of win probability, mean {score}-margin loss "
@@ -1266,8 +1282,9 @@ def _print_analysis(result, score: str = "VP") -> None:
     limits = ", ".join(f"{name} >= {100 * t:g}" for name, t in reversed(THRESHOLDS))
     console.print("win: after the engine's best move (= : the move played); played: after the move played",
                   style="dim")
-    console.print(f"loss: in points of win probability ({limits}); {score} margin: expected {score} margin lost",
-                  style="dim")
+    console.print(f"loss: in points of win probability ({limits}, when at least {NOISE_Z:g} standard errors "
+                  f"of the searches: a loss within them reads 'noise +/-' its standard error); {score} margin: "
+                  f"expected {score} margin lost", style="dim")
     budget = (f"{result.limit.iterations} iterations" if result.limit.iterations is not None else "") + \
         (" / " if result.limit.iterations is not None and result.limit.seconds is not None else "") + \
         (f"{result.limit.seconds:g} s" if result.limit.seconds is not None else "")

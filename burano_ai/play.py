@@ -80,30 +80,40 @@ EFFECT_MARK = "→"
 HELP_MOVES = """\
 Type a move in one of these ways:
   3                      the move numbered 3 in the list of choices
-  {example:<22} the move's text (Tab completes it; any unambiguous beginning will do: {prefix})
-  the words as listed    the move as the list of choices says it (whole, any case)
+{example_line} the move's text (Tab completes it; any unambiguous
+                         beginning will do: {prefix})
+  the words as listed    the move as the list of choices words it (any case)
 """
 HELP_COMMANDS = """\
 Commands:
   legal                  list the legal moves again
   board                  show the board again
-  hint [seconds]         the engine's suggestion for your seat (it searches your view only; default 1 s)
-  undo                   take back your last move (the bots and the dice replay the same)
-  save [path]            save the game record (also saved automatically before each of your moves)
-  quit                   save the game and leave (continue later with: burano play --resume FILE)
+  hint [seconds]         the engine's suggestion for your seat, searched from
+                         your view only (default 1 s)
+  undo                   take back your last move; {undo}
+  save [path]            save the game record (also saved before each move)
+  quit                   save the game and leave (burano play --resume FILE)
   help                   this text
 """
 
 
-def help_text(entry: MoveEntry | None, legal: Sequence[str] = ("pick flat", "pick fountains")) -> str:
+#: What `undo` does to what follows, by the game's chance (`GameSession`: a seeded game replays, a secret one redraws).
+UNDO_SEEDED = "seeded: the same draws follow"
+UNDO_SECRET = "what followed is drawn afresh"
+
+
+def help_text(entry: MoveEntry | None, legal: Sequence[str] = ("pick flat", "pick fountains"),
+              seeded: bool = False) -> str:
     """The `help` text: the ways to type a move (the last of the `legal` move texts as the example, with
-    its shortest beginning that no other legal move shares), the game's shortcut if any, the commands."""
+    its shortest beginning that no other legal move shares), the game's shortcut if any, the commands
+    (`undo` as the game's chance makes it: `seeded` replays, secret chance redraws)."""
     example = legal[-1] if legal else "pick flat"
     others = [text for text in legal if text != example]
     prefix = next((example[:n] for n in range(1, len(example) + 1)
                    if not any(text.startswith(example[:n]) for text in others)), example)
-    return HELP_MOVES.format(example=example, prefix=prefix) + (entry.help if entry is not None else "") \
-        + HELP_COMMANDS
+    example_line = f"  {example:<22}" if len(example) <= 22 else f"  {example}\n{'':24}"
+    return HELP_MOVES.format(example_line=example_line, prefix=prefix) + (entry.help if entry is not None else "") \
+        + HELP_COMMANDS.format(undo=UNDO_SEEDED if seeded else UNDO_SECRET)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -497,23 +507,39 @@ class Table:
         """Tell the step, what it changed on the lines below it. A run of one seat's steps told alike (a
         bot's hidden pyramid: 14 steps) is one line with its count, told when the run ends."""
         text, effects = self.session.narrate_parts(step, self.shared_reader(step))
+        hidden = not step.visible_to(SEAT_LETTERS[self.shared_reader(step)])
         run = self._repeat
         if run is not None and run[0] == text and not run[3]:
             run[1] += 1
             run[3] = effects   # the run's last step may change something (the pyramid's leftover cubes)
             return
+        # A run of open chance outcomes of one kind (a refill's 20 draws, the setup's tiles) is one line.
+        kind = step.kind or "chance" if step.is_chance and not hidden and step.move is not None else None
+        if run is not None and kind is not None and run[5] is not None:
+            run[1] += 1
+            run[6].append((kind, step.move))
+            run[3] = run[3] + effects
+            return
         self.flush_narration()
         style = "yellow" if step.is_chance else ("bold" if not self.session.is_bot(_actor(step)) else None)
-        hidden = not step.visible_to(SEAT_LETTERS[self.shared_reader(step)])
-        self._repeat = [text, 1, style, effects, step.actor if hidden else None]
+        self._repeat = [text, 1, style, effects, step.actor if hidden else None, kind,
+                        [(kind, step.move)] if kind is not None else []]
 
     def flush_narration(self) -> None:
         """Print the step told last (with its run's count) and its consequences."""
         if self._repeat is None:
             return
-        text, count, style, effects, _ = self._repeat
+        text, count, style, effects, _, kind, outcomes = self._repeat
         self._repeat = None
-        self.term.print(f"  {text}" + (f": {count} times in all" if count > 1 else ""), style=style)
+        if kind is not None and count > 1:
+            if len({k for k, _ in outcomes}) == 1:     # `20 x draw: G B B P ...`
+                text = f"{count} x {kind}: {' '.join(move.split()[-1] for _, move in outcomes)}"
+            else:                                      # `16 chance steps: S8@1, face a, ...`
+                text = f"{count} chance steps: {', '.join(move for _, move in outcomes)}"
+            count = 1
+        for line in textwrap.wrap(f"  {text}" + (f": {count} times in all" if count > 1 else ""), self.term.width,
+                                  subsequent_indent="    ", break_on_hyphens=False) or [""]:
+            self.term.print(line, style=style)
         for effect in effects:
             self.term.print(f"    {EFFECT_MARK} {effect}", style="cyan")
 
@@ -595,12 +621,56 @@ class Table:
                 self.term.print(f"  {text}" + (f": {count} times" if count > 1 else ""), style="magenta")
         self.shown[p] = s.ply
         board = self.spec.render_styled(s.view(p), self.board_width())
-        # Under the board: the choices, then the prompt's row (a pipe has no height: every choice is listed).
+        # Under the board: the last moves, the choices, then the prompt's row (a pipe has no height: every
+        # choice is listed, and the moves were told as they came).
         rows = self.term.height - len(board) - 1 if self.term.console.is_terminal else None
+        recap = self.recap_lines(p, rows)
+        if rows is not None:
+            rows -= len(recap)
         if rows is None or len(self.choice_lines(p, None)) < rows:   # a blank line above the board if room
             self.term.print()
         self.term.board(board, SEAT_LETTERS[p])
+        for line in recap:
+            self.term.print(line, style="cyan")
         self.show_choices(p, rows)
+
+    def recap_lines(self, p: int, rows: int | None) -> list[str]:
+        """The other seats' moves since seat `p`'s last one, for under the board on a terminal (the narration
+        above has scrolled off an 80 x 24 screen by then): `last: B: C G>6 (take the 5 green ...)`, one line a
+        move in its words while they fit in a third of the `rows` left (at most 3, at least 1), else the move
+        texts of each seat's run (`last: B take m2, build pink@e5, done; C sail I3, done`), the latest kept
+        when even those do not fit. None on a pipe (every move was told as it came)."""
+        if rows is None:
+            return []
+        s = self.session
+        letter = SEAT_LETTERS[p]
+        steps = s.record.steps
+        mine = [i for i, step in enumerate(steps) if step.actor == letter]
+        moves = [step for step in steps[mine[-1] + 1 if mine else 0:] if not step.is_chance]
+        if not moves:
+            return []
+        width = self.term.width
+        budget = max(1, min(3, (rows - 2) // 3))
+        told = [s.narrate_parts(step, p)[0] for step in moves]
+        if len(told) <= budget and all(len(text) + 8 <= width for text in told):
+            return [f"  {'last:' if i == 0 else '     '} {text}" for i, text in enumerate(told)]
+        runs: list[list[str]] = []
+        for step, text in zip(moves, told):
+            short = text if step.move is None or not step.visible_to(letter) else step.move
+            if runs and runs[-1][0] == step.actor:
+                runs[-1].append(short)
+            else:
+                runs.append([step.actor, short if step.move is None or not step.visible_to(letter)
+                             else f"{step.actor} {short}"])
+        pieces = [", ".join(run[1:]) for run in runs]
+
+        def wrapped(parts: list[str]) -> list[str]:
+            return textwrap.wrap("; ".join(parts), width - 8, break_on_hyphens=False) or [""]
+        lines = wrapped(pieces)
+        while len(lines) > budget and len(pieces) > 1:     # the earliest seats' runs give way, not the latest
+            pieces = pieces[1:]
+            lines = wrapped(["...", *pieces])
+        return [f"  {'last:' if i == 0 else '     '} {line}" for i, line in enumerate(lines[-budget:])]
 
     def handover(self, p: int) -> None:
         """Hot-seat: clear the screen (and the scrollback) before the next person looks."""
@@ -626,12 +696,18 @@ class Table:
         full = listing(len(legal))
         if rows is None or len(full) + len(notes) + 1 <= rows:
             return [RULE] + full + notes
-        room = rows - 2   # the rule and the "more" line
-        shown = max((k for k in range(1, len(legal) + 1) if len(listing(k)) <= room), default=0)
-        more = f"  ... {len(legal) - shown} more: type legal to list them all (Tab completes a move)" if shown else \
-            f"  {len(legal)} moves: type legal to list them (Tab completes a move)"
-        lines = (listing(shown) if shown else []) + [more]
-        return lines if rows < 2 else [RULE] + lines
+        # Short of rows (a board that fills an 80 x 24 screen): the move texts, shorter than the words, numbered
+        # and packed in columns of their own widths; the rule only if there is room for it and every move.
+        texts = [f"{i + 1:>2} {move}" for i, move in enumerate(legal)]
+        packed = _packed(texts, width, rows)
+        if packed is not None:
+            return ([RULE] if len(packed) < rows else []) + packed
+        more = "  ... {} more: type legal to list them all"
+        shown = max((k for k in range(1, len(legal)) if _packed(texts[:k] + [more.format(len(legal) - k)], width,
+                                                                   rows) is not None), default=0)
+        if not shown:
+            return [f"  {len(legal)} moves: type legal to list them (Tab completes a move)"]
+        return _packed(texts[:shown] + [more.format(len(legal) - shown)], width, rows)
 
     def show_choices(self, p: int, rows: int | None = None) -> None:
         """The rule naming the seat to move, then its numbered legal moves in people's words and the notes
@@ -643,6 +719,17 @@ class Table:
                 self.term.print(line[len(NOTE):], style="dim")
             else:
                 self.term.print(line)
+
+    def _why_illegal(self, text: str) -> str | None:
+        """The game's reason why `text`, a move it can read, is not legal now (`GameSpec.why_illegal`)."""
+        state = self.session.state
+        try:
+            action = state.string_to_action(text.strip())
+        except (BuranoError, ValueError, TypeError):
+            return None
+        if action in state.legal_actions():
+            return None
+        return self.spec.why_illegal(state, action)
 
     def decide(self, p: int) -> bool:
         """Read entries until seat `p` has moved (True) or the person quits (False)."""
@@ -660,6 +747,10 @@ class Table:
                 spoken = _by_words(legal, self.session.describe_legal(p)).get(_normal(line))
                 if spoken is not None:
                     entry = Entry("moves", moves=[spoken], how=f"{line.strip()} = {spoken}")
+            if entry.kind == "error":    # a move of the game, not legal now: the game's reason, not a guess
+                reason = self._why_illegal(line)
+                if reason is not None:
+                    entry = Entry("error", message=f"{line.strip()!r} is not legal now: {reason}")
             if entry.kind == "error" and _normal(line) in YES and self.suggestion:
                 entry = Entry("moves", moves=[self.suggestion], how=f"playing {self.suggestion}")
             self.suggestion = entry.suggestion
@@ -697,7 +788,7 @@ class Table:
         s = self.session
         if name == "help":
             legal = [s.state.action_to_string(a) for a in s.state.legal_actions()]
-            self.term.print(help_text(self.shortcut, legal).rstrip("\n"))
+            self.term.print(help_text(self.shortcut, legal, s.seeded).rstrip("\n"))
         elif name == "legal":
             self.show_choices(p)
         elif name == "board":
@@ -741,6 +832,11 @@ class Table:
                 raise ValueError
         except ValueError:
             self.term.print(f"hint takes seconds (more than 0, at most 600), not {arg!r}", style="red")
+            return
+        legal = self.session.state.legal_actions()
+        if len(legal) == 1:          # nothing to compare: no search, no win rate of an empty tree
+            only = self.session.state.action_to_string(legal[0])
+            self.term.print(f"hint: {only}  (the only legal move)", style="green")
             return
         with self.term.thinking(f"searching your view for {seconds:g} s"):
             result = self.session.hint(p, seconds=seconds)
@@ -840,12 +936,28 @@ def _budget_text(spec: str) -> str:
     return f" (up to {amount:g} s)" if kind == "time" else f" ({amount:,.0f} iterations)"
 
 
+def _packed(items: list[str], width: int, rows: int) -> list[str] | None:
+    """`items` down columns of their own widths (two spaces between), in as few lines as fit in `width`; None
+    when they need more than `rows` lines. The last item stays last (a "... more" note)."""
+    for lines in range(1, max(rows, 0) + 1):
+        columns = [items[c:c + lines] for c in range(0, len(items), lines)]
+        widths = [max(len(i) for i in col) for col in columns]
+        if 2 + sum(widths) + 2 * (len(columns) - 1) <= width:
+            return ["  " + "  ".join(col[r].ljust(w) for col, w in zip(columns, widths) if r < len(col)).rstrip()
+                    for r in range(lines)]
+    return None
+
+
 def _columns(items: list[str], width: int) -> str:
     """`items` in as many columns as fit in `width`, numbered down the columns."""
     if not items:
         return "  (no moves)"
     cell = max(len(i) for i in items) + 3
     per_row = max(1, min(len(items), (max(width, 40) - 2) // cell))
+    if per_row == 1:      # one a line: a longer one wraps here, under its words, so its lines are counted
+        return "\n".join("\n".join(textwrap.wrap(item, max(width, 40) - 2, initial_indent="  ",
+                                                 subsequent_indent="     ", break_on_hyphens=False))
+                         for item in items)
     rows = -(-len(items) // per_row)
     lines = []
     for r in range(rows):

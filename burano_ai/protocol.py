@@ -31,7 +31,6 @@ import json
 import logging
 import math
 import os
-import random
 import sys
 import threading
 import traceback
@@ -48,7 +47,7 @@ from burano_ai.engine import MAX_THREADS, load_position, root_moves, spec_for_po
 from burano_ai.games import DEFAULT_GAME, all_specs, get_spec
 from burano_ai.record import FORMAT as RECORD_FORMAT
 from burano_ai.record import (UNSEEN, GameRecord, RecordError, _did_you_mean, _hidden_options,
-                               _offered, apply_moves, describe_step)
+                               _offered, apply_moves, describe_step, play_in_worlds)
 from burano_ai.search.limits import DEFAULT_SUGGEST_ITERATIONS, MAX_ITERATIONS, MAX_SECONDS, Limit
 from burano_ai.search.result import SearchResult
 
@@ -418,17 +417,18 @@ def apply_view_moves(start, moves: list[str], view: int, game: str = DEFAULT_GAM
     A move may be `?` (or one of the game's `unseen_texts`) for a step the seat could not see; every other
     text is played as written (a step the seat saw only later -- in Burano a pyramid, shown to all once
     finished -- may be named). The `?` steps are filled as a one-seat record export is replayed
-    (`GameRecord.replay`): depth first, trying first the outcomes the later moves point to
-    (`record._hidden_options`), so that every later named move stays legal -- never a fabricated choice
-    that makes another seat's later public move "illegal". The seat cannot tell the fills apart: its view
-    is the same whichever is found.
+    (`record.play_in_worlds`): each with an outcome that fits (`record._hidden_options`), and where a later
+    named move cannot be played in the world so made up, that world is redrawn from what the seat knows
+    until it can -- never a fabricated choice that makes another seat's later public move "illegal", and
+    never a search over the fills. The seat cannot tell the fills apart: its view is the same whichever.
 
     Raises:
         QueryError (field `position.moves`): a move that cannot be played whatever the `?` steps were
-            (named), a `?` where the seat sees the step, or no fill found within `budget` applications.
+            (named), a `?` where the seat sees the step, or more than `budget` applications spent.
     """
     letter = SEAT_LETTERS[view]
-    unseen_texts = {UNSEEN, *get_spec(game).unseen_texts}
+    spec = get_spec(game)
+    unseen_texts = {UNSEEN, *spec.unseen_texts}
     texts = []
     for i, text in enumerate(moves):
         if not isinstance(text, str) or not text.strip():
@@ -437,9 +437,7 @@ def apply_view_moves(start, moves: list[str], view: int, game: str = DEFAULT_GAM
     unseen = [t in unseen_texts for t in texts]
     first_unseen = next((i for i, u in enumerate(unseen) if u), len(texts))
     future = [_FutureStep(None if u else t) for t, u in zip(texts, unseen)]
-    rng = random.Random(0)
     left = [budget]
-    deepest: list[Any] = [-1, None]
 
     def where(i: int) -> str:
         return f"position.moves[{i}] {texts[i]!r}"
@@ -451,60 +449,49 @@ def apply_view_moves(start, moves: list[str], view: int, game: str = DEFAULT_GAM
                              f"every later move legal; name the steps seat {letter} has seen since (in Burano a "
                              "finished pyramid is shown to every seat)", "position.moves")
 
-    def play(state, i: int) -> None:
-        if state.is_terminal():
-            raise RecordError(f"{where(i)}: the game is already over")
-        try:
-            action = state.string_to_action(texts[i])
-            state.apply_action(action)    # checked: an illegal move leaves `state` untouched
-        except BuranoError as exc:
-            raise RecordError(f"{where(i)}: {exc}{_did_you_mean(state, texts[i])}") from None
-
-    def run(state, i: int):
-        while i < len(texts) and not unseen[i]:
-            spend()
-            try:
-                play(state, i)
-            except RecordError as exc:
-                if i < first_unseen:
-                    raise QueryError(str(exc), "position.moves") from None   # wrong whatever the fills
-                if i > deepest[0]:
-                    deepest[:] = [i, exc]
-                return None
-            i += 1
-        if i == len(texts):
-            return state
+    def play(world, i: int):
+        spend()
+        state = world.clone()
         if state.is_terminal():
             raise QueryError(f"{where(i)}: the game is already over", "position.moves")
+        if not unseen[i]:
+            try:
+                state.apply_action(state.string_to_action(texts[i]))   # checked: a refusal leaves it untouched
+            except BuranoError as exc:
+                raise RecordError(f"{where(i)}: {exc}{_did_you_mean(state, texts[i])}") from None
+            return state
         offered = _offered(state)
         if not offered:
             raise QueryError(f"{where(i)}: nothing can happen here", "position.moves")
         if describe_step(state, offered[0], game).visible_to(letter):
             raise QueryError(f"{where(i)}: seat {letter} sees this step: name it "
                              f"(e.g. {state.action_to_string(offered[0])!r})", "position.moves")
-        for text in _hidden_options(get_spec(game), state, future, i, rng):
-            spend()
-            trial = state.clone()
-            trial.apply_action(trial.string_to_action(text))
-            found = run(trial, i + 1)
-            if found is not None:
-                return found
-        return None
+        state.apply_action(state.string_to_action(_hidden_options(spec, state, future, i)[0]))
+        return state
 
-    found = run(start.clone(), 0)
-    if found is None:
-        raise QueryError(f"{deepest[1]} (whatever the '?' steps before it were)", "position.moves")
-    return found
+    state = start.clone()
+    try:
+        for _i, _world, state in play_in_worlds(start.clone(), future, view, spec, play, first_unseen + 1):
+            pass
+    except RecordError as exc:
+        message = str(exc)
+        if message.startswith("position.moves[") and "(in each of" in message:
+            message = message.split(" (in each of")[0] + " (whatever the '?' steps before it were)"
+        raise QueryError(message, "position.moves") from None
+    return state
 
 
 @dataclass
 class _FutureStep:
-    """What `record._hidden_options` reads of a step: its text (None for `?`), its public kind (a `?`
-    names none) and whether it is chance (a move list does not say: taken as not)."""
+    """What `record._hidden_options` and `GameSpec.resample_for_record` read of a step: its text (None for
+    `?`), its public kind (a `?` names none), whether it is chance and who took it (a move list says
+    neither: taken as a move by a seat not known)."""
 
     move: str | None
     kind: str | None = None
     is_chance: bool = False
+    actor: str | None = None
+    seat: str | None = None
 
 
 def parse_query(data: dict, default_threads: int | None = None, game_factory=None,

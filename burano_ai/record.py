@@ -30,7 +30,6 @@ from __future__ import annotations
 import datetime
 import json
 import os
-import random
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
@@ -51,12 +50,16 @@ MAX_RECORD_BYTES = 16 * MAX_POSITION_BYTES
 CHANCE_ACTOR = "chance"
 #: What a seat is when a person plays it.
 HUMAN = "human"
-#: Most state applications (public and hidden steps alike) the replay of a one-seat export may spend
-#: filling its hidden steps (`GameRecord.replay`); past it, a one-line RecordError.
-MAX_FILL_STEPS = 200_000
-#: Most samples of a one-seat start's hidden parts tried when an export is replayed (`GameRecord.replay`).
-MAX_START_SAMPLES = 16
-_START_SAMPLE_TAG = 0x57A7
+#: Most worlds sampled for one step of a one-seat export's replay (`play_in_worlds`): when a step cannot be played
+#: in the world the replay holds (a card another seat plays was filled into a third seat's hand), the world is
+#: redrawn from what the seat knows (`GameSpec.resample_for_record`, then `State.resample`) until it can; past
+#: this many, the step is impossible in every world tried and the replay stops with one line naming it. A step
+#: of a real game needs a few dozen at most by `State.resample` (Burano, 4 players: 366 once in 280 exports,
+#: another seat selling three blind fish cards; Walking in Burano: 48), Venice 2099's own sampler one.
+MAX_STEP_SAMPLES = 20_000
+#: Most worlds sampled over a whole export's replay (a few seconds of it at most); past it, a one-line RecordError.
+MAX_WORLD_SAMPLES = 60_000
+_WORLD_SAMPLE_TAG = 0x57A7
 #: Longest seat name, player (bot spec) and event text.
 MAX_NAME_CHARS = 200
 #: The keys of a finished game's `result`.
@@ -67,6 +70,11 @@ GameFactory = Callable[[int], Any]
 
 class RecordError(PositionError):
     """A game record is malformed, or one of its steps cannot be played (the message names it)."""
+
+
+class _SeenByError(RecordError):
+    """A step's public kind, owner or `seen_by` is not the replay's: public facts, so no world of what a seat
+    could not see mends it (an export's replay stops at once)."""
 
 
 def engine_version() -> str:
@@ -150,6 +158,62 @@ def game_spec(game: str, error: type[BuranoError] = OptionError, where: str = ""
         return get_spec(game)
     except OptionError as exc:
         raise error(f"{where}{exc}") from None
+
+
+def play_in_worlds(state, steps: list[Any], seat: int, spec, play: Callable[[Any, int], Any], mendable_from: int,
+                   game_factory: GameFactory | None = None, resampled: list[int] | None = None
+                   ) -> Iterator[tuple[int, Any, Any]]:
+    """Play `steps` (`Step`s, or what `_hidden_options` reads of them) from `state` as seat `seat` knows them:
+    yield (i, the world before steps[i], the world after it) for every step.
+
+    `play(world, i)` plays steps[i] on a copy of `world` and returns it (a hidden step: an outcome that fits;
+    `_hidden_options`), or raises RecordError. The world is one of what the seat could not see, made up
+    (the hidden steps' fills, a loaded view's hidden parts); when a step from `mendable_from` on cannot be
+    played in it, it is redrawn there from what the seat knows until the step can be: first by the game's
+    own sampler of the later steps (`GameSpec.resample_for_record`), then by `State.resample` -- at most
+    `MAX_STEP_SAMPLES` worlds a step and `MAX_WORLD_SAMPLES` in all. A step before `mendable_from` (nothing
+    made up yet) or a wrong public fact (`_SeenByError`) stops at once. The seat cannot tell the worlds
+    apart, so it sees what it saw at every step; the world yielded before a step is one that plays it. The
+    index of every world drawn is appended to `resampled`.
+
+    Raises:
+        RecordError: a step no world tried can play, named (or the sample budget spent).
+    """
+    budget = MAX_WORLD_SAMPLES
+    letter = SEAT_LETTERS[seat]
+    for i in range(len(steps)):
+        try:
+            after = play(state, i)
+        except _SeenByError:
+            raise
+        except RecordError as exc:
+            if i < mendable_from:
+                raise
+            for k in range(MAX_STEP_SAMPLES):
+                if budget <= 0:
+                    raise RecordError(f"no world of what seat {letter} could not see fits within "
+                                      f"{MAX_WORLD_SAMPLES} samples (the steps hide too much, or lie); "
+                                      f"it stops at {exc}") from None
+                budget -= 1
+                if resampled is not None:
+                    resampled.append(i)
+                seed = derive(_WORLD_SAMPLE_TAG, i, k)
+                sample = spec.resample_for_record(state, seat, steps[i:], seed, game_factory) if k == 0 else None
+                if sample is None:
+                    sample = state.resample(seat, seed)
+                try:
+                    after = play(sample, i)
+                except _SeenByError:
+                    raise
+                except RecordError:
+                    continue
+                state = sample
+                break
+            else:
+                raise RecordError(f"{exc} (in each of {MAX_STEP_SAMPLES} samples of what seat {letter} could not "
+                                  "see)") from None
+        yield i, state, after
+        state = after
 
 
 @dataclass
@@ -389,17 +453,18 @@ class GameRecord:
                   checkpoint: Callable[[], None] | None = None) -> Iterator[tuple[int, Any]]:
         """Yield (ply, state before steps[ply]) for every step, then (len(steps), final state).
 
-        The yielded state is the replay's own: copy it (`clone()`) to keep it past the next iteration.
-        `checkpoint()`, if given, is called before every state the filling of a one-seat export's hidden
-        steps tries (its owner raises there to stop a replay that takes too long, or whose client left).
+        The yielded state is the replay's own: copy it (`clone()`) to keep it past the next iteration. A
+        one-seat export replays in a world of what its seat could not see (`_export_positions`).
+        `checkpoint()`, if given, is called before every step an export's replay plays (its owner raises
+        there to stop a replay that takes too long, or whose client left).
         """
         state, from_view = self._initial(game_factory)
-        filled = None
         if self.view is not None and (from_view or any(s.hidden for s in self.steps)):
-            state, filled = self._filled(game_factory, checkpoint)
+            yield from self._export_positions(state, from_view, game_factory, checkpoint=checkpoint)
+            return
         for i, step in enumerate(self.steps):
             yield i, state
-            self._apply(state, i, step if filled is None else filled[i])
+            self._apply(state, i, step)
         self._check_result(state)
         yield len(self.steps), state
 
@@ -438,7 +503,7 @@ class GameRecord:
         seen = self.spec.step_visibility(state, action)     # who saw it, from the state before it
         if step.kind is not None and step.kind != seen.kind:
             what = "the pending chance event" if step.is_chance else "this move's public kind"
-            raise RecordError(f"{where}.kind: {what} is {seen.kind!r}, not {step.kind!r}")
+            raise _SeenByError(f"{where}.kind: {what} is {seen.kind!r}, not {step.kind!r}")
         try:
             state.apply_action(action)        # checked: a refused action leaves the state untouched
         except BuranoError as exc:
@@ -449,12 +514,12 @@ class GameRecord:
             raise RecordError(f"{where}: {exc}") from None
         seen_by = None if seen.seen_by is None else [SEAT_LETTERS[p] for p in seen.seen_by]
         if step.seen_by != seen_by:
-            raise RecordError(f"{where}.seen_by: the step was seen by "
+            raise _SeenByError(f"{where}.seen_by: the step was seen by "
                               f"{'every seat' if seen_by is None else ', '.join(seen_by)}, not "
                               f"{'every seat' if step.seen_by is None else ', '.join(step.seen_by) or 'no seat'}")
         seat = None if seen.seat is None else SEAT_LETTERS[seen.seat]
         if step.is_chance and step.seat != seat:
-            raise RecordError(f"{where}.seat: the chance event belongs to {seat or 'no seat'}, "
+            raise _SeenByError(f"{where}.seat: the chance event belongs to {seat or 'no seat'}, "
                               f"not {step.seat or 'no seat'}")
 
     def _check_result(self, state) -> None:
@@ -470,89 +535,58 @@ class GameRecord:
                 raise RecordError(f"record.result.{key}: {self.result[key]!r}, but the replay gives "
                                   f"{expected.result[key]!r}")
 
-    def _filled_steps(self, game_factory: GameFactory | None) -> list[Step]:
-        """The steps of a one-seat export with every hidden step given a consistent text (`_filled`)."""
-        return self._filled(game_factory)[1]
+    def _export_positions(self, state, from_view: bool, game_factory: GameFactory | None,
+                          resampled: list[int] | None = None,
+                          checkpoint: Callable[[], None] | None = None) -> Iterator[tuple[int, Any]]:
+        """`positions` of a one-seat export: the steps replayed in one world of what the seat could not see.
 
-    def _filled(self, game_factory: GameFactory | None,
-                checkpoint: Callable[[], None] | None = None) -> tuple[Any, list[Step]]:
-        """A start and the steps of a one-seat export, every hidden step given a consistent text.
+        The world starts as the start's (a one-seat view's hidden parts filled by the game's loader); a
+        hidden step is given the first outcome of its kind that fits (`_hidden_options`: the ones the
+        step's owner later shows first, the ones others later show last). When a step cannot be played in
+        the world held -- another seat plays a card the fill dealt elsewhere -- the world at that step is
+        redrawn from what the seat knows there until it can: first by the game's own sampler of the
+        record's later steps (`GameSpec.resample_for_record`, Venice 2099's hands), then by
+        `State.resample` (at most `MAX_STEP_SAMPLES` a step, `MAX_WORLD_SAMPLES` a record). No search
+        over the hidden steps: the seat cannot tell the worlds apart, so every view it gets is the one it
+        saw, and the position yielded before a step is always one in which that step is played. The ply of
+        every world drawn is appended to `resampled` (once a world).
 
-        Depth-first over the hidden steps, trying first the outcomes the seat's later public steps need
-        (a card another seat later sells, a colour its revealed pyramid has); a complete assignment must
-        also give the record's `result`. A start that is the seat's view has its hidden parts filled by
-        the game's loader; when no assignment fits that start, other samples of them are tried
-        (`State.resample`, at most `MAX_START_SAMPLES`). Every state application -- a public step
-        replayed, a hidden step tried -- counts against `MAX_FILL_STEPS`; past it, a one-line RecordError.
+        Raises:
+            RecordError: a step no world tried can play (the message names it), or a wrong `result`.
         """
-        steps = list(self.steps)
-        hidden = [i for i, s in enumerate(steps) if s.hidden]
-        state0, from_view = self._initial(game_factory)
-        budget = [MAX_FILL_STEPS]
-        furthest: list[Any] = [-1, ""]    # the step index and message of the furthest failure, for the error
-        rng = random.Random(0)
+        seat = SEAT_LETTERS.index(self.view)
+        spec = self.spec
+        steps = self.steps
 
-        def apply(state, i: int, step: Step) -> None:
+        def play(world, i: int) -> Any:
+            """The world after steps[i] (a hidden one: its first outcome that fits); RecordError if none."""
             if checkpoint is not None:
                 checkpoint()
-            budget[0] -= 1
-            if budget[0] < 0:
-                raise RecordError(f"record: no assignment of the hidden steps consistent with the record found "
-                                  f"within {MAX_FILL_STEPS} steps played (the export hides too much, or lies)"
-                                  + (f"; the furthest replay stops at {furthest[1]}" if furthest[1] else ""))
-            try:
-                self._apply(state, i, step)
-            except RecordError as exc:
-                if i >= furthest[0]:
-                    furthest[:] = [i, str(exc)]
-                raise
-
-        def run(state, start: int, k: int) -> bool:
-            end = hidden[k] if k < len(hidden) else len(steps)
-            for i in range(start, end):
+            after = world.clone()
+            step = steps[i]
+            if not step.hidden:
+                self._apply(after, i, step)
+                return after
+            first: RecordError | None = None
+            for text in _hidden_options(spec, world, steps, i):
+                trial = after.clone()
                 try:
-                    apply(state, i, steps[i])
-                except RecordError:
-                    if k == 0 and not from_view or budget[0] < 0:
-                        raise   # before the first hidden step the record itself is wrong; or out of budget
-                    return False
-            if k == len(hidden):
-                try:
-                    self._check_result(state)
+                    self._apply(trial, i, Step(**{**step.__dict__, "move": text}))
+                except _SeenByError:
+                    raise
                 except RecordError as exc:
-                    furthest[:] = [len(steps), str(exc)]
-                    return False
-                return True
-            i = hidden[k]
-            options = _hidden_options(self.spec, state, steps, i, rng)
-            for text in options:
-                trial = state.clone()
-                steps[i] = Step(**{**self.steps[i].__dict__, "move": text})
-                try:
-                    apply(trial, i, steps[i])
-                except RecordError:
-                    if budget[0] < 0:
-                        raise
+                    first = first or exc
                     continue
-                if run(trial, i + 1, k + 1):
-                    return True
-            steps[i] = self.steps[i]
-            return False
+                return trial
+            raise first or RecordError(f"record.steps[{i}]: nothing can happen here")
 
-        seat = SEAT_LETTERS.index(self.view)
-        starts = [state0] + ([state0.resample(seat, derive(_START_SAMPLE_TAG, n)) for n in range(MAX_START_SAMPLES)]
-                             if from_view else [])
-        for start in starts:
-            try:
-                found = run(start.clone(), 0, 0)
-            except RecursionError:
-                raise RecordError(f"record: {len(hidden)} hidden steps are too many to fill") from None
-            if found:
-                return start, steps
-        # Name the furthest the replay got with any assignment, and why it stopped there.
-        raise RecordError("record: no assignment of the hidden steps makes every later step legal"
-                          + (" and gives record.result" if self.result is not None else "")
-                          + (f"; the furthest replay stops at {furthest[1]}" if furthest[1] else ""))
+        mendable_from = 0 if from_view else next((i + 1 for i, s in enumerate(steps) if s.hidden), len(steps))
+        for i, world, after in play_in_worlds(state, steps, seat, spec, play, mendable_from, game_factory,
+                                              resampled):
+            yield i, world
+            state = after
+        self._check_result(state)
+        yield len(steps), state
 
     # -- export -------------------------------------------------------------------------------------------
 
@@ -581,17 +615,35 @@ class GameRecord:
                           event=self.event, game=self.game, options=self.options)
 
 
-def _hidden_options(spec, state, steps: list[Step], i: int, rng: random.Random) -> list[str]:
-    """The texts a hidden step could have at `state`, the ones later public steps point to first; an
-    outcome a later public chance step of the same kind shows goes last (a draw without replacement,
-    Venice 2099's deal: that card is dealt to someone else later)."""
-    kind = steps[i].kind    # the public part of a private move, when the game names one
+def _hidden_options(spec, state, steps: list[Step], i: int) -> list[str]:
+    """The texts the hidden step `steps[i]` could have at `state` (outcomes of its kind), the likeliest to fit
+    first. A hidden draw or deal (chance): what its seat later shows (a card it plays or sells) first, what
+    another seat or a later public step of the same kind shows (a card dealt to someone else) last. A hidden
+    move (a card given away, Walking in Burano's return): what later comes back into view by chance (the card
+    surfacing from under the deck) first, what its mover later plays (so it kept it) last."""
+    step = steps[i]
+    owner = step.seat if step.is_chance else step.actor
     texts = [state.action_to_string(a) for a in _offered(state)
-             if kind is None or spec.step_visibility(state, a).kind == kind]
-    future = " ".join(s.move for s in steps[i + 1:] if s.move is not None)
-    later = {s.move for s in steps[i + 1:] if s.is_chance and s.move is not None and s.kind == steps[i].kind}
-    rng.shuffle(texts)
-    return sorted(texts, key=lambda t: (t in later, -future.count(t.split(":")[-1].strip().split()[-1])))
+             if step.kind is None or spec.step_visibility(state, a).kind == step.kind]
+    own: set[str] = set()
+    chance: set[str] = set()
+    others: set[str] = set()
+    for later in steps[i + 1:]:
+        if later.move is None:
+            continue
+        words = set(later.move.replace(":", " ").replace(",", " ").split())
+        if later.is_chance:
+            (own if owner is not None and later.seat == owner and later.kind != step.kind else chance).update(words)
+        else:
+            (own if owner is not None and later.actor == owner else others).update(words)
+
+    def rank(text: str) -> int:
+        word = text.replace(":", " ").split()[-1]
+        if step.is_chance:
+            return 2 if word in others or word in chance else 0 if word in own else 1
+        return 0 if word in chance else 2 if word in own else 1
+
+    return sorted(texts, key=rank)
 
 
 _HEADER_KEYS = frozenset({"format", "game", "players", "seats", "seed", "start", "engine", "date", "event", "view",
@@ -821,9 +873,15 @@ def narrate_parts(step: Step, seat: int | None = None, game: str = DEFAULT_GAME,
     letter = None if seat is None else SEAT_LETTERS[seat]
     hidden = step.move is None or (letter is not None and not step.visible_to(letter))
     if words and not hidden and not step.is_chance:
-        if words.startswith(step.move):   # `build pink@e5: level 2, lace` says only what it adds
-            words = words[len(step.move):].lstrip(" :,")
-        step = Step(**{**step.__dict__, "move": f"{step.move} ({words})" if words else step.move})
+        rest = words[len(step.move):] if words.startswith(step.move) else None
+        if rest is None:
+            told = f"{step.move} ({words})"
+        elif rest.lstrip()[:1] in (":", ",", ""):   # `build pink@e5: level 2, lace` says only what it adds
+            rest = rest.lstrip(" :,")
+            told = f"{step.move} ({rest})" if rest else step.move
+        else:                      # `end the build (1 card placed)`: the words read on from the move's text
+            told = words
+        step = Step(**{**step.__dict__, "move": told})
     return get_spec(game).narrate_step(step, hidden), [e.text for e in effects or () if e.visible_to(seat)]
 
 

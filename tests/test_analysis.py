@@ -189,6 +189,24 @@ def test_cli_table(runner):
     assert "2000 iterations per decision, seed 0, 1 thread" in result.stdout
 
 
+def test_a_loss_over_a_threshold_left_unflagged_says_it_is_noise(runner):
+    """Issue 34, item 13: a 20.7 loss stood unflagged under a legend saying blunder >= 20: a flag needs the
+    loss to be at least 2 standard errors of the searches, which the legend did not say. Now the legend
+    says it and such a row reads `noise +/-` its standard error. A small budget makes such rows."""
+    args = ["analyse", str(BLUNDER), "--seat", "A", "--iterations", "40"]
+    decisions = json.loads(runner.invoke(cli.app, [*args, "--json"]).stdout)["decisions"]
+    quiet = [d for d in decisions if flag_for(d["loss"]) is not None and d["flag"] is None]
+    assert quiet, "no unflagged loss over a threshold at this budget: the test would prove nothing"
+    text = runner.invoke(cli.app, args).stdout
+    rows = {line.split()[0]: line for line in text.splitlines() if line.split() and line.split()[0].isdigit()}
+    for d in quiet:
+        assert f"noise +/-{100 * d['noise']:.1f}" in rows[str(d["ply"])], rows[str(d["ply"])]
+    for d in decisions:
+        if d["flag"]:
+            assert d["flag"] in rows[str(d["ply"])] and "noise" not in rows[str(d["ply"])]
+    assert "when at least 2 standard errors of the searches" in " ".join(text.split())
+
+
 @needs_matplotlib
 def test_plot_api(blunder_analysis, tmp_path):
     path = tmp_path / "wp.png"

@@ -508,3 +508,22 @@ def test_walking_in_burano_options_reach_the_game_and_a_corrected_deck_drops_the
     data["cards"] = "none"
     path.write_text(json.dumps(data), encoding="utf-8")
     assert_user_error(invoke(runner, "games", "--game", "walking-in-burano", "--data", path), "cards")
+
+
+def test_an_option_of_some_whole_numbers_lists_and_takes_only_those(runner):
+    """Issue 34, item 13: `burano games` listed Venice 2099's `move_dirs=4..8`, and 5, 6, 7 were then
+    refused by the game: the option declares its values (4 or 8), listed as such everywhere (the command
+    line, its JSON, the web form's options) and checked against them in one line."""
+    from burano_ai.core.options import game_options_json, game_options_text
+    spec = get_spec("venice-2099")
+    assert any(line.startswith("move_dirs=4|8 (default 8)") for line in game_options_text(spec))
+    listed = invoke(runner, "games", "--game", "venice-2099")
+    assert "move_dirs=4|8" in listed.stdout and "4..8" not in listed.stdout
+    item = next(o for o in game_options_json(spec) if o["name"] == "move_dirs")
+    assert item["values"] == [4, 8]
+    for value in (5, 6, 7):
+        assert_user_error(invoke(runner, "new", "--game", "venice-2099", "--option", f"move_dirs={value}"),
+                          f"--option move_dirs: expected 4 or 8, not {value}")
+        with pytest.raises(OptionError, match="options.move_dirs: expected 4 or 8"):
+            parse_game_options(spec, {"move_dirs": value})
+    assert parse_game_options(spec, {"move_dirs": 4}) == {"move_dirs": 4}

@@ -301,13 +301,13 @@ def test_goofspiel_positions_name_their_game(runner, tmp_path):
     assert json.loads(path.read_text(encoding="utf-8"))["format"] == "goofspiel-position/1"
     shown = invoke(runner, "show", path)               # no --game: the file's format names it
     assert shown.exit_code == 0 and shown.stdout.startswith("Goofspiel 3 players, 13 cards")
-    assert "prizes left (1/13 each)" in shown.stdout
+    assert "round 1: prize 5, seat A to bid" in shown.stdout      # `new` deals: the first prize is drawn
     assert_user_error(invoke(runner, "show", path, "--game", "burano"), "g.json is a Goofspiel position, "
                                                                        "not one of --game burano")
     assert_user_error(invoke(runner, "show", EXAMPLE, "--game", "goofspiel"), "is a Burano position")
-    applied = invoke(runner, "apply", path, "prize 3", "bid 4", "-o", path)
+    applied = invoke(runner, "apply", path, "bid 4", "-o", path)
     assert applied.exit_code == 0, applied.stderr
-    assert applied.stdout.splitlines()[0] == "applied 2 steps; round 1: B to move"
+    assert applied.stdout.splitlines()[0] == "applied 1 step; round 1: B to move"
     assert " bid ?" in invoke(runner, "show", path, "--seat", "C").stdout     # A's bid is secret from C
     assert_user_error(invoke(runner, "new", "--game", "goofspiel", "--players", "6"),
                       "--players must be 2, 3, 4 or 5 (Goofspiel), not 6")
@@ -354,3 +354,41 @@ def test_serve_passes_game_on(runner, monkeypatch):
     kinds = testclient.TestClient(create_app("goofspiel"), base_url=local).get("/api/games/kinds").json()
     assert kinds["default"] == "goofspiel" and [k["key"] for k in kinds["kinds"]] == game_keys()
     assert testclient.TestClient(create_app(), base_url=local).get("/api/games/kinds").json()["default"] == DEFAULT_GAME
+
+
+# ------------------------------------------------------------------------------------------------
+# `burano new` deals (issue 34, item 10)
+
+
+@pytest.mark.parametrize("spec", [pytest.param(s, id=s.key) for s in all_specs()])
+def test_new_deals_the_start_of_its_seed_and_suggest_searches_it(runner, tmp_path, spec):
+    """`burano new --seed N` wrote the same undealt start for every seed of every game but Burano, and
+    `suggest` on it answered `a chance event is pending`: now the seed's dealt start (the same seed, the same
+    deal; another seed, another), a secret deal without a seed, and `suggest` searches each file."""
+    def new(*args) -> str:
+        result = invoke(runner, "new", "--game", spec.key, *args)
+        assert result.exit_code == 0, result.stderr
+        return result.stdout
+
+    one, two = new("--seed", 1), new("--seed", 2)
+    assert one != two and new("--seed", 1) == one
+    secret = {new() for _ in range(5)}
+    assert len(secret) > 1 and one not in secret
+    for n, text in enumerate([one, two, *sorted(secret)[:1]]):
+        state = spec.load_position(json.loads(text))[0]
+        assert not state.is_chance_node() and not state.is_terminal()
+        path = tmp_path / f"start{n}.json"
+        path.write_text(text, encoding="utf-8")
+        answer = invoke(runner, "suggest", path, "--iterations", 50, "--json")
+        assert answer.exit_code == 0, answer.stderr
+        assert state.string_to_action(json.loads(answer.stdout)["move"]) in state.legal_actions()
+
+
+def test_new_with_a_seed_deals_what_play_with_that_seed_deals():
+    """`new --seed N` is the start `burano play --seed N` shows (the session's seeded deal)."""
+    from burano_ai.session import GameSession
+    for spec in all_specs():
+        session = GameSession(spec.default_players, 9, ["human"] * spec.default_players, game=spec.key)
+        session.advance()
+        result = CliRunner().invoke(cli.app, ["new", "--game", spec.key, "--seed", "9"])
+        assert json.loads(result.stdout) == session.state.to_dict(), spec.key

@@ -25,7 +25,8 @@ from burano_ai.games.burano.data.turn import (
     BUMP_COINS, ISLAND_MAJORITY_VP, LACE_PAID_VP, MOVE_COSTS, NO_MOVE_COINS, RECALL_COINS)
 from burano_ai.games.burano.narration import amounts, format_entries, step_entries
 from burano_ai.games.burano.words import describe_move, move_notes, status_words
-from burano_ai.record import GameRecord, describe_step, narrate_step, record_effects, record_narration, step_words
+from burano_ai.record import (GameRecord, describe_step, narrate_parts, narrate_step, record_effects,
+                               record_narration, step_words)
 from burano_ai.session import GameSession
 
 BURANO = get_spec("burano")
@@ -568,3 +569,45 @@ def test_a_goofspiel_replay_on_the_web_is_told_in_goofspiel_s_words():
     told = replay.summary()["steps"]
     assert told == [session.narrate(s, 0) for s in session.record.steps]
     assert told[0].startswith("the prize is ") and any("takes it" in line for line in told)
+
+
+#: A rules id: a spec section (§5.3), a decision (VD-10, WD-11, AD-22, RD-26), a rulebook line (RU:96, RB:121).
+RULES_ID = re.compile(r"§\s?\d|\b[A-Z]{1,2}D-\d|\bRU:\d|\bRB:\d")
+
+
+#: Slips a reader trips on (issue 34, item 13): `a orange`, `1 coins`, `... 0 more`, a move's words wrapped in
+#: a second pair of brackets (`end (the build (1 card placed))`).
+SLIPS = {"an article": re.compile(r"\ba (?:[aeio]\w|un\w|8\b|X\b)"),
+         "a plural of one": re.compile(r"\b1 (?:coins|points|cards|fish cards|pieces|tokens|figures|cubes|workers|"
+                                       r"moves|scaffolds|VP s)\b"),
+         "nothing more": re.compile(r"\b0 more\b"),
+         "words in brackets twice": re.compile(r"^\w: \w+ \(\w+ the build \(")}
+
+
+@pytest.mark.parametrize("game", [s.key for s in all_specs()])
+def test_what_a_player_reads_names_no_rules_ids(game):
+    """Issue 34, item 13: the narration read '(§5.3 3c)', '(the tie-break, VD-10)', 'Boy rule ... (WD-11)',
+    rules ids a player cannot look up, and slips (`SLIPS`); a return was told twice, by its step and by an
+    effect saying the same. Every step's narration as every seat reads it, the moves in words, the notes and
+    the result of a game at the smallest and largest player count carry none of them."""
+    spec = get_spec(game)
+    for players in (spec.min_players, spec.max_players):
+        session = GameSession(players, 1, ["human"] + ["random"] * (players - 1), game=game)
+        rng = random.Random(1)
+        read: list[str] = []
+        while True:
+            session.advance()
+            if session.is_over():
+                break
+            read += session.describe_legal(0) + session.move_notes(0)
+            session.play(0, rng.choice(session.legal_moves(0)))
+        for i, step in enumerate(session.record.steps):
+            for seat in range(players):
+                text, told = narrate_parts(step, seat, game, session.effects[i], session.words[i])
+                assert not [effect for effect in told if effect in text or text.endswith(effect)], (text, told)
+                read.append(narrate_step(step, seat, game, session.effects[i], session.words[i]))
+        read += spec.describe_result(session.state)
+        assert not [text for text in read if RULES_ID.search(text)], [t for t in read if RULES_ID.search(t)][:5]
+        for slip, pattern in SLIPS.items():
+            assert not [text for text in read if pattern.search(text)], (slip, [t for t in read
+                                                                               if pattern.search(t)][:5])

@@ -471,6 +471,75 @@ def test_help_shows_a_move_of_the_game_being_played():
     assert "will do: pick f)" in help_text(None, ["done", "pick island", "pick flat"])
 
 
+def test_help_says_what_undo_does_in_this_game_and_fits_80_columns(tmp_path):
+    """Issue 34, item 13: `help` said undo replays the same dice, though a game of secret chance redraws what
+    followed (README, GameSession.undo); and its lines ran past 80 columns. Typed at `burano play` through a
+    real pipe, in a secret and a seeded game of every game."""
+    from burano_ai.games import all_specs
+    for spec in all_specs():
+        secret = run_piped(["--game", spec.key, "--bots", "random"], "help\nquit\n", tmp_path)
+        seeded = run_piped(["--game", spec.key, "--bots", "random", "--seed", "3"], "help\nquit\n", tmp_path)
+        for result in (secret, seeded):
+            assert result.returncode == 0, result.stderr
+            lines = plain(result.stdout).splitlines()
+            start = next(i for i, line in enumerate(lines) if line.startswith("Type a move in one of these ways"))
+            end = next(i for i in range(start, len(lines)) if lines[i].lstrip().startswith("help "))
+            assert all(len(line) <= 80 for line in lines[start:end + 1]), (spec.key, lines[start:end + 1])
+        undo = [line for line in plain(secret.stdout).splitlines() if line.lstrip().startswith("undo ")]
+        assert undo and "drawn afresh" in undo[0] and "same" not in undo[0], (spec.key, undo)
+        undo = [line for line in plain(seeded.stdout).splitlines() if line.lstrip().startswith("undo ")]
+        assert undo and "seeded: the same draws follow" in undo[0], (spec.key, undo)
+
+
+def test_hint_with_one_legal_move_names_it_without_a_search(tmp_path):
+    """Issue 34, item 13: `hint` at a decision with one legal move printed `win 0.0% ... visits 0` (a search
+    of nothing). A Venice 2099 game played to A's first forced decision, saved, resumed through a pipe."""
+    rng = random.Random(2)
+    session = GameSession(3, 5, ["human", "random", "random"], game="venice-2099")
+    session.advance()
+    while len(session.legal_moves(0)) != 1:
+        session.play(0, rng.choice(session.legal_moves(0)))
+        session.advance()
+        assert not session.is_over()
+    only = session.legal_moves(0)[0]
+    path = tmp_path / "forced.json"
+    session.save(path)
+    result = run_piped(["--resume", str(path)], "hint\nquit\n", tmp_path)
+    assert result.returncode == 0, result.stderr
+    hint = [line for line in plain(result.stdout).splitlines() if line.startswith("hint: ")]
+    assert hint == [f"hint: {only}  (the only legal move)"]
+    assert "visits 0" not in result.stdout and "0.0%" not in result.stdout
+
+
+def test_an_illegal_venice_placement_says_why_and_guesses_no_square(tmp_path):
+    """Issue 34, item 13: typing a placement the rules forbid answered "did you mean" another square (a
+    platform, say) without the reason. Now the reason: a square taken, a value A already stands on."""
+    from burano_ai.games.venice_2099 import rules
+    from burano_ai.games.venice_2099.rules import PLATFORM
+    session = GameSession(3, 4, ["human", "random", "random"], game="venice-2099")
+    session.advance()
+    first = session.legal_moves(0)[0]
+    session.play(0, first)
+    session.advance()
+    state = session.state
+    name = lambda sq: rules.square_name(sq, state.n)    # noqa: E731
+    taken = name(state.figures[1][0])
+    mine = state.figures[0][0]
+    value = rules.district_text(state.tiles[mine])[1]
+    same = next(name(sq) for sq in range(state.n * state.n)
+                if state.tiles[sq] != PLATFORM and rules.district_text(state.tiles[sq])[1] == value
+                and all(sq not in f for f in state.figures))
+    result = run_piped(["--game", "venice-2099", "--players", "3", "--bots", "random", "--seed", "4"],
+                       f"{first}\nplace {taken}\nplace {same}\nquit\n", tmp_path)
+    assert result.returncode == 0, result.stderr
+    out = plain(result.stdout)
+    assert f"'place {taken}' is not legal now: {taken} is taken by B's figure" in out
+    a = "an" if value in ("8", "X") else "a"
+    assert f"'place {same}' is not legal now: {same} is {a} {value} district and your figure on {name(mine)} " \
+           f"already stands on {a} {value}" in out
+    assert "did you mean" not in out
+
+
 # ------------------------------------------------------------------------------------------------
 # The board at 80 x 24 and at 140 columns, with and without colour (issue 21 item 4)
 
@@ -657,10 +726,16 @@ def test_the_choices_are_shortened_to_the_rows_left_under_the_board(tmp_path):
     for rows in range(-1, len(full)):
         lines = table.choice_lines(0, rows)
         assert len(lines) <= max(rows, 1), (rows, lines)
-        assert lines[0] == RULE or rows < 2
-        listing = [line for line in lines if line != RULE and "type legal" not in line]
-        numbers = [int(n) for line in listing for n in re.findall(r"(?:^|\s)(\d+) \w", line)]
+        text = "\n".join(line for line in lines if line != RULE)
+        more = re.search(r"\.\.\. (\d+) more: type legal to list them all", text)
+        numbers = [int(n) for n in re.findall(r"(?:^|  ) ?(\d+) [a-z]", re.sub(r"\.\.\. \d+ more|\d+ moves: type", "", text))]
         shown = len(numbers)
         assert sorted(numbers) == list(range(1, shown + 1))             # the first moves, numbered as always
-        assert f"{len(legal) - shown} more: type legal" in lines[-1] if shown else \
-            f"{len(legal)} moves: type legal" in lines[-1]
+        if more:                                                       # never "... 0 more" (issue 34)
+            assert int(more.group(1)) == len(legal) - shown > 0
+        else:
+            assert shown == len(legal) or (shown == 0 and f"{len(legal)} moves: type legal" in text)
+        # issue 34, item 13: at 80 x 24 Burano's board leaves 2-4 rows, and the words listed 1 of 12-16 moves:
+        # the move texts packed in columns list several
+        if rows >= 2:
+            assert shown >= min(len(legal), 5), (rows, lines)

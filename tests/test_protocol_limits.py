@@ -156,6 +156,26 @@ def test_question_marks_are_filled_so_later_moves_stay_legal(players, seed, cut)
     assert state.information_state_key(0) == truth.information_state_key(0)
 
 
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_question_marks_of_a_venice_deal_are_filled_so_every_later_play_stays_legal(players):
+    """Issue 34: the other seats' cards of a 3-5 player Venice 2099 deal written `?`, then their plays: the
+    depth-first fill ran out of its 20,000 steps; the fill now redraws the hands where a play needs it."""
+    from burano_ai.games import get_spec
+    from burano_ai.session import GameSession
+    session = GameSession(players, 4, ["random"] * players, game="venice-2099")
+    session.advance()
+    record = session.record
+    game = get_spec("venice-2099").new_game(players)
+    for cut in (len(record.steps) // 2, len(record.steps)):
+        export = GameRecord(players=players, seats=record.seats, seed=4, steps=record.steps[:cut],
+                            game="venice-2099").for_seat("A")
+        moves = [s.move if s.move is not None else "?" for s in export.steps]
+        state = apply_view_moves(game.new_initial_state(4), moves, 0, game="venice-2099")
+        truth = GameRecord(players=players, seats=record.seats, seed=4, steps=record.steps[:cut],
+                           game="venice-2099").replay()
+        assert state.to_json(0) == truth.to_json(0)
+
+
 def test_the_engine_answers_a_moves_form_whose_question_marks_precede_public_moves():
     record, states = _random_game(2, 1)
     export = record.for_seat("A")

@@ -161,6 +161,62 @@ def test_the_resample_deals_a_pool_uniformly():
         assert abs(k / trials - p) < 5 * (p * (1 - p) / trials) ** 0.5, (c, under, p)
 
 
+def _a_pooled_step_of_two_returns(implementation: str, players: int = 3, seeds=range(40)):
+    """(state, owner, level, cards): the first state of a seeded random game, between decisions, where
+    `owner`'s cards `cards` (two or more of `level`, returned in one step, so under the deck in ascending
+    order) are still under the deck and pooled (another seat cannot tell them from the owner's hand cards).
+    The step is found from the moves played, not from the position."""
+    from burano_ai.games import get_spec
+    from burano_ai.games.walking_in_burano import rules
+    spec = get_spec("walking-in-burano")
+    for seed in seeds:
+        state = spec.new_game(players, implementation).new_initial_state()
+        rng = random.Random(seed)
+        steps: list[tuple[int, list[int]]] = []
+        current = None
+        while not state.is_terminal():
+            action = _random_step(state, rng)
+            if not state.is_chance_node() and rules.action_kind(action) == "return":
+                if current is None:
+                    current = (state.current_player(), [])
+                    steps.append(current)
+                current[1].append(action - rules.RETURN0)
+            elif not state.is_chance_node():
+                current = None
+            state.apply_action(action)
+            if state.is_chance_node() or state.phase == rules.PHASE_RETURN:
+                continue
+            position = state.to_dict()
+            for owner, cards in steps:
+                for level in range(3):
+                    together = [c for c in cards if c // 24 == level]
+                    queue = [e["card"] for e in position["decks"][level]["under"]]
+                    pool = position["seats"][owner]["pool"]
+                    if len(together) >= 2 and all(c in queue and c in pool for c in together):
+                        return state, owner, level, together
+    raise AssertionError("no pooled return of two cards of one level in these games")
+
+
+@pytest.mark.parametrize("implementation", ["reference", "compiled"])
+def test_a_resample_keeps_the_cards_returned_together_in_ascending_order(implementation):
+    """Issue 34, item 12 (an independent rules check): cards returned in one step go under their deck in
+    ascending id order (WD-22) and a resample keeps that order (§15.2). Both implementations dealt a pool's
+    cards to its queue entries in any order: in a 3-player game C returned 48 and 51 together, and B's
+    resamples put (51, 48) under the deck in about half the worlds, worlds that cannot happen."""
+    state, owner, level, cards = _a_pooled_step_of_two_returns(implementation)
+    position = state.to_dict()
+    places = [i for i, e in enumerate(position["decks"][level]["under"]) if e["card"] in cards]
+    assert sorted(position["decks"][level]["under"][i]["card"] for i in places) == sorted(cards)
+    seat = (owner + 1) % state.num_players
+    moved = set()
+    for seed in range(200):
+        world = state.resample(seat, seed).to_dict()
+        got = [world["decks"][level]["under"][i]["card"] for i in places]
+        assert got == sorted(got), (seed, got)
+        moved.add(tuple(got))
+    assert len(moved) > 1          # the pool is still redrawn: other cards of the pool take those places
+
+
 def test_nothing_is_hidden_with_public_returns():
     game = core.Game(3, Options(public_returns=True))
     for seed in range(6):

@@ -169,7 +169,8 @@ def test_views_hide_exactly_the_others_pooled_cards_and_load_back_consistently()
                     assert len(secret) == sum(c in s.seats[p].pool for c in s.seats[p].hand)
                     hidden_seen += len(secret)
             for r, deck in enumerate(view["decks"]):
-                for e, (card, owner) in zip(deck["under"], s.under[r]):
+                for e, (card, owner, when) in zip(deck["under"], s.under[r]):
+                    assert e["round"] == when + 1        # the round of a return is public (§14)
                     assert (e["card"] is None) == (owner != seat and card in s.seats[owner].pool)
             loaded = g.state_from_json(json.dumps(view))
             assert loaded.to_dict(seat) == view
@@ -189,14 +190,15 @@ def test_returning_every_card_of_a_level_reveals_them_and_keeping_one_pools_them
     s.play("return 30")
     s.play("return 40")
     assert s.seats[0].pool == set() and s.to_dict(1)["decks"][1]["under"][-2:] == [
-        {"card": 30, "by": "A"}, {"card": 40, "by": "A"}]
+        {"card": 30, "by": "A", "round": 1}, {"card": 40, "by": "A", "round": 1}]
     t = building(dealt(2), coins=0, hand=[3, 10, 30, 40, 50])
     t.play("end")
     t.play("return 40")
     t.play("return 50")
     assert t.seats[0].pool == {30, 40}
     view = t.to_dict(1)
-    assert view["seats"][0]["hand"] == [3, 10, "L2?"] and view["decks"][1]["under"][-1] == {"card": None, "by": "A"}
+    assert view["seats"][0]["hand"] == [3, 10, "L2?"] and view["decks"][1]["under"][-1] == {"card": None, "by": "A",
+                                                                                                   "round": 1}
     # placing the kept one settles it: the pool is gone
     t.seats[0].coins = 4
     t.to_move = 0
@@ -242,6 +244,9 @@ def _valid():
      r"position.seats\[1\].street\[0\].character: only finished houses"),
     (lambda d: d["characters"].update(mayor=0), "position.characters.mayor: 0 left and 0 in streets"),
     (lambda d: d["decks"][1]["under"].append({"card": 5, "by": "B"}), r"position.decks\[1\].under\[1\]: card 5 is an L1"),
+    (lambda d: d["decks"][1]["under"][0].update(round=2), r"position.decks\[1\].under\[0\].round: round 2 is not a round "
+                                                          "played so far"),
+    (lambda d: d["decks"][1]["under"][0].update(round=0), r"position.decks\[1\].under\[0\].round: expected an int in 1..30"),
     (lambda d: d["seats"][0].update(pool=[3]), r"position.seats\[0\].pool: the L1 pool holds nothing uncertain"),
     (lambda d: d["seats"][1].update(pool=[30]), r"position.seats\[1\].pool: card 30 is neither in the hand"),
     (lambda d: d["decks"][0].update(shuffled=3), r"position.decks\[0\].shuffled: 3, but"),
@@ -260,6 +265,28 @@ def test_a_malformed_or_impossible_position_gets_a_one_line_error_naming_the_fie
     with pytest.raises(PositionError, match=message) as e:
         position_from_dict(copy.deepcopy(d))
     assert "\n" not in str(e.value)
+
+
+def test_cards_returned_together_keep_their_round_and_their_order():
+    """Two L2 cards returned in one step lie under the deck ascending with their round (WD-22, §14): the
+    position says so, refuses them the other way round, and reads a position written without rounds (each
+    entry then stands alone)."""
+    s = building(dealt(2), coins=0, hand=[3, 10, 30, 40, 50])
+    s.play("end")
+    s.play("return 30")
+    s.play("return 40")
+    d = s.to_dict()
+    assert d["decks"][1]["under"] == [{"card": 30, "by": "A", "round": 1}, {"card": 40, "by": "A", "round": 1}]
+    swapped = copy.deepcopy(d)
+    swapped["decks"][1]["under"][0]["card"], swapped["decks"][1]["under"][1]["card"] = 40, 30
+    with pytest.raises(PositionError, match=r"position.decks\[1\].under\[1\]: card 30 after a higher card returned "
+                                            r"in the same step"):
+        position_from_dict(swapped)
+    for e in swapped["decks"][1]["under"]:
+        del e["round"]
+    loaded = position_from_dict(swapped)
+    assert [e[2] for e in loaded.under[1]] == [-1, -1]
+    assert "round" not in json.dumps(position_to_dict(loaded)["decks"])
 
 
 def test_a_hidden_card_outside_another_seat_s_view_is_refused():

@@ -216,7 +216,7 @@ def test_16_12_returns_in_canonical_order_under_their_decks():
     state.play("return 40")
     assert state.legal_actions() == [RETURN0 + 50]
     state.play("return 50")
-    assert state.under[1][-1] == [40, 0] and state.under[2][-1] == [50, 0]
+    assert state.under[1][-1] == [40, 0, 0] and state.under[2][-1] == [50, 0, 0]    # [card, owner, round]
     assert state.seats[0].hand == [3, 10, 30] and state.phase == PHASE_ACQUIRE
 
 

@@ -13,6 +13,7 @@ from burano_ai.games.walking_in_burano.data import MAYOR
 from burano_ai.games.walking_in_burano.greedy import choose_greedy
 from burano_ai.games.walking_in_burano.position import EMPTY
 from burano_ai.games.walking_in_burano.rules import PHASE_OVER, RETURN0
+from burano_ai.record import describe_step, narrate_step, step_words
 from wib_helpers import SPEC, building, dealt, set_street
 
 
@@ -42,9 +43,11 @@ def test_a_placement_is_narrated_with_its_cost_token_and_scaffold():
     effects, _, _ = _step(state, "place 25 h2")
     texts = [e.text for e in effects]
     assert "A -2 coins (the 2nd placement of the turn)" in texts
-    assert "A -1 bonus token (a colour rule broken, §6.3)" in texts
+    assert "A -1 bonus token (a colour rule broken)" in texts
     words = SPEC.describe_move(state, state.string_to_action("place 49 right"))
-    assert words == "place 49 (pink L3 R2) as a new right house +2 scaffolds: 2 coins, 1 token"   # pink next door
+    # pink next door; what the card shows in words (issue 34: its template, R2, said nothing to a player)
+    assert words == ("place 49 (pink L3: 2 flowers, 1 cat, 1 chimney, 1 closed window) as a new right house "
+                     "+2 scaffolds: 2 coins, 1 token")
     effects, _, _ = _step(state, "place 49 right")
     assert "A takes a scaffold (0 free scaffolds)" in [e.text for e in effects]
 
@@ -53,10 +56,18 @@ def test_a_returned_card_is_told_to_its_returner_only():
     state = building(dealt(2), coins=0, hand=[3, 10, 30, 40, 50])
     state.play("end")
     effects, action, before = _step(state, "return 40")
-    assert [(e.text, e.seen_by) for e in effects] == [
-        ("A returns a card under the L2 deck", None), ("(it is card 40 (orange L2 M1))", (0,))]
+    assert effects == []             # the step tells it, once (issue 34: an effect said it a second time)
     seen = SPEC.step_visibility(before, action)
     assert seen.kind == "return-L2" and seen.seen_by == (0,)
+    step = describe_step(before, action, SPEC.key)
+    words = step_words(before, action, SPEC.key)
+    assert narrate_step(step, 0, SPEC.key, effects, words) == "A: return 40 (orange L2: 1 flower, 1 lantern, 1 curtain (b)) under the L2 deck"
+    assert narrate_step(step, 1, SPEC.key, effects, words) == "A returns a card under the L2 deck (hidden)"
+    end = building(dealt(2), coins=4, hand=[3, 10, 30])
+    end.play("place 3 right")
+    action = end.string_to_action("end")
+    assert narrate_step(describe_step(end, action, SPEC.key), 0, SPEC.key, [],
+                        step_words(end, action, SPEC.key)) == "A: end the build (1 card placed)"
     public = building(dealt(2, public_returns=True), coins=0, hand=[3, 10, 30, 40, 50])
     public.play("end")
     assert SPEC.step_visibility(public, RETURN0 + 40).seen_by is None

@@ -211,6 +211,8 @@ class GameOption:
         help: one line for `burano games` and the web form.
         choices: a "choice" option's values.
         low, high: an "int" option's range (inclusive).
+        values: an "int" option's only values, when not every whole number of its range is one (Venice
+            2099's `move_dirs`: 4 or 8); empty: the whole range.
         load: a "data" option's validator: called with the JSON object, raises a one-line `OptionError`
             naming the wrong item; its return value says whether the data is a placeholder (True/False),
             or None when the game does not say.
@@ -223,6 +225,7 @@ class GameOption:
     choices: tuple[str, ...] = ()
     low: int | None = None
     high: int | None = None
+    values: tuple[int, ...] = ()
     load: Callable[[Any], bool | None] | None = None
 
     def __post_init__(self) -> None:
@@ -329,6 +332,16 @@ class GameSpec(Protocol):
         the steps the seat does not see and that the game never reveals to it later."""
         ...
 
+    def resample_for_record(self, state: State, seat: int, later: Sequence[Any], seed: int,
+                            game_factory: GameFactory | None = None) -> State | None:
+        """A world `seat` cannot tell from `state` in which the record steps `later` (`record.Step`s from
+        `state` on; a hidden one has no move) can be played as far as the game can see from them, drawn with
+        `seed`; None when the game has no such sampler or none fits. A one-seat export's replay asks it
+        first when a step cannot be played in the world it holds, then tries `State.resample`
+        (`record.GameRecord.positions`): a game whose hidden parts are shown much later (Venice 2099's
+        hands, one card a turn) gives one here, so its replay needs no blind trials."""
+        ...
+
     def narrate_step(self, step: Any, hidden: bool) -> str:
         """A record's `Step` in words; `hidden`: as a reader who does not see its outcome reads it."""
         ...
@@ -371,6 +384,12 @@ class GameSpec(Protocol):
     def describe_move(self, state: State, action: int) -> str:
         """A legal move of `state` as people read it (Burano: ``roof the flat pink-white tile on
         e3-g3``); its record text (`State.action_to_string`) stays the canonical notation."""
+        ...
+
+    def why_illegal(self, state: State, action: int) -> str | None:
+        """Why `action` (a move of the game the player typed) is not legal at `state`, in words, or None
+        when the game does not say (`core.people.PeopleSide`: None). `burano play` shows it instead of a
+        guess at the move meant."""
         ...
 
     def move_notes(self, state: State) -> list[str]:

@@ -52,6 +52,9 @@ def _expected(option: GameOption) -> str:
     if option.kind == "choice":
         choices = [str(c) for c in option.choices]
         return choices[0] if len(choices) == 1 else f"{', '.join(choices[:-1])} or {choices[-1]}"
+    if option.kind == "int" and option.values:
+        values = [str(v) for v in option.values]
+        return f"{', '.join(values[:-1])} or {values[-1]}" if len(values) > 1 else values[0]
     if option.kind == "int":
         return f"a whole number from {option.low} to {option.high}"
     if option.kind == "bool":
@@ -71,7 +74,8 @@ def check_option_value(option: GameOption, value: Any, where: str) -> Any:
             raise OptionError(f"{where}: expected {_expected(option)}, not {value!r:.60}")
     elif kind == "int":
         if isinstance(value, bool) or not isinstance(value, int) or \
-                (option.low is not None and value < option.low) or (option.high is not None and value > option.high):
+                (option.low is not None and value < option.low) or (option.high is not None and value > option.high) \
+                or (option.values and value not in option.values):
             raise OptionError(f"{where}: expected {_expected(option)}, not {value!r:.60}")
     elif kind == "bool":
         if not isinstance(value, bool):
@@ -264,7 +268,7 @@ def game_options_text(spec) -> list[str]:
         if option.kind == "choice":
             form = "|".join(option.choices)
         elif option.kind == "int":
-            form = f"{option.low}..{option.high}"
+            form = "|".join(str(v) for v in option.values) if option.values else f"{option.low}..{option.high}"
         elif option.kind == "bool":
             form = "true|false"
         else:
@@ -283,5 +287,7 @@ def game_options_json(spec) -> list[dict[str, Any]]:
             item["choices"] = list(option.choices)
         if option.kind == "int":
             item["low"], item["high"] = option.low, option.high
+            if option.values:
+                item["values"] = list(option.values)
         out.append(item)
     return out

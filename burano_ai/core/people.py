@@ -155,6 +155,11 @@ class PeopleSide:
             state.apply_action(state.chance_outcomes()[0][0])
         return state.to_json()
 
+    def resample_for_record(self, state: State, seat: int, later: Sequence[Any], seed: int,
+                            game_factory: Any = None) -> State | None:
+        """None: the game's `State.resample` is enough for a one-seat export's replay."""
+        return None
+
     def move_entry(self) -> MoveEntry | None:
         """None: moves are typed as numbers or move texts."""
         return None
@@ -170,6 +175,10 @@ class PeopleSide:
     def describe_move(self, state: State, action: int) -> str:
         """The move's text (`State.action_to_string`): the game has no other words for it."""
         return state.action_to_string(action)
+
+    def why_illegal(self, state: State, action: int) -> str | None:
+        """None: the game does not say why a move is not legal."""
+        return None
 
     def move_notes(self, state: State) -> list[str]:
         """Nothing: what the moves cost and why some are missing is the game's to say."""

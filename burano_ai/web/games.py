@@ -404,7 +404,41 @@ def seat_payload(game: LiveGame, seat: int) -> dict[str, Any]:
         returns = session.state.returns()   # the winners share the best return (the game's order of finish)
         payload["winners"] = [SEAT_LETTERS[i] for i, r in enumerate(returns) if r == max(returns)]
         payload["result_text"] = game.spec.describe_result(session.state)   # the tie-break named
+        payload["score_table"] = score_table(game.spec, session.state, session.record.result)
     return payload
+
+
+def score_table(spec, state, result: dict[str, Any] | None) -> dict[str, Any]:
+    """The end of a game as a table, as the terminal and the narration tell it: a row per seat in the order of
+    finish (place, seat, each scoring category, the total, then the game's tie-break columns), for the web
+    page's result. The categories are the final scoring's (`State.final_breakdown`, where the game has one:
+    Azul, Walking in Burano, Venice 2099); points scored before it (Azul's windows and bonuses) are a column
+    of their own, so every row adds up to its total."""
+    n = state.num_players
+    scores = list(state.scores())
+    columns = spec.score_columns(state)
+    total_name, totals = columns[0]
+    breakdown = getattr(state, "final_breakdown", None)
+    parts = [dict(breakdown(p)) for p in range(n)] if callable(breakdown) else [{} for _ in range(n)]
+    categories: list[str] = []
+    for part in parts:
+        categories += [k for k in part if k not in categories]
+    before = [scores[p] - sum(parts[p].values()) for p in range(n)]
+    header = (["during the game"] if categories and any(before) else []) + categories
+    order = (result or {}).get("order") or [SEAT_LETTERS[p] for p in sorted(range(n), key=lambda p: -scores[p])]
+    rows = []
+    for place, letter in enumerate(order, start=1):
+        p = SEAT_LETTERS.index(letter)
+        cells = ([_number(before[p])] if "during the game" in header else []) + \
+            [_number(parts[p].get(k, 0)) for k in categories]
+        rows.append({"place": place, "seat": letter, "cells": cells, "total": totals[p],
+                     "extra": [values[p] for _, values in columns[1:]]})
+    return {"categories": header, "total": total_name, "extra": [name for name, _ in columns[1:]], "rows": rows,
+            "winners": list((result or {}).get("winners", []))}
+
+
+def _number(x: float) -> str:
+    return f"{x:g}"
 
 
 def seat_marks(game: LiveGame, seat: int) -> dict[str, Any]:

@@ -589,3 +589,46 @@ def test_a_page_cannot_make_a_bot_read_a_server_file_as_a_net(client, tmp_path):
     ok = client.post("/api/games", json={"game": "goofspiel", "players": 2,
                                          "seats": ["human", "ismcts:iterations=10,eval=playout"]})
     assert ok.status_code == 200, ok.text
+
+
+def test_the_web_replay_of_a_venice_seat_export(client):
+    """Issue 34: the web's Replay of a downloaded 3-player Venice 2099 record (a seat's export) opens and
+    steps (it ended in `no assignment of the hidden steps ... within 200000 steps`)."""
+    from burano_ai.record import GameRecord
+    from burano_ai.session import GameSession
+    session = GameSession(3, 4, ["random"] * 3, game="venice-2099")
+    session.advance()
+    record = GameRecord.from_json(session.record.to_json())
+    data = record.for_seat("C").to_json()
+    reply = client.post("/api/replays", json={"record": data})
+    assert reply.status_code == 200, reply.text
+    summary = reply.json()
+    assert summary["plies"] == len(record.steps) and summary["seat"] == "C"
+    last = client.get(f"/api/replays/{summary['id']}/{len(record.steps)}")
+    assert last.status_code == 200
+
+
+@pytest.mark.parametrize("game", game_keys())
+def test_a_finished_game_s_payload_has_the_score_table_per_category(game):
+    """Issue 34, item 9: the web result was one line (`Game over. Scores: A 8, B 40; winner B`). The payload
+    of a finished game carries the final scoring per seat and category in the order of finish, each row
+    adding up to its total, with the game's tie-break columns."""
+    from burano_ai.session import GameSession
+    from burano_ai.web.games import score_table
+    spec = get_spec(game)
+    session = GameSession(spec.min_players, 4, ["random"] * spec.min_players, game=game)
+    session.advance()
+    table = score_table(spec, session.state, session.record.result)
+    assert [row["seat"] for row in table["rows"]] == session.record.result["order"]
+    assert [row["place"] for row in table["rows"]] == list(range(1, spec.min_players + 1))
+    assert table["winners"] == session.record.result["winners"]
+    scores = session.state.scores()
+    for row in table["rows"]:
+        p = "ABCDE".index(row["seat"])
+        assert row["total"] == spec.score_columns(session.state)[0][1][p]
+        assert len(row["extra"]) == len(table["extra"]) == len(spec.score_columns(session.state)) - 1
+        if table["categories"]:
+            assert len(row["cells"]) == len(table["categories"])
+            assert sum(float(c) for c in row["cells"]) == scores[p]
+    if hasattr(session.state, "final_breakdown"):
+        assert len(table["categories"]) >= 3, table

@@ -101,7 +101,7 @@ class _Ledger(ReferenceState):
             times = " (-18" if hits == 1 else f" {hits} times (-18 each"
             self.entries.append(Entry(p, b.score - old_score,
                                       f"{cause}: the broken-glass marker reached the bottom space{times}, "
-                                      f"back to the top, now on {_track_text(values[b.track])}; §6, AD-8)"))
+                                      f"back to the top, now on {_track_text(values[b.track])})"))
         else:
             self.entries.append(Entry(p, 0, f"{cause}: broken-glass marker {_track_text(values[old_track])} → "
                                             f"{_track_text(values[b.track])}", "track"))
@@ -114,8 +114,7 @@ class _Ledger(ReferenceState):
         count = b.filled[k][colour] + b.jokers[k][colour]
         if count:      # booked first: with auto_keep the keep (and maybe the game's end) runs inside
             self.entries.append(Entry(p, count, f"round bonus: {count} {self.data.colour_names[colour]} on "
-                                      f"the strip completed in column {k + 1}, round {ROMAN[self.round]}'s colour "
-                                      "(§5.3 3a)"))
+                                      f"the strip completed in column {k + 1}, round {ROMAN[self.round]}'s colour"))
         super()._complete(p, k)
 
     def _keep(self, c: int) -> None:
@@ -129,7 +128,7 @@ class _Ledger(ReferenceState):
             parts += " + occupied windows to its right: " + ", ".join(f"{j + 1} ({values[j]})" for j in right)
         # Booked before the rule runs: the turn it ends may end the game, whose final scoring books itself.
         self.entries.append(Entry(p, values[k] + sum(values[j] for j in right),
-                                  f"{self.data.colour_names[c]} kept on the {cell} cell; {parts} (§5.3 3c)"))
+                                  f"{self.data.colour_names[c]} kept on the {cell} cell; {parts}"))
         super()._keep(c)
 
     # --- §8: the final scoring, per category
@@ -247,9 +246,9 @@ def describe_result(state) -> list[str]:
         return [f"{names} wins with {best[0]} points"]
     tied = " and ".join(SEAT_LETTERS[p] for p in level)
     losses = ", ".join(f"{SEAT_LETTERS[p]} {state.track_loss(p)}" for p in level)
-    rule = "points lost to the broken-glass track (AD-14: 18 per bottom space reached + the marker's final value)"
+    rule = "points lost to the broken-glass track (18 per bottom space reached + the marker's final value)"
     if len(winners) > 1:
-        return [f"{tied} tie on {best[0]} points and on {rule}, {-best[1]} each: {names} share the win (AD-22)"]
+        return [f"{tied} tie on {best[0]} points and on {rule}, {-best[1]} each: {names} share the win"]
     return [f"{tied} tie on {best[0]} points; {names} wins the tie-break on fewer {rule}: {losses}"]
 
 
@@ -258,4 +257,19 @@ def step_effects(before, after, action: int | None = None) -> list[StepEffect]:
     scoring per seat and category, and at the end the result with its tie-break: all public."""
     entries = step_entries(before, after, action)
     totals = after.scores() if after.is_terminal() else None
-    return [StepEffect(line) for line in format_entries(entries, totals) + describe_result(after)]
+    return [StepEffect(line) for line in format_entries(entries, totals) + round_lines(before, after)
+            + describe_result(after)]
+
+
+def round_lines(before, after) -> list[str]:
+    """The round's end (the draft that empties the factories and the centre) and the next round's start (the
+    draw that fills the last factory: what each factory holds), in words."""
+    old, new = before.phase_name(), after.phase_name()
+    if old in ("draft", "keep") and new in ("refill", "setup"):
+        return [f"round {before.to_dict()['round']} ends: the factories and the centre are empty; "
+                "the factories are refilled from the bag"]
+    if old == "refill" and new == "draft":
+        d = after.to_dict()
+        facs = ", ".join(f"{i + 1} {f or '-'}" for i, f in enumerate(d["factories"]))
+        return [f"round {d['round']} begins, {d['to_move']} first: factories {facs}"]
+    return []

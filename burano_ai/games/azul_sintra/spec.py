@@ -183,6 +183,22 @@ class AzulSintraSpec(PeopleSide):
                 raise PositionError(f"position: not valid JSON ({json_error_text(e)})") from None
         return _render(position) + "\n"
 
+    def render_styled(self, position: dict[str, Any], width: int | None = None) -> list[list[tuple[str, str]]]:
+        """`render`'s lines as styled spans: the colour letters in their colours (`render.render_lines`)."""
+        from burano_ai.games.azul_sintra.render import render_lines
+        return render_lines(position)
+
+    def describe_move(self, state, action: int) -> str:
+        """`take the 3 blue from factory 1 to column 2: 3 placed, 0 broken` (`words.describe_move`); the
+        move text (`F1 B>2`) stays the notation."""
+        from burano_ai.games.azul_sintra.words import describe_move
+        return describe_move(state, action)
+
+    def move_notes(self, state) -> list[str]:
+        """What the move codes mean (`words.CODES`), at a draft."""
+        from burano_ai.games.azul_sintra.words import CODES
+        return [CODES] if not state.is_terminal() and state.phase_name() == "draft" else []
+
     def phase_label(self, position: dict[str, Any]) -> str:
         """`round 2`, `setup`, or `over`."""
         phase = position["phase"]

@@ -44,8 +44,8 @@ class PyramidLine:
     letters are the board's, lower-case; capitals are read too)."""
 
     unit = "cubes"
-    help = ("  pyramid w w g b ...    several pyramid cubes in one line (colour letters p b y g o w or names),\n"
-            "                         played in order, all or nothing\n")
+    help = ("  pyramid w w g b ...    several pyramid cubes in one line (colour letters\n"
+            "                         p b y g o w or names), played in order, all or nothing\n")
 
     def expand(self, text: str, legal: Sequence[str]) -> tuple[list[str], str | None] | None:
         """The pyramid moves of a `pyramid ...` line; None for any other line or a legal move's text."""

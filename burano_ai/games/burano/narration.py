@@ -205,9 +205,10 @@ class _Ledger(ReferenceState):
         for p, pl in enumerate(self.players):
             coins = pl.coins + pl.privilege
             parts = [(0, pl.privilege, f"{pl.privilege} privilege turned into coins"),
-                     (coins // COINS_PER_VP, 0, f"{coins} coins"),
+                     (coins // COINS_PER_VP, 0, f"{coins} coin{'' if coins == 1 else 's'}"),
                      (HAND_CARD_VP * (sum(pl.hand_known) + sum(pl.hand_blind)),
-                      0, f"{sum(pl.hand_known) + sum(pl.hand_blind)} fish cards in hand")]
+                      0, f"{sum(pl.hand_known) + sum(pl.hand_blind)} fish card"
+                         f"{'' if sum(pl.hand_known) + sum(pl.hand_blind) == 1 else 's'} in hand")]
             for c in pl.buildings:
                 name, fam, arg = buildings.BUILDING_CARDS[c]
                 vp = 0

@@ -38,6 +38,11 @@ def _coins(n: int) -> str:
     return f"{n} coin{'s' if n != 1 else ''}"
 
 
+def _a(word: str) -> str:
+    """`word` with its indefinite article: `a pink`, `an orange`."""
+    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
+
+
 def _layout_square(d: dict[str, Any], sq: int) -> tuple[str, bool]:
     """(colour letter or '.', has a coin) of workshop square `sq` from the position's layout rows."""
     row, col = divmod(sq, 7)
@@ -98,7 +103,7 @@ def describe_move(state, action: int, position: dict[str, Any] | None = None) ->
         return "spend 1 privilege for 1 coin"
     if name == "PRIV_CUBE":
         colour, pos = divmod(i, actions.PYRAMID_SIZE)
-        return f"spend 1 privilege: a {actions.COLOURS[colour]} supply cube onto pyramid {actions.PYRAMID_NAMES[pos]}"
+        return f"spend 1 privilege: {_a(actions.COLOURS[colour])} supply cube onto pyramid {actions.PYRAMID_NAMES[pos]}"
     if name == "PYRAMID":
         placed = sum(1 for c in me["pyramid"] if c is not None)
         where = actions.PYRAMID_NAMES[placed] if placed < len(actions.PYRAMID_NAMES) else "?"
@@ -149,9 +154,9 @@ def describe_move(state, action: int, position: dict[str, Any] | None = None) ->
                 "discount": f"pay for the lace on {sq} with the lace-discount card",
                 "none": f"leave the lace on {sq} unpaid"}[option]
     if name == "REPLENISH":
-        return f"take a {actions.COLOURS[i]} cube from the supply"
+        return f"take {_a(actions.COLOURS[i])} cube from the supply"
     if name == "PRIV_RESERVE":
-        return f"spend 1 privilege: a {actions.COLOURS[i]} supply cube into your reserve"
+        return f"spend 1 privilege: {_a(actions.COLOURS[i])} supply cube into your reserve"
     if name == "ROOF_DISCARD":
         return f"discard {_tile(me['roof_slots'][i])} (slot {i + 1})"
     if name == "ROOF_KIND":

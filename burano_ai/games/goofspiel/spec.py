@@ -121,6 +121,14 @@ class GoofspielSpec:
         letter = SEAT_LETTERS[seat]
         return {i for i in unrevealed_moves(steps) if not steps[i].visible_to(letter)}
 
+    def why_illegal(self, state, action: int) -> str | None:
+        """None: a bid not in the hand is the only illegal one, and the list shows the hand."""
+        return None
+
+    def resample_for_record(self, state, seat: int, later: Sequence[Any], seed: int, game_factory=None):
+        """None: an export hides only the bids of the round still open at its end, which nothing follows."""
+        return None
+
     def narrate_step(self, step, hidden: bool) -> str:
         """``the prize is 7``, ``B: bid 5``, ``B bids (hidden)``."""
         if step.is_chance:

@@ -99,11 +99,19 @@ def step_effects(spec, before, after, action: int | None = None) -> list[StepEff
     then the final scoring and the result after the last step."""
     texts: list[str] = []
     n = before.num_players
+    played = None if action is None or not PLAY0 <= action < RESCUE0 else \
+        rules.card_district(action - PLAY0, before.options)
     for s in range(before.n * before.n):
         if after.water[s] and not before.water[s]:
             lost = before.coins_on[s]
-            texts.append(f"{district_words(before.tiles[s])} on {rules.square_name(s, before.n)} sinks"
-                         + (f": its {lost} coin{'s' if lost > 1 else ''} leave the game" if lost else ""))
+            coins = f"{lost} coin{'s' if lost > 1 else ''}"
+            name = rules.square_name(s, before.n)
+            if before.tiles[s] == played:       # the move's words say what sinks: only what they do not
+                if lost:
+                    texts.append(f"the {coins} on {name} leave the game")
+                continue
+            texts.append(f"{district_words(before.tiles[s])} on {name} sinks"
+                         + (f": its {coins} leave the game" if lost else ""))
     for p in range(n):
         who = SEAT_LETTERS[p]
         paid = before.coins[p] - after.coins[p]
@@ -147,7 +155,7 @@ def result_breakdown(state) -> list[str]:
         lines.append(f"{SEAT_LETTERS[p]} {sum(b.values())} points: treasures {b['treasures']}"
                      f"{' (' + tokens + ')' if tokens else ''}, figures {b['figures']}, X districts "
                      f"{b['X districts']}, coins {b['coins']}; {state.figures_on_board(p)} figure"
-                     f"{'s' if state.figures_on_board(p) != 1 else ''} on the board (the tie-break, VD-10)")
+                     f"{'s' if state.figures_on_board(p) != 1 else ''} on the board (the tie-break)")
     return lines
 
 
@@ -194,3 +202,35 @@ def move_notes(state) -> list[str]:
                 f"card ({state.gondolas[p]} left)"]
     return []
 
+
+
+def why_illegal(state, action: int) -> str | None:
+    """Why `action`, a move of the game that is not legal now, is not, in words (None when no reason is
+    known here: the caller says it is not legal). The placement's reasons: the square is taken, or the
+    seat already has a figure on a district of that value (§3.1: figures on districts need different values)."""
+    if state.is_terminal() or state.is_chance_node():
+        return None
+    p = state.to_move()
+    if state.phase != PHASE_PLACE:
+        return None
+    if not rules.PLACE0 <= action < rules.MOVE0:
+        return "it is the placement: place a figure on a free square (place d4)"
+    s = action - rules.PLACE0
+    if s >= state.n * state.n:
+        return f"the city is {state.n} x {state.n} squares"
+    name = rules.square_name(s, state.n)
+    for q in range(state.num_players):
+        if s in state.figures[q]:
+            owner = "your" if q == p else f"{SEAT_LETTERS[q]}'s"
+            return f"{name} is taken by {owner} figure"
+    tile = state.tiles[s]
+    if tile == PLATFORM:
+        return None
+    value = rules.district_text(tile)[1]
+    mine = [rules.square_name(x, state.n) for x in state.figures[p]
+            if x >= 0 and state.tiles[x] != PLATFORM and rules.district_text(state.tiles[x])[1] == value]
+    if mine:
+        a = "an" if value in ("8", "X") else "a"
+        return (f"{name} is {a} {value} district and your figure on {mine[0]} already stands on {a} {value}: "
+                "figures on districts need different values (a platform is always allowed)")
+    return None

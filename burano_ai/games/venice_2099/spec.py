@@ -26,7 +26,7 @@ GAME_OPTIONS: Mapping[str, GameOption] = MappingProxyType({
                                   "VD-1: forecast cards 3-8 and X (no 2s sink), or 2-8 (no X sinks)",
                                   choices=rules.FORECAST_VALUES),
     "move_dirs": GameOption("move_dirs", "int", _D.move_dirs, "VD-2: directions of a normal move, 8 or 4",
-                            low=4, high=8),
+                            low=4, high=8, values=(4, 8)),
     "diagonal_squeeze": GameOption("diagonal_squeeze", "bool", _D.diagonal_squeeze,
                                    "VD-3: a diagonal step may pass between two blocked squares"),
     "gondola_move_is_step1": GameOption("gondola_move_is_step1", "bool", _D.gondola_move_is_step1,
@@ -146,6 +146,56 @@ class Venice2099Spec(PeopleSide):
         letter = SEAT_LETTERS[seat]
         return {i for i, step in enumerate(steps) if step.is_chance and not step.visible_to(letter)}
 
+    def resample_for_record(self, state, seat: int, later: Sequence[Any], seed: int, game_factory=None):
+        """The other hands redrawn so that every card the record's `later` steps show another seat playing
+        is in that seat's hand: each hand is its later plays plus cards drawn by §10.3's sampler
+        (`rules.resample_hands`) from the rest of what `seat` cannot see, ranked at least that seat's last
+        play, the later ones counted (so every later play is of its lowest card, §5.4). None during the
+        deal (its hidden steps are the hands) or when the later plays cannot come from these hands."""
+        if state.is_chance_node() or state.phase == rules.PHASE_SETUP:
+            return None
+        data = state.to_dict()
+        options = rules.check_options(data["options"])
+        card_of = {rules.card_text(k, options).upper(): k for k in range(rules.NUM_CARDS)}
+        n = state.num_players
+        hands = [[card_of[t.upper()] for t in entry["hand"]] for entry in data["seats"]]
+        unseen = {k for p in range(n) if p != seat for k in hands[p]} | \
+            {card_of[t.upper()] for t in data["set_aside"]}
+        bound = [0] * n
+        for letter, text in data["played"]:
+            p = SEAT_LETTERS.index(letter)
+            bound[p] = max(bound[p], rules.card_vi(card_of[text.upper()], options))
+        plays: list[list[int]] = [[] for _ in range(n)]
+        for i, step in enumerate(later):
+            words = (step.move or "").split()
+            if step.is_chance or len(words) != 2 or words[0].lower() != "play":
+                continue
+            # a move list names no actors (the engine protocol's moves form): the next step's is the player to move
+            actor = step.actor if step.actor is not None else \
+                SEAT_LETTERS[state.current_player()] if i == 0 else None
+            if actor is None or actor == SEAT_LETTERS[seat]:
+                continue
+            p = SEAT_LETTERS.index(actor)
+            k = card_of.get(words[1].upper())
+            if k is None or k not in unseen or any(k in cards for cards in plays):
+                return None
+            plays[p].append(k)
+            bound[p] = max(bound[p], rules.card_vi(k, options))
+        opponents = [(p, len(hands[p]) - len(plays[p]), bound[p]) for p in range(n) if p != seat]
+        if any(size < 0 for _, size, _ in opponents):
+            return None
+        pool = sorted(unseen - {k for cards in plays for k in cards})
+        try:
+            rest = rules.resample_hands(pool, opponents, options, rules.SplitMix64(seed))
+        except AssertionError:
+            return None
+        for p, cards in rest.items():
+            data["seats"][p]["hand"] = [rules.card_text(k, options) for k in sorted(cards + plays[p])]
+        held = {k for p in range(n) if p != seat for k in rest[p] + plays[p]}
+        data["set_aside"] = [rules.card_text(k, options) for k in sorted(unseen - held)]
+        world = self.load_position(data, game_factory)[0]
+        return world if world.to_json(seat) == state.to_json(seat) else None
+
     def narrate_step(self, step, hidden: bool) -> str:
         """``setup: remove P``, ``setup: K5@a1``, ``deal to B: K3`` (``a card is dealt to B`` hidden),
         ``A: d4-f6``."""
@@ -174,6 +224,11 @@ class Venice2099Spec(PeopleSide):
         """A move in people's words: ``move the figure on d4 to f6 (green 7)``."""
         from burano_ai.games.venice_2099.narration import describe_move
         return describe_move(state, action)
+
+    def why_illegal(self, state, action: int) -> str | None:
+        """A placement's reason (`narration.why_illegal`): the square is taken, or the value is the seat's already."""
+        from burano_ai.games.venice_2099.narration import why_illegal
+        return why_illegal(state, action)
 
     def move_notes(self, state) -> list[str]:
         """What the next decision costs and why moves are missing (prices, gondola cards, the lowest card)."""

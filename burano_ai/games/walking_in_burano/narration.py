@@ -22,10 +22,24 @@ ORDINAL = ("1st", "2nd", "3rd")
 CATEGORY_WORDS = (("characters", "characters"), ("shops", "shops"), ("tokens", "tokens"), ("windows", "closed windows"))
 
 
+#: A card's symbols in words (`card_words`), singular and plural.
+SYMBOL_WORDS = (("passersby", "passer-by", "passers-by"), ("plants", "plant", "plants"),
+                ("flowers", "flower", "flowers"), ("cats", "cat", "cats"), ("lanterns", "lantern", "lanterns"),
+                ("chimneys", "chimney", "chimneys"), ("closed_windows", "closed window", "closed windows"))
+
+
 def card_words(data: CardData, card: int) -> str:
-    """`17 (orange L1 G2)`."""
+    """`17 (orange L1: 1 passer-by, 1 plant, 1 flower, 1 cat, shop 2 of 2 VP)`: its colour, level and what it
+    shows, so a player need not look the template up."""
     c = data.cards[card]
-    return f"{card} ({data.colour_names[c.colour]} L{c.level} {c.template})".replace(" )", ")")
+    shows = [f"{getattr(c, field)} {one if getattr(c, field) == 1 else many}" for field, one, many in SYMBOL_WORDS
+             if getattr(c, field)]
+    if c.curtains:
+        shows.append(f"{len(c.curtains)} curtain{'s' if len(c.curtains) > 1 else ''} "
+                     f"({', '.join('ab'[k] if k < 2 else str(k) for k in c.curtains)})")
+    if c.shop_type >= 0:
+        shows.append(f"shop {c.shop_type} of {c.shop_vp} VP")
+    return f"{card} ({data.colour_names[c.colour]} L{c.level}{': ' + ', '.join(shows) if shows else ''})"
 
 
 def _plural(n: int, word: str) -> str:
@@ -83,7 +97,7 @@ def describe_move(state, action: int) -> str:
         return f"the {CHARACTER_NAMES[k]} comes to house {j + 1} (scores {what}: {vp} VP now)"
     if kind == "return":
         card = action - rules.RETURN0
-        return f"return card {card_words(data, card)} under the L{card_level(card)} deck"
+        return f"return {card_words(data, card)} under the L{card_level(card)} deck"
     return state.action_to_string(action)
 
 
@@ -153,7 +167,7 @@ def step_effects(before, after, action: int | None = None) -> list[StepEffect]:
                 why = "above the cap of 6, back to the bank"
             effects.append(StepEffect(f"{who} {dc:+d} coin{'s' if abs(dc) != 1 else ''} ({why})"))
         if b.tokens != a.tokens:
-            effects.append(StepEffect(f"{who} {b.tokens - a.tokens:+d} bonus token (a colour rule broken, §6.3)"))
+            effects.append(StepEffect(f"{who} {b.tokens - a.tokens:+d} bonus token (a colour rule broken)"))
         for j, h in enumerate(b.street):
             if old.phase == rules.PHASE_VISIT and h.character >= 0 and a.street[j].character < 0:
                 effects.append(StepEffect(f"{who}: the {CHARACTER_NAMES[h.character]} under house {j + 1}"))
@@ -162,19 +176,19 @@ def step_effects(before, after, action: int | None = None) -> list[StepEffect]:
         if b.free_scaffolds() != a.free_scaffolds():
             verb = "takes" if b.free_scaffolds() < a.free_scaffolds() else "frees"
             effects.append(StepEffect(f"{who} {verb} a scaffold ({_plural(b.free_scaffolds(), 'free scaffold')})"))
-    if old.phase == rules.PHASE_RETURN and mover >= 0:
-        gone = sorted(set(old.seats[mover].hand) - set(new.seats[mover].hand))
-        for c in gone:
-            effects.append(StepEffect(f"{SEAT_LETTERS[mover]} returns a card under the L{card_level(c)} deck"))
-            if not old.options.public_returns:
-                effects.append(StepEffect(f"(it is card {card_words(old.data, c)})", (mover,)))
-            else:
-                effects.append(StepEffect(f"(it is card {card_words(old.data, c)}, face up)"))
+    # a return is told by its step alone: its mover reads the card (`describe_move`), the others its level
     if old.first_player >= 0 and new.first_player != old.first_player and new.first_player >= 0:
         effects.append(StepEffect(f"the first-player token passes to {SEAT_LETTERS[new.first_player]}"))
     if len(new.discard) > len(old.discard):
         gone = new.discard[len(old.discard):]
         effects.append(StepEffect("rightmost cards discarded: " + ", ".join(card_words(new.data, c) for c in gone)))
+    if before.is_chance_node():      # a card dealt to the market: what it is and where it lies
+        for r in range(3):
+            for j, c in enumerate(new.market[r]):
+                if c >= 0 and old.market[r][j] != c:
+                    effects.append(StepEffect(f"card {card_words(new.data, c)} to the market, L{r + 1} column {j + 1}"))
+    if new.round > old.round and new.phase != rules.PHASE_OVER:
+        effects.append(StepEffect(f"round {old.round + 1} ends; round {new.round + 1} begins"))
     if new.last_round and not old.last_round:
         effects.append(StepEffect("a deck is empty: the next round is the last"))
     if new.phase == rules.PHASE_OVER and old.phase != rules.PHASE_OVER:
@@ -189,7 +203,7 @@ def _end_reason(pos: Position) -> str:
     if pos.last_round:
         return "the last round after a deck ran out is over"
     if pos.round == ROUND_GUARD - 1:
-        return f"round {ROUND_GUARD} is over (the engine's guard, WD-20)"
+        return f"round {ROUND_GUARD} is over (the engine ends a game there)"
     return "the game is over"
 
 

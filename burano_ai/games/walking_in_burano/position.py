@@ -57,7 +57,7 @@ OPTIONAL_OPTION_FIELDS = ("boy_scoring",)
 SEAT_FIELDS = ("coins", "tokens", "hand", "pool", "street")
 HOUSE_FIELDS = ("floors", "character", "pending")
 DECK_FIELDS = ("shuffled", "under")
-UNDER_FIELDS = ("card", "by")
+UNDER_FIELDS = ("card", "by", "round")
 MAX_JSON_CHARS = 200_000
 #: A slot of a street holding a scaffold (§6.4); -1 is an empty slot.
 SCAFFOLD = -2
@@ -200,7 +200,10 @@ class Position:
         first_player: the holder of the first-player token (-1 before the draw); to_move: the seat
         deciding (-1 outside turns); last_round: the round being played is the last (§9 step 5, WD-18).
         market[level-1][column]: a card id or EMPTY (columns >= N always EMPTY).
-        under[level-1]: the returned cards under that deck, drawn first to last: [card, owner] (§8, WD-22).
+        under[level-1]: the returned cards under that deck, drawn first to last: [card, owner, round]
+            (§8, WD-22), `round` the 0-based round it was returned in (-1: not known, a position written
+            without it). One seat returns once a round, so the entries of one owner and round are one
+            return step's, ascending (§8); a resample keeps them so (§15.2).
         discard: the 2-player discard pile, in order (§9 step 2, WD-17).
         stacks[k]: character cards of type k left.
         placed: cards placed this turn (0..3); returned: the cards returned in this return step, in
@@ -393,11 +396,21 @@ def validate(pos: Position) -> None:
             raise _fail("seats", f"card {c} is in two places")
         seen.add(c)
     for r in range(LEVELS):
-        for i, (c, owner) in enumerate(pos.under[r]):
+        latest = -1
+        for i, (c, owner, when) in enumerate(pos.under[r]):
             if card_level(c) != r + 1:
                 raise _fail(f"decks[{r}].under[{i}]", f"card {c} is an L{card_level(c)} card")
             if not 0 <= owner < n:
                 raise _fail(f"decks[{r}].under[{i}].by", "not a seat")
+            if not -1 <= when <= pos.round:
+                raise _fail(f"decks[{r}].under[{i}].round", f"round {when + 1} is not a round played so far")
+            if 0 <= when < latest:
+                raise _fail(f"decks[{r}].under[{i}].round", f"returned in round {when + 1}, after a card returned "
+                                                            f"in round {latest + 1} (first returned, first drawn)")
+            latest = max(latest, when)
+            if when >= 0 and any(o == owner and w == when and x > c for x, o, w in pos.under[r][:i]):
+                raise _fail(f"decks[{r}].under[{i}]", f"card {c} after a higher card returned in the same step "
+                                                      "(cards returned together go under in ascending order, §8)")
     # characters: stacks + owned = the cards in play (§3 step 3)
     start = stacks_for(n, pos.options)
     owned = [0] * NUM_CHARACTERS
@@ -524,8 +537,9 @@ def position_to_dict(pos: Position, seat: int | None = None) -> dict[str, Any]:
         seats.append({"coins": s.coins, "tokens": s.tokens, "hand": hand, "pool": sorted(s.pool), "street": street})
     decks = []
     for r in range(LEVELS):
-        under = [{"card": None if hidden_to(pos, seat, owner, c) else c, "by": SEAT_LETTERS[owner]}
-                 for c, owner in pos.under[r]]
+        under = [{"card": None if hidden_to(pos, seat, owner, c) else c, "by": SEAT_LETTERS[owner],
+                  **({"round": when + 1} if when >= 0 else {})}
+                 for c, owner, when in pos.under[r]]
         decks.append({"shuffled": len(pos.shuffled(r + 1)), "under": under})
     return {
         "format": FORMAT,
@@ -687,16 +701,17 @@ def position_from_dict(root: object, expect: tuple | None = None) -> Position:
         _keys(deck, f"decks[{r}]", DECK_FIELDS)
         shuffled_counts.append(_int(deck["shuffled"], f"decks[{r}].shuffled", 0, CARDS_PER_LEVEL))
         for i, e in enumerate(_list(deck["under"], f"decks[{r}].under", CARDS_PER_LEVEL)):
-            _keys(e, f"decks[{r}].under[{i}]", UNDER_FIELDS)
+            _keys(e, f"decks[{r}].under[{i}]", UNDER_FIELDS, optional=("round",))
             owner = _seat(e["by"], f"decks[{r}].under[{i}].by", n)
+            when = _int(e["round"], f"decks[{r}].under[{i}].round", 1, ROUND_GUARD) - 1 if "round" in e else -1
             if e["card"] is None:
                 if view < 0 or owner == view:
                     raise _fail(f"decks[{r}].under[{i}].card", "a hidden returned card is only allowed for another "
                                                                "seat in a one-seat view")
                 hidden_under.append((r, i, owner))
-                pos.under[r].append([EMPTY, owner])
+                pos.under[r].append([EMPTY, owner, when])
             else:
-                pos.under[r].append([_card(e["card"], f"decks[{r}].under[{i}].card"), owner])
+                pos.under[r].append([_card(e["card"], f"decks[{r}].under[{i}].card"), owner, when])
     pos.discard = [_card(c, f"discard[{i}]") for i, c in enumerate(_list(d["discard"], "discard", NUM_CARDS))]
     chars = d["characters"]
     if not isinstance(chars, dict) or sorted(chars) != sorted(CHARACTER_NAMES):

@@ -335,7 +335,7 @@ class State(Position):
         is empty the first returned card under the deck (WD-22: first returned, first drawn)."""
         level, col = self.refill_cursor()
         if not self.shuffled(level):
-            _, owner = self.under[level - 1].pop(0)
+            _, owner, _when = self.under[level - 1].pop(0)
             if card in self.seats[owner].pool:           # it surfaces face up: no longer uncertain (WD-27)
                 self.seats[owner].pool.discard(card)
                 self.normalise_pool(owner, level)
@@ -450,7 +450,7 @@ class State(Position):
         seat = self.seats[p]
         level = card_level(card)
         seat.hand.remove(card)
-        self.under[level - 1].append([card, p])
+        self.under[level - 1].append([card, p, self.round])
         self.returned.append(card)
         if not self.options.public_returns:
             kept = [c for c in seat.hand if card_level(c) == level]
@@ -593,7 +593,7 @@ class State(Position):
             for col in range(self.num_columns):
                 if self.market[r][col] >= 0:
                     k ^= card(self.market[r][col], rules.LOC_MARKET + 5 * r + col)
-            for i, (c, owner) in enumerate(self.under[r]):
+            for i, (c, owner, _when) in enumerate(self.under[r]):   # the round is public, not in the key
                 k ^= card(c, rules.LOC_UNDER + i) ^ z(rules.Z_UNDER_OWNER, 32 * r + i, owner)
         for c in self.discard:
             k ^= card(c, rules.LOC_DISCARD)
@@ -633,7 +633,8 @@ class State(Position):
         """A copy with everything `seat` cannot know redrawn consistently with its view (§15.2, WD-27):
         each other seat's pooled cards of a level are dealt uniformly to that seat's pooled places (its
         hidden hand cards and its hidden queue entries under the deck, ascending within the cards
-        returned in the current return step). The deck orders are not state (chance draws them)."""
+        returned in one step, this one or a past one: WD-22, §15.2). The deck orders are not state (chance
+        draws them)."""
         seat = parse_seat(seat, self.num_players)
         rng = random.Random(check_seed(seed))
         out = self.clone()
@@ -654,17 +655,22 @@ class State(Position):
     def _redeal_pool(self, o: int, level: int, cards: list[int], rng: random.Random) -> bool:
         seat = self.seats[o]
         queue = self.under[level - 1]
-        slots = [i for i, (c, owner) in enumerate(queue) if owner == o and c in seat.pool]
+        slots = [i for i, (c, owner, _when) in enumerate(queue) if owner == o and c in seat.pool]
         in_hand = [c for c in seat.hand if c in seat.pool and card_level(c) == level]
         step = [c for c in self.returned if card_level(c) == level] if o == self.to_move else []
         deal = list(cards)
         rng.shuffle(deal)
         for i, c in zip(slots, deal):
             queue[i][0] = c
+        # the cards of one return step (one owner, one round) lie under the deck in ascending order (WD-22)
+        for n, i in enumerate(slots):
+            for j in slots[n + 1:]:
+                if queue[i][2] >= 0 and queue[j][2] == queue[i][2] and queue[j][0] < queue[i][0]:
+                    queue[i][0], queue[j][0] = queue[j][0], queue[i][0]
         seat.hand = sorted([c for c in seat.hand if c not in in_hand] + deal[len(slots):])
         if step:
             # the cards of this step are the last entries of the seat's queue, returned in ascending order
-            mine = [i for i, (c, owner) in enumerate(queue) if owner == o][-len(step):]
+            mine = [i for i, (c, owner, _when) in enumerate(queue) if owner == o][-len(step):]
             now = sorted(queue[i][0] for i in mine)
             for i, c in zip(mine, now):
                 queue[i][0] = c

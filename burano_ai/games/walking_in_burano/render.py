@@ -37,6 +37,40 @@ def card_code(data: CardData, card: int) -> str:
     return f"{card}{colour_letters(data)[c.colour]}{c.template}"
 
 
+#: The symbols of a card in the legend (`symbols`), in the spec's letters (§2.1).
+SYMBOLS_LEGEND = "W walker P plant F flower C cat K curtain L lantern H chimney X shut $ shop/VP"
+
+
+def symbols(data: CardData, card: int) -> str:
+    """What card `card` shows, in the legend's letters: `W1 P1 F1 C1 $2/2` (a shop of type 2 worth 2 VP)."""
+    c = data.cards[card]
+    parts = [f"{letter}{n}" for letter, n in (("W", c.passersby), ("P", c.plants), ("F", c.flowers), ("C", c.cats))
+             if n]
+    if c.curtains:
+        parts.append("K" + "".join("ab"[k] if k < 2 else str(k) for k in c.curtains))
+    parts += [f"{letter}{n}" for letter, n in (("L", c.lanterns), ("H", c.chimneys), ("X", c.closed_windows)) if n]
+    if c.shop_type >= 0:
+        parts.append(f"${c.shop_type}/{c.shop_vp}")
+    return " ".join(parts) or "-"
+
+
+def legend_lines(data: CardData, cards: list[int], width: int = 80) -> list[str]:
+    """What the cards on the board show, once per template (`G2 = W1 P1 F1 C1 $2/2`), and the letters."""
+    seen: dict[str, int] = {}
+    for c in sorted(cards):
+        seen.setdefault(data.cards[c].template or str(c), c)
+    items = [f"{t}={symbols(data, c).replace(' ', '')}" for t, c in sorted(seen.items())]
+    lines, line = [], "cards:"
+    for item in items:
+        if len(line) + 1 + len(item) > width:
+            lines.append(line)
+            line = "      " + item
+        else:
+            line += " " + item
+    lines.append(line)
+    return lines + [SYMBOLS_LEGEND]
+
+
 def card_text(data: CardData, card: Any) -> str:
     if card is None:
         return "."
@@ -77,6 +111,11 @@ def render_lines(pos: dict[str, Any], width: int | None = None) -> list[str]:
     stacks = " ".join(f"{TINY_CHARACTER[k]}{v}" for k, v in pos["characters"].items() if v)
     disc = f"  discard {len(pos['discard'])}" if pos["discard"] else ""
     lines.append(f"Stacks: {stacks}{disc}")
+    if n == 2 or width is None:     # what the cards show (the placeholder templates' symbols), where room
+        shown = [c for row in pos["market"] for c in row if isinstance(c, int)]
+        shown += [c for s in pos["seats"] for c in s["hand"] if isinstance(c, int)]
+        shown += [f for s in pos["seats"] for h in s["street"] for f in h["floors"] if isinstance(f, int)]
+        lines += legend_lines(data, shown, width or 80)
     blocks = []
     side_by_side = n > 2 and (width is None or width >= 80)
     for p, s in enumerate(pos["seats"]):

@@ -39,11 +39,11 @@ def boy_symbols(cards: list[Card], boy_scoring: str = "literal") -> int:
 
 
 #: The Boy's rule in words, per `data.BOY_SCORINGS` (the narration names the one in force).
-BOY_RULE_WORDS = {"literal": "+2 per cat, curtain, lantern or chimney in its house (WD-11)",
+BOY_RULE_WORDS = {"literal": "+2 per cat, curtain, lantern or chimney in its house",
                   "distinct": "+2 per symbol type (cat, curtain, lantern, chimney) present in its house "
-                              "(option boy_scoring=distinct, WD-11)",
+                              "(option boy_scoring=distinct)",
                   "sets": "+2 per complete set of a cat, a curtain, a lantern and a chimney in its house "
-                          "(option boy_scoring=sets, WD-11, WD-32)"}
+                          "(option boy_scoring=sets)"}
 
 
 def tourist_vp(data: CardData, seat: Seat, house: int, kind: int, boy_scoring: str = "literal") -> int:

@@ -205,6 +205,10 @@ function buildOptionInputs(options, values) {
       input = document.createElement("select");
       o.choices.forEach(c => { const opt = document.createElement("option"); opt.textContent = c; input.appendChild(opt); });
       input.value = values[o.name] !== undefined ? values[o.name] : o.default;
+    } else if (o.kind === "int" && o.values) {     // only some whole numbers (move_dirs: 4 or 8)
+      input = document.createElement("select");
+      o.values.forEach(v => { const opt = document.createElement("option"); opt.textContent = v; input.appendChild(opt); });
+      input.value = String(values[o.name] !== undefined ? values[o.name] : o.default);
     } else if (o.kind === "int") {
       input = document.createElement("input");
       input.type = "number";
@@ -428,9 +432,26 @@ function showGame(p) {
   $("#download").href = `/api/games/${encodeURIComponent(p.game)}/record?token=${encodeURIComponent(seatToken(p.seat) || "")}`;
   const res = $("#result");
   res.hidden = !p.over;
-  if (p.over) res.textContent = `Game over. Scores: ${p.scores.map((s, i) => app.letters[i] + " " + s).join(", ")}; winner ${p.winners.join(", ")}`;
+  if (p.over) renderResult(res, p);
   if (p.error) showError(p.error);
   else if (!$("#error").hidden && app.errorVersion !== null && p.version > app.errorVersion) showError("");
+}
+
+// The end of the game: the winner, a table of the final scoring per seat and category (as the terminal tells
+// it: the game's categories, the total, its tie-break columns), then how the tie-break decided, if it did.
+function renderResult(res, p) {
+  const esc = (x) => String(x).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+  const t = p.score_table;
+  const won = (p.winners || []).join(" and ");
+  if (!t) { res.textContent = `Game over. Scores: ${p.scores.map((s, i) => app.letters[i] + " " + s).join(", ")}; winner ${won}`; return; }
+  const head = ["", "seat", ...t.categories, t.total, ...t.extra];
+  const rows = t.rows.map(r => `<tr class="${(t.winners || []).includes(r.seat) ? "winner" : ""}"><td>${r.place}</td>` +
+    `<td>${esc(r.seat)}${r.seat === p.seat ? " (you)" : ""}</td>` +
+    r.cells.map(c => `<td class="num">${esc(c)}</td>`).join("") + `<td class="num total">${esc(r.total)}</td>` +
+    r.extra.map(c => `<td class="num">${esc(c)}</td>`).join("") + "</tr>").join("");
+  res.innerHTML = `<div class="result-title">Game over: ${esc(won)} win${(p.winners || []).length > 1 ? "" : "s"}</div>` +
+    `<table class="score-table"><thead><tr>${head.map(h => `<th>${esc(h)}</th>`).join("")}</tr></thead><tbody>${rows}</tbody></table>` +
+    (p.result_text || []).map(line => `<div class="result-line">${esc(line)}</div>`).join("");
 }
 
 // Where the game stands, as the game's board module says it (the game's title on the generic board).
@@ -850,8 +871,9 @@ function wire() {
   $("#rp-next").onclick = () => replayTo((app.replay.ply || 0) + 1);
   $("#error-close").onclick = () => showError("");
   $("#side-toggle").onclick = () => document.body.classList.toggle("side-open");
-  const board = $("#board");
-  board.addEventListener("click", (e) => {
+  // the board's element: not named `board`, which would hide the board() module function in the handlers
+  const boardElement = $("#board");
+  boardElement.addEventListener("click", (e) => {
     const el = e.target.closest("[data-key]");
     if (!el) { $("#chooser").hidden = true; return; }
     const key = el.dataset.key;
@@ -861,7 +883,7 @@ function wire() {
     if (moves.length === 1) playMove(moves[0]);
     else if (moves.length > 1) showChooser(moves, e);
   });
-  board.addEventListener("mouseover", (e) => {
+  boardElement.addEventListener("mouseover", (e) => {
     const el = e.target.closest("[data-key]");
     if (!el || !(app.tab === "play" || (app.tab === "analyse" && app.analysisSource === "game"))) return;
     const moves = (app.current.byKey || {})[el.dataset.key] || [];

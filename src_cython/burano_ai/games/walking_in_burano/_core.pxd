@@ -113,6 +113,8 @@ ctypedef struct WbStateC:
     uint32_t shuffled[WB_LEVELS] # the shuffled part of each deck (its order is chance)
     int8_t under[WB_LEVELS][WB_PER_LEVEL]     # returned cards under each deck, first drawn first
     int8_t under_owner[WB_LEVELS][WB_PER_LEVEL]
+    int8_t under_round[WB_LEVELS][WB_PER_LEVEL]   # the round each was returned in, -1 not known (public;
+                                                  # not in the key: one owner's cards of one round lie ascending)
     int8_t under_len[WB_LEVELS]
     int8_t discard[WB_CARDS]     # the 2-player discards in order (WD-17), public
     int8_t discard_len

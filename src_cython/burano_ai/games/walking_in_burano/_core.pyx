@@ -539,6 +539,7 @@ cdef void surface_into(WbStateC* s, int l, int j) noexcept nogil:
     for q in range(1, s.under_len[l]):
         s.under[l][q - 1] = s.under[l][q]
         s.under_owner[l][q - 1] = s.under_owner[l][q]
+        s.under_round[l][q - 1] = s.under_round[l][q]
     s.under_len[l] -= 1
     s.key ^= under_cells(s, l)
     s.market[l][j] = <int8_t>c
@@ -732,6 +733,7 @@ cdef void return_c(const WbGameC* g, WbStateC* s, int c) noexcept nogil:
     q = s.under_len[l]
     s.under[l][q] = <int8_t>c
     s.under_owner[l][q] = <int8_t>p
+    s.under_round[l][q] = <int8_t>s.round
     s.under_len[l] += 1
     s.key ^= hand_cells(s, p) ^ under_cells(s, l)
     push_returned(s, c)
@@ -1023,6 +1025,13 @@ cdef bint redeal_pool_c(const WbGameC* g, WbStateC* s, int o, int l, Rng* rng) n
         cards[c] = tmp
     for i in range(k):
         s.under[l][slots[i]] = <int8_t>cards[i]
+    for i in range(k):                          # one return step's cards (one owner, one round) ascend (WD-22)
+        for q in range(i + 1, k):
+            if s.under_round[l][slots[i]] >= 0 and s.under_round[l][slots[q]] == s.under_round[l][slots[i]] \
+                    and s.under[l][slots[q]] < s.under[l][slots[i]]:
+                tmp = s.under[l][slots[q]]
+                s.under[l][slots[q]] = s.under[l][slots[i]]
+                s.under[l][slots[i]] = <int8_t>tmp
     s.seats[o].hand[l] &= ~pool
     for i in range(k, n):
         s.seats[o].hand[l] |= 1u << (cards[i] - l * WB_PER_LEVEL)
@@ -1464,9 +1473,10 @@ cdef class State(NativeState):
         for l in range(WB_LEVELS):
             for j in range(WB_MAX_COLUMNS):
                 self.s.market[l][j] = pos.market[l][j]
-            for q, (c, owner) in enumerate(pos.under[l]):
+            for q, (c, owner, when) in enumerate(pos.under[l]):
                 self.s.under[l][q] = c
                 self.s.under_owner[l][q] = owner
+                self.s.under_round[l][q] = when
             self.s.under_len[l] = len(pos.under[l])
             for c in pos.shuffled(l + 1):
                 self.s.shuffled[l] |= 1u << (c % WB_PER_LEVEL)
@@ -1512,8 +1522,8 @@ cdef class State(NativeState):
         pos.first_player, pos.to_move = self.s.first, self.s.to_move
         pos.last_round = bool(self.s.last_round)
         pos.market = [[self.s.market[l][j] for j in range(WB_MAX_COLUMNS)] for l in range(WB_LEVELS)]
-        pos.under = [[[self.s.under[l][q], self.s.under_owner[l][q]] for q in range(self.s.under_len[l])]
-                     for l in range(WB_LEVELS)]
+        pos.under = [[[self.s.under[l][q], self.s.under_owner[l][q], self.s.under_round[l][q]]
+                      for q in range(self.s.under_len[l])] for l in range(WB_LEVELS)]
         pos.discard = [self.s.discard[q] for q in range(self.s.discard_len)]
         pos.stacks = [self.s.stacks[k] for k in range(WB_TYPES)]
         pos.placed = self.s.placed

@@ -114,7 +114,10 @@ function moveTargets(move, v, seat) {
 }
 
 // -- the table -------------------------------------------------------------------------------------
-const TABLE_W = 920, TABLE_H = 330, MK_X = 150, MK_Y = 84, MK_W = 104, MK_H = 50, MK_DX = 112, MK_DY = 58;
+// What the letters on a card mean (issue 34: the symbols had no legend), under the market.
+const SYMBOL_LEGEND = "on a card: W passer-by  P plant  F flower  C cat  K curtain (kind a/b)  L lantern  " +
+                      "H chimney  X closed window  $ shop (type/VP)";
+const TABLE_W = 920, TABLE_H = 350, MK_X = 150, MK_Y = 84, MK_W = 104, MK_H = 50, MK_DX = 112, MK_DY = 58;
 function drawTable(v, data) {
   let s = `<g data-region="table" data-box="0,0,${TABLE_W},${TABLE_H}">`;
   s += txt(12, 22, `Walking in Burano, ${v.players} players`, 17, 'font-weight="bold"');
@@ -154,7 +157,8 @@ function drawTable(v, data) {
          txt(cx + 6, y + 14, `${name}${i < 4 ? " (tourist)" : ""}`, 12) + txt(TABLE_W - 16, y + 14, `${n}`, 12, 'text-anchor="end" font-weight="bold"') + "</g>";
   });
   const first = v.first_player ? `first player: ${v.first_player}` : "first player: not drawn yet";
-  s += `<g${keyAttr("first")}>` + txt(12, TABLE_H - 12, first + (v.last_round ? " - LAST ROUND" : ""), 13) + "</g>";
+  s += `<g${keyAttr("first")}>` + txt(12, TABLE_H - 32, first + (v.last_round ? " - LAST ROUND" : ""), 13) + "</g>";
+  s += `<g class="wib-legend"${keyAttr("legend")}>` + txt(12, TABLE_H - 10, SYMBOL_LEGEND, 12.5, 'fill="#333"') + "</g>";
   return s + "</g>";
 }
 
