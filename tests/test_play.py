@@ -489,6 +489,9 @@ def test_help_says_what_undo_does_in_this_game_and_fits_80_columns(tmp_path):
         assert undo and "drawn afresh" in undo[0] and "same" not in undo[0], (spec.key, undo)
         undo = [line for line in plain(seeded.stdout).splitlines() if line.lstrip().startswith("undo ")]
         assert undo and "seeded: the same draws follow" in undo[0], (spec.key, undo)
+        if spec.key == "azul-sintra":    # help explained none of F, C, >n, x (issue 34, item 6)
+            text = " ".join(plain(secret.stdout).split())
+            assert "factory 3's pink to column 4; C: from the centre >x: break them all" in text
 
 
 def test_hint_with_one_legal_move_names_it_without_a_search(tmp_path):

@@ -116,3 +116,55 @@ def test_five_players_fit_at_1280_by_800_and_every_move_has_its_element(live_ser
         click_move(page, BOARD, rng.choice(state["legal"]))
         page.wait_for_function(WAIT_FOR_TURN, arg=[state["game"]["version"]])
     screenshot(page, "venice-board-5p")
+
+
+READABLE = """() => {
+  const box = (el) => el.getBoundingClientRect();
+  const inside = (a, b) => a.left >= b.left - 0.5 && a.right <= b.right + 0.5 && a.top >= b.top - 0.5 && a.bottom <= b.bottom + 0.5;
+  const apart = (a, b) => a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top;
+  const out = {chipsOut: [], darkNumerals: [], covered: [], hand: []};
+  out.chips = 0;
+  document.querySelectorAll('#board [data-key^="seat:"]').forEach(seat => {
+    const L = seat.dataset.key.slice(5), panel = box(seat.querySelector('rect'));
+    document.querySelectorAll(`#board [data-key^="tokens:${L}:"] rect`).forEach(r => {
+      out.chips += 1;
+      if (!inside(box(r), panel)) out.chipsOut.push(seat.dataset.key);
+    });
+  });
+  document.querySelectorAll('#board .vn-square').forEach(sq => {
+    const circle = sq.querySelector('circle[stroke="#222"]'), text = circle && circle.nextElementSibling;
+    if (circle && circle.getAttribute('fill') === '#3b3b3b' && text && getComputedStyle(text).fill !== 'rgb(255, 255, 255)')
+      out.darkNumerals.push(sq.dataset.key);
+    const word = [...sq.querySelectorAll('text')].find(t => t.textContent === 'platform');
+    const figure = sq.querySelector('.vn-figure circle');
+    if (word && figure && !apart(box(word), box(figure))) out.covered.push(sq.dataset.key);
+  });
+  document.querySelectorAll('#board .vn-card').forEach(c => out.hand.push(c.dataset.key.slice(5) + '=' + c.querySelector('text').textContent));
+  return out;
+}"""
+
+
+def test_the_table_and_the_city_read_clearly(live_server, page):
+    """Issue 34, item 5: the other seats' panels were too short (their treasure chips cut off, over the
+    supply line); black districts' numerals were dark grey on black (the page's `svg text` fill beat the
+    white one); a figure on a platform covered the word; the hand was bare numbers sorted by colour though
+    the lowest is played. A 3-player game whose figures go to platforms, checked in Chromium."""
+    page.goto(f"{live_server}/?kind=venice-2099&players=3&seed=3&seats=human,random,random")
+    page.wait_for_function("window.buranoPage().game && window.buranoPage().legal.length > 0")
+    for _ in range(4):      # A's figures onto platforms
+        state = _page_state(page)
+        board = page.evaluate("window.buranoState()")["board"]
+        platforms = [f"place {'abcdefgh'[c]}{r + 1}" for r, row in enumerate(board) for c, cell in enumerate(row)
+                     if cell == "=="]
+        move = next((m for m in state["legal"] if m in platforms), state["legal"][0])
+        click_move(page, BOARD, move)
+        page.wait_for_function(WAIT_FOR_TURN, arg=[state["game"]["version"]])
+    report = page.evaluate(READABLE)
+    assert report["chips"] == 3 * 6, report
+    assert report["chipsOut"] == [] and report["darkNumerals"] == [] and report["covered"] == [], report
+    order = "2345678X"
+    ranks = [order.index(card.split("=")[0][1]) for card in report["hand"]]
+    assert report["hand"] and ranks == sorted(ranks), report["hand"]
+    assert all(key == text for key, text in (card.split("=") for card in report["hand"])), report["hand"]
+    assert page.locator('#board [data-key^="tokens:B:"] rect').count() == 6
+    screenshot(page, "venice-table-readable")

@@ -78,3 +78,33 @@ def test_a_whole_clicked_game_hovering_every_move_has_no_page_error(live_server,
         assert len(headers) >= 6, headers
     assert decisions >= 5 and outlined >= decisions // 2, (decisions, outlined)
     assert not errors, errors
+
+
+BLOCKS = """() => { const board = document.querySelector('#board').getBoundingClientRect();
+  return {board: [board.left, board.right],
+          blocks: [...document.querySelectorAll('#board svg.board-block')].map(e => { const r = e.getBoundingClientRect();
+            return [e.dataset.block, r.left, r.top, r.right, r.bottom]; })}; }"""
+
+
+@pytest.mark.parametrize("width", [900, 1280, 1920])
+@pytest.mark.parametrize("game,players", [("azul-sintra", 3), ("azul-sintra", 4), ("walking-in-burano", 3),
+                                          ("venice-2099", 3), ("venice-2099", 5)])
+def test_every_block_of_the_board_fits_the_window(live_server, page, game, players, width):
+    """Issue 34, item 4: at 900 px a 3-player board was 924 px wide: Azul's status, caption and centre, and
+    Walking in Burano's counts of characters left, were cut off at the window's edge, and Azul's palaces
+    stood one a row beside ~370 empty pixels. Every block now lies within the board, and two of Azul's
+    palaces share a row from 900 px."""
+    errors = collect_errors(page)
+    page.set_viewport_size({"width": width, "height": 800})
+    page.goto(f"{live_server}/?kind={game}&players={players}&seed=3&seats=human{',random' * (players - 1)}")
+    page.wait_for_function("window.buranoPage().game && window.buranoPage().legal.length > 0")
+    report = page.evaluate(BLOCKS)
+    left, right = report["board"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    for name, x0, _y0, x1, _y1 in report["blocks"]:
+        assert left - 0.5 <= x0 and x1 <= right + 0.5, (name, x0, x1, report["board"])
+    if game == "azul-sintra":
+        tops = [y0 for name, _x0, y0, _x1, _y1 in report["blocks"] if name.startswith("seat-")]
+        assert len({round(y) for y in tops}) < len(tops), tops      # two palaces side by side somewhere
+    screenshot(page, f"fits-{game}-{players}p-{width}")
+    assert not errors, errors

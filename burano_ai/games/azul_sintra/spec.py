@@ -194,6 +194,11 @@ class AzulSintraSpec(PeopleSide):
         from burano_ai.games.azul_sintra.words import describe_move
         return describe_move(state, action)
 
+    def move_entry(self):
+        """No short form; `help` explains the move codes (`words.MoveCodes`)."""
+        from burano_ai.games.azul_sintra.words import MoveCodes
+        return MoveCodes()
+
     def move_notes(self, state) -> list[str]:
         """What the move codes mean (`words.CODES`), at a draft."""
         from burano_ai.games.azul_sintra.words import CODES

@@ -22,6 +22,25 @@ CODES = ("F3 P>4: factory 3's pink to column 4; C: the centre; >x: break them al
          "reset: the glazier back to column 1")
 
 
+class MoveCodes:
+    """`burano play`'s help for Azul (`GameSpec.move_entry`): what the move codes mean; no short form."""
+
+    unit = "moves"
+    help = ("  F3 P>4                 factory 3's pink to column 4; C: from the centre\n"
+            "                         >x: break them all; F3 P>4j: jokers first\n"
+            "                         reset: the glazier back to column 1\n"
+            "                         keep Y: keep the yellow of a complete strip\n")
+
+    def expand(self, text: str, legal) -> None:
+        return None
+
+    def complete_word(self, line: str) -> list[str]:
+        return []
+
+    def one_line(self, moves) -> None:
+        return None
+
+
 def _data(d: dict[str, Any]):
     return default_data() if d["data"] is None else data_from_dict(d["data"])
 

@@ -3,7 +3,10 @@
 Works from a position dict (`position_to_dict`: the full position or one seat's view), so it shows
 exactly what its reader may see: another seat's pooled hand card is `L2?`. A card is written by its
 id, colour letter and template (`48PR1`: card 48, pink, template R1 of the placeholder deck); `[S]`
-is a scaffold, a house's character stands under it (`*` marks a house still waiting for one).
+is a scaffold, a house's character stands under it (`*` marks a house still waiting for one). With 2
+players (the others' boards have no rows to spare at 80 x 24) a legend follows the stacks: what each
+template on the board shows (`G2=W1P1F1C1$2/2`) and what the letters mean; the moves' words and the
+narration say a card's symbols in words at every player count.
 """
 
 from __future__ import annotations
@@ -111,11 +114,11 @@ def render_lines(pos: dict[str, Any], width: int | None = None) -> list[str]:
     stacks = " ".join(f"{TINY_CHARACTER[k]}{v}" for k, v in pos["characters"].items() if v)
     disc = f"  discard {len(pos['discard'])}" if pos["discard"] else ""
     lines.append(f"Stacks: {stacks}{disc}")
-    if n == 2 or width is None:     # what the cards show (the placeholder templates' symbols), where room
+    if n == 2:                      # what the cards show (the templates' symbols): room under 24 rows for 2
         shown = [c for row in pos["market"] for c in row if isinstance(c, int)]
         shown += [c for s in pos["seats"] for c in s["hand"] if isinstance(c, int)]
         shown += [f for s in pos["seats"] for h in s["street"] for f in h["floors"] if isinstance(f, int)]
-        lines += legend_lines(data, shown, width or 80)
+        lines += legend_lines(data, shown, min(width or 80, 80))
     blocks = []
     side_by_side = n > 2 and (width is None or width >= 80)
     for p, s in enumerate(pos["seats"]):

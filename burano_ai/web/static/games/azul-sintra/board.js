@@ -91,7 +91,8 @@ function moveTargets(move, v, seat) {
 }
 
 // -- the table -------------------------------------------------------------------------------------
-const TABLE_W = 920;
+// 880 and 440 units: at 900 px (892 px of board) the table fits and two palaces stand side by side.
+const TABLE_W = 880;
 function factoryXY(i, n) {
   const pitch = Math.min(100, (TABLE_W - 20) / n);
   return [10 + pitch * i + pitch / 2, 190];
@@ -156,7 +157,7 @@ function drawTable(v, data) {
 }
 
 // -- a palace board --------------------------------------------------------------------------------
-const SEAT_W = 456, SEAT_H = 384, COL_W = 54, COL_X = 12, STRIP_Y = 74, CELL_H = 25, WIN_Y = STRIP_Y + 5 * CELL_H + 12;
+const SEAT_W = 440, SEAT_H = 384, COL_W = 53, COL_X = 12, STRIP_Y = 74, CELL_H = 25, WIN_Y = STRIP_Y + 5 * CELL_H + 12;
 function stripCells(face, pieces, jokers) {
   // the face's 5 cells with what lies on them: coloured cells first, then jokers (AD-13)
   const cells = [...face].map(ch => ({printed: ch, on: null}));
@@ -231,7 +232,7 @@ function drawSeat(v, p, data, opts) {
   s += `<g${keyAttr(`break:${L}`)} class="az-track"><rect x="10" y="${ty - 6}" width="${SEAT_W - 20}" height="40" rx="6" fill="#fbe9e7" stroke="#a33"/>` +
        txt(16, ty + 10, "broken", 12) + txt(16, ty + 25, `glass (${seat.hits}x -18)`, 12);
   track.forEach((val, i) => {
-    const x = 112 + i * 37, on = seat.track === i;
+    const x = 110 + i * 36, on = seat.track === i;
     s += `<rect x="${x}" y="${ty}" width="33" height="28" rx="4" fill="${on ? SEAT_FILL[p] : "#fff"}" stroke="#a33"/>` +
          txt(x + 16.5, ty + 19, String(val), 13, `text-anchor="middle"${on ? ' fill="#fff" font-weight="bold"' : ""}`);
   });
@@ -254,7 +255,8 @@ function statusLine(v) {
   if (v.phase === "over") return "game over";
   if (v.phase === "setup" || v.phase === "refill") return `${v.phase} before round ${v.round}`;
   const bonus = (v.indicator || [])[v.round - 1];
-  return `round ${v.round} of 6, ${v.to_move} to ${v.phase === "keep" ? "keep a piece" : "move"}` + (bonus ? `, bonus colour ${bonus}` : "");
+  const name = bonus ? colourName(dataOf(v), bonus) : "";   // a word: "bonus colour B" read as seat B
+  return `round ${v.round} of 6, ${v.to_move} to ${v.phase === "keep" ? "keep a piece" : "move"}` + (bonus ? `, round bonus ${name}` : "");
 }
 
 // -- what changed: the last-move marks -------------------------------------------------------------

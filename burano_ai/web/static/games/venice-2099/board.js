@@ -24,7 +24,14 @@ const FILES = "abcdefgh";
 const CELL = 64;
 
 function esc(s) { return String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;"); }
-function txt(x, y, s, size, extra) { return `<text x="${x}" y="${y}" font-size="${size || 13}" ${extra || ""}>${esc(s)}</text>`; }
+// A text's own colour goes in its style: the page's `svg text { fill }` rule beats a fill attribute, which
+// drew black districts' numerals dark grey on black (issue 34).
+function txt(x, y, s, size, extra) {
+  const styled = (extra || "").replace(/\bfill="([^"]*)"/, 'style="fill:$1"');
+  return `<text x="${x}" y="${y}" font-size="${size || 13}" ${styled}>${esc(s)}</text>`;
+}
+// The rank order of the forecast cards' values (§5.4: the lowest is played): 2-8, then X.
+const RANK = "2345678X";
 function keyAttr(key) { return key ? ` data-key="${esc(key)}"` : ""; }
 function block(name, w, h, body) {
   return `<svg xmlns="http://www.w3.org/2000/svg" class="board-block venice" data-block="${name}" viewBox="0 0 ${w} ${h}" ` +
@@ -75,9 +82,10 @@ function drawCell(v, r, c, cell, at) {
   if (cell === null || cell === undefined) {
     s += `<rect x="${x + 2}" y="${y + 2}" width="${CELL - 4}" height="${CELL - 4}" rx="4" fill="#ddd" stroke="#aaa" stroke-dasharray="4 3"/>`;
   } else if (cell === "==") {
+    const held = !!at[name];   // a figure stands in the middle: the word goes above it
     s += `<rect x="${x + 2}" y="${y + 2}" width="${CELL - 4}" height="${CELL - 4}" rx="4" fill="#c9ccd1" stroke="#6b7078"/>` +
-         `<path d="M${x + 10} ${y + 22} H${x + CELL - 10} M${x + 10} ${y + 42} H${x + CELL - 10}" stroke="#8a9099" stroke-width="3"/>` +
-         txt(x + CELL / 2, y + 36, "platform", 12, 'text-anchor="middle" fill="#333"');
+         (held ? "" : `<path d="M${x + 10} ${y + 22} H${x + CELL - 10} M${x + 10} ${y + 42} H${x + CELL - 10}" stroke="#8a9099" stroke-width="3"/>`) +
+         txt(x + CELL / 2, held ? y + 17 : y + 36, "platform", 12, 'text-anchor="middle" fill="#333"');
   } else if (cell[0] === "~") {
     const [, nameC] = colour(cell[1]);
     s += `<rect x="${x + 2}" y="${y + 2}" width="${CELL - 4}" height="${CELL - 4}" rx="4" fill="#5d8fc4" stroke="#2d5a8a"/>` +
@@ -141,8 +149,8 @@ function drawTable(v, opts) {
   y += 46;
   (v.seats || []).forEach((seat, p) => {
     const L = LETTERS[p], you = opts.seat === p || v.view === L, active = v.to_move === L;
-    const h = seat.hand ? 86 : 64;
-    s += `<g${keyAttr(`seat:${L}`)}><rect x="8" y="${y}" width="${TABLE_W - 16}" height="${h}" rx="8" fill="#fff" stroke="${active ? "#111" : "#bbb"}" stroke-width="${active ? 3 : 1}"/>`;
+    const h = seat.hand ? 118 : 84;   // the treasure chips inside the panel; the hand a row of its own
+    s += `<g${keyAttr(`seat:${L}`)}><rect x="8" y="${y}" width="${TABLE_W - 16}" height="${h}" rx="8" fill="#fff" stroke="${active ? "#111" : "#bbb"}" stroke-width="${active ? 3 : 1}"/></g>`;   // closed: it held every later seat's panel
     s += `<circle cx="26" cy="${y + 18}" r="10" fill="${SEAT_FILL[p]}" stroke="#111"/>`;
     const name = (opts.seatNames && opts.seatNames[p]) || "";
     s += txt(42, y + 23, `${L}${you ? " (you)" : ""}${name ? " " + name : ""}${active ? " - to move" : ""}`.slice(0, 44), 14, 'font-weight="bold"');
@@ -160,14 +168,19 @@ function drawTable(v, opts) {
            txt(tx + 15, ty + 14, String(n), 12, `text-anchor="middle" font-weight="bold" fill="${n ? "#fff" : "#333"}"`) + "</g>";
       tx += 36;
     });
-    if (seat.hand) {        // the viewer's own hand: each card clickable when it may be played
-      let cx = 240;
-      seat.hand.forEach(card => {
+    if (seat.hand) {        // the viewer's own hand, lowest first (§5.4: the lowest is played), each card clickable
+      let cx = 16;
+      const hy = ty + 26;
+      const hand = [...seat.hand].sort((a, b) => RANK.indexOf(a[1]) - RANK.indexOf(b[1]) || a.localeCompare(b));
+      const lowest = hand.length ? RANK.indexOf(hand[0][1]) : -1;
+      s += txt(TABLE_W - 20, hy + 20, "lowest first", 12, 'text-anchor="end" fill="#555"');
+      hand.forEach(card => {
         const [, cname, fill] = colour(card[0]);
-        s += `<g class="vn-card"${keyAttr(`card:${card}`)}><title>${esc(`${cname} ${card[1]}`)}</title>` +
-             `<rect x="${cx}" y="${ty - 4}" width="22" height="30" rx="3" fill="#fffdf6" stroke="${fill}" stroke-width="2.5"/>` +
-             txt(cx + 11, ty + 16, card[1], 12, `text-anchor="middle" font-weight="bold" fill="${fill === "#3b3b3b" ? "#000" : fill}"`) + "</g>";
-        cx += 22;
+        const next = RANK.indexOf(card[1]) === lowest;
+        s += `<g class="vn-card"${keyAttr(`card:${card}`)}><title>${esc(`${cname} ${card[1]}${next ? " (lowest: played next)" : ""}`)}</title>` +
+             `<rect x="${cx}" y="${hy}" width="32" height="30" rx="3" fill="${next ? "#fff3c4" : "#fffdf6"}" stroke="${fill}" stroke-width="2.5"/>` +
+             txt(cx + 16, hy + 20, card, 12, `text-anchor="middle" font-weight="bold" fill="${fill === "#3b3b3b" ? "#000" : fill}"`) + "</g>";
+        cx += 35;
       });
     }
     y += h + 8;

@@ -117,7 +117,7 @@ function moveTargets(move, v, seat) {
 // What the letters on a card mean (issue 34: the symbols had no legend), under the market.
 const SYMBOL_LEGEND = "on a card: W passer-by  P plant  F flower  C cat  K curtain (kind a/b)  L lantern  " +
                       "H chimney  X closed window  $ shop (type/VP)";
-const TABLE_W = 920, TABLE_H = 350, MK_X = 150, MK_Y = 84, MK_W = 104, MK_H = 50, MK_DX = 112, MK_DY = 58;
+const TABLE_W = 880, TABLE_H = 350, MK_X = 150, MK_Y = 84, MK_W = 104, MK_H = 50, MK_DX = 112, MK_DY = 58;
 function drawTable(v, data) {
   let s = `<g data-region="table" data-box="0,0,${TABLE_W},${TABLE_H}">`;
   s += txt(12, 22, `Walking in Burano, ${v.players} players`, 17, 'font-weight="bold"');
