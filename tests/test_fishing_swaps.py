@@ -82,7 +82,8 @@ def test_no_swap_in_the_sail_step_and_the_port_trip_stays_swap_free(impl):
 
 
 def test_after_a_swap_neither_a_port_nor_done(impl):
-    s = fishing_state(impl, privilege=3, docks=[[PINK, PINK, BLUE], [PINK, BLUE, ORANGE], [BLUE, YELLOW, GREEN],
+    # three docks of each colour (a compiled State refuses any other layout, as a position file is)
+    s = fishing_state(impl, privilege=3, docks=[[PINK, WHITE, BLUE], [PINK, BLUE, ORANGE], [BLUE, YELLOW, GREEN],
                                                 [YELLOW, ORANGE, WHITE], [PINK, ORANGE, WHITE],
                                                 [YELLOW, GREEN, GREEN]])
     s.play("sail I5")

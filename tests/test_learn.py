@@ -109,11 +109,13 @@ def test_the_encoder_lays_seats_out_from_the_encoded_seat(key):
 def test_a_game_without_an_encoder_says_so():
     state = get_spec("burano").new_game(2).new_initial_state(0)
     assert state.encoder_version == 0 and state.num_features == 0
-    with pytest.raises(ValueError, match="no encoder"):
+    with pytest.raises(OptionError, match="no encoder"):
         state.encode(0)
     state = get_spec("goofspiel").new_game(2).new_initial_state(0)
-    with pytest.raises(ValueError):
+    with pytest.raises(OptionError, match="seat 2 is out of range"):
         state.encode(2)
+    with pytest.raises(TypeError):
+        state.encode("A")
 
 
 # --- the C net against the training library

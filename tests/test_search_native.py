@@ -187,7 +187,8 @@ def test_c_prior_equals_the_python_prior_on_random_games():
                     compared += 1
             elif state.current_player() >= 0:
                 assert native.prior(state, state.current_player(), every) is None
-                assert state.prior(state.current_player(), every) is None
+                # State.prior takes only the seat's legal ids (issue 35 G01): none outside the pyramids
+                assert state.prior(state.current_player(), state.legal_actions()) is None
             if state.is_chance_node():
                 outcomes = state.chance_outcomes()
                 state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])

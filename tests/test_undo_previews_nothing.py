@@ -28,7 +28,7 @@ def _seen_since(session: GameSession, cut: int, letter: str = "A") -> list:
 
 def face_down_cards_of_b(state) -> set[int]:
     """Cards B returned face down under a deck that A's view does not show (Walking in Burano)."""
-    queued = {card for level in state.to_position().under for card, owner in level if owner == 1}
+    queued = {entry[0] for level in state.to_position().under for entry in level if entry[1] == 1}
     return queued - {entry.get("card") for deck in state.to_dict(0)["decks"] for entry in deck["under"]}
 
 

@@ -23,7 +23,9 @@ Spec strings: ``name`` or ``name:key=value,key=value``. Bots and their keys:
                     ``pyramid_bias``, ``horizon`` (`evaluator=HorizonEstimate(n)`), ``playout``
                     (heuristic | random), ``tree`` (auto | python | native; see `burano_ai.search.params`),
                     ``preset`` (a frozen search version, e.g. ``v0.1``: `burano_ai.bots.presets`; the
-                    other keys override its values).
+                    other keys override its values), ``eval`` (the leaf evaluation: playout | net | a net
+                    file's path; docs/learning.md), ``net_weight`` (the net's share of a leaf's reward,
+                    (0, 1]).
 ``mcts-pkg``        the PyPI `mcts` package's UCT on one determinization (see `MctsPkgBot`). Keys:
                     ``iterations`` (500 when no budget is given) or ``time``, ``c``,
                     ``rollout`` (native | python).

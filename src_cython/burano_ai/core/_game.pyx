@@ -46,18 +46,17 @@ cdef class NativeState:
         search computes them at a leaf of the world it sampled (seats in relative order: `seat` first).
 
         Raises:
-            ValueError: the game has no encoder, or `seat` is not a seat of this game.
+            OptionError: the game has no encoder, or `seat` is not a seat of this game.
+            TypeError: `seat` is not an int.
         """
+        from burano_ai.core.arguments import check_index
+        from burano_ai.core.errors import OptionError
         cdef int n, p, i
         cdef float* buf
         if self.ops == NULL or self.ops.encode == NULL:
-            raise ValueError("this game has no encoder")
-        if isinstance(seat, bool) or not isinstance(seat, int):
-            raise ValueError(f"seat must be an integer, not {seat!r}")
+            raise OptionError("this game has no encoder (no learned evaluation reads it)")
         n = self.ops.num_players(self.game_ptr)
-        if not 0 <= seat < n:
-            raise ValueError(f"seat {seat} is not a seat of this {n}-player game")
-        p = seat
+        p = check_index(seat, n, "seat")
         size = self.ops.num_features(self.game_ptr)
         buf = <float*>malloc(size * sizeof(float))
         if buf == NULL:
