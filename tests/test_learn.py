@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 from burano_ai.core.errors import OptionError
-from burano_ai.games import encoder_module, get_spec
+from burano_ai.games import encoder_module, game_keys, get_spec
 from burano_ai.learn.dataset import build_dataset, margins
 from burano_ai.learn.selfplay import SelfPlayTask, play_selfplay_game, read_games, run_selfplay
 from burano_ai.learn.train import layers_from_sklearn, train_net
@@ -35,7 +35,7 @@ from burano_ai.search.params import Params
 from signal_helpers import terminal_signals
 
 ROOT = Path(__file__).resolve().parent.parent
-ENCODED = [k for k in ("goofspiel", "azul-sintra", "walking-in-burano", "venice-2099") if encoder_module(k)]
+ENCODED = [k for k in game_keys() if encoder_module(k)]   # every registered game with an encoder
 
 
 def random_states(spec, players: int, seed: int, every: int):
