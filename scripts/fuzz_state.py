@@ -140,9 +140,17 @@ def campaign(args: argparse.Namespace) -> int:
             findings.append({"outcome": outcome, "case": index, "game": game, "message": message})
         say(f"FINDING {outcome} case {index} ({game}): {message[:300]}")
 
-    for child in children:
+    def start_child(child=None) -> None:
+        """Give `child` (default: a new worker, added to the pool) the next case."""
+        nonlocal next_index
+        if child is None:
+            child = Child(args)
+            children.append(child)
         child.send(next_index)
         next_index += 1
+
+    for child in list(children):
+        start_child(child)
     while children:
         done = total() >= args.calls or time.monotonic() >= deadline
         streams = {c.proc.stdout: c for c in children if c.index is not None}
@@ -160,10 +168,7 @@ def campaign(args: argparse.Namespace) -> int:
                 record_failure("crash", child.index, f"{what}; stderr: {err.strip()[-1500:]}", game_of(child.index))
                 children.remove(child)
                 if not done:
-                    replacement = Child(args)
-                    replacement.send(next_index)
-                    next_index += 1
-                    children.append(replacement)
+                    start_child()
                 continue
             report = json.loads(line)
             cases_per_game[report["game"]] += 1
@@ -180,8 +185,7 @@ def campaign(args: argparse.Namespace) -> int:
                 child.kill()
                 children.remove(child)
             else:
-                child.send(next_index)
-                next_index += 1
+                start_child(child)
         for child in list(children):
             if child.index is not None and now - child.started > args.timeout:
                 err = child.kill()
@@ -189,10 +193,7 @@ def campaign(args: argparse.Namespace) -> int:
                                game_of(child.index))
                 children.remove(child)
                 if not done:
-                    replacement = Child(args)
-                    replacement.send(next_index)
-                    next_index += 1
-                    children.append(replacement)
+                    start_child()
         if now - last_report >= args.every:
             last_report = now
             say(f"{now - started:7.0f} s  {next_index - args.start:,} cases  {total():,} API calls  "

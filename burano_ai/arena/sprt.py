@@ -235,6 +235,18 @@ def _finite(x: float) -> float | None:
     return x if math.isfinite(x) else None
 
 
+def decide(config: SprtConfig, value: float, pairs: int, **state: Any) -> tuple[str | None, dict[str, Any] | None]:
+    """The verdict once the LLR `value` crosses a bound of `config`, and the state kept at the stop
+    (pairs, LLR and the test's own `state`); (None, None) while it lies between the bounds."""
+    if value >= config.upper:
+        verdict = "H1"
+    elif value <= config.lower:
+        verdict = "H0"
+    else:
+        return None, None
+    return verdict, {"pairs": pairs, "llr": value, **state}
+
+
 class SprtTest:
     """A running SPRT: add pairs (`add_pair`) until `verdict` is not None.
 
@@ -260,16 +272,9 @@ class SprtTest:
     def add_pair(self, score: float) -> None:
         """Count one pair (A's summed win shares) and decide once the LLR crosses a bound."""
         self.counts[pair_cell(score)] += 1
-        if self.verdict is not None:
-            return
-        value = self.llr
-        if value >= self.config.upper:
-            self.verdict = "H1"
-        elif value <= self.config.lower:
-            self.verdict = "H0"
-        else:
-            return
-        self.stopped_at = {"pairs": self.pairs, "llr": value, "pentanomial": list(self.counts)}
+        if self.verdict is None:
+            self.verdict, self.stopped_at = decide(self.config, self.llr, self.pairs,
+                                                   pentanomial=list(self.counts))
 
     def status(self) -> str:
         """One line: pairs, pentanomial, LLR with bounds, Elo with its interval, verdict."""
@@ -359,16 +364,8 @@ class GroupSprtTest:
     def add_pair(self, score: float) -> None:
         """Count one group: `score` is A's summed win shares over the group's `players` games."""
         self.scores.append(score / self.players)
-        if self.verdict is not None:
-            return
-        value = self.llr
-        if value >= self.config.upper:
-            self.verdict = "H1"
-        elif value <= self.config.lower:
-            self.verdict = "H0"
-        else:
-            return
-        self.stopped_at = {"pairs": self.pairs, "llr": value, "score": self._mean_var()[0]}
+        if self.verdict is None:
+            self.verdict, self.stopped_at = decide(self.config, self.llr, self.pairs, score=self._mean_var()[0])
 
     def elo_estimate(self) -> tuple[float, float, float]:
         mu, var = self._mean_var()

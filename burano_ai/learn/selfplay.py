@@ -12,7 +12,7 @@ line per finished game to ``DIR/games.jsonl``:
 A game is a pure function of (game, players, options, seed, iterations, explore, the engine's code):
 its chance comes from ``derive(seed, 1)``, its decisions' searches from ``derive(seed, 2, decision)``,
 and its exploration from ``derive(seed, 3)``. The positions themselves are not stored: a game's steps
-replayed from the initial state give them back (`replay_positions`), so the encoder can change without
+replayed from the initial state give them back (`replay_steps`), so the encoder can change without
 new games.
 
 Exploration: the first `explore` decisions of a game are drawn in proportion to the root moves' visits
@@ -134,20 +134,6 @@ def read_games(path: str | os.PathLike) -> Iterator[dict[str, Any]]:
                 continue        # a line cut by a kill: the game is played again on resume
             if isinstance(record, dict) and record.get("format") == FORMAT:
                 yield record
-
-
-def replay_positions(record: Mapping[str, Any], game_factory=None) -> Iterator[tuple[Any, list[Any]]]:
-    """Replay a self-play record: yield (the State before the decision, the decision's entry) for every
-    searched decision, in order (the State is the live one: clone it to keep it)."""
-    spec = get_spec(record["game"])
-    state = game_for(spec, record["players"], record.get("options") or {}, game_factory).new_initial_state(0)
-    decisions = iter(record["decisions"])
-    nxt = next(decisions, None)
-    for i, action in enumerate(record["actions"]):
-        if nxt is not None and nxt[0] == i:
-            yield state, nxt
-            nxt = next(decisions, None)
-        state.apply_action(action)
 
 
 def replay_steps(record: Mapping[str, Any], game_factory=None) -> Iterator[tuple[int, Any]]:

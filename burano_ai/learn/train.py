@@ -157,8 +157,7 @@ def train_net(data: Dataset, model: str = "mlp", hidden: tuple[int, ...] = (64,)
             report.validation_curve = [float(v) for v in reg.validation_scores_]
     net = make_net(data.game, data.players, data.encoder_version, int(data.x.shape[1]), data.score_scale,
                    [(w.tolist(), b.tolist()) for w, b in layers])
-    report.holdout = holdout_report(lambda x: np.asarray([net.forward(row) for row in x]) if len(x) < 2000
-                                    else _numpy_forward(net, x), x_hold, y_hold, data.players)
+    report.holdout = holdout_report(lambda x: numpy_forward(net, x), x_hold, y_hold, data.players)
     report.seconds = round(time.perf_counter() - start, 3)
     full_card = dict(card or {})
     full_card.update({"model": model, "hidden": list(hidden) if model == "mlp" else [], "epochs": epochs,
@@ -168,7 +167,7 @@ def train_net(data: Dataset, model: str = "mlp", hidden: tuple[int, ...] = (64,)
     return net, report
 
 
-def _numpy_forward(net: NetFile, x: np.ndarray) -> np.ndarray:
+def numpy_forward(net: NetFile, x: np.ndarray) -> np.ndarray:
     """The net on many inputs at once (float64; the same function as `NetFile.forward`)."""
     h = np.asarray(x, dtype=np.float64)
     for i, (w, b) in enumerate(net.layers):
@@ -177,5 +176,3 @@ def _numpy_forward(net: NetFile, x: np.ndarray) -> np.ndarray:
             h = np.maximum(h, 0.0)
     return h
 
-
-numpy_forward = _numpy_forward
