@@ -12,7 +12,7 @@ resample (`resample` is a copy: perfect information).
 from __future__ import annotations
 
 import json
-from typing import Sequence
+from typing import Any, Sequence
 
 from burano_ai.core.arguments import check_indent, check_index, check_instance
 from burano_ai.core.errors import IllegalMoveError, PositionError
@@ -157,14 +157,19 @@ class State(Position):
     # ------------------------------------------------------------------------------------------
     # Legal moves (§5, §11.4)
 
-    def accepts(self, p: int, k: int, c: int) -> bool:
-        """Column k of seat p holds a present strip with an empty cell printed c or a free joker [RU:124, RU:132]."""
-        if type(p) is not int or not 0 <= p < self.num_players:     # the rules' own calls pass these tests
+    def _seat_column_colour(self, p: Any, k: Any, c: Any) -> tuple[int, int, int]:
+        """(p, k, c) checked: a seat, a column and a colour (the rules' own calls pass at once)."""
+        if type(p) is not int or not 0 <= p < self.num_players:
             p = parse_seat(p, self.num_players)
         if type(k) is not int or not 0 <= k < COLUMNS:
             k = check_index(k, COLUMNS, "column")
         if type(c) is not int or not 0 <= c < NUM_COLOURS:
             c = check_index(c, NUM_COLOURS, "colour")
+        return p, k, c
+
+    def accepts(self, p: int, k: int, c: int) -> bool:
+        """Column k of seat p holds a present strip with an empty cell printed c or a free joker [RU:124, RU:132]."""
+        p, k, c = self._seat_column_colour(p, k, c)
         b = self.boards[p]
         if not b.present(k):
             return False
@@ -223,12 +228,7 @@ class State(Position):
     def joker_order_matters(self, p: int, k: int, c: int) -> bool:
         """Column k of seat p has both a free cell printed c and a free joker: "jokers first" places
         differently from the default order (AD-13)."""
-        if type(p) is not int or not 0 <= p < self.num_players:     # the rules' own calls pass these tests
-            p = parse_seat(p, self.num_players)
-        if type(k) is not int or not 0 <= k < COLUMNS:
-            k = check_index(k, COLUMNS, "column")
-        if type(c) is not int or not 0 <= c < NUM_COLOURS:
-            c = check_index(c, NUM_COLOURS, "colour")
+        p, k, c = self._seat_column_colour(p, k, c)
         b = self.boards[p]
         face = self.data.face_counts[b.strips[k]][b.faces[k]]
         return b.filled[k][c] < face[c] and sum(b.jokers[k]) < face[NUM_COLOURS]

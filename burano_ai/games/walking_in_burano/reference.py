@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Sequence
+from typing import Any, Sequence
 
 from burano_ai.core.arguments import check_indent, check_index, check_instance
 from burano_ai.core.errors import IllegalMoveError, PositionError
@@ -176,24 +176,24 @@ class State(Position):
         costs = self.builds_cost()
         return costs[self.placed] if 0 <= self.placed < len(costs) else None
 
-    def target_ok(self, p: int, card: int, target: int) -> bool:
-        """§6.2 hard rules and §6.4's table of legal targets (`target_ok`)."""
-        if type(p) is not int or not 0 <= p < self.num_players:     # the rules' own calls pass these tests
+    def _seat_card_target(self, p: Any, card: Any, target: Any) -> tuple[int, int, int]:
+        """(p, card, target) checked: a seat, a card id and a target (the rules' own calls pass at once)."""
+        if type(p) is not int or not 0 <= p < self.num_players:
             p = parse_seat(p, self.num_players)
         if type(card) is not int or not 0 <= card < NUM_CARDS:
             card = check_index(card, NUM_CARDS, "card")
         if type(target) is not int or not 0 <= target < rules.NUM_TARGETS:
             target = check_index(target, rules.NUM_TARGETS, "target")
+        return p, card, target
+
+    def target_ok(self, p: int, card: int, target: int) -> bool:
+        """§6.2 hard rules and §6.4's table of legal targets (`target_ok`)."""
+        p, card, target = self._seat_card_target(p, card, target)
         return target_ok(self.seats[p], card, target)
 
     def breaks_soft_rule(self, p: int, card: int, target: int) -> bool:
         """§6.3 [WD-8] (`breaks_soft_rule`)."""
-        if type(p) is not int or not 0 <= p < self.num_players:     # the rules' own calls pass these tests
-            p = parse_seat(p, self.num_players)
-        if type(card) is not int or not 0 <= card < NUM_CARDS:
-            card = check_index(card, NUM_CARDS, "card")
-        if type(target) is not int or not 0 <= target < rules.NUM_TARGETS:
-            target = check_index(target, rules.NUM_TARGETS, "target")
+        p, card, target = self._seat_card_target(p, card, target)
         return breaks_soft_rule(self.data, self.seats[p], card, target)
 
     def place_actions(self) -> list[int]:
