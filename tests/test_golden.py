@@ -53,3 +53,23 @@ def test_positions_are_fixtures() -> None:
 
 def test_arena_results(tmp_path: Path) -> None:
     assert record.arena_output(tmp_path) == json.loads((GOLDEN / "arena.json").read_text())
+
+
+import record_state_api  # noqa: E402  (tests/golden/record_state_api.py)
+
+STATE_API = json.loads((GOLDEN / "state_api.json").read_text())
+
+
+@pytest.mark.parametrize("case", sorted(STATE_API))
+def test_the_compiled_state_api_answers_as_recorded(case: str) -> None:
+    """Every compiled State's Python face (keys, views, resamples, priors, text, scores, playouts, pickles)
+    over a seeded random game per player count: the proof that writing it once changed nothing."""
+    from burano_ai.games import get_spec
+    key, _, players = case.partition("/")
+    assert record_state_api.state_api_digest(get_spec(key), int(players.rstrip("p"))) == STATE_API[case]
+
+
+def test_the_state_api_fixture_covers_every_compiled_game() -> None:
+    from burano_ai.games import all_specs
+    compiled = {s.key for s in all_specs() if "native_search" in s.capabilities}
+    assert {case.partition("/")[0] for case in STATE_API} == compiled
