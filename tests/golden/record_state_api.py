@@ -3,7 +3,8 @@
 Run from the repository root: ``python tests/golden/record_state_api.py`` writes ``state_api.json``;
 tests/test_golden.py checks it. It pins down what the compiled cores answer through their Python API —
 legal actions, chance outcomes, keys, information keys, resamples, priors, decision modes, turn ids,
-positions, text, scores, returns, playouts, clones and pickles — on seeded random games, so that moving
+positions, text, scores, returns, playouts, clones and pickles — on seeded random games (members
+only some cores had before, `chance_outcome_actions` and `sample_chance`, are left out), so that moving
 that API into one base class (`core._game.NativeState`) provably changes nothing. Re-record only with a
 change that alters behaviour on purpose, and say why in its message.
 """
@@ -25,12 +26,6 @@ GAMES_PER_COUNT = 1
 def _feed(h, *values) -> None:
     h.update(repr(values).encode())
     h.update(b"\n")
-
-
-def _optional(state, name, *args):
-    """`state.name(*args)`, or None for a member the game's State does not have (yet)."""
-    method = getattr(state, name, None)
-    return None if method is None else method(*args)
 
 
 def state_api_digest(spec, num_players: int) -> str:
@@ -60,8 +55,7 @@ def state_api_digest(spec, num_players: int) -> str:
                 break
             if player == CHANCE:
                 outcomes = state.chance_outcomes()
-                _feed(h, "chance", outcomes, _optional(state, "chance_outcome_actions"),
-                      _optional(state, "sample_chance", ply))
+                _feed(h, "chance", outcomes)
                 action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
             else:
                 legal = state.legal_actions()
