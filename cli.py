@@ -1456,6 +1456,11 @@ def serve(
     limit: Optional[List[str]] = typer.Option(None, "--limit", metavar="NAME=VALUE",
                                               help="An operator's limit (repeatable): max_games, max_streams, "
                                                    "bot_seconds, ... (docs/web.md)."),
+    store: Optional[str] = typer.Option(None, "--store", metavar="PATH",
+                                        help="The SQLite file the games are kept in, so that they survive a "
+                                             "restart (default $XDG_STATE_HOME/burano/games.sqlite3, i.e. "
+                                             "~/.local/state/burano/games.sqlite3); ':memory:' keeps them in "
+                                             "memory only."),
 ) -> None:
     """Serve the web board: play against bots, analyse, set up a position, replay a game (docs/web.md)."""
     spec = _spec(game)
@@ -1464,7 +1469,7 @@ def serve(
     except ImportError as exc:
         raise OptionError(f"burano serve needs the web extra: pip install 'burano-ai[web]' ({exc})") from None
     run_server(host=host, port=port, open_browser=open_browser, public=public, allow_hosts=allow_host or [],
-               limits=limit or [], **game_keyword(spec, DEFAULT_GAME))
+               limits=limit or [], store=store, **game_keyword(spec, DEFAULT_GAME))
 
 
 if __name__ == "__main__":

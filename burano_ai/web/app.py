@@ -3,8 +3,8 @@
 Every route answers bad input with one JSON object `{"error": "<one line naming the problem>"}` and a
 4xx status (400 bad input, 401 no token, 403 a wrong token or a foreign Host/Origin, 404 unknown
 game/analysis/replay, 409 not now: not your turn, nothing to undo, 413 body too large, 415 not JSON,
-429 the server is at a limit); an unexpected failure is a 500 with `{"error": "internal error: ..."}` and
-never a traceback.
+429 the server is at a limit); a change the server could not write to its store (`--store`) is a 503; an
+unexpected failure is a 500 with `{"error": "internal error: ..."}` and never a traceback.
 
 Who may ask what (docs/web.md, "Running it for other people"): a game gives each human seat a token
 (`tokens` in the answer that created it); every route of a seat needs the seat's token, in the
@@ -40,6 +40,7 @@ from burano_ai.web.guard import (AccessError, HostGuard, NeedsToken, WrongToken,
                                  request_token)
 from burano_ai.web.limits import ServerLimits, client_of
 from burano_ai.web.replay import Cancelled, ReplayHub
+from burano_ai.web.store import GameStore, StoreWriteError
 
 #: Seconds between two looks at whether the client of a long request (a replay being built) went away.
 DISCONNECT_POLL = 0.25
@@ -90,7 +91,7 @@ async def _until_done_or_gone(request: Request, work, *args, pool=None) -> Any:
 
 
 def create_app(default_game: str = DEFAULT_GAME, limits: ServerLimits | None = None, port: int | None = None,
-               allow_hosts: tuple[str, ...] | list[str] = ()) -> FastAPI:
+               allow_hosts: tuple[str, ...] | list[str] = (), store: GameStore | None = None) -> FastAPI:
     """The board's app.
 
     Args:
@@ -99,11 +100,16 @@ def create_app(default_game: str = DEFAULT_GAME, limits: ServerLimits | None = N
         port: the port it is served on: the loopback names are allowed as Host with this port only (None:
             with any port).
         allow_hosts: more names a request's Host (and Origin) may give (`--allow-host`).
+        store: where the games are kept across restarts (`burano serve --store`); its games are restored
+            now. None: in memory only. The caller closes it after the app's end.
+
+    Raises:
+        StoreError: a kept game cannot be restored.
     """
     default_game = get_spec(default_game).key
     limits = limits or ServerLimits()
     hosts = allowed_hosts(port, allow_hosts)
-    games, analyses, replays = GameHub(limits), AnalysisHub(limits), ReplayHub(limits)
+    games, analyses, replays = GameHub(limits, store), AnalysisHub(limits), ReplayHub(limits)
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -133,6 +139,10 @@ def create_app(default_game: str = DEFAULT_GAME, limits: ServerLimits | None = N
     @app.exception_handler(NotNow)
     async def _not_now(request, exc):
         return _error(409, str(exc))
+
+    @app.exception_handler(StoreWriteError)
+    async def _not_kept(request, exc):
+        return _error(503, str(exc))
 
     @app.exception_handler(ValueError)
     async def _bad_input(request, exc):
@@ -191,7 +201,7 @@ def create_app(default_game: str = DEFAULT_GAME, limits: ServerLimits | None = N
 
     @app.get("/api/games/kinds")   # before /api/games/{game_id}: game ids never read "kinds"
     def game_kinds():
-        return registered_kinds(default_game)
+        return registered_kinds(default_game, kept=store is not None)
 
     @app.post("/api/games")
     async def create_game(request: Request):

@@ -6,11 +6,14 @@ narrated for that seat. Each human seat's payload is rebuilt after every step an
 number, so readers (HTTP and server-sent events) never touch a state while a bot is moving; a change wakes
 the game's event streams (`updates`).
 
-Each human seat has a token (`LiveGame.tokens`, given only to the game's creator): the routes hand a
-seat's payload only to its holder. A game created without a seed deals from the session's secret, and
+Each human seat has a token (`LiveGame.tokens`, given only to the game's creator; the game keeps only
+its digest): the routes hand a seat's payload only to its holder. A game created without a seed deals from the session's secret, and
 its payloads carry no seed (`setup.seeded` False); a seed is refused for a game with more than one human
 seat (it would show each person the others' hidden cards), so a seed only ever reaches the one person
 who typed it. The bots' specs are held to the operator's `ServerLimits`.
+
+With a `GameStore` (`burano serve --store`, the default), every step is written to it before the move that
+made it is answered, and a restarted server restores every kept game (`GameHub`, `LiveGame.restore`).
 """
 
 from __future__ import annotations
@@ -27,10 +30,12 @@ from burano_ai.core.options import game_options_json, make_game, parse_game_opti
 from burano_ai.core.seats import CHANCE, SEAT_LETTERS, parse_seat
 from burano_ai.engine import spec_for_position
 from burano_ai.games import DEFAULT_GAME, all_specs, get_spec
+from burano_ai.record import GameRecord
 from burano_ai.session import GameSession, UndoRefused
 from burano_ai.web.events import Changes
 from burano_ai.web.guard import Busy, new_token, same_token
 from burano_ai.web.limits import ServerLimits
+from burano_ai.web.store import GameStore, SavedGame, StoreError, token_digest
 
 
 class NotNow(IllegalMoveError):
@@ -82,11 +87,12 @@ def kind_info(spec: Any) -> dict[str, Any]:
             "options": game_options_json(spec)}   # the new-game form's fields besides the player count
 
 
-def registered_kinds(default: str = DEFAULT_GAME) -> dict[str, Any]:
+def registered_kinds(default: str = DEFAULT_GAME, kept: bool = False) -> dict[str, Any]:
     """Every registered game for the page's chooser (`GET /api/games/kinds`), the registry's default first;
-    `default` is the one the chooser offers first (`burano serve --game`)."""
+    `default` is the one the chooser offers first (`burano serve --game`); `kept`: whether the server keeps
+    its games in a store (they survive its restart; the page says so)."""
     return {"kinds": [kind_info(spec) for spec in all_specs()], "default": default,
-            "seat_letters": SEAT_LETTERS}
+            "seat_letters": SEAT_LETTERS, "games_kept": kept}
 
 
 def kind_of_position(text: str) -> str:
@@ -172,12 +178,22 @@ class LiveGame:
     """
 
     def __init__(self, game_id: str, spec: Any, players: int, seed: int | None, seats: list[str],
-                 options: dict[str, Any] | None = None, bot_seconds: float | None = None, client: str = "") -> None:
+                 options: dict[str, Any] | None = None, bot_seconds: float | None = None, client: str = "",
+                 store: GameStore | None = None, saved: SavedGame | None = None) -> None:
         self.id = game_id
         self.client = client                  # who created it (`limits.client_of`): its share counts it
         self.last_used = time.monotonic()     # the last request that read or played it
         self.spec = spec
-        self.session = GameSession(players, seed, seats, game=spec.key, options=options)
+        self.store = store
+        if saved is None:
+            self.session = GameSession(players, seed, seats, game=spec.key, options=options)
+            # the seats' tokens, for the creator's answer only: the game compares digests
+            self.tokens = {seat: new_token() for seat in self.session.humans()}
+            self._token_digests = {seat: token_digest(token) for seat, token in self.tokens.items()}
+        else:                                 # a kept game, restored: its record replayed (a new secret)
+            self.session = GameSession.resume(GameRecord.from_dict(saved.record))
+            self.tokens = {}
+            self._token_digests = dict(saved.token_digests)
         self.seeded = self.session.seeded
         # the seed only when the game was created with one (a reproducible deal); a secret deal's never
         self.setup = {"kind": spec.key, "players": players, "seats": seats, "seeded": self.seeded}
@@ -185,10 +201,11 @@ class LiveGame:
             self.setup["options"] = options
         if self.seeded:
             self.setup["seed"] = seed
-        self.tokens = {seat: new_token() for seat in self.session.humans()}
         self.lock = threading.RLock()
         self.updates = Changes()   # wakes the game's event streams
-        self.version = 0
+        # a page ignores a payload whose version is not above the one it shows; a restored game's pages saw
+        # versions from the last run, so it counts on from the clock's milliseconds, past any of those
+        self.version = 0 if saved is None else int(time.time() * 1000)
         self.snapshots: dict[int, dict[str, Any]] = {}
         self.logs: dict[int, list[str]] = {seat: [] for seat in self.session.humans()}
         self.thinking: int | None = None
@@ -206,17 +223,64 @@ class LiveGame:
         # the last-move marks: per human seat, each step's changes to that seat's view (aligned with logs)
         self.changes: dict[int, list[list[list[Any]]]] = {seat: [] for seat in self.session.humans()}
         self._seen = {seat: self.session.view(seat) for seat in self.session.humans()}
+        # what the store holds of the game: its row, its first `_kept` steps, the result of its header
+        self._in_store = saved is not None
+        self._kept = len(self.session.record.steps) if saved is not None else 0
+        self._kept_result = copy.deepcopy(self.session.record.result)
+        if saved is not None:
+            self.changes = replayed_changes(self.session)
+            self._rebuild_logs()
         with self.lock:
             self._advance_chance()
+            self._save()
             self._refresh()
             self._start_bots()
+
+    @classmethod
+    def restore(cls, saved: SavedGame, store: GameStore | None, bot_seconds: float | None = None) -> LiveGame:
+        """A kept game back on a restarted server, where it stood (its bots think again).
+
+        Raises:
+            StoreError: the kept game cannot be restored (naming it and why).
+        """
+        setup = saved.setup
+        try:
+            spec = get_spec(setup["kind"])
+            return cls(saved.id, spec, setup["players"], setup.get("seed"), list(setup["seats"]),
+                       setup.get("options"), bot_seconds=bot_seconds, client=saved.client, store=store, saved=saved)
+        except (ValueError, KeyError, TypeError) as exc:
+            where = store.path if store is not None else "the store"
+            raise StoreError(f"--store {where}: game {saved.id[:8]}… cannot be restored ({exc}); the store was left "
+                             f"as it is") from None
+
+    # -- the store -------------------------------------------------------------------------------
+    def _save(self) -> None:
+        """Write what changed since the last save to the store, in one transaction (called with the lock held,
+        before a move is answered): the steps past the last kept one, the header when the result changed. A
+        forgotten or closed game is not written."""
+        if self.store is None or self.closed:
+            return
+        record = self.session.record
+        header = None
+        if not self._in_store or record.result != self._kept_result:
+            header = record.to_dict()
+            del header["steps"]
+        steps = record.steps
+        if self.store.save(self.id, self.client, self.setup, header, self._token_digests,
+                           [step.to_dict() for step in steps[self._kept:]], self._kept, new=not self._in_store):
+            self._in_store = True
+            self._kept = len(steps)
+            self._kept_result = copy.deepcopy(record.result)
 
     # -- who is asking ---------------------------------------------------------------------------------
     def seat_of_token(self, token: str | None) -> int | None:
         """The human seat `token` opens, or None."""
+        if token is None:
+            return None
+        digest = token_digest(token)
         found = None
-        for seat, own in self.tokens.items():   # every token compared, in constant time
-            if same_token(token, own):
+        for seat, own in self._token_digests.items():   # every digest compared, in constant time
+            if same_token(digest, own):
                 found = seat
         return found
 
@@ -278,9 +342,12 @@ class LiveGame:
                     self._refresh()
                 try:
                     step = self.session.bot_move()
+                    if self.closed:      # stopped for the server's end or a forgetting: not kept, not shown
+                        continue
                     if step is not None:
                         self._on_step(step, len(self.session.record.steps))
                     self._advance_chance()
+                    self._save()
                 except Exception as exc:   # a bot failing is shown on the page, not lost in a thread
                     self.error = f"a bot failed: {type(exc).__name__}: {exc}"
                     self._running = False
@@ -326,6 +393,7 @@ class LiveGame:
             self._on_step(step, len(self.session.record.steps))
             self._advance_chance()
             self._start_bots()
+            self._save()            # kept before it is answered
             return self.snapshots[seat]
         finally:
             self.lock.release()
@@ -361,6 +429,8 @@ class LiveGame:
                 raise NotNow(f"seat {letter} has no move to undo")
             self._rebuild_logs()
             self.thinking = None   # a person is to move: the bot thread, if it still runs, ends at its next look
+            self._kept = min(self._kept, len(self.session.record.steps))
+            self._save()
             self._refresh()
             return self.snapshots[seat]
         finally:
@@ -374,6 +444,22 @@ class LiveGame:
         record = copy.copy(self.session.record)
         record.steps = list(record.steps)
         return record.for_seat(seat).to_json()
+
+
+def replayed_changes(session: GameSession) -> dict[int, list[list[list[Any]]]]:
+    """The last-move marks of a resumed game: each step's changes to each human seat's view, from a replay of
+    its record (what `LiveGame._on_step` gathered as the game went)."""
+    humans = session.humans()
+    changes: dict[int, list[list[list[Any]]]] = {seat: [] for seat in humans}
+    seen = None
+    for _, state in session.record.positions(session.game_factory):
+        views = {seat: state.to_dict(seat) for seat in humans}
+        if seen is not None:
+            for seat in humans:
+                changes[seat].append(view_changes(seen[seat], views[seat]))
+        seen = views
+    return changes
+
 
 def seat_payload(game: LiveGame, seat: int) -> dict[str, Any]:
     """Everything the page of `seat` gets: its view, its legal moves, its log, the game's public facts."""
@@ -459,12 +545,35 @@ class GameHub:
     `limits.client_games` created by one client. A client at its share makes room by forgetting its own
     least recently used game; a full server forgets the least recently used game that is over or untouched
     for `limits.game_idle_seconds`, never another client's game in play, and refuses (429) when there is none
-    (a forgotten game's bot stops, its streams end)."""
+    (a forgotten game's bot stops, its streams end).
 
-    def __init__(self, limits: ServerLimits | None = None) -> None:
+    With a `store`, the games kept there are restored first (least recently changed first), every game is
+    written to it as it goes, and a forgotten game is dropped from it; the server's end (`close`) leaves them
+    there for the next start.
+
+    Raises:
+        StoreError: a kept game cannot be restored (the store is left as it is).
+    """
+
+    def __init__(self, limits: ServerLimits | None = None, store: GameStore | None = None) -> None:
         self.limits = limits or ServerLimits()
+        self.store = store
         self.games: OrderedDict[str, LiveGame] = OrderedDict()
         self._lock = threading.Lock()
+        if store is not None:
+            try:
+                for saved in store.games():
+                    game = LiveGame.restore(saved, store, self.limits.bot_seconds)
+                    self.games[game.id] = game
+            except BaseException:
+                self.close()
+                raise
+
+    def _forget(self, game: LiveGame) -> None:
+        """The game's bot stops, its streams end, and the store drops it."""
+        game.close()
+        if self.store is not None:
+            self.store.forget(game.id)
 
     def _room_for(self, client: str) -> LiveGame | None:
         """The game to forget so that `client` may create one (called with the lock held), or None when there
@@ -495,7 +604,7 @@ class GameHub:
         with self._lock:
             self._room_for(client)       # refused before any game is made (and any bot starts)
         game = LiveGame(new_token(), spec, players, seed, seats, options, bot_seconds=self.limits.bot_seconds,
-                        client=client)
+                        client=client, store=self.store)
         forgotten = []
         try:
             with self._lock:             # again: other requests may have made games meanwhile
@@ -503,11 +612,11 @@ class GameHub:
                     forgotten.append(self.games.pop(old.id))
                 self.games[game.id] = game
         except Busy:
-            game.close()
+            self._forget(game)
             raise
         finally:
             for old in forgotten:
-                old.close()
+                self._forget(old)
         return game
 
     def get(self, game_id: str) -> LiveGame:
@@ -522,7 +631,7 @@ class GameHub:
         return game
 
     def close(self) -> None:
-        """Forget every game (the server stops)."""
+        """Let go of every game (the server stops): their bots stop; a store keeps them for the next start."""
         with self._lock:
             games, self.games = list(self.games.values()), OrderedDict()
         for game in games:

@@ -9,6 +9,7 @@ from burano_ai.core.errors import OptionError
 from burano_ai.games import DEFAULT_GAME
 from burano_ai.web.guard import allowed_hosts
 from burano_ai.web.limits import ServerLimits, parse_limits
+from burano_ai.web.store import IN_MEMORY, GameStore, open_store
 
 #: Hosts that are this machine; anything else exposes the board (and its games) to the network.
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
@@ -49,12 +50,13 @@ def exposure(host: str, port: int, limits: ServerLimits, allow_hosts: list[str])
 
 def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False, log_level: str = "warning",
           game: str = DEFAULT_GAME, public: bool = False, allow_hosts: list[str] | None = None,
-          limits: list[str] | ServerLimits | None = None) -> None:
+          limits: list[str] | ServerLimits | None = None, store: str | None = None) -> None:
     """Serve the board until interrupted; with `open_browser`, open it in the default browser; `game` is
     the game the new-game form offers first (`burano serve --game`).
 
     A non-loopback `host` needs `public` (`--public`); `allow_hosts`: more names the Host header may give
-    (`--allow-host`); `limits`: `NAME=VALUE` items or a `ServerLimits` (`--limit`).
+    (`--allow-host`); `limits`: `NAME=VALUE` items or a `ServerLimits` (`--limit`); `store`: the file the
+    games are kept in across restarts (`--store`; None: `store.default_store_path()`, ":memory:": none).
     """
     import socket
 
@@ -85,14 +87,28 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False,
     url = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
     if host in ("0.0.0.0", "::"):
         url = f"http://127.0.0.1:{port}/"
-    print(f"burano serve: the board is at {url} (Ctrl-C to stop)", flush=True)
-    if not is_loopback(host):
-        for line in exposure(host, port, server_limits, allow_hosts):
-            print(f"burano serve: public: {line}", flush=True)
-    if open_browser:
-        threading.Timer(0.5, webbrowser.open, args=(url,)).start()
-    app = create_app(game, limits=server_limits, port=port, allow_hosts=allow_hosts)
-    uvicorn.run(app, host=host, port=port, log_level=log_level, timeout_graceful_shutdown=1)
+    kept = open_store(store)   # StoreError: one line, nothing written
+    try:
+        app = create_app(game, limits=server_limits, port=port, allow_hosts=allow_hosts, store=kept)
+        print(f"burano serve: the board is at {url} (Ctrl-C to stop)", flush=True)
+        print(f"burano serve: {store_line(kept, len(app.state.games.games))}", flush=True)
+        if not is_loopback(host):
+            for line in exposure(host, port, server_limits, allow_hosts):
+                print(f"burano serve: public: {line}", flush=True)
+        if open_browser:
+            threading.Timer(0.5, webbrowser.open, args=(url,)).start()
+        uvicorn.run(app, host=host, port=port, log_level=log_level, timeout_graceful_shutdown=1)
+    finally:
+        if kept is not None:
+            kept.close()
+
+
+def store_line(store: GameStore | None, restored: int) -> str:
+    """Where the games are kept, said when the server starts."""
+    if store is None:
+        return f"games are kept in memory only: a restart ends them (--store {IN_MEMORY})"
+    back = f"; {restored} game{'s' if restored != 1 else ''} restored" if restored else ""
+    return f"games are kept in {store.path} and survive a restart{back}"
 
 
 class BackgroundServer:

@@ -84,6 +84,10 @@ async function loadKinds() {
   app.defaultKind = data.default;
   app.kindOrder = data.kinds.map(k => k.key);
   data.kinds.forEach(k => { app.kinds[k.key] = k; });
+  // whether a game outlives a restart of the server (burano serve --store): said under the form
+  $("#kept").textContent = data.games_kept
+    ? "Games are kept on the server's disk: a restart of the server does not end them (reload the page)."
+    : "Games live in the server's memory only: a restart of the server ends them.";
   await Promise.all(data.kinds.filter(k => k.board).map(k => loadScript(k.board)));
   const select = $("#kind");
   select.innerHTML = "";
