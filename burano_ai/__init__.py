@@ -11,7 +11,8 @@ compiled core, importing this package fails with instructions.
 __version__ = "0.1.0"
 
 try:
-    from burano_ai.games.burano._core import Game, State, playout, playouts
+    from burano_ai.core._game import playouts
+    from burano_ai.games.burano._core import Game, State, playout
 except ImportError as exc:  # pragma: no cover - exercised only on a broken install
     raise ImportError(
         "burano_ai's compiled core (burano_ai.games.burano._core) is not built: install the package with "

@@ -326,9 +326,8 @@ def methods_of(game: str) -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[s
 def snapshot(state) -> bytes:
     """Everything a State holds: the compiled State's C struct, or the reference's fields."""
     reduced = state.__reduce__()
-    if reduced and len(reduced) > 1 and isinstance(reduced[1], tuple) and len(reduced[1]) == 2 and \
-            isinstance(reduced[1][1], bytes):
-        return reduced[1][1]
+    if reduced and len(reduced) > 1 and isinstance(reduced[1], tuple) and isinstance(reduced[1][-1], bytes):
+        return reduced[1][-1]
     return pickle.dumps({k: v for k, v in vars(state).items() if k != "game"})
 
 

@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+import burano_ai
 from burano_ai.games.burano import _core
 from burano_ai.games.burano import actions as A
 from burano_ai.core.errors import OptionError
@@ -114,11 +115,11 @@ def test_pickle_round_trip():
 def test_check_detects_a_corrupted_state():
     state = _core.Game(4).new_initial_state(1)
     state.check()
-    game, raw = state.__reduce__()[1]
+    cls, game, raw = state.__reduce__()[1]
     raw = bytearray(raw)
     # The fountain cube: level 1 of the centre hole (byte 1 + hole id in the struct); change its colour.
     raw[1 + 20] = (raw[1 + 20] + 1) % 6
-    bad = _core._state_from_bytes(game, bytes(raw))
+    bad = state.__reduce__()[0](cls, game, bytes(raw))
     with pytest.raises(AssertionError):
         bad.check()
 
@@ -257,7 +258,7 @@ def test_playout_from_a_midgame_chance_node():
 
 def test_playouts_count_games():
     state = _core.Game(4).new_initial_state(0)
-    steps, wins = _core.playouts(state, 20, seed=1)
+    steps, wins = burano_ai.playouts(state, 20, seed=1)
     assert steps > 20 * 100
     assert sum(wins) == pytest.approx(20)
 

@@ -17,6 +17,8 @@ from collections import Counter
 
 import pytest
 
+from burano_ai.core._game import playouts
+
 from burano_ai.core.seats import TERMINAL
 from burano_ai.games.venice_2099 import rules
 from burano_ai.games.venice_2099.reference import Game as ReferenceGame
@@ -155,7 +157,7 @@ def test_the_c_game_interface_alone_agrees_with_the_reference():
                 ref.apply_action(actions[i])
             assert nodes[-1]["player"] == TERMINAL
             status, scores, shares, key = _ops_check.playout(start, seed)
-            assert status == 0 and sum(shares) == pytest.approx(1.0)
+            assert status >= 0 and sum(shares) == pytest.approx(1.0)
             final = start.clone()
             assert final.playout(seed) == scores and final.key() == key and final.returns() == shares
 
@@ -180,7 +182,7 @@ def test_playouts_in_c_end_the_game_with_its_invariants_and_leave_the_original_a
                                [rules.card_district(k) for k in copy.set_aside()])
                 assert land == fixed
         assert state.to_json() == before
-        steps, wins = core.playouts(state, 30, seed=7)
+        steps, wins = playouts(state, 30, seed=7)
         assert steps > 30 * n * rules.config_counts(n)["cards_each"] and abs(sum(wins) - 30) < 1e-9
     with pytest.raises(Exception, match="unknown playout policy"):
         state.clone().playout(1, "smart")

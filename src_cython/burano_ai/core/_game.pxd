@@ -16,8 +16,9 @@ from burano_ai._rng cimport Rng
 
 
 cdef enum:
-    GAME_ABI_VERSION = 2         # bumped whenever GameOpsC changes; the tree refuses other versions
-                                 # (2: the encoder slots name, encoder_version, num_features, encode)
+    GAME_ABI_VERSION = 3         # bumped whenever GameOpsC changes; the tree refuses other versions
+                                 # (2: the encoder slots name, encoder_version, num_features, encode;
+                                 # 3: recompute_key, consistent and is_offered, for NativeState's Python face)
     MAX_SEATS = 6                # the framework's seats A-F; a game declares its own range within it
 
     # Special players (current_player), as burano_ai.core.seats.
@@ -35,9 +36,8 @@ cdef enum:
     # Playout policies and results.
     OPS_POLICY_RANDOM = 0
     OPS_POLICY_HEURISTIC = 1
-    OPS_PLAYOUT_OK = 0           # the playout reached the end of the game
-    OPS_PLAYOUT_CAPPED = 1       # it hit the game's step limit (a bug or an impossible position)
-    OPS_PLAYOUT_DEAD_END = 2     # a decision with no legal action or chance with no outcome
+    OPS_PLAYOUT_CAPPED = -1      # playout: it hit the game's step limit (a bug or an impossible position)
+    OPS_PLAYOUT_DEAD_END = -2    # playout: a decision with no legal action or chance with no outcome
 
 
 ctypedef struct GameOpsC:
@@ -63,7 +63,8 @@ ctypedef struct GameOpsC:
     # Replaces in place everything `seat` cannot see by a sample consistent with its view.
     # NULL: the game has perfect information apart from future chance.
     void (*resample)(const void* game, void* state, int seat, Rng* rng) noexcept nogil
-    # Plays to the end with `policy` (OPS_POLICY_*); returns an OPS_PLAYOUT_* status. The state is only
+    # Plays to the end with `policy` (OPS_POLICY_*); returns the number of actions and chance outcomes
+    # it applied (>= 0: it reached the end), or OPS_PLAYOUT_CAPPED / OPS_PLAYOUT_DEAD_END. The state is only
     # scored afterwards: a game may leave what scoring does not read (its key) stale.
     int (*playout)(const void* game, void* state, Rng* rng, int policy) noexcept nogil
     # Scores (the game's points, for margins) and shares (the one order of finish: each winner
@@ -82,6 +83,14 @@ ctypedef struct GameOpsC:
     # Zobrist key of the whole state, and of what `seat` sees (equal views, equal keys).
     uint64_t (*full_key)(const void* game, const void* state) noexcept nogil
     uint64_t (*info_key)(const void* game, const void* state, int seat) noexcept nogil
+    # The key recomputed from the fields alone (`State.full_key()`; equals `full_key` on a sound state).
+    uint64_t (*recompute_key)(const void* game, const void* state) noexcept nogil
+    # 1 when everything the game keeps incrementally (its key, counts, derived fields) equals its
+    # recomputation, else 0 (`State.check()`; NULL: the key alone is compared).
+    int (*consistent)(const void* game, const void* state) noexcept nogil
+    # 1 when `action` (0 <= action < num_actions) is a legal action or, at a chance node, an offered
+    # outcome (`State.apply_action`'s check; NULL: looked up in legal_actions / chance_outcomes).
+    int (*is_offered)(const void* game, const void* state, int action) noexcept nogil
 
     # The encoder (burano_ai.learn, docs/learning.md): what a position is, as numbers, for a learned
     # evaluation. `name` is the game's registry key (a net file names the game it was trained for).
@@ -96,7 +105,22 @@ ctypedef struct GameOpsC:
 
 
 cdef class NativeState:
-    """The base of every compiled State: what the native search reads of it."""
+    """The base of every compiled State: what the native search reads of it, and the whole Python face of
+    the State API written once over `ops` (a game adds its fields, text and position conversions)."""
     cdef const GameOpsC* ops     # the game's function table (static, lives as long as the module)
     cdef const void* game_ptr    # the game's constant tables (owned by the subclass's Game object)
     cdef void* state_ptr         # the subclass's own C state (`ops.state_size` bytes)
+
+    # The subclass points the three fields above at its table, `game`'s constant tables and its own
+    # struct, and keeps `game` as its `game` attribute (wherever a State is made or changes Game).
+    cdef void bind(self, object game) except *
+    # A new State of the same class and Game holding a copy of this state (a memcpy of the struct).
+    cdef NativeState copy(self)
+    # The IllegalMoveError for `action` (typed as `text`, or None) here; a game may word its own.
+    cdef object illegal_error(self, action, text)
+    # The checked apply every public path shares: IllegalMoveError (state untouched) or apply.
+    cdef void apply_checked(self, action, text) except *
+    # Whether `action` is legal here, or an offered outcome at a chance node (any int; False out of range).
+    cpdef bint offers(self, action) except -1
+    # What the game keeps incrementally equals its recomputation (`ops.consistent`, else the key).
+    cdef bint is_consistent(self)

@@ -11,9 +11,9 @@
 #         CORE_PLAYOUT_DEAD_END = <its playout's dead-end status>
 #
 # and having defined current_player_c, legal_actions_c, apply_action_c, sample_chance_c,
-# chance_outcomes_c, playout_c and outcome_c. It fills its table with `fill_common_ops(&ITS_OPS)`, then
+# chance_outcomes_c, playout_c, outcome_c and full_key_c. It fills its table with `fill_common_ops(&ITS_OPS)`, then
 # its own slots: num_actions, max_legal, the player range, chance_kind, resample, decision_mode, prior,
-# turn_id and info_key (what differs between games, with the prior and heuristics, stays in its file).
+# turn_id, info_key, and consistent or is_offered if it has them (what differs between games, with the prior and heuristics, stays in its file).
 
 cdef int ops_num_players(const void* game) noexcept nogil:
     return (<const CoreGameC*>game).num_players
@@ -39,13 +39,16 @@ cdef int ops_playout(const void* game, void* state, Rng* rng, int policy) noexce
         return OPS_PLAYOUT_CAPPED
     if steps == CORE_PLAYOUT_DEAD_END:
         return OPS_PLAYOUT_DEAD_END
-    return OPS_PLAYOUT_OK
+    return steps
 
 cdef void ops_outcome(const void* game, const void* state, double* scores, double* shares) noexcept nogil:
     outcome_c(<const CoreGameC*>game, <const CoreStateC*>state, scores, shares)
 
 cdef uint64_t ops_full_key(const void* game, const void* state) noexcept nogil:
     return (<const CoreStateC*>state).key
+
+cdef uint64_t ops_recompute_key(const void* game, const void* state) noexcept nogil:
+    return full_key_c(<const CoreGameC*>game, <const CoreStateC*>state)
 
 
 cdef void fill_common_ops(GameOpsC* ops) noexcept:
@@ -61,3 +64,4 @@ cdef void fill_common_ops(GameOpsC* ops) noexcept:
     ops.playout = ops_playout
     ops.outcome = ops_outcome
     ops.full_key = ops_full_key
+    ops.recompute_key = ops_recompute_key

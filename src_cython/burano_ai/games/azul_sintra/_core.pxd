@@ -115,6 +115,4 @@ cdef class State(NativeState):
     cdef AzStateC s
     cdef readonly Game game
 
-    cdef void bind(self, Game game)
-    cdef State copy(self)
-    cdef bint is_offered(self, int action)
+    cdef void bind(self, object game) except *

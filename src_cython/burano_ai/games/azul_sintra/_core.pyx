@@ -23,7 +23,7 @@ from burano_ai._build cimport BURANO_DEBUG_BUILD
 from burano_ai._rng cimport Rng, rng_seed, rng_below
 from burano_ai.core._game cimport (
     DECISION_OPEN, GAME_ABI_VERSION, NO_TURN, OPS_CHANCE_PLAYER, OPS_PLAYOUT_CAPPED, OPS_PLAYOUT_DEAD_END,
-    OPS_PLAYOUT_OK, OPS_TERMINAL_PLAYER, GameOpsC, NativeState,
+    OPS_TERMINAL_PLAYER, GameOpsC, NativeState,
 )
 
 import json
@@ -999,17 +999,11 @@ cdef class State(NativeState):
         self.bind(game)
         self.set_from(_Position(game.num_players, game.side, game.first_player, game.data, game.flags))
 
-    cdef void bind(self, Game game):
-        self.game = game
-        self.ops = &AZUL_SINTRA_JOKER_OPS if game.g.joker_choice else &AZUL_SINTRA_OPS
-        self.game_ptr = &game.g
+    cdef void bind(self, object game) except *:
+        self.game = <Game?>game
+        self.ops = &AZUL_SINTRA_JOKER_OPS if self.game.g.joker_choice else &AZUL_SINTRA_OPS
+        self.game_ptr = &self.game.g
         self.state_ptr = &self.s
-
-    cdef State copy(self):
-        cdef State st = State.__new__(State)
-        st.bind(self.game)
-        st.s = self.s
-        return st
 
     def set_from(self, pos):
         """Load the fields of a `position.Position` of this State's game and recompute the key.
@@ -1102,25 +1096,13 @@ cdef class State(NativeState):
             seat = _parse_seat(seat, self.s.num_players)
         return _position_to_dict(self.to_position(), seat)
 
-    def to_json(self, seat=None, indent=None):
-        """The position; a seat's view differs only in its `view` field (perfect information)."""
-        indent = _check_indent(indent)
-        return json.dumps(self.to_dict(seat), indent=indent)
-
     def __str__(self):
         return _render(self.to_dict())
 
     def __repr__(self):
         return f"<azul-sintra State round {self.s.round + 1} {_rules.PHASE_NAMES[self.s.phase]} key {self.s.key:016x}>"
 
-    def __reduce__(self):
-        return (_state_from_bytes, (self.game, (<char*>&self.s)[:sizeof(AzStateC)]))
-
     # --- fields
-
-    @property
-    def num_players(self):
-        return self.s.num_players
 
     @property
     def phase(self):
@@ -1140,23 +1122,6 @@ cdef class State(NativeState):
 
     # --- the State API
 
-    def current_player(self):
-        return current_player_c(&self.s)
-
-    def is_terminal(self):
-        return self.s.phase == AZ_PHASE_OVER
-
-    def is_chance_node(self):
-        return self.s.phase == AZ_PHASE_SETUP or self.s.phase == AZ_PHASE_REFILL
-
-    def legal_actions(self, player=None):
-        """The legal moves of the seat to move, sorted; empty at chance nodes and at the end."""
-        return legal_action_list(self, player)
-
-    def chance_outcomes(self):
-        """(outcome, probability) of the pending chance event; empty off chance nodes."""
-        return chance_outcome_list(self)
-
     @property
     def chance_kind(self):
         """The pending chance event (`rules.CHANCE_*`); 0 off chance nodes."""
@@ -1168,19 +1133,6 @@ cdef class State(NativeState):
 
     def phase_name(self):
         return _rules.PHASE_NAMES[self.s.phase]
-
-    cdef bint is_offered(self, int a):
-        cdef int actions[AZ_MAX_ACTIONS]
-        cdef double probs[AZ_MAX_OUTCOMES]
-        cdef int n, i
-        if self.s.phase == AZ_PHASE_SETUP or self.s.phase == AZ_PHASE_REFILL:
-            n = chance_outcomes_c(&self.game.g, &self.s, actions, probs)
-        else:
-            n = legal_actions_c(&self.game.g, &self.s, actions)
-        for i in range(n):
-            if actions[i] == a:
-                return True
-        return False
 
     def _text_context(self):
         cdef int who, col, kind
@@ -1209,40 +1161,6 @@ cdef class State(NativeState):
             return f"in the refill before round {self.s.round + 1}"
         return f"in round {self.s.round + 1}, seat {_SEAT_LETTERS[self.s.to_move]} to move"
 
-    def _apply_checked(self, action, text):
-        if self.s.phase == AZ_PHASE_OVER:
-            raise IllegalMoveError(f"illegal move {text or action!r}: the game is over")
-        if not (0 <= action < self.game.num_distinct_actions() and self.is_offered(action)):
-            offered = [a for a, _ in self.chance_outcomes()] if self.is_chance_node() else self.legal_actions()
-            shown = text if text is not None else (
-                self.action_to_string(action) if 0 <= action < self.game.num_distinct_actions() else f"action {action}")
-            listed = ", ".join(self.action_to_string(a) for a in offered[:12])
-            more = ", ..." if len(offered) > 12 else ""
-            raise IllegalMoveError(f"illegal move {shown!r} {self.where()}: legal are {listed}{more}")
-        apply_action_c(&self.game.g, &self.s, <int>action)
-        if BURANO_DEBUG_BUILD and self.s.key != full_key_c(&self.game.g, &self.s):
-            raise AssertionError("azul-sintra incremental key differs from its recomputation")
-
-    def apply_action(self, action):
-        """Apply a legal move or an offered chance outcome (IllegalMoveError, state untouched)."""
-        action = _rules.action_id(action)
-        self._apply_checked(action, None)
-
-    def play(self, text):
-        """Parse a move text, check it and apply it; return its id."""
-        action = self.string_to_action(text)
-        self._apply_checked(action, text.strip())
-        return action
-
-    def clone(self):
-        return self.copy()
-
-    def __copy__(self):
-        return self.copy()
-
-    def __deepcopy__(self, memo):
-        return self.copy()
-
     # --- outcome
 
     def scores(self):
@@ -1260,14 +1178,6 @@ cdef class State(NativeState):
         keys = [self.finishing_key(p) for p in range(self.s.num_players)]
         return [p for p in range(self.s.num_players) if keys[p] == max(keys)]
 
-    def returns(self):
-        cdef double scores[AZ_MAX_PLAYERS]
-        cdef double shares[AZ_MAX_PLAYERS]
-        if self.s.phase != AZ_PHASE_OVER:
-            return [0.0] * self.s.num_players
-        outcome_c(&self.game.g, &self.s, scores, shares)
-        return [shares[p] for p in range(self.s.num_players)]
-
     def final_breakdown(self, player):
         """§8: the final scoring of a seat as it stands: leftover pieces, broken glass, board side."""
         cdef int leftover, track, side
@@ -1281,67 +1191,3 @@ cdef class State(NativeState):
             return [float(x) for x in self.scores()]
         return [float(self.s.boards[p].score + sum(self.final_breakdown(p).values()))
                 for p in range(self.s.num_players)]
-
-    def decision_mode(self):
-        return DECISION_OPEN
-
-    def prior(self, player, legal):
-        """The search prior of `player` over `legal` (`heuristic.prior`, computed in C), or None."""
-        cdef int buf[AZ_MAX_ACTIONS]
-        cdef double out[AZ_MAX_ACTIONS]
-        cdef int i, n
-        player, legal = _check_prior_arguments(self, player, legal)   # ids legal here: none past the buffer
-        if legal is None:
-            return None
-        n = len(legal)
-        for i in range(n):
-            buf[i] = legal[i]
-        if not prior_c(&self.game.g, &self.s, player, buf, n, out):
-            return None
-        return {buf[i]: out[i] for i in range(n)}
-
-    def turn_id(self):
-        return ops_turn_id(&self.game.g, &self.s)
-
-    # --- keys and views
-
-    def key(self):
-        """The 64-bit Zobrist key (maintained incrementally; the reference's, bit for bit)."""
-        return self.s.key
-
-    def full_key(self):
-        """The key recomputed from the fields (equals `key()`)."""
-        return full_key_c(&self.game.g, &self.s)
-
-    def information_state_key(self, seat):
-        """Perfect information (§11.1): the whole position, marked with the viewer."""
-        return ops_info_key(&self.game.g, &self.s, _parse_seat(seat, self.s.num_players))
-
-    def resample(self, seat, seed):
-        """A copy: nothing is hidden from any seat (the ops' resample is NULL)."""
-        _parse_seat(seat, self.s.num_players)
-        _check_seed(seed)
-        return self.copy()
-
-    def check(self):
-        """Raise AssertionError naming the first broken invariant (the key, then `Position.check`)."""
-        check_incremental_key(self)
-
-    def sample_chance(self, seed):
-        """A chance outcome drawn by the C sampler seeded `seed` (the state is not changed), or -1 off chance nodes."""
-        return sample_chance_of(self, seed)
-
-    # --- playouts
-
-    def playout(self, seed=0, policy="random"):
-        """Play this state to the end in place (C loop, no GIL; `policy` "random" or "heuristic"); return the scores."""
-        return playout_in_place(self, seed, policy)
-
-
-# The State glue every core shares (`_state_from_bytes`, `playouts`, the helpers of legal_actions,
-# chance_outcomes, check, sample_chance and playout above).
-CORE_GAME_KEY = "azul-sintra"
-cdef enum:
-    CORE_MAX_LEGAL = AZ_MAX_ACTIONS
-    CORE_MAX_OUTCOMES = AZ_MAX_OUTCOMES
-include "burano_ai/core/_state_glue.pxi"

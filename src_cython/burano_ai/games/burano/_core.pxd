@@ -41,5 +41,8 @@ cdef class State(NativeState):
 
     @staticmethod
     cdef State wrap(Game game, const StateC* s)
+    cdef void bind(self, object game) except *
+    cdef NativeState copy(self)
+    cdef void apply_checked(self, action, text) except *
     cdef void apply_unchecked(self, int action) except *     # C callers only: `action` must be legal
     cdef object illegal_error(self, action, text)

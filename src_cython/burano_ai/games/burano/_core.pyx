@@ -41,7 +41,7 @@ from burano_ai.games.burano._types cimport *     # the C vocabulary: sizes, enum
 from burano_ai._rng cimport Rng, rng_seed, rng_next, rng_below
 from burano_ai.core._game cimport (DECISION_OPEN, DECISION_SECRET, GAME_ABI_VERSION, GameOpsC, MAX_SEATS, NO_TURN,
                                    NativeState, OPS_CHANCE_PLAYER, OPS_PLAYOUT_CAPPED, OPS_PLAYOUT_DEAD_END,
-                                   OPS_PLAYOUT_OK, OPS_POLICY_HEURISTIC, OPS_TERMINAL_PLAYER)
+                                   OPS_POLICY_HEURISTIC, OPS_TERMINAL_PLAYER)
 
 import json
 
@@ -453,7 +453,7 @@ cdef class State:
         """The deal of `seed` in `game`: the position `game.new_initial_state(seed)` gives (as the reference's
         `State(game, seed)`). A State is always a position that passes `check()`: an empty board, which
         did not, could be played to the end."""
-        set_game(self, game)
+        self.bind(game)
         load_position(&self.s, _deal(game.num_players, seed, game.layout))
         recompute_derived(&game.g, &self.s)
         self.s.key = full_key_c(&game.g, &self.s)
@@ -461,9 +461,22 @@ cdef class State:
     @staticmethod
     cdef State wrap(Game game, const StateC* s):
         cdef State st = State.__new__(State)
-        set_game(st, game)
+        st.bind(game)
         st.s = s[0]
         return st
+
+    cdef void bind(self, object game) except *:
+        self.game = <Game?>game
+        self.ops = &BURANO_OPS
+        self.game_ptr = &self.game.g
+        self.state_ptr = &self.s
+
+    cdef NativeState copy(self):
+        return State.wrap(self.game, &self.s)
+
+    def key(self):
+        """The 64-bit Zobrist key of the position (kept incrementally; `full_key()` recomputes it)."""
+        return self.s.key
 
     # --- conversions
 
@@ -499,7 +512,7 @@ cdef class State:
         elif game.num_players != ref.num_players or game.layout != ref.layout:
             raise PositionError("the position does not belong to this game (player count or workshop layout)")
         st = State.__new__(State)
-        set_game(st, game)
+        st.bind(game)
         load_position(&st.s, ref)
         recompute_derived(&game.g, &st.s)
         st.s.key = full_key_c(&game.g, &st.s)
@@ -565,11 +578,6 @@ cdef class State:
             seat = _parse_seat(seat, self.s.num_players)
         return _position_to_dict(self.to_position(), seat)
 
-    def to_json(self, seat=None, indent=None):
-        """The full position, or the view of one seat (hidden things left out); `seat` as in `to_dict`."""
-        indent = _check_indent(indent)
-        return json.dumps(self.to_dict(seat), indent=indent)
-
     def __str__(self):
         from burano_ai.games.burano.render import render_state
         return render_state(self)
@@ -578,14 +586,7 @@ cdef class State:
         return (f"<burano_ai.games.burano._core.State {self.game.num_players}p {STAGE_NAMES[self.s.stage]} "
                 f"{PHASE_NAMES[self.s.phase]} actor={self.s.actor} key=0x{self.s.key:016x}>")
 
-    def __reduce__(self):
-        return (_state_from_bytes, (self.game, (<char*>&self.s)[:sizeof(StateC)]))
-
     # --- the OpenSpiel-style API
-
-    @property
-    def num_players(self):
-        return self.s.num_players
 
     @property
     def phase(self):
@@ -678,15 +679,6 @@ cdef class State:
         """Count every conserved component wherever it lies (`Position.component_counts`)."""
         return self.to_position().component_counts()
 
-    def current_player(self):
-        return current_player_c(&self.s)
-
-    def is_terminal(self):
-        return self.s.phase == PH_GAME_OVER
-
-    def is_chance_node(self):
-        return self.s.phase == PH_CHANCE_NODE
-
     def legal_actions(self, player=None):
         """Sorted legal action ids of the player to move (empty at chance nodes and at the end).
 
@@ -707,20 +699,11 @@ cdef class State:
         self.legal_known = True
         return [buf[i] for i in range(n)]
 
-    def apply_action(self, action):
-        """Apply a legal action or, at a chance node, an offered chance outcome.
-
-        Raises:
-            TypeError: `action` is not an int (a bool or a float is no action id; numpy integers are).
-            IllegalMoveError: `action` is not legal here, not an outcome offered at this chance node,
-                or the game is over; the state is left untouched.
-        """
+    cdef void apply_checked(self, action, text) except *:
+        """NativeState's checked apply, with the bit set of the last `legal_actions()` for a fast check."""
         cdef int overflow = 0
-        cdef long a
+        cdef long a = PyLong_AsLongAndOverflow(action, &overflow)
         cdef bint ok
-        if type(action) is not int:
-            action = _actions.action_id(action)
-        a = PyLong_AsLongAndOverflow(action, &overflow)
         if overflow or a < 0 or a >= NUM_ACTIONS:
             ok = False
         elif self.legal_known and self.s.phase != PH_CHANCE_NODE and self.s.phase != PH_GAME_OVER:
@@ -728,7 +711,7 @@ cdef class State:
         else:
             ok = is_offered_c(&self.game.g, &self.s, a)
         if not ok:
-            raise self.illegal_error(action, None)
+            raise self.illegal_error(action, text)
         self.apply_unchecked(<int>a)
 
     cdef void apply_unchecked(self, int action) except *:
@@ -748,25 +731,6 @@ cdef class State:
             offered = self.legal_actions()
         kind = CHANCE_KIND_NAMES[self.s.chance_kind] if self.s.phase == PH_CHANCE_NODE else None
         return _actions.illegal_action_error(action, text, PHASE_NAMES[self.s.phase], kind, self._where(), offered)
-
-    def chance_outcomes(self):
-        """(action, probability) of each chance outcome; empty when this is not a chance node."""
-        cdef int actions[NUM_MARKER_MAPPINGS]
-        cdef double probs[NUM_MARKER_MAPPINGS]
-        cdef int n = chance_outcomes_c(&self.game.g, &self.s, actions, probs), i
-        return [(actions[i], probs[i]) for i in range(n)]
-
-    def chance_outcome_actions(self):
-        return [a for a, _ in self.chance_outcomes()]
-
-    def clone(self):
-        return State.wrap(self.game, &self.s)
-
-    def __copy__(self):
-        return State.wrap(self.game, &self.s)
-
-    def __deepcopy__(self, memo):
-        return State.wrap(self.game, &self.s)
 
     def scores(self):
         """Victory points of each seat (final once the game is over)."""
@@ -790,10 +754,6 @@ cdef class State:
 
     # --- how the search treats the pending decision (the C game interface's answers, for Python)
 
-    def decision_mode(self):
-        """DecisionMode.SECRET (1) while a seat places pyramid cubes, else DecisionMode.OPEN (0)."""
-        return DECISION_SECRET if self.s.phase == PH_PYRAMID else DECISION_OPEN
-
     def prior(self, player, legal):
         """The pyramid prior {action: probability} of `player` over `legal` (`pyramid.colour_prior`), or
         None outside the pyramid phase (Burano has no prior there) and for a seat not deciding.
@@ -804,10 +764,6 @@ cdef class State:
         player, legal = _check_prior_arguments(self, player, legal)
         return None if legal is None else _heuristics.prior(self, player, legal)
 
-    def turn_id(self):
-        """The turn the pending decision belongs to, or NO_TURN (-1): see `turn_id_c`."""
-        return turn_id_c(&self.s)
-
     def chance_kind_name(self, kind=None):
         """The label of a chance kind (`ChanceKind.label`; default: the pending one)."""
         return CHANCE_KIND_NAMES[self.s.chance_kind if kind is None else
@@ -817,13 +773,6 @@ cdef class State:
         """The label of the pending phase (`Phase.label`)."""
         return PHASE_NAMES[self.s.phase]
 
-    def returns(self):
-        """1/k for each of the k winners and 0 for everyone else at the end; zeros before."""
-        if self.s.phase != PH_GAME_OVER:
-            return [0.0] * self.s.num_players
-        win = self.winners()
-        return [1.0 / len(win) if p in win else 0.0 for p in range(self.s.num_players)]
-
     def action_to_string(self, action):
         """The text of an action id (TypeError if `action` is not an int)."""
         return _actions.action_to_str(action)
@@ -832,66 +781,12 @@ cdef class State:
         """The action id of a move text (TypeError if `text` is not a str; IllegalMoveError if it names none)."""
         return _actions.parse_action(text)
 
-    def play(self, text):
-        """Parse a move text, check that it is legal here, and apply it; return the action id.
-
-        Raises:
-            TypeError: `text` is not a str.
-            IllegalMoveError: the text does not parse or the move is not legal in this position (the
-                state is left untouched).
-        """
-        cdef int action = _actions.parse_action(text)
-        if not is_offered_c(&self.game.g, &self.s, action):
-            raise self.illegal_error(action, text.strip())
-        self.apply_unchecked(action)
-        return action
-
     def _where(self):
         if self.s.stage == ST_ROUNDS:
             return f"{('spring', 'summer', 'autumn', 'winter')[self.s.season]} round {self.s.round}"
         return STAGE_NAMES[self.s.stage]
 
     # --- keys, information sets, resampling
-
-    def key(self):
-        """The 64-bit Zobrist key of the position (maintained incrementally)."""
-        return self.s.key
-
-    def full_key(self):
-        """The 64-bit Zobrist key recomputed from scratch (equals `key()`)."""
-        return full_key_c(&self.game.g, &self.s)
-
-    def information_state_key(self, seat):
-        """A 64-bit key equal for all states that `seat` cannot tell apart (what `to_dict(seat)` shows).
-
-        Raises:
-            TypeError / OptionError: `seat` is not a seat of this game (an int or a letter, `parse_seat`).
-        """
-        return info_key_c(&self.game.g, &self.s, _parse_seat(seat, self.s.num_players))
-
-    def resample(self, seat, seed):
-        """Return a copy with everything `seat` cannot know replaced by a consistent random sample.
-
-        Raises:
-            TypeError / OptionError: `seat` is not a seat of this game (an int or a letter, `parse_seat`).
-        """
-        cdef Rng rng
-        cdef State out
-        seat = _parse_seat(seat, self.s.num_players)
-        rng_seed(&rng, <uint64_t>(_check_seed(seed) & _U64))
-        out = State.wrap(self.game, &self.s)
-        resample_c(&self.game.g, &out.s, seat, &rng)
-        return out
-
-    def check(self):
-        """Raise AssertionError naming the first broken invariant.
-
-        Checks that the incremental key and every derived count equal their recomputation, then the
-        position's invariants (conservation, ranges, structure: `Position.check`).
-        """
-        if not state_consistent(&self.game.g, &self.s):
-            raise AssertionError("state inconsistent: incremental key or derived counts differ from recomputation")
-        self.to_position().check()
 
     # --- playouts
 
@@ -926,77 +821,13 @@ cdef object playout_error(int status):
     return RuntimeError("playout did not end within the step limit")
 
 
-cdef inline void set_game(State st, Game game):
-    """Give `st` its Game, and its C game interface (`NativeState`): Burano's ops, the Game's tables, its struct."""
-    st.game = game
-    st.ops = &BURANO_OPS
-    st.game_ptr = &game.g
-    st.state_ptr = &st.s
-
-
 if burano_state_install_freelist(State) != 0:
     raise ImportError("burano_ai.games.burano._core.State: unexpected allocator slots (a GC type?)")
-
-
-def _state_from_bytes(Game game, bytes data):
-    """Unpickle a State (its raw struct, see State.__reduce__)."""
-    cdef State st = State.__new__(State)
-    if len(data) != sizeof(StateC):
-        raise PositionError("pickled state from another build of burano_ai.games.burano._core")
-    set_game(st, game)
-    memcpy(&st.s, <const char*>data, sizeof(StateC))
-    st.s.keyless = 0
-    return st
 
 
 def playout(State state, seed=0, policy="random"):
     """Play a copy of `state` to the end (the state is not changed); return the final scores."""
     return state.clone().playout(seed, policy)
-
-
-cdef void add_wins(const StateC* s, double* wins) noexcept nogil:
-    """Add each seat's return of a finished game (the order of finish, `outcome_c`) to `wins`."""
-    cdef double scores[MAX_PLAYERS]
-    cdef double shares[MAX_PLAYERS]
-    cdef int p
-    outcome_c(s, scores, shares)
-    for p in range(s.num_players):
-        wins[p] += shares[p]
-
-
-def playouts(State state, count, seed=0, policy="random"):
-    """Play `count` games from copies of `state` entirely in C (playout i uses seed + i).
-
-    Returns (total actions applied, summed returns per seat). A benchmark and smoke-test helper.
-
-    Raises:
-        TypeError: `count` or `seed` is not an int. OptionError: `count` is negative or above 10**9.
-    """
-    count = _check_seed(count, "count")
-    if not 0 <= count <= 1_000_000_000:
-        raise OptionError(f"count must lie in 0..1000000000, not {count}")
-    cdef Rng rng
-    cdef StateC work
-    cdef const GameC* g = &state.game.g
-    cdef int pid = policy_id(policy), i, p, steps = 0
-    cdef long total = 0
-    cdef double wins[MAX_PLAYERS]
-    cdef uint64_t base = <uint64_t>(_check_seed(seed) & _U64)
-    cdef long games = count
-    for p in range(MAX_PLAYERS):
-        wins[p] = 0.0
-    with nogil:
-        for i in range(games):
-            work = state.s
-            rng_seed(&rng, base + <uint64_t>i)
-            steps = playout_c(g, &work, &rng, pid)
-            if steps < 0:
-                break
-            total += steps
-            add_wins(&work, wins)
-    if steps < 0:
-        raise playout_error(steps)
-    return total, [wins[p] for p in range(state.s.num_players)]
 
 
 # ================================================================================================

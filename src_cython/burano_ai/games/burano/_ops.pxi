@@ -166,7 +166,7 @@ cdef int ops_playout(const void* game, void* state, Rng* rng, int policy) noexce
     cdef int status = playout_c(<const GameC*>game, <StateC*>state, rng,
                                 POLICY_HEURISTIC if policy == OPS_POLICY_HEURISTIC else POLICY_RANDOM)
     if status >= 0:
-        return OPS_PLAYOUT_OK
+        return status
     return OPS_PLAYOUT_CAPPED if status == PLAYOUT_CAPPED else OPS_PLAYOUT_DEAD_END
 
 
@@ -195,6 +195,14 @@ cdef uint64_t ops_info_key(const void* game, const void* state, int seat) noexce
     return info_key_c(<const GameC*>game, <const StateC*>state, seat)
 
 
+cdef int ops_consistent(const void* game, const void* state) noexcept nogil:
+    return state_consistent(<const GameC*>game, <const StateC*>state)
+
+
+cdef int ops_is_offered(const void* game, const void* state, int action) noexcept nogil:
+    return is_offered_c(<const GameC*>game, <const StateC*>state, action)
+
+
 cdef GameOpsC BURANO_OPS
 
 
@@ -219,7 +227,10 @@ def _init_ops():
     BURANO_OPS.decision_mode = ops_decision_mode
     BURANO_OPS.prior = ops_prior
     BURANO_OPS.turn_id = ops_turn_id
-    BURANO_OPS.full_key = ops_full_key
+    BURANO_OPS.full_key = ops_full_key        # Burano's key is not kept during playouts: always recomputed
+    BURANO_OPS.recompute_key = ops_full_key
+    BURANO_OPS.consistent = ops_consistent
+    BURANO_OPS.is_offered = ops_is_offered
     BURANO_OPS.info_key = ops_info_key
     _require(<int>CHANCE_PLAYER == <int>OPS_CHANCE_PLAYER and <int>TERMINAL_PLAYER == <int>OPS_TERMINAL_PLAYER
              and <int>MAX_PLAYERS <= <int>MAX_SEATS and NUM_MARKER_MAPPINGS <= NUM_ACTIONS, "the C game interface")

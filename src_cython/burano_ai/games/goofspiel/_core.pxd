@@ -71,7 +71,5 @@ cdef class State(NativeState):
     cdef GsStateC s
     cdef readonly Game game
 
-    cdef void bind(self, Game game)      # points the NativeState fields at GOOFSPIEL_OPS, game.g and s
-    cdef State copy(self)
-    cdef bint is_offered(self, long action)   # a legal bid, or an offered prize at a chance node
-    cdef void apply_checked(self, action, text) except *   # IllegalMoveError (state untouched) or apply
+    cdef void bind(self, object game) except *   # points the NativeState fields at GOOFSPIEL_OPS, game.g and s
+    cdef object illegal_error(self, action, text)

@@ -24,7 +24,7 @@ from burano_ai._build cimport BURANO_DEBUG_BUILD
 from burano_ai._rng cimport Rng, rng_seed, rng_below, rng_uniform
 from burano_ai.core._game cimport (
     DECISION_OPEN, DECISION_SECRET, GAME_ABI_VERSION, NO_TURN, OPS_CHANCE_PLAYER, OPS_PLAYOUT_CAPPED,
-    OPS_PLAYOUT_DEAD_END, OPS_PLAYOUT_OK, OPS_POLICY_HEURISTIC, OPS_TERMINAL_PLAYER, GameOpsC, NativeState,
+    OPS_PLAYOUT_DEAD_END, OPS_POLICY_HEURISTIC, OPS_TERMINAL_PLAYER, GameOpsC, NativeState,
 )
 
 import json
@@ -387,6 +387,10 @@ cdef uint64_t ops_info_key(const void* game, const void* state, int seat) noexce
     return info_key_c(<const GsGameC*>game, <const GsStateC*>state, seat)
 
 
+cdef int ops_consistent(const void* game, const void* state) noexcept nogil:
+    return state_consistent(<const GsGameC*>game, <const GsStateC*>state)
+
+
 cdef GameOpsC GOOFSPIEL_OPS
 fill_common_ops(&GOOFSPIEL_OPS)
 GOOFSPIEL_OPS.num_actions = GS_MAX_CARDS
@@ -399,6 +403,7 @@ GOOFSPIEL_OPS.decision_mode = ops_decision_mode
 GOOFSPIEL_OPS.prior = ops_prior
 GOOFSPIEL_OPS.turn_id = ops_turn_id
 GOOFSPIEL_OPS.info_key = ops_info_key
+GOOFSPIEL_OPS.consistent = ops_consistent
 GOOFSPIEL_OPS.name = b"goofspiel"
 GOOFSPIEL_OPS.encoder_version = GS_ENCODER_VERSION
 GOOFSPIEL_OPS.num_features = gs_num_features
@@ -496,10 +501,8 @@ cdef class Game:
 
 
 cdef class State(NativeState):
-    """A Goofspiel position in a C struct, with the reference `State`'s API and the C game interface.
-
-    Beyond the reference: `full_key()` recomputes the key, `playout(seed, policy)` plays to the end in C.
-    """
+    """A Goofspiel position in a C struct, with the reference `State`'s API and the C game interface
+    (the game-independent part of the API is `NativeState`'s)."""
 
     def __init__(self, Game game):
         """The position before the first round starts (use `Game.new_initial_state`)."""
@@ -514,17 +517,11 @@ cdef class State(NativeState):
         self.s.phase = GS_PHASE_CHANCE
         self.s.key = full_key_c(&game.g, &self.s)
 
-    cdef void bind(self, Game game):
-        self.game = game
+    cdef void bind(self, object game) except *:
+        self.game = <Game?>game
         self.ops = &GOOFSPIEL_OPS
-        self.game_ptr = &game.g
+        self.game_ptr = &self.game.g
         self.state_ptr = &self.s
-
-    cdef State copy(self):
-        cdef State st = State.__new__(State)
-        st.bind(self.game)
-        st.s = self.s
-        return st
 
     # --- conversions
 
@@ -572,15 +569,11 @@ cdef class State(NativeState):
         return pos
 
     def to_dict(self, seat=None):
-        """The position as a JSON-ready dict, full or as `seat` sees it (`position.position_to_dict`)."""
+        """The position as a JSON-ready dict, full or as `seat` sees it (the other seats' bids of this
+        round as "?"; `position.position_to_dict`)."""
         if seat is not None:
             seat = _parse_seat(seat, self.s.num_players)
         return _position_to_dict(self.to_position(), seat)
-
-    def to_json(self, seat=None, indent=None):
-        """The full position, or the view of one seat (the other seats' bids of this round as "?")."""
-        indent = _check_indent(indent)
-        return json.dumps(self.to_dict(seat), indent=indent)
 
     def __str__(self):
         return _render(self.to_dict())
@@ -588,14 +581,7 @@ cdef class State(NativeState):
     def __repr__(self):
         return f"<goofspiel State round {self.s.round} {_rules.PHASE_NAMES[self.s.phase]} key {self.s.key:016x}>"
 
-    def __reduce__(self):
-        return (_state_from_bytes, (self.game, (<char*>&self.s)[:sizeof(GsStateC)]))
-
     # --- fields
-
-    @property
-    def num_players(self):
-        return self.s.num_players
 
     @property
     def num_cards(self):
@@ -641,31 +627,6 @@ cdef class State(NativeState):
     def points(self):
         return [self.s.points[p] for p in range(self.s.num_players)]
 
-    # --- the State API
-
-    def current_player(self):
-        return current_player_c(&self.s)
-
-    def is_terminal(self):
-        return self.s.phase == GS_PHASE_OVER
-
-    def is_chance_node(self):
-        return self.s.phase == GS_PHASE_CHANCE
-
-    def legal_actions(self, player=None):
-        """The bids of the seat to move as action ids (card - 1), sorted; empty at chance and at the end.
-
-        With `player` (a 0-based int or a seat letter), the ids if that seat is to bid, else [].
-        """
-        return legal_action_list(self, player)
-
-    def chance_outcomes(self):
-        """(outcome, probability) of each prize that may be revealed (uniform); empty off chance nodes."""
-        return chance_outcome_list(self)
-
-    def chance_outcome_actions(self):
-        return [a for a, _ in self.chance_outcomes()]
-
     @property
     def chance_kind(self):
         """The kind of the pending chance event: always 0, the prize reveal (`rules.CHANCE_KIND_NAMES`)."""
@@ -680,47 +641,16 @@ cdef class State(NativeState):
         """The label of the pending phase: "chance", "bid" or "over"."""
         return _rules.PHASE_NAMES[self.s.phase]
 
-    cdef bint is_offered(self, long a):
-        if a < 0 or a >= self.game.num_cards:
-            return False
-        if self.s.phase == GS_PHASE_CHANCE:
-            return (self.s.prizes_left >> a) & 1
-        if self.s.phase == GS_PHASE_BID:
-            return (self.s.hands[self.s.bidder] >> a) & 1
-        return False
+    # --- move texts
 
-    cdef void apply_checked(self, action, text) except *:
-        cdef long a = action
-        if not self.is_offered(a):
-            if self.s.phase == GS_PHASE_OVER:
-                offered = None
-            elif self.s.phase == GS_PHASE_CHANCE:
-                offered = self.chance_outcome_actions()
-            else:
-                offered = self.legal_actions()
-            raise _rules.illegal_move_error(action, text, self.s.phase, self._where(), offered)
-        apply_action_c(&self.game.g, &self.s, <int>a)
-        if BURANO_DEBUG_BUILD and not state_consistent(&self.game.g, &self.s):
-            raise AssertionError("goofspiel state inconsistent after apply_action")
-
-    def apply_action(self, action):
-        """Apply a legal bid or, at a chance node, an offered prize.
-
-        Raises:
-            TypeError: `action` is not an int (a bool or a float is no action id; numpy integers are).
-            IllegalMoveError: not a legal bid, not an offered prize, or the game is over; the state is
-                left untouched.
-        """
-        action = _rules.action_id(action)
-        if not -(1 << 62) < action < (1 << 62):
-            action = -1 if action < 0 else (1 << 62)
-        self.apply_checked(action, None)
-
-    def play(self, text):
-        """Parse a move text ("bid 7", at a chance node "prize 5"), check it and apply it; return the id."""
-        action = self.string_to_action(text)
-        self.apply_checked(action, text.strip())
-        return action
+    cdef object illegal_error(self, action, text):
+        if self.s.phase == GS_PHASE_OVER:
+            offered = None
+        elif self.s.phase == GS_PHASE_CHANCE:
+            offered = self.chance_outcome_actions()
+        else:
+            offered = self.legal_actions()
+        return _rules.illegal_move_error(action, text, self.s.phase, self._where(), offered)
 
     def action_to_string(self, action):
         """"prize N" at a chance node, "bid N" otherwise (TypeError if `action` is not an int)."""
@@ -737,15 +667,6 @@ cdef class State(NativeState):
     def _where(self):
         return _rules.where(self.s.phase, self.s.round, self.s.bidder, self.s.prize)
 
-    def clone(self):
-        return self.copy()
-
-    def __copy__(self):
-        return self.copy()
-
-    def __deepcopy__(self, memo):
-        return self.copy()
-
     # --- outcome
 
     def scores(self):
@@ -761,82 +682,10 @@ cdef class State(NativeState):
         best = max(self.points)
         return [p for p in range(self.s.num_players) if self.s.points[p] == best]
 
-    def returns(self):
-        """1/k for each of the k winners and 0 for everyone else at the end; zeros before."""
-        cdef double scores[GS_MAX_PLAYERS]
-        cdef double shares[GS_MAX_PLAYERS]
-        if self.s.phase != GS_PHASE_OVER:
-            return [0.0] * self.s.num_players
-        outcome_c(&self.game.g, &self.s, scores, shares)
-        return [shares[p] for p in range(self.s.num_players)]
-
     def estimated_scores(self):
         """Points plus a fair share (1/n) of the prizes still unresolved (current prize included)."""
         left = sum(mask_to_cards(self.s.prizes_left)) + self.s.prize
         return [self.s.points[p] + left / self.s.num_players for p in range(self.s.num_players)]
-
-    def decision_mode(self):
-        """DecisionMode.SECRET (1) for every bid, OPEN (0) elsewhere."""
-        return ops_decision_mode(&self.game.g, &self.s)
-
-    def prior(self, player, legal):
-        """Bid near the prize's value: weight 1 / (1 + |card - prize|) over `legal`; None off bids."""
-        cdef int buf[GS_MAX_CARDS]
-        cdef double out[GS_MAX_CARDS]
-        cdef int n, i
-        player, legal = _check_prior_arguments(self, player, legal)   # ids legal here: none past the buffer
-        if legal is None:
-            return None
-        n = len(legal)
-        for i in range(n):
-            buf[i] = legal[i]
-        if not ops_prior(&self.game.g, &self.s, player, buf, n, out):
-            return None
-        return {buf[i]: out[i] for i in range(n)}
-
-    def turn_id(self):
-        """round * 8 + the bidder during the bidding (each bid its own turn); NO_TURN elsewhere."""
-        return ops_turn_id(&self.game.g, &self.s)
-
-    # --- keys, information sets, resampling
-
-    def key(self):
-        """The 64-bit Zobrist key (maintained incrementally; the reference's, bit for bit)."""
-        return self.s.key
-
-    def full_key(self):
-        """The key recomputed from the fields (equals `key()`)."""
-        return full_key_c(&self.game.g, &self.s)
-
-    def information_state_key(self, seat):
-        """A 64-bit key equal for all states `seat` cannot tell apart (the other seats' bids hidden)."""
-        return info_key_c(&self.game.g, &self.s, _parse_seat(seat, self.s.num_players))
-
-    def resample(self, seat, seed):
-        """A copy with each other seat's bid of this round redrawn uniformly from that seat's hand."""
-        cdef Rng rng
-        cdef State out
-        seat = _parse_seat(seat, self.s.num_players)
-        rng_seed(&rng, <uint64_t>(_check_seed(seed) & _U64))
-        out = self.copy()
-        resample_c(&self.game.g, &out.s, seat, &rng)
-        return out
-
-    def check(self):
-        """Raise AssertionError naming the first broken invariant (key, points, phase, then `Position.check`)."""
-        if not state_consistent(&self.game.g, &self.s):
-            raise AssertionError("state inconsistent: incremental key, points, round, phase or bidder "
-                                 "differ from their recomputation")
-        self.to_position().check()
-
-    # --- playouts
-
-    def playout(self, seed=0, policy="random"):
-        """Play this state to the end in place (C loop, no GIL); return the final scores.
-
-        Chance samples a prize uniformly; `policy` "random" bids uniformly, "heuristic" near the prize.
-        """
-        return playout_in_place(self, seed, policy)
 
 
 cdef list mask_to_cards(uint32_t mask):
@@ -845,17 +694,3 @@ cdef list mask_to_cards(uint32_t mask):
         out.append(GS_CTZ(mask) + 1)
         mask &= mask - 1
     return out
-
-
-def playout(State state, seed=0, policy="random"):
-    """Play a copy of `state` to the end (the state is not changed); return the final scores."""
-    return state.clone().playout(seed, policy)
-
-
-# The State glue every core shares (`_state_from_bytes`, `playouts`, `playout_policy`, the helpers of
-# legal_actions, chance_outcomes and playout above).
-CORE_GAME_KEY = "goofspiel"
-cdef enum:
-    CORE_MAX_LEGAL = GS_MAX_CARDS
-    CORE_MAX_OUTCOMES = GS_MAX_CARDS
-include "burano_ai/core/_state_glue.pxi"

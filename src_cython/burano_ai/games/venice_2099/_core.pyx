@@ -30,7 +30,7 @@ from burano_ai._build cimport BURANO_DEBUG_BUILD
 from burano_ai._rng cimport Rng, rng_seed, rng_below
 from burano_ai.core._game cimport (
     DECISION_OPEN, GAME_ABI_VERSION, NO_TURN, OPS_CHANCE_PLAYER, OPS_PLAYOUT_CAPPED, OPS_PLAYOUT_DEAD_END,
-    OPS_PLAYOUT_OK, OPS_TERMINAL_PLAYER, GameOpsC, NativeState,
+    OPS_TERMINAL_PLAYER, GameOpsC, NativeState,
 )
 
 cdef extern from *:
@@ -1206,17 +1206,11 @@ cdef class State(NativeState):
         self.bind(game)
         self.set_from(_Position(game.num_players, game.options))
 
-    cdef void bind(self, Game game):
-        self.game = game
+    cdef void bind(self, object game) except *:
+        self.game = <Game?>game
         self.ops = &VENICE_2099_OPS
-        self.game_ptr = &game.g
+        self.game_ptr = &self.game.g
         self.state_ptr = &self.s
-
-    cdef State copy(self):
-        cdef State st = State.__new__(State)
-        st.bind(self.game)
-        st.s = self.s
-        return st
 
     def set_from(self, pos):
         """Load the fields of a `position.Position` of this State's game; derive the rest and the key.
@@ -1321,11 +1315,6 @@ cdef class State(NativeState):
             seat = _parse_seat(seat, self.s.num_players)
         return _position_to_dict(self.to_position(), seat)
 
-    def to_json(self, seat=None, indent=None):
-        """The position; a seat's view hides the other hands and the set-aside pile (§9)."""
-        indent = _check_indent(indent)
-        return json.dumps(self.to_dict(seat), indent=indent)
-
     def __str__(self):
         return _render(self.to_dict())
 
@@ -1333,14 +1322,7 @@ cdef class State(NativeState):
         return (f"<venice-2099 State turn {self.turn() + 1} {_rules.PHASE_NAMES[self.s.phase]} "
                 f"key {self.s.key:016x}>")
 
-    def __reduce__(self):
-        return (_state_from_bytes, (self.game, (<char*>&self.s)[:sizeof(VeStateC)]))
-
     # --- the position's fields (fresh lists, as the reference's attributes read)
-
-    @property
-    def num_players(self):
-        return self.s.num_players
 
     @property
     def options(self):
@@ -1477,23 +1459,6 @@ cdef class State(NativeState):
 
     # --- the State API
 
-    def current_player(self):
-        return current_player_c(&self.s)
-
-    def is_terminal(self):
-        return self.s.phase == VE_PHASE_OVER
-
-    def is_chance_node(self):
-        return self.s.phase == VE_PHASE_SETUP
-
-    def legal_actions(self, player=None):
-        """The legal moves of the seat to move, sorted; empty at chance nodes and at the end."""
-        return legal_action_list(self, player)
-
-    def chance_outcomes(self):
-        """(outcome, probability) of the pending setup step; empty off chance nodes."""
-        return chance_outcome_list(self)
-
     @property
     def chance_kind(self):
         """The pending chance event (`rules.CHANCE_*`); 0 off chance nodes."""
@@ -1505,19 +1470,6 @@ cdef class State(NativeState):
 
     def phase_name(self):
         return _rules.PHASE_NAMES[self.s.phase]
-
-    cdef bint is_offered(self, int a):
-        cdef int actions[VE_NUM_ACTIONS]
-        cdef double probs[VE_MAX_OUTCOMES]
-        cdef int n, i
-        if self.s.phase == VE_PHASE_SETUP:
-            n = chance_outcomes_c(&self.game.g, &self.s, actions, probs)
-        else:
-            n = legal_actions_c(&self.game.g, &self.s, actions)
-        for i in range(n):
-            if actions[i] == a:
-                return True
-        return False
 
     def _text_context(self):
         cdef int p, f
@@ -1545,40 +1497,6 @@ cdef class State(NativeState):
         if self.s.phase == VE_PHASE_PLACE:
             return f"during the placement, seat {who} to place"
         return f"in turn {self.turn() + 1} ({_rules.PHASE_NAMES[self.s.phase]}), seat {who} to move"
-
-    def _apply_checked(self, action, text):
-        if self.s.phase == VE_PHASE_OVER:
-            raise IllegalMoveError(f"illegal move {text or action!r}: the game is over")
-        if not (0 <= action < VE_NUM_ACTIONS and self.is_offered(action)):
-            offered = [a for a, _ in self.chance_outcomes()] if self.is_chance_node() else self.legal_actions()
-            shown = text if text is not None else (
-                self.action_to_string(action) if 0 <= action < VE_NUM_ACTIONS else f"action {action}")
-            listed = ", ".join(self.action_to_string(a) for a in offered[:12])
-            more = ", ..." if len(offered) > 12 else ""
-            raise IllegalMoveError(f"illegal move {shown!r} {self.where()}: legal are {listed}{more}")
-        apply_action_c(&self.game.g, &self.s, <int>action)
-        if BURANO_DEBUG_BUILD and self.s.key != full_key_c(&self.game.g, &self.s):
-            raise AssertionError("venice-2099 incremental key differs from its recomputation")
-
-    def apply_action(self, action):
-        """Apply a legal move or an offered chance outcome (IllegalMoveError, state untouched)."""
-        action = _rules.action_id(action)
-        self._apply_checked(action, None)
-
-    def play(self, text):
-        """Parse a move text, check it and apply it; return its id."""
-        action = self.string_to_action(text)
-        self._apply_checked(action, text.strip())
-        return action
-
-    def clone(self):
-        return self.copy()
-
-    def __copy__(self):
-        return self.copy()
-
-    def __deepcopy__(self, memo):
-        return self.copy()
 
     # --- scoring (§7)
 
@@ -1626,14 +1544,6 @@ cdef class State(NativeState):
         keys = [self.finishing_key(p) for p in range(self.s.num_players)]
         return [p for p in range(self.s.num_players) if keys[p] == max(keys)]
 
-    def returns(self):
-        cdef double scores[VE_MAX_PLAYERS]
-        cdef double shares[VE_MAX_PLAYERS]
-        if self.s.phase != VE_PHASE_OVER:
-            return [0.0] * self.s.num_players
-        outcome_c(&self.game.g, &self.s, scores, shares)
-        return [shares[p] for p in range(self.s.num_players)]
-
     def estimated_scores(self):
         """A cut-off evaluation: §7 on the final board this state's deal fixes (§10.9 item 1: every card
         in a hand sinks its district), a figure counting where it stands now."""
@@ -1641,72 +1551,3 @@ cdef class State(NativeState):
         if self.s.phase != VE_PHASE_OVER and self.s.phase != VE_PHASE_SETUP:
             doomed = doomed_districts(&self.game.g, &self.s)
         return [float(score_c(&self.game.g, &self.s, p, doomed)) for p in range(self.s.num_players)]
-
-    def decision_mode(self):
-        return DECISION_OPEN
-
-    def prior(self, player, legal):
-        """The search prior of `player` over `legal` (`heuristic.prior`, computed in C), or None."""
-        cdef int buf[VE_NUM_ACTIONS]
-        cdef double out[VE_NUM_ACTIONS]
-        cdef int i, n
-        player, legal = _check_prior_arguments(self, player, legal)   # ids legal here: none past the buffer
-        if legal is None:
-            return None
-        n = len(legal)
-        for i in range(n):
-            buf[i] = legal[i]
-        if not prior_c(&self.game.g, &self.s, player, buf, n, out):
-            return None
-        return {buf[i]: out[i] for i in range(n)}
-
-    def turn_id(self):
-        return turn_id_c(&self.game.g, &self.s)
-
-    # --- keys and views
-
-    def key(self):
-        """The 64-bit Zobrist key (maintained incrementally; the reference's, bit for bit)."""
-        return self.s.key
-
-    def full_key(self):
-        """The key recomputed from the fields (equals `key()`)."""
-        return full_key_c(&self.game.g, &self.s)
-
-    def information_state_key(self, seat):
-        """Equal for states `seat` cannot tell apart: the other hands and the set-aside pile hidden (§9)."""
-        return info_key_c(&self.game.g, &self.s, _parse_seat(seat, self.s.num_players))
-
-    def resample(self, seat, seed):
-        """A copy with the other hands redrawn by §10.3's exact uniform sampler (the reference's draws)."""
-        cdef Rng rng
-        cdef State out
-        seat = _parse_seat(seat, self.s.num_players)
-        rng_seed(&rng, <uint64_t>(_check_seed(seed) & _U64))
-        out = self.copy()
-        resample_c(&self.game.g, &out.s, seat, &rng)
-        return out
-
-    def check(self):
-        """Raise AssertionError naming the first broken invariant (the key, then `Position.check`)."""
-        check_incremental_key(self)
-
-    def sample_chance(self, seed):
-        """A chance outcome drawn by the C sampler seeded `seed` (the state is not changed), or -1 off chance nodes."""
-        return sample_chance_of(self, seed)
-
-    # --- playouts
-
-    def playout(self, seed=0, policy="random"):
-        """Play this state to the end in place (C loop, no GIL; `policy` "random" or "heuristic"); return the scores."""
-        return playout_in_place(self, seed, policy)
-
-
-
-# The State glue every core shares (`_state_from_bytes`, `playouts`, the helpers of legal_actions,
-# chance_outcomes, check, sample_chance and playout above).
-CORE_GAME_KEY = "venice-2099"
-cdef enum:
-    CORE_MAX_LEGAL = VE_NUM_ACTIONS
-    CORE_MAX_OUTCOMES = VE_MAX_OUTCOMES
-include "burano_ai/core/_state_glue.pxi"

@@ -146,6 +146,4 @@ cdef class State(NativeState):
     cdef WbStateC s
     cdef readonly Game game
 
-    cdef void bind(self, Game game)
-    cdef State copy(self)
-    cdef bint is_offered(self, int action)
+    cdef void bind(self, object game) except *
