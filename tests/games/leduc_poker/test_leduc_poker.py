@@ -1,0 +1,40 @@
+"""Leduc poker (burano_ai/games/leduc_poker/): game for game against pyspiel's `leduc_poker`, its views."""
+
+from __future__ import annotations
+
+import pytest
+
+from burano_ai.games import get_spec
+from tests.openspiel_lockstep import lockstep
+
+pyspiel = pytest.importorskip("pyspiel")
+SPEC = get_spec("leduc-poker")
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_agrees_with_pyspiel(players):
+    theirs = pyspiel.load_game("leduc_poker", {"players": players})
+    ours = SPEC.new_game(players)
+    assert (ours.num_distinct_actions(), ours.max_chance_outcomes()) == \
+        (theirs.num_distinct_actions(), theirs.max_chance_outcomes())
+    assert SPEC.payoff_range(players) == (theirs.min_utility(), theirs.max_utility())
+    counts = lockstep(ours, theirs, games=400, seed=players)
+    assert counts["games"] == 400 and counts["chance"] >= 400 * players
+
+
+def test_a_hand_in_words():
+    state = SPEC.new_game(2).new_initial_state()
+    for text in ("deal Ks", "deal Jh", "raise", "call", "board Js", "call", "raise", "call"):
+        state.play(text)
+    assert state.is_terminal() and state.returns() == [-7.0, 7.0]     # B pairs the board
+    assert state.to_dict(0)["history"][1] == "deal Jh"
+
+
+def test_a_fold_keeps_the_other_card_hidden():
+    state = SPEC.new_game(2).new_initial_state()
+    for text in ("deal Ks", "deal Jh", "raise", "fold"):
+        state.play(text)
+    assert state.returns() == [1.0, -1.0]
+    assert state.to_dict(0)["history"] == ["deal Ks", "?", "raise", "fold"]
+    world = state.resample(0, 3)
+    assert world.to_dict(0) == state.to_dict(0) and world.returns() == state.returns()
