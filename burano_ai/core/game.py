@@ -264,6 +264,23 @@ DECLARATION = ("key", "title", "min_players", "max_players", "default_players", 
                "implementations", "capabilities", "game_options", "utility", "payoff_range", "action_counts")
 
 
+class Declaration:
+    """The declaration members a game of win/loss shares gets without writing them: `utility` "shares",
+    returns in 0..1, and the counts read off its Game (a spec of the games written before the declaration
+    inherits it; `core.spec.SpecBase` builds on it)."""
+
+    utility: str = "shares"
+
+    def payoff_range(self, num_players: int) -> tuple[float, float]:
+        """(lowest, highest) return of a seat: 0..1 for win shares."""
+        return 0.0, 1.0
+
+    def action_counts(self, num_players: int) -> tuple[int, int]:
+        """(distinct actions, most chance outcomes at one node), read off the Game of `num_players`."""
+        game = self.new_game(num_players)  # type: ignore[attr-defined]
+        return game.num_distinct_actions(), game.max_chance_outcomes()
+
+
 def payoff_range_of(game: Any) -> tuple[float, float] | None:
     """(lowest, highest) return of a seat of `game` (a Game) when its utility model is "payoff", else None.
 

@@ -256,6 +256,17 @@ class HistoryState:
             else f"for {SEAT_LETTERS[mover]}"
         return f"at step {len(self.history) + 1} {who}"
 
+    def check(self) -> None:
+        """Raise AssertionError naming the first broken invariant: the fields are those the history gives
+        when replayed from the start (with every step offered where it was played), one owner a step."""
+        assert len(self.owners) == len(self.history), "one owner per step"
+        replay = type(self)(self.game)
+        for i, action in enumerate(self.history):
+            assert action in replay._offered(), f"step {i}: {action} was not offered there"
+            replay._step(action)
+        for name, value in self.__dict__.items():
+            assert name == "game" or replay.__dict__[name] == value, f"{name}: not what the history gives"
+
     def clone(self) -> HistoryState:
         out = object.__new__(type(self))
         out.__dict__ = {k: _copied(v) for k, v in self.__dict__.items()}

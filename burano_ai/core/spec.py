@@ -11,13 +11,13 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
-from burano_ai.core.game import BotDeclaration, StepVisibility, import_game_class
+from burano_ai.core.game import BotDeclaration, Declaration, StepVisibility, import_game_class
 from burano_ai.core.history import PUBLIC, load_history_position
 from burano_ai.core.people import PeopleSide
 from burano_ai.core.seats import SEAT_LETTERS
 
 
-class SpecBase(PeopleSide):
+class SpecBase(Declaration, PeopleSide):
     """The defaults of every `GameSpec` member besides the declaration (module docstring)."""
 
     key: str
@@ -29,16 +29,12 @@ class SpecBase(PeopleSide):
     implementations: Mapping[str, str]
     capabilities: frozenset[str] = frozenset()
     game_options = MappingProxyType({})
-    #: "shares" (win/loss shares) or "payoff" (chips; `payoff_range`): `core.game.UTILITY_MODELS`.
-    utility: str = "shares"
-
-    def payoff_range(self, num_players: int) -> tuple[float, float]:
-        """(lowest, highest) return of a seat: 0..1 for win shares."""
-        return 0.0, 1.0
+    # utility ("shares" or "payoff": `core.game.UTILITY_MODELS`) and payoff_range: `core.game.Declaration`'s.
 
     def action_counts(self, num_players: int) -> tuple[int, int]:
-        """(distinct actions, most chance outcomes at one node) of a game of `num_players`."""
-        raise NotImplementedError
+        """(distinct actions, most chance outcomes at one node) of a game of `num_players`: the Game reads
+        them here, so a game declares them."""
+        raise NotImplementedError(f"{type(self).__name__} must declare action_counts (core.game.DECLARATION)")
 
     # --- the Game
 
