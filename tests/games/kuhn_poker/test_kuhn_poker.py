@@ -42,3 +42,17 @@ def test_a_view_hides_the_other_card_and_loads_into_a_consistent_world():
         assert world.to_dict(1) == view and world.cards[1] == 3
     with pytest.raises(PositionError, match=r"position.history\[2\]: illegal move .deal K."):
         SPEC.load_position({**view, "history": ["?", "deal K", "deal K", "bet"]})
+
+
+def test_the_search_maximises_chips_not_the_share_of_the_pot():
+    """Holding the lowest card facing a bet, folding loses 1 chip and calling 2: both lose the pot (a
+    win-share search is indifferent), so only a search of payoffs folds."""
+    from burano_ai import engine
+    from burano_ai.search import Limit
+    state = SPEC.new_game(2).new_initial_state()
+    for text in ("deal J", "deal K", "pass", "bet"):
+        state.play(text)
+    result = engine.suggest(state, limit=Limit(iterations=400), seed=1)
+    fold, call = (next(c for c in result.candidates if c.move == m) for m in ("pass", "bet"))
+    assert result.best.move == "pass" and fold.visits > 4 * call.visits
+    assert (fold.expected_vp, call.expected_vp) == (-1.0, -2.0)     # chips
