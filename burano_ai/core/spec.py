@@ -11,6 +11,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
+from burano_ai.core.errors import BuranoError
 from burano_ai.core.game import BotDeclaration, Declaration, StepVisibility, import_game_class
 from burano_ai.core.history import PUBLIC, load_history_position
 from burano_ai.core.people import PeopleSide
@@ -75,9 +76,27 @@ class SpecBase(Declaration, PeopleSide):
         return StepVisibility(kind, owner if state.is_chance_node() else None, (owner,))
 
     def hidden_in_export(self, steps: Sequence[Any], seat: int) -> set[int]:
-        """The steps `seat` did not see."""
+        """The steps `seat` did not see, but for those of seats whose private steps the end shows to all
+        (`HistoryState._revealed`: a poker showdown), read off the game the steps play."""
         letter = SEAT_LETTERS[seat]
-        return {i for i, step in enumerate(steps) if not step.visible_to(letter)}
+        revealed = self._revealed_at_end(steps)
+        return {i for i, step in enumerate(steps) if not step.visible_to(letter)
+                and (step.seat if step.is_chance else step.actor) not in revealed}
+
+    def _revealed_at_end(self, steps: Sequence[Any]) -> set[str]:
+        """The letters of the seats `HistoryState._revealed` names after `steps` (the full record's), played
+        in a game of the seats the steps name and the default options; none when they do not play there."""
+        named = [s for step in steps for s in (step.actor, step.seat, *(step.seen_by or ()))
+                 if isinstance(s, str) and len(s) == 1 and s in SEAT_LETTERS]
+        if not named:
+            return set()
+        try:
+            state = self.new_game(max(SEAT_LETTERS.index(s) for s in named) + 1).new_initial_state()
+            for step in steps:
+                state.play(step.move)
+        except BuranoError:
+            return set()
+        return {SEAT_LETTERS[p] for p in state._revealed()}
 
     def narrate_step(self, step, hidden: bool) -> str:
         """``B: bet``, ``deal (hidden)``."""

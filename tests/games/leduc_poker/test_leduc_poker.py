@@ -38,3 +38,20 @@ def test_a_fold_keeps_the_other_card_hidden():
     assert state.to_dict(0)["history"] == ["deal Ks", "?", "raise", "fold"]
     world = state.resample(0, 3)
     assert world.to_dict(0) == state.to_dict(0) and world.returns() == state.returns()
+
+
+@pytest.mark.parametrize("moves, hidden", [
+    (("deal Ks", "deal Jh", "raise", "call", "board Js", "call", "raise", "call"), set()),   # the showdown shows both
+    (("deal Ks", "deal Jh", "raise", "fold"), {1}),                                          # a fold shows nothing
+])
+def test_one_seat_exports_replay_to_the_result(moves, hidden):
+    from burano_ai.record import GameRecord
+    record = GameRecord.new(2, game="leduc-poker")
+    state = record.initial_state()
+    for text in moves:
+        record.add(state, state.string_to_action(text))
+        state.play(text)
+    record.finish(state)
+    export = GameRecord.from_json(record.for_seat(0).to_json())
+    assert {i for i, step in enumerate(export.steps) if step.move is None} == hidden
+    assert list(export.positions())[-1][1].returns() == state.returns()
