@@ -40,3 +40,15 @@ def lockstep(ours, theirs, games: int, seed: int) -> dict[str, int]:
             other.apply_action(action)
         counts["games"] += 1
     return counts
+
+
+def check_against_pyspiel(spec, name: str, players: int, games: int, seed: int) -> dict[str, int]:
+    """Our `spec`'s game of `players` against pyspiel's game `name`: the same counts and payoff range, then
+    `lockstep` over `games` random games."""
+    import pyspiel
+    theirs = pyspiel.load_game(name, {"players": players})
+    ours = spec.new_game(players)
+    assert (ours.num_distinct_actions(), ours.max_chance_outcomes()) == \
+        (theirs.num_distinct_actions(), theirs.max_chance_outcomes())
+    assert spec.payoff_range(players) == (theirs.min_utility(), theirs.max_utility())
+    return lockstep(ours, theirs, games, seed)

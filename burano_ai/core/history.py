@@ -51,8 +51,8 @@ def _fail(field: str, message: str) -> PositionError:
 class HistoryGame:
     """A Game of a `HistoryState` game for one player count and its options (OpenSpiel's `Game`).
 
-    A subclass sets `spec` (its `GameSpec`) and `state_class`, and says its counts in
-    `num_distinct_actions` and `max_chance_outcomes`; `utility` and the payoff range come from the spec.
+    A game makes its class with `HistoryGame.of(SPEC, State)`; the counts, `utility` and the payoff range
+    come from the spec.
 
     Raises:
         OptionError: a player count or an option out of the spec's range (one line, named).
@@ -60,6 +60,13 @@ class HistoryGame:
 
     spec: Any
     state_class: type[HistoryState]
+
+    @classmethod
+    def of(cls, spec: Any, state_class: type[HistoryState]) -> type[HistoryGame]:
+        """The Game class of `spec` whose States are `state_class`, named `Game` in the spec's module (its
+        `implementations` entry, and where pickle finds it)."""
+        return type("Game", (cls,), {"spec": spec, "state_class": state_class, "__module__": type(spec).__module__,
+                                     "__qualname__": "Game", "__doc__": f"{spec.title} for one player count."})
 
     def __init__(self, num_players: int, **options: Any) -> None:
         from burano_ai.core.people import check_player_count

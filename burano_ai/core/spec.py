@@ -21,13 +21,7 @@ from burano_ai.core.seats import SEAT_LETTERS
 class SpecBase(Declaration, PeopleSide):
     """The defaults of every `GameSpec` member besides the declaration (module docstring)."""
 
-    key: str
-    title: str
-    min_players: int
-    max_players: int
-    default_players: int
-    position_format: str
-    implementations: Mapping[str, str]
+    # key, title, min_players, max_players, default_players, position_format, implementations: the game's.
     capabilities: frozenset[str] = frozenset()
     game_options = MappingProxyType({})
     # utility ("shares" or "payoff": `core.game.UTILITY_MODELS`) and payoff_range: `core.game.Declaration`'s.

@@ -9,7 +9,7 @@ nobody bet) takes the pot; returns are chips won or lost (utility "payoff").
 
 from __future__ import annotations
 
-from burano_ai.core.history import PUBLIC, HistoryGame, HistoryState
+from burano_ai.core.history import PUBLIC, HistoryState
 from burano_ai.core.seats import CHANCE, SEAT_LETTERS, TERMINAL
 
 PASS, BET = 0, 1
@@ -98,13 +98,3 @@ class State(HistoryState):
                 "cards": ["?" if p not in seen else names[c] for p, c in enumerate(self.cards)],
                 "to_move": SEAT_LETTERS[mover] if mover >= 0 else self.phase_name()}
 
-
-class Game(HistoryGame):
-    """Kuhn poker for `num_players` (2-6)."""
-
-    state_class = State
-
-    @property
-    def spec(self):
-        from burano_ai.games.kuhn_poker.spec import SPEC
-        return SPEC

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from burano_ai.core.history import HistoryGame
 from burano_ai.core.spec import SpecBase
+from burano_ai.games.kuhn_poker.game import State
 
 
 class KuhnPokerSpec(SpecBase):
@@ -12,7 +14,7 @@ class KuhnPokerSpec(SpecBase):
     title = "Kuhn poker"
     min_players, max_players, default_players = 2, 6, 2
     position_format = "kuhn-poker-position/1"
-    implementations = {"python": "burano_ai.games.kuhn_poker.game:Game"}
+    implementations = {"python": "burano_ai.games.kuhn_poker.spec:Game"}
     capabilities = frozenset({"hidden_information"})
     utility = "payoff"
     score_name = "chips"
@@ -27,3 +29,4 @@ class KuhnPokerSpec(SpecBase):
 
 
 SPEC = KuhnPokerSpec()
+Game = HistoryGame.of(SPEC, State)

@@ -11,7 +11,7 @@ pair, then the higher private card; tied hands split the pot. Returns are chips 
 
 from __future__ import annotations
 
-from burano_ai.core.history import PUBLIC, HistoryGame, HistoryState
+from burano_ai.core.history import PUBLIC, HistoryState
 from burano_ai.core.seats import CHANCE, SEAT_LETTERS, TERMINAL
 
 FOLD, CALL, RAISE = 0, 1, 2
@@ -140,13 +140,3 @@ class State(HistoryState):
                 "board": card_name(self.public, n) if self.public >= 0 else None,
                 "to_move": SEAT_LETTERS[mover] if mover >= 0 else self.phase_name()}
 
-
-class Game(HistoryGame):
-    """Leduc poker for `num_players` (2-6)."""
-
-    state_class = State
-
-    @property
-    def spec(self):
-        from burano_ai.games.leduc_poker.spec import SPEC
-        return SPEC

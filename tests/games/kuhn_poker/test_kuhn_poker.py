@@ -6,20 +6,15 @@ import pytest
 
 from burano_ai.core.errors import PositionError
 from burano_ai.games import get_spec
-from tests.openspiel_lockstep import lockstep
+from tests.openspiel_lockstep import check_against_pyspiel
 
-pyspiel = pytest.importorskip("pyspiel")
+pytest.importorskip("pyspiel")
 SPEC = get_spec("kuhn-poker")
 
 
 @pytest.mark.parametrize("players", range(2, 7))
 def test_agrees_with_pyspiel(players):
-    theirs = pyspiel.load_game("kuhn_poker", {"players": players})
-    ours = SPEC.new_game(players)
-    assert (ours.num_distinct_actions(), ours.max_chance_outcomes()) == \
-        (theirs.num_distinct_actions(), theirs.max_chance_outcomes())
-    assert SPEC.payoff_range(players) == (theirs.min_utility(), theirs.max_utility())
-    counts = lockstep(ours, theirs, games=300, seed=players)
+    counts = check_against_pyspiel(SPEC, "kuhn_poker", players, games=300, seed=players)
     assert counts["games"] == 300 and counts["decisions"] >= 300 * players
 
 

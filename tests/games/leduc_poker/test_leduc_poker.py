@@ -5,20 +5,15 @@ from __future__ import annotations
 import pytest
 
 from burano_ai.games import get_spec
-from tests.openspiel_lockstep import lockstep
+from tests.openspiel_lockstep import check_against_pyspiel
 
-pyspiel = pytest.importorskip("pyspiel")
+pytest.importorskip("pyspiel")
 SPEC = get_spec("leduc-poker")
 
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_agrees_with_pyspiel(players):
-    theirs = pyspiel.load_game("leduc_poker", {"players": players})
-    ours = SPEC.new_game(players)
-    assert (ours.num_distinct_actions(), ours.max_chance_outcomes()) == \
-        (theirs.num_distinct_actions(), theirs.max_chance_outcomes())
-    assert SPEC.payoff_range(players) == (theirs.min_utility(), theirs.max_utility())
-    counts = lockstep(ours, theirs, games=400, seed=players)
+    counts = check_against_pyspiel(SPEC, "leduc_poker", players, games=400, seed=players)
     assert counts["games"] == 400 and counts["chance"] >= 400 * players
 
 
