@@ -16,6 +16,7 @@ from typing import Any, Callable
 
 from burano_ai.bots import make_bot
 from burano_ai.core.errors import OptionError
+from burano_ai.core.game import payoff_range_of
 from burano_ai.core.options import game_for
 from burano_ai.core.seeds import derive
 from burano_ai.games import DEFAULT_GAME, get_spec
@@ -72,6 +73,16 @@ def game_tasks(config: ArenaConfig, plan: Plan, game_factory: Any, record: bool 
     return tasks
 
 
+def win_shares(state, keys: list[tuple]) -> list[float]:
+    """The game's win shares at the end: `returns()` in a game of shares; in a game of payoffs (chips),
+    1/k to each of the k seats first in the order of finish (`keys`: `State.finishing_key`)."""
+    if payoff_range_of(state.game) is None:
+        return [float(r) for r in state.returns()]
+    best = max(keys)
+    winners = [p for p in range(len(keys)) if keys[p] == best]
+    return [1.0 / len(winners) if p in winners else 0.0 for p in range(len(keys))]
+
+
 def play_game(task: GameTask) -> dict[str, Any]:
     """Play one game of the tournament; return its results (see `RESULTS_SCHEMA` ``games``), with
     ``task.record`` also its game record as a dict under "record" (the deal's seed and every step)."""
@@ -123,9 +134,9 @@ def play_game(task: GameTask) -> dict[str, Any]:
     out: dict[str, Any] = {
         "index": task.index, "deal": task.deal, "seating": list(task.seating),
         "deal_seed": task.deal_seed, "chance_seed": task.chance_seed, "bot_seeds": list(task.bot_seeds),
-        "scores": [int(v) for v in state.scores()], "ranks": ranks,
+        "scores": [int(v) if float(v).is_integer() else float(v) for v in state.scores()], "ranks": ranks,
         "tiebreak": [list(k) for k in keys],
-        "returns": [float(r) for r in state.returns()], "winners": [p for p in range(n) if keys[p] == best],
+        "returns": win_shares(state, keys), "winners": [p for p in range(n) if keys[p] == best],
         "decisions": decisions, "forced": forced, "think_seconds": [round(t, 6) for t in think],
         "iterations": [b.iterations for b in bots],
         "seconds": round(time.perf_counter() - start, 6), "length": length,

@@ -13,7 +13,8 @@ import mcts as mcts_package
 
 from burano_ai.search.evaluators import CorePlayout, random_playout
 from burano_ai.search.params import Params
-from burano_ai.search.rewards import margins, rewards
+from burano_ai.search.rewards import margins, payoff_rewards, rewards
+from burano_ai.core.game import payoff_range_of
 from burano_ai.core.seeds import derive
 from burano_ai.bots.base import Bot, resolve_chance, seat_view
 from burano_ai.bots.spec import BotSpec
@@ -90,6 +91,9 @@ class MctsPkgBot(Bot):
 
         def reward(self, state) -> float:
             scores = [float(v) for v in state.scores()]
+            payoff_range = payoff_range_of(state.game)
+            if payoff_range is not None:        # a game of payoffs (chips): expected chips, normalised
+                return payoff_rewards(list(state.returns()), payoff_range)[self.seat]
             return rewards(margins(scores), list(state.returns()), self.params)[self.seat]
 
         def rollout(self, pkg_state: _PkgState) -> float:

@@ -238,14 +238,59 @@ def import_game_class(spec: GameSpec, implementation: str = "compiled") -> GameF
     """The Game class of `spec`'s `implementation`, imported from its "module:attribute" entry: what
     every spec's `game_class` does.
 
+    "compiled" asks for the default implementation: a game written in Python only (no "compiled" entry)
+    gives its first one, so the services' default works for it unchanged.
+
     Raises:
         OptionError: the game has no such implementation (the message names the ones it has).
     """
+    if implementation == "compiled" and "compiled" not in spec.implementations:
+        implementation = next(iter(spec.implementations))
     if implementation not in spec.implementations:
         raise OptionError(f"unknown implementation {implementation!r} of {spec.title} "
                           f"(expected {' or '.join(spec.implementations)})")
     module, _, attribute = spec.implementations[implementation].partition(":")
     return getattr(importlib.import_module(module), attribute)
+
+
+#: The utility models of OpenSpiel's sense a game declares (`GameSpec.utility`): "shares", `returns()` are
+#: win/loss shares summing to 1 (1/k to each of k winners: every game before the poker ones); "payoff",
+#: `returns()` are what each seat wins or loses (chips) within `GameSpec.payoff_range`.
+UTILITY_MODELS = ("shares", "payoff")
+
+#: The required declaration of a game (at most 12 members); every other `GameSpec` member has a default
+#: in `core.spec.SpecBase`.
+DECLARATION = ("key", "title", "min_players", "max_players", "default_players", "position_format",
+               "implementations", "capabilities", "game_options", "utility", "payoff_range", "action_counts")
+
+
+class Declaration:
+    """The declaration members a game of win/loss shares gets without writing them: `utility` "shares",
+    returns in 0..1, and the counts read off its Game (a spec of the games written before the declaration
+    inherits it; `core.spec.SpecBase` builds on it)."""
+
+    utility: str = "shares"
+
+    def payoff_range(self, num_players: int) -> tuple[float, float]:
+        """(lowest, highest) return of a seat: 0..1 for win shares."""
+        return 0.0, 1.0
+
+    def action_counts(self, num_players: int) -> tuple[int, int]:
+        """(distinct actions, most chance outcomes at one node), read off the Game of `num_players`."""
+        game = self.new_game(num_players)  # type: ignore[attr-defined]
+        return game.num_distinct_actions(), game.max_chance_outcomes()
+
+
+def payoff_range_of(game: Any) -> tuple[float, float] | None:
+    """(lowest, highest) return of a seat of `game` (a Game) when its utility model is "payoff", else None.
+
+    A Game declares its model as `utility` (`core.history.HistoryGame`: its spec's); the compiled and
+    reference Games of the games written before the declaration existed have no such attribute, and their
+    model is "shares".
+    """
+    if getattr(game, "utility", "shares") != "payoff":
+        return None
+    return game.payoff_range()
 
 
 def player_range_text(spec: GameSpec) -> str:

@@ -18,6 +18,8 @@ REGISTRY: dict[str, str] = {
     "azul-sintra": "burano_ai.games.azul_sintra.spec:SPEC",
     "walking-in-burano": "burano_ai.games.walking_in_burano.spec:SPEC",
     "venice-2099": "burano_ai.games.venice_2099.spec:SPEC",
+    "kuhn-poker": "burano_ai.games.kuhn_poker.spec:SPEC",
+    "leduc-poker": "burano_ai.games.leduc_poker.spec:SPEC",
 }
 #: The game a command plays when none is named.
 DEFAULT_GAME = "burano"

@@ -28,7 +28,10 @@ One iteration:
    that many turns (the tree descent stops there too), then an estimate of the final VP; or an
    estimate at the leaf. A turn ends across an edge chosen in the open (`DecisionMode.OPEN`) whose
    `State.turn_id()` changes (plans stop there too).
-6. **Backpropagate** the reward vector (`burano_ai.search.rewards`; why: `burano_ai.search.params`).
+6. **Backpropagate** the reward vector (`burano_ai.search.rewards`; why: `burano_ai.search.params`). In a
+   game whose utility model is "payoff" (`core.game.UTILITY_MODELS`: poker's chips) the reward is the
+   seat's payoff normalised to 0..1 by the game's payoff range (`payoff_rewards`), so the search
+   maximises expected chips rather than the chance to take the pot; its scores are those chips.
 
 Randomness: iteration `i` of a search seeded `s` uses ``iteration_seed(s, i)`` for its resample, its
 in-tree sampling and its leaf evaluation, so a search is a pure function of (root view, seat, params, seed,
@@ -49,13 +52,13 @@ import random
 import time
 from typing import Any, Callable
 
-from burano_ai.core.game import NO_TURN, DecisionMode
+from burano_ai.core.game import NO_TURN, DecisionMode, payoff_range_of
 from burano_ai.core.seats import CHANCE, TERMINAL
 from burano_ai.core.errors import OptionError
 from burano_ai.core.seeds import derive, mix64
 from burano_ai.search.evaluators import sample_chance_cumulative, sample_weighted
 from burano_ai.search.params import Params, root_constant
-from burano_ai.search.rewards import margins, rewards, top_shares
+from burano_ai.search.rewards import margins, payoff_rewards, rewards, top_shares
 from burano_ai.search.tree import NO_CHANCE, Node, check_root, export_plan
 
 SECRET = DecisionMode.SECRET
@@ -125,6 +128,8 @@ class Searcher:
         self.dead_ends = 0
         #: How leaves are scored (`Params.leaf_evaluator`).
         self.evaluator = self.params.leaf_evaluator
+        #: (lowest, highest) payoff of a "payoff" game (rewards are payoffs normalised), None for shares.
+        self.payoff_range = payoff_range_of(root.game)
 
     # --- driving
 
@@ -263,9 +268,13 @@ class Searcher:
             exact = False
         else:
             scores, exact = evaluator.evaluate(world, seat, turns, seed, rng)
-        shares = list(world.returns()) if exact else top_shares(scores)
         margin = margins(scores)
-        reward = rewards(margin, shares, params)
+        if self.payoff_range is None:
+            shares = list(world.returns()) if exact else top_shares(scores)
+            reward = rewards(margin, shares, params)
+        else:
+            shares = top_shares(scores)
+            reward = payoff_rewards(list(world.returns()) if exact else scores, self.payoff_range)
         for child, mover in path:
             child.visits += 1
             child.value += reward[mover]
@@ -307,6 +316,8 @@ def native_tree_blocker(root, params: Params) -> str | None:
     """Why the native tree (`burano_ai.search._native.NativeSearcher`) cannot run this search, or None."""
     if params.native_tree_blocker is not None:
         return params.native_tree_blocker
+    if payoff_range_of(root.game) is not None:
+        return "the native tree scores win shares: a game of payoffs (utility \"payoff\") searches in Python"
     try:
         from burano_ai.core._game import NativeState
         from burano_ai.search import _native  # noqa: F401

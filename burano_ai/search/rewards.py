@@ -1,10 +1,13 @@
 """What a search iteration scores: win shares, VP margins, the reward that blends them, and the VP estimate
 used where an iteration stops before the end of the game.
 
-The reward of a seat is ``win_weight * win_share + (1 - win_weight) * sigmoid(margin / margin_scale)``
-(`rewards`; why this blend and these defaults: `burano_ai.search.params`). At the end of a game the
+In a game of win/loss shares (every game but poker), the reward of a seat is
+``win_weight * win_share + (1 - win_weight) * sigmoid(margin / margin_scale)`` (`rewards`; why this blend and these defaults: `burano_ai.search.params`). At the end of a game the
 win shares are the game's `returns()`; at a cut-off they go to the seat(s) with the highest estimate
 (`top_shares`). The native tree (`burano_ai.search._native`) computes the same margins and rewards in C.
+
+In a "payoff" game (poker's chips) it is the seat's payoff normalised by the game's payoff range
+(`payoff_rewards`).
 
 Everything here but `estimated_scores` reads plain numbers; `estimated_scores` asks the State (the
 game owns its cut-off evaluation).
@@ -44,6 +47,13 @@ def rewards(margin: Sequence[float], shares: Sequence[float], params: Params) ->
         squashed = 1.0 / (1.0 + exp(-x)) if x > -60 else 0.0
         out.append(w * share + (1.0 - w) * squashed)
     return out
+
+
+def payoff_rewards(payoffs: Sequence[float], payoff_range: tuple[float, float]) -> list[float]:
+    """Reward of every seat in a "payoff" game (`core.game.UTILITY_MODELS`): its payoff (chips) mapped
+    linearly from the game's `payoff_range` onto 0..1, so the search maximises expected chips."""
+    low, high = payoff_range
+    return [(x - low) / (high - low) for x in payoffs]
 
 
 def estimated_scores(state) -> list[float]:

@@ -50,3 +50,14 @@ def random_states(game, seed: int, every: int = 1):
         random_step(state, rng)
         ply += 1
     yield state.clone()
+
+
+def states_of_games(game, seed: int, every: int, at_least: int = 8):
+    """`random_states` of the games seeded `seed`, `seed + 1`, ... until at least `at_least` states: a
+    short game (a Kuhn poker hand is 4-5 plies) gives a check something to check."""
+    count = 0
+    while count < at_least:
+        for state in random_states(game, seed, every):
+            count += 1
+            yield state
+        seed += 1

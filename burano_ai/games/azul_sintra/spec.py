@@ -9,7 +9,7 @@ from typing import Any, Mapping, Sequence
 
 from burano_ai.core.errors import OptionError, PositionError
 from burano_ai.core.jsonio import json_error_text
-from burano_ai.core.game import BotDeclaration, GameOption, StepEffect, StepVisibility, import_game_class
+from burano_ai.core.game import BotDeclaration, Declaration, GameOption, StepEffect, StepVisibility, import_game_class
 from burano_ai.core.people import PeopleSide
 from burano_ai.core.seats import SEAT_LETTERS, parse_seat
 from burano_ai.games.azul_sintra import rules
@@ -44,7 +44,7 @@ GAME_OPTIONS: Mapping[str, GameOption] = MappingProxyType({
 
 
 @dataclass(frozen=True)
-class AzulSintraSpec(PeopleSide):
+class AzulSintraSpec(Declaration, PeopleSide):
     """The `core.game.GameSpec` of Azul: Stained Glass of Sintra (perfect information, chance at refills).
 
     A Game takes `side` ("A" or "B"), `first_player` (AD-17) and `data` (a corrected component data

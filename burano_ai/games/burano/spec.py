@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from burano_ai.core.errors import OptionError, PositionError
-from burano_ai.core.game import BotDeclaration, StepVisibility, import_game_class, unrevealed_moves
+from burano_ai.core.game import BotDeclaration, Declaration, StepVisibility, import_game_class, unrevealed_moves
 from burano_ai.core.people import PeopleSide
 from burano_ai.core.seats import SEAT_LETTERS, parse_seat
 from burano_ai.games.burano.data.colours import MAX_PLAYERS, MIN_PLAYERS, PLAYER_COLOURS
@@ -30,7 +30,7 @@ EXAMPLE_POSITION = "midgame-4p-C.json"
 
 
 @dataclass(frozen=True)
-class BuranoSpec(PeopleSide):
+class BuranoSpec(Declaration, PeopleSide):
     """The `core.game.GameSpec` of Burano (EmperorS4, 2015)."""
 
     key: str = "burano"

@@ -9,7 +9,7 @@ from typing import Any, Mapping, Sequence
 
 from burano_ai.core.errors import OptionError, PositionError
 from burano_ai.core.jsonio import json_error_text
-from burano_ai.core.game import GameOption, StepVisibility, import_game_class, unrevealed_moves
+from burano_ai.core.game import Declaration, GameOption, StepVisibility, import_game_class, unrevealed_moves
 from burano_ai.core.people import plain_spans
 from burano_ai.core.seats import SEAT_LETTERS, parse_seat
 from burano_ai.games.goofspiel import rules
@@ -28,7 +28,7 @@ GAME_OPTIONS: Mapping[str, GameOption] = MappingProxyType({
 
 
 @dataclass(frozen=True)
-class GoofspielSpec:
+class GoofspielSpec(Declaration):
     """The `core.game.GameSpec` of Goofspiel (OpenSpiel's `goofspiel`, played sequentially).
 
     A Game takes `num_cards` (2..16, default 13) and `points_order` ("random", "descending",

@@ -9,7 +9,7 @@ from typing import Any, Mapping, Sequence
 
 from burano_ai.core.errors import OptionError, PositionError
 from burano_ai.core.jsonio import json_error_text
-from burano_ai.core.game import BotDeclaration, GameOption, StepEffect, StepVisibility, import_game_class
+from burano_ai.core.game import BotDeclaration, Declaration, GameOption, StepEffect, StepVisibility, import_game_class
 from burano_ai.core.people import PeopleSide, result_lines
 from burano_ai.core.seats import SEAT_LETTERS
 from burano_ai.games.venice_2099 import rules
@@ -44,7 +44,7 @@ GAME_OPTIONS: Mapping[str, GameOption] = MappingProxyType({
 
 
 @dataclass(frozen=True)
-class Venice2099Spec(PeopleSide):
+class Venice2099Spec(Declaration, PeopleSide):
     """The `core.game.GameSpec` of Venice 2099 (hidden hands, chance at setup only, 2-5 players).
 
     A Game takes the rule flags of spec §10.10 (`rules.Options`) besides the player count;

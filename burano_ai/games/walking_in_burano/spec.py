@@ -10,7 +10,7 @@ from burano_ai.core.errors import OptionError, PositionError
 from burano_ai.core.jsonio import json_error_text
 from types import MappingProxyType
 
-from burano_ai.core.game import BotDeclaration, GameOption, StepVisibility, import_game_class
+from burano_ai.core.game import BotDeclaration, Declaration, GameOption, StepVisibility, import_game_class
 from burano_ai.core.people import PeopleSide
 from burano_ai.core.seats import SEAT_LETTERS, parse_seat
 from burano_ai.games.walking_in_burano import narration, rules
@@ -49,7 +49,7 @@ GAME_OPTIONS: Mapping[str, GameOption] = MappingProxyType({
 
 
 @dataclass(frozen=True)
-class WalkingInBuranoSpec(PeopleSide):
+class WalkingInBuranoSpec(Declaration, PeopleSide):
     """The `core.game.GameSpec` of Walking in Burano (hidden hands and returns, chance deck order).
 
     A Game takes an `Options` (the §13 beginner variants `fewer_characters` and `no_window_penalty`,
