@@ -36,8 +36,8 @@ def lint_imports(cwd: Path, env: dict | None = None) -> subprocess.CompletedProc
 
 def layer_of(module: str) -> int | None:
     """Index of the framework layer holding `module` or an ancestor of it (0 = top), or None if unlayered."""
-    if module == "burano_ai._rng":          # the shared RNG: a leaf beside core
-        module = "burano_ai.core"
+    if module == "burano_ai._rng":          # the shared RNG: a leaf below core (core._game seeds it)
+        return len(LAYERS)
     for i, layer in enumerate(LAYERS):
         for name in layer:
             if module == name or module.startswith(name + "."):
