@@ -43,6 +43,14 @@ class SpecBase(Declaration, PeopleSide):
 
     # --- engine side
     score_name: str = "points"
+
+    def score_columns(self, state) -> list[tuple[str, list[str]]]:
+        """One column: `State.scores()`, headed by the game's score name ("chips")."""
+        return [(self.score_name, [f"{score:g}" for score in state.scores()])]
+
+    def describe_scores(self, scores: Sequence[float]) -> str:
+        """"A 2 chips, B -2 chips"."""
+        return ", ".join(f"{letter} {score:g} {self.score_name}" for letter, score in zip(SEAT_LETTERS, scores))
     unseen_texts: frozenset[str] = frozenset()
 
     @property
