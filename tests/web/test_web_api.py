@@ -410,7 +410,7 @@ def test_every_answer_of_a_three_player_game_shows_only_the_players_seat(client)
                 assert seat["pyramid"] is None and seat["reserve"] is None
         for i in hidden:
             if i < len(answer["log"]):
-                # the step's own text (its public consequences may follow: tests/test_narration.py checks them)
+                # the step's own text (its public consequences may follow: tests/games/burano/test_narration.py checks them)
                 line = answer["log"][i].split(" — ")[0]
                 assert line.endswith("draws a fish card from the deck") or line.endswith("(hidden)"), (i, line)
 

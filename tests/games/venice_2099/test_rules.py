@@ -8,7 +8,7 @@ import random
 from collections import Counter
 
 import pytest
-from venice_2099_helpers import build, card, d, sq
+from .helpers import build, card, d, sq
 
 from burano_ai.core.errors import IllegalMoveError, OptionError
 from burano_ai.core.seats import CHANCE, TERMINAL

@@ -1,4 +1,4 @@
-"""Building Azul: Stained Glass of Sintra test positions by hand (shared by the tests/test_azul*.py files)."""
+"""Building Azul: Stained Glass of Sintra test positions by hand (shared by the tests in this folder)."""
 
 from __future__ import annotations
 

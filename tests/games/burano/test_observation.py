@@ -256,7 +256,7 @@ def test_pyspiel_tensors_equal_encode():
 
 def test_the_docs_list_every_segment():
     from pathlib import Path
-    doc = (Path(__file__).resolve().parent.parent / "docs" / "observation.md").read_text()
+    doc = (Path(__file__).resolve().parents[3] / "docs" / "observation.md").read_text()
     for seg in O.layout(2):
         assert f"`{seg.name.split('.', 1)[-1]}`" in doc, seg.name
     for n, size in SIZES.items():

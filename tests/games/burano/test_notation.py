@@ -22,7 +22,7 @@ from burano_ai.games.burano.render import render_legal_actions, render_state
 from positions import random_game_states
 
 EXAMPLE = resources.files("burano_ai.games.burano.data").joinpath("examples/midgame-4p-C.json")
-DOC = Path(__file__).resolve().parent.parent / "docs" / "position-format.md"
+DOC = Path(__file__).resolve().parents[3] / "docs" / "position-format.md"
 
 
 def load_state(text: str):

@@ -13,7 +13,7 @@ from burano_ai.games.walking_in_burano.data import BOY, MAYOR
 from burano_ai.games.walking_in_burano.greedy import Estimate, choose_greedy, turns_to_come, value
 from burano_ai.games.walking_in_burano.position import EMPTY
 from burano_ai.games.walking_in_burano.rules import CHARACTER0, END_BUILD, place_action
-from wib_helpers import SPEC, building, dealt, random_step, set_street
+from .helpers import SPEC, building, dealt, random_step, set_street
 
 
 def _greedy_game(implementation: str, seed: int) -> list[int]:

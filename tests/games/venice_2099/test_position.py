@@ -15,7 +15,7 @@ from burano_ai.games import get_spec
 from burano_ai.games.venice_2099.position import position_from_dict
 from burano_ai.games.venice_2099.reference import Game
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 jsonschema = pytest.importorskip("jsonschema")
 SCHEMA = json.loads((ROOT / "docs" / "venice-2099-position.schema.json").read_text())
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)

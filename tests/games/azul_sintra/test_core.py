@@ -239,7 +239,7 @@ def empty_table_position(round_: int, indicator_to_tower: bool) -> dict:
     or is an indicator piece. Seat C can place the pink on strips 4-6, so its last draft empties the
     table with nothing for the refill (the position AD-21 is about; reachable only at 3-4 players,
     docs/rules-decisions-azul-sintra.md)."""
-    from azul_helpers import P, absorb, table
+    from .helpers import P, absorb, table
     from burano_ai.games import get_spec
     from burano_ai.games.azul_sintra.data import NUM_COLOURS, PIECES_PER_COLOUR
     game = get_spec("azul-sintra").new_game(3, "reference", indicator_to_tower=indicator_to_tower)

@@ -18,9 +18,9 @@ from burano_ai.games.walking_in_burano.position import (
     Options, new_position, position_from_dict, position_from_json, position_to_dict,
 )
 from burano_ai.games.walking_in_burano.render import render_lines
-from wib_helpers import SPEC, building, dealt, game, random_step
+from .helpers import SPEC, building, dealt, game, random_step
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 jsonschema = pytest.importorskip("jsonschema")
 SCHEMA = json.loads((ROOT / "docs" / "walking-in-burano-position.schema.json").read_text())
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)

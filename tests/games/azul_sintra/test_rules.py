@@ -1,7 +1,7 @@
 """Azul: Stained Glass of Sintra: the rulebook's worked examples T1..T22 (spec §10) and the §11.6 tests.
 
 Each test names the spec row and the rulebook lines (RU:n) or decisions (AD-n) it checks. Positions
-are built on the reference model (tests/azul_helpers.py) and played on every implementation: the
+are built on the reference model (tests/games/azul_sintra/helpers.py) and played on every implementation: the
 `load` fixture moves a position to the implementation under test through its JSON.
 """
 
@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from azul_helpers import B, G, O, P, Y, absorb, balance, counts, lay, put, table
+from .helpers import B, G, O, P, Y, absorb, balance, counts, lay, put, table
 from burano_ai.core.errors import IllegalMoveError
 from burano_ai.core.seats import CHANCE
 from burano_ai.games.azul_sintra import rules

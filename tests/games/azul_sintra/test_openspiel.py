@@ -19,7 +19,7 @@ from burano_ai.core.errors import OptionError   # noqa: E402
 from burano_ai.games import get_spec   # noqa: E402
 from burano_ai.games.azul_sintra import openspiel as adapter   # noqa: E402
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[3]
 
 
 def test_the_registered_game_type():

@@ -12,7 +12,7 @@ from burano_ai.games.venice_2099 import heuristic, rules
 from burano_ai.games.venice_2099.reference import Game as ReferenceGame
 from burano_ai.games.venice_2099.rules import PHASE_CARD, PHASE_MOVE, PHASE_PLACE, PHASE_RESCUE, PLACE0, RESCUE0
 
-from venice_2099_helpers import build, card, d, sq
+from .helpers import build, card, d, sq
 
 core = pytest.importorskip("burano_ai.games.venice_2099._core")
 native = pytest.importorskip("burano_ai.search._native")

@@ -46,8 +46,8 @@ def test_greedy_plays_legal_moves_and_repeats_with_its_seed(n):
 
 
 def test_greedy_takes_a_completion_when_one_is_there():
-    """From T4's position (tests/test_azul_rules.py) the greedy seat completes the strip and keeps its piece."""
-    from azul_helpers import Y, balance, counts, lay, put, table
+    """From T4's position (tests/games/azul_sintra/test_rules.py) the greedy seat completes the strip and keeps its piece."""
+    from .helpers import Y, balance, counts, lay, put, table
     from burano_ai.games.azul_sintra.reference import Game
     from burano_ai.games.azul_sintra.rules import KEEP0, PHASE_KEEP, draft_action
     s = table(Game(2), indicator="POYBGP", round_=2)

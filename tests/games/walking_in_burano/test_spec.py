@@ -14,7 +14,7 @@ from burano_ai.games.walking_in_burano.greedy import choose_greedy
 from burano_ai.games.walking_in_burano.position import EMPTY
 from burano_ai.games.walking_in_burano.rules import PHASE_OVER, RETURN0
 from burano_ai.record import describe_step, narrate_step, step_words
-from wib_helpers import SPEC, building, dealt, set_street
+from .helpers import SPEC, building, dealt, set_street
 
 
 def _step(state, text):

@@ -472,7 +472,7 @@ def test_burano_play_narrates_every_score_change_of_the_bots_turns(tmp_path):
     from pathlib import Path
 
     pexpect = pytest.importorskip("pexpect")
-    cli = str(Path(__file__).resolve().parent.parent / "cli.py")
+    cli = str(Path(__file__).resolve().parents[3] / "cli.py")
     prompt = r"([A-D]) to move>(?=\x1b\[\d+D)"
     env = dict(os.environ, PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm", COLUMNS="140", LINES="50")
     seed = 11

@@ -11,7 +11,7 @@ from burano_ai.core.seats import SEAT_LETTERS
 from burano_ai.games import get_spec
 from burano_ai.games.venice_2099 import rules
 from burano_ai.games.venice_2099.greedy import choose_greedy
-from venice_2099_helpers import build, sq
+from .helpers import build, sq
 
 SPEC = get_spec("venice-2099")
 

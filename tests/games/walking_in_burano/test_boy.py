@@ -15,7 +15,7 @@ from burano_ai.games.walking_in_burano.data import BOY, GIRL, MAN, POLICE, SHOPO
 from burano_ai.games.walking_in_burano.position import Options, position_from_dict
 from burano_ai.games.walking_in_burano.reference import Game as ReferenceGame
 from burano_ai.games.walking_in_burano.rules import PHASE_OVER
-from wib_helpers import SPEC, dealt, set_street
+from .helpers import SPEC, dealt, set_street
 
 core = pytest.importorskip("burano_ai.games.walking_in_burano._core")
 

@@ -21,7 +21,7 @@ from burano_ai.session import GameSession
 
 pexpect = pytest.importorskip("pexpect")
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 CLI = str(ROOT / "cli.py")
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][0-9A-Za-z]|\r")
 PROMPT = r"([A-D]) to move>(?=\x1b\[\d+D)"

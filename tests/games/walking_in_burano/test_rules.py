@@ -1,6 +1,6 @@
 """Walking in Burano's rules: every test case of spec §16 as a named test, on the reference model.
 
-Card ids are the placeholder deck PD-1's (spec §2.4); `tests/wib_helpers.py` builds the positions.
+Card ids are the placeholder deck PD-1's (spec §2.4); `tests/games/walking_in_burano/helpers.py` builds the positions.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from burano_ai.games.walking_in_burano.rules import (
     PHASE_VISIT, RETURN0, TARGET_LEFT, TARGET_RIGHT, acquire_action, place_action,
 )
 
-from wib_helpers import S, building, dealt, game, random_step, remove, set_hand, set_street
+from .helpers import S, building, dealt, game, random_step, remove, set_hand, set_street
 
 E = EMPTY
 

@@ -1,7 +1,7 @@
 """Goofspiel: the rules (worked examples), random-game invariants, the position JSON and views, the
 registry entry, and the differential against OpenSpiel's `goofspiel` game for game.
 
-Both implementations run every rules test (`impl` fixture); tests/test_goofspiel_core.py holds them
+Both implementations run every rules test (`impl` fixture); tests/games/goofspiel/test_core.py holds them
 against each other move for move.
 """
 

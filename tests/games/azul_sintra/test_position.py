@@ -16,7 +16,7 @@ from burano_ai.games import get_spec
 from burano_ai.games.azul_sintra.position import position_from_dict, position_from_json
 from burano_ai.games.azul_sintra.reference import Game
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 jsonschema = pytest.importorskip("jsonschema")
 SCHEMA = json.loads((ROOT / "docs" / "azul-sintra-position.schema.json").read_text())
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)

@@ -27,7 +27,7 @@ from burano_ai.games.burano.notation import BUILDING_NAMES, position_from_dict, 
 
 from positions import random_game_states  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 SCHEMA = json.loads((ROOT / "docs" / "position.schema.json").read_text(encoding="utf-8"))
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 EXAMPLE = json.loads(resources.files("burano_ai.games.burano.data").joinpath("examples/midgame-4p-C.json").read_text("utf-8"))
