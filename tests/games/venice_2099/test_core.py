@@ -17,7 +17,6 @@ from collections import Counter
 
 import pytest
 
-from burano_ai.core.seats import TERMINAL
 from burano_ai.games.venice_2099 import rules
 from burano_ai.games.venice_2099.reference import Game as ReferenceGame
 
@@ -114,50 +113,24 @@ def rescue_of_another_seat(n):
     raise AssertionError("no out-of-turn rescue in 500 random games")
 
 
-def test_the_c_game_interface_alone_agrees_with_the_reference():
-    """A walk through the function pointers only (Goofspiel's game-agnostic `_ops_check`), replayed on
-    the reference node by node; chance is drawn by the ops' own `sample_chance`."""
-    from burano_ai.core._game import NativeState
-    from burano_ai.games.goofspiel import _ops_check
-
+def test_the_compiled_resample_draws_the_reference_s_world():
+    """Draw for draw: the compiled State's resample (which the ops' resample is held to in
+    tests/conformance/c_interface.py) deals the same world as the reference's, at decisions of seeded games."""
+    checked = 0
     for n in (2, 5):
-        start = core.Game(n).new_initial_state()
-        assert isinstance(start, NativeState)
-        ops = _ops_check.describe(start)
-        assert (ops["num_actions"], ops["min_players"], ops["max_players"], ops["num_players"]) == (689, 2, 5, n)
         for seed in range(2):
-            nodes, actions = _ops_check.walk(start, seed)
-            ref = ReferenceGame(n).new_initial_state()
-            for i, node in enumerate(nodes):
-                assert node["player"] == ref.current_player()
-                assert node["legal"] == ref.legal_actions()
-                assert node["chance"] == ref.chance_outcomes()
-                assert node["chance_kind"] == ref.chance_kind
-                assert node["decision_mode"] == 0 and node["turn_id"] == ref.turn_id()
-                legal = ref.legal_actions()
-                prior = ref.prior(ref.current_player(), legal) if legal else None
-                if prior is None or len(legal) > 64:                   # _ops_check reads at most 64
-                    assert node["prior"] is None
-                else:
-                    assert node["prior"] == pytest.approx([prior[a] for a in legal], rel=1e-12)
-                assert node["key"] == ref.key()
-                assert node["info_keys"] == [ref.information_state_key(s) for s in range(n)]
-                assert node["scores"] == ref.scores()
-                keys = [ref.finishing_key(p) for p in range(n)]
-                k = keys.count(max(keys))
-                assert node["shares"] == [1.0 / k if key == max(keys) else 0.0 for key in keys]
+            ref, rng = ReferenceGame(n).new_initial_state(), random.Random(seed)
+            for i in range(10**4):
                 if ref.is_terminal():
-                    assert node["shares"] == ref.returns() and i == len(nodes) - 1
                     break
                 if not ref.is_chance_node() and i % 10 == 0:
                     for s in range(n):
-                        assert _ops_check.resample_key(_core_at(ref), s, i) == ref.resample(s, i).key()
-                ref.apply_action(actions[i])
-            assert nodes[-1]["player"] == TERMINAL
-            status, scores, shares, key = _ops_check.playout(start, seed)
-            assert status == 0 and sum(shares) == pytest.approx(1.0)
-            final = start.clone()
-            assert final.playout(seed) == scores and final.key() == key and final.returns() == shares
+                        assert _core_at(ref).resample(s, i).key() == ref.resample(s, i).key()
+                        checked += 1
+                outcomes = ref.chance_outcomes()
+                ref.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0] if outcomes
+                                 else rng.choice(ref.legal_actions()))
+    assert checked > 20
 
 
 def _core_at(ref):

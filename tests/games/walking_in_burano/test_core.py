@@ -367,57 +367,7 @@ def test_an_illegal_move_is_refused_and_leaves_the_state_alone():
     assert state.to_json() == before
 
 
-@pytest.mark.parametrize("n", [2, 3, 4])
-def test_the_c_game_interface_alone_agrees_with_the_reference(n):
-    """A walk through the function pointers only (Goofspiel's game-agnostic `_ops_check`), replayed on
-    the reference node by node; chance is drawn by the ops' own `sample_chance`."""
-    from burano_ai.core._game import NativeState
-    from burano_ai.core.seats import TERMINAL
-    from burano_ai.games.goofspiel import _ops_check
 
-    c_game, ref_game = core.Game(n), ReferenceGame(n)
-    start = c_game.new_initial_state()
-    assert isinstance(start, NativeState)
-    ops = _ops_check.describe(start)
-    assert (ops["num_actions"], ops["min_players"], ops["max_players"], ops["num_players"]) == (619, 2, 4, n)
-    for seed in range(2):
-        nodes, actions = _ops_check.walk(start, seed)
-        ref = ref_game.new_initial_state()
-        for i, node in enumerate(nodes):
-            assert node["player"] == ref.current_player()
-            assert node["legal"] == ref.legal_actions()
-            assert node["chance"] == ref.chance_outcomes()
-            assert node["chance_kind"] == ref.chance_kind
-            assert node["decision_mode"] == 0 and node["turn_id"] == ref.turn_id()
-            legal = ref.legal_actions()
-            prior = ref.prior(ref.current_player(), legal) if legal else None
-            if prior is None or len(legal) > 64:                       # _ops_check reads at most 64
-                assert node["prior"] is None
-            else:
-                assert node["prior"] == pytest.approx([prior[a] for a in legal], rel=1e-12)
-            assert node["key"] == ref.key()
-            assert node["info_keys"] == [ref.information_state_key(s) for s in range(n)]
-            assert node["scores"] == ref.scores()
-            keys = [ref.finishing_key(p) for p in range(n)]
-            k = keys.count(max(keys))
-            assert node["shares"] == [1.0 / k if key == max(keys) else 0.0 for key in keys]
-            if ref.is_terminal():
-                assert node["shares"] == ref.returns() and i == len(nodes) - 1
-                break
-            if ref.is_chance_node():
-                assert actions[i] in [a for a, _ in ref.chance_outcomes()]
-            elif i % 5 == 0:
-                # the ops' resample works from a loaded position (its key is checked against the
-                # reference's in the resample test above)
-                for seat in range(n):
-                    key = _ops_check.resample_key(c_game.state_from_json(ref.to_json()), seat, seed)
-                    assert key is not None
-            ref.apply_action(actions[i])
-        assert nodes[-1]["player"] == TERMINAL
-        status, scores, shares, key = _ops_check.playout(start, seed)
-        assert status == 0 and sum(shares) == pytest.approx(1.0)
-        final = start.clone()
-        assert final.playout(seed) == scores and final.key() == key and final.returns() == shares
 
 
 def test_sample_chance_draws_each_card_of_the_shuffled_part_alike():
