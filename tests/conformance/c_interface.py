@@ -17,11 +17,22 @@ from burano_ai.games.goofspiel import _ops_check
 PRIOR_READ = 64
 
 
-def walk_against_reference(c_game, ref_game, seeds, hidden: bool) -> int:
+def compiled_world(ref, loaded, seat: int, seed: int):
+    """The key of the world the ops' resample must draw: the compiled State's own resample."""
+    return loaded.resample(seat, seed).key()
+
+
+def reference_world(ref, loaded, seat: int, seed: int):
+    """For a game whose compiled resample draws the reference's world draw for draw: the reference's."""
+    return ref.resample(seat, seed).key()
+
+
+def walk_against_reference(c_game, ref_game, seeds, hidden: bool, world=compiled_world, resample_every: int = 5) -> int:
     """Walk the ops of `c_game`'s initial state with each seed (chance drawn by the ops' own
     `sample_chance`), replay every step on `ref_game`'s, and check every node; the nodes checked.
 
-    `hidden`: the game has hidden information (the ops resample; else `resample_key` is None).
+    `hidden`: the game has hidden information (the ops resample; else `resample_key` is None); at every
+    `resample_every`-th decision node the ops' resample of each seat must draw `world(...)`'s key.
     """
     n = c_game.num_players
     start = c_game.new_initial_state()
@@ -63,12 +74,12 @@ def walk_against_reference(c_game, ref_game, seeds, hidden: bool) -> int:
                 break
             if ref.is_chance_node():
                 assert actions[i] in [a for a, _ in ref.chance_outcomes()]
-            elif hidden and i % 5 == 0:
-                # the ops' resample, from a loaded position, draws the compiled State's world (whether that is
-                # the reference's, draw for draw, is the game's own business: tests/games/<game>/)
+            elif hidden and i % resample_every == 0:
+                # the ops' resample, from a loaded position (whether the compiled world is the reference's,
+                # draw for draw, is the game's own business: its tests pass `reference_world`)
                 for seat in range(n):
                     loaded = c_game.state_from_json(ref.to_json())
-                    assert _ops_check.resample_key(loaded, seat, seed + i) == loaded.resample(seat, seed + i).key()
+                    assert _ops_check.resample_key(loaded, seat, seed + i) == world(ref, loaded, seat, seed + i)
             ref.apply_action(actions[i])
         assert nodes[-1]["player"] == TERMINAL
         status, scores, shares, key = _ops_check.playout(start, seed)

@@ -16,7 +16,6 @@ import pytest
 
 from burano_ai.core._game import NativeState
 from burano_ai.core.errors import OptionError
-from burano_ai.core.seats import TERMINAL
 from burano_ai.games.goofspiel import _core, _ops_check, reference, rules
 
 CONFIGS = [(2, 13, "random"), (2, 4, "descending"), (3, 7, "random"), (3, 16, "ascending"),
@@ -94,41 +93,12 @@ def test_the_compiled_state_is_a_native_state_with_the_goofspiel_ops():
 
 @pytest.mark.parametrize("config", CONFIGS, ids=lambda c: f"{c[0]}p-{c[1]}-{c[2]}")
 def test_the_c_game_interface_agrees_with_the_reference(config):
-    """A walk through the function pointers only, replayed on the reference node by node."""
-    core_game, ref_game = _core.Game(*config), reference.Game(*config)
-    n = config[0]
-    for seed in range(20):
-        start = core_game.new_initial_state()
-        nodes, actions = _ops_check.walk(start, seed)
-        assert start.to_json() == core_game.new_initial_state().to_json()       # the walk used a copy
-        ref = ref_game.new_initial_state()
-        for i, node in enumerate(nodes):
-            assert node["player"] == ref.current_player()
-            assert node["legal"] == ref.legal_actions()
-            assert node["chance"] == ref.chance_outcomes()
-            assert node["chance_kind"] == 0
-            assert node["decision_mode"] == ref.decision_mode() and node["turn_id"] == ref.turn_id()
-            assert node["key"] == ref.key()
-            assert node["info_keys"] == [ref.information_state_key(s) for s in range(n)]
-            prior = ref.prior(ref.current_player(), ref.legal_actions())
-            assert (node["prior"] is None) == (prior is None)
-            if prior is not None:
-                assert node["prior"] == pytest.approx([prior[a] for a in ref.legal_actions()], rel=1e-12)
-                assert sum(node["prior"]) == pytest.approx(1.0)
-            assert node["scores"] == ref.scores()
-            best = max(ref.scores())
-            k = ref.scores().count(best)
-            assert node["shares"] == [1.0 / k if x == best else 0.0 for x in ref.scores()]
-            if ref.is_terminal():
-                assert node["shares"] == ref.returns()
-                assert i == len(nodes) - 1
-                break
-            if node["player"] >= 0:
-                for seat in range(n):
-                    assert _ops_check.resample_key(core_game.state_from_json(ref.to_json()), seat, seed) == \
-                        ref.resample(seat, seed).key()
-            ref.apply_action(actions[i])
-        assert nodes[-1]["player"] == TERMINAL
+    """A walk through the function pointers only, replayed on the reference node by node, for every deck and
+    prize order (the conformance suite walks the default game), resampling the reference's world at every
+    decision."""
+    from conformance.c_interface import reference_world, walk_against_reference
+    walk_against_reference(_core.Game(*config), reference.Game(*config), range(20), hidden=True,
+                           world=reference_world, resample_every=1)
 
 
 @pytest.mark.parametrize("policy", [0, 1], ids=["random", "heuristic"])
