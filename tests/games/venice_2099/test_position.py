@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import copy
 import json
-import random
 from pathlib import Path
 
 import pytest
@@ -14,6 +13,7 @@ from burano_ai.core.errors import PositionError
 from burano_ai.games import get_spec
 from burano_ai.games.venice_2099.position import position_from_dict
 from burano_ai.games.venice_2099.reference import Game
+from positions import random_game_states
 
 ROOT = Path(__file__).resolve().parents[3]
 jsonschema = pytest.importorskip("jsonschema")
@@ -23,20 +23,8 @@ SPEC = get_spec("venice-2099")
 
 
 def positions(n, seed=0, every=7, options=None):
-    rng = random.Random(seed)
-    s = Game(n, options).new_initial_state()
-    ply = 0
-    while True:
-        if ply % every == 0 or s.is_terminal():
-            yield s.clone()
-        if s.is_terminal():
-            return
-        if s.is_chance_node():
-            o = s.chance_outcomes()
-            s.apply_action(rng.choices([a for a, _ in o], [p for _, p in o])[0])
-        else:
-            s.apply_action(rng.choice(s.legal_actions()))
-        ply += 1
+    """Every `every`-th state of a seeded random game, and the last (one state advanced in place)."""
+    return random_game_states(n, seed, every, lambda players: Game(players, options))
 
 
 def test_the_schema_is_valid_and_accepts_every_position_of_random_games_full_and_viewed():
