@@ -16,9 +16,13 @@ from burano_ai.bots.registry import make_bot   # noqa: E402
 from .cases import CASES   # noqa: E402
 
 OPENSPIEL = [case for case in CASES if "openspiel" in case.values[0].capabilities]
+#: OpenSpiel's random-simulation test runs the compiled game at every player count and the reference at the
+#: smallest (a Python adapter over a Python model is slow, and the rest of the suite holds the two equal).
+SIMULATED = [case for case in OPENSPIEL
+             if case.values[1] == "compiled" or case.values[2] == case.values[0].min_players]
 
 
-@pytest.mark.parametrize("spec, implementation, num_players", OPENSPIEL)
+@pytest.mark.parametrize("spec, implementation, num_players", SIMULATED)
 def test_the_adapter_passes_openspiel_s_random_simulation_test(spec, implementation, num_players):
     game = spec.openspiel_game(num_players, implementation)
     t = game.get_type()
