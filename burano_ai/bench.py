@@ -6,7 +6,8 @@ not), and the same run measures the machine's speed.
 
 Positions: for each game and player count, one seeded uniform-random game (`SEED`) is played to the end
 with the compiled rules; the bench positions are its first decisions at 0 %, 50 % and 90 % of its
-length ("start", "middle", "late": for Burano the late one lies in the last round). Nothing here knows
+length ("start", "middle", "late": for Burano the late one lies in the last round; a game too short
+for three distinct decisions gets the ones it has, and the report says so). Nothing here knows
 any game: everything comes from the registry (`burano_ai.games`) and the State protocol.
 
 Signature (`signature`): per game and player count, the moves, iterations and tree nodes of fixed-seed
@@ -106,7 +107,12 @@ def bench_positions(spec, players: int) -> dict[str, Any]:
     """The bench positions of `spec` at `players` players: name -> a compiled State with a seat to move.
 
     The first real decision (two legal moves or more) at or after each `POSITIONS` fraction of one
-    seeded random game's steps.
+    seeded random game's steps, each a later one than the position before. A short game may have fewer
+    than three distinct decisions: it gets the ones there are (a 4-move hand: "start" and "middle"), in
+    `POSITIONS` order; a game without a real decision gets its first forced one as "start".
+
+    Raises:
+        OptionError: the seeded game has nobody to move in any state.
     """
     state = spec.new_game(players).new_initial_state(SEED)
     rng = random.Random(SEED)
@@ -117,11 +123,20 @@ def bench_positions(spec, players: int) -> dict[str, Any]:
     choices = [i for i, s in enumerate(trail)
                if not s.is_terminal() and not s.is_chance_node() and len(s.legal_actions()) > 1]
     if not choices:     # a game without a choice: its first decision
-        choices = [next(i for i, s in enumerate(trail) if not s.is_terminal() and not s.is_chance_node())]
-    found = {}
+        choices = [i for i, s in enumerate(trail) if not s.is_terminal() and not s.is_chance_node()][:1]
+    if not choices:
+        raise OptionError(f"{spec.key} {players}p: its seeded random game has nobody to move: nothing to bench")
+    found: dict[str, Any] = {}
+    last = -1
     for name, fraction in POSITIONS.items():
         index = int(fraction * (len(trail) - 1))
-        found[name] = trail[next((i for i in choices if i >= index), choices[-1])]
+        pick = next((i for i in choices if i >= index), choices[-1])
+        if pick <= last:                # the same decision as the position before: take a later one
+            pick = next((i for i in choices if i > last), None)
+            if pick is None:
+                break
+        found[name] = trail[pick]
+        last = pick
     return found
 
 
@@ -286,7 +301,8 @@ def game_speed(spec, threads: int, seconds: float, progress: Progress = _quiet) 
     game cannot run is missing)."""
     players = spec.default_players
     positions = bench_positions(spec, players)
-    start, middle = positions["start"], positions["middle"]
+    start = positions["start"]
+    middle = positions.get("middle", start)     # a game with one decision measures it twice
     out: dict[str, Any] = {"players": players}
     if hasattr(start, "playout"):
         for policy in _policies(spec):
@@ -484,6 +500,9 @@ def format_table(result: Mapping[str, Any]) -> list[str]:
             lines.append(f"  {key} {players}p: {moves}")
             lines.append(f"  {key} {players}p: random games {part['random_games']} "
                          f"({part['random_game_steps']} steps)")
+            if len(part["searches"]) < len(POSITIONS):
+                lines.append(f"  {key} {players}p: only {len(part['searches'])} distinct decision position(s) "
+                             f"in its seeded game")
         lines.append(f"  {key}: {game['digest']}")
     lines.append(f"signature {sig['digest']}  nodes {sig['nodes']}")
     lines.append("")

@@ -1,5 +1,5 @@
 """A whole 2-player game typed by a person in a real 80 x 24 pseudo-terminal (`burano play --game G`)
-against the greedy bot: the skeleton every game's pty test shares (tests/test_<game>_pty.py).
+against the greedy bot: the skeleton every game's pty test shares (tests/games/<game>/test_pty.py).
 
 The terminal's size comes from the pty (no COLUMNS/LINES), as for a person. A pyte screen follows the
 output: at every prompt the prompt is on the screen's cursor row and the game's own check of the screen's

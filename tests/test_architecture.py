@@ -160,3 +160,70 @@ def test_importing_the_upper_layers_does_not_load_a_reference_model(module):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          timeout=120).stdout
     assert out.strip() == "False"
+
+
+# ------------------------------------------------------------------------------------------------
+# The contracts cover every registered game without naming it
+
+
+#: The fields of a contract that say which modules it holds.
+MODULE_FIELDS = ("source_modules", "forbidden_modules", "modules", "ancestors", "layers")
+
+
+def game_packages() -> dict[str, str]:
+    """Registered game key -> its package (`burano_ai.games.<folder>`), from its implementations' modules."""
+    from burano_ai.games import all_specs
+    return {spec.key: game_of(next(iter(spec.implementations.values())).split(":")[0]) for spec in all_specs()}
+
+
+def matches(expression: str, module: str) -> bool:
+    """Whether import-linter's module expression (`*` one name, `**` any number) holds `module` or an
+    ancestor of it (contracts treat modules as packages)."""
+    pattern = re.escape(expression).replace(r"\*\*", r"[\w.]+").replace(r"\*", r"\w+")
+    return re.fullmatch(pattern + r"(\..+)?", module) is not None
+
+
+def contracts_naming_a_game(contracts: list[dict], packages: list[str]) -> list[str]:
+    """Every module expression of a contract that is not one game's own (`containers`) naming a game."""
+    found = []
+    for contract in contracts:
+        if contract.get("containers"):
+            continue                    # a game's own layers, inside its package
+        for field in MODULE_FIELDS:
+            for entry in contract.get(field, []):
+                for expression in re.split(r"[|:]", entry):
+                    expression = expression.strip()
+                    if any(expression == p or expression.startswith(p + ".") for p in packages):
+                        found.append(f"{contract['name']}: {field} names {expression}")
+    return found
+
+
+def test_no_contract_names_a_game_one_by_one():
+    """The generic contracts are written with wildcards: adding a game changes none of them."""
+    assert contracts_naming_a_game(CONFIG["contracts"], list(game_packages().values())) == []
+
+
+def test_a_contract_naming_a_game_is_found():
+    """The check above bites: a list of games written one by one is reported, entry by entry."""
+    contract = {"name": "oracles", "source_modules": ["burano_ai.search", "burano_ai.games.goofspiel.position"],
+                "forbidden_modules": ["burano_ai.games.*.reference"]}
+    assert contracts_naming_a_game([contract], list(game_packages().values())) == \
+        ["oracles: source_modules names burano_ai.games.goofspiel.position"]
+
+
+@pytest.mark.parametrize("key", sorted(game_packages()))
+def test_every_registered_game_is_under_every_contract(key):
+    """A game the wildcards miss (a reference model elsewhere than `<game>.reference`) fails here, not
+    silently in `lint-imports`."""
+    from burano_ai.games import get_spec
+    spec, package = get_spec(key), game_packages()[key]
+    by_name = {c["name"]: c for c in CONFIG["contracts"]}
+    assert any(matches(e, package) for e in by_name["Games are independent of each other"]["modules"])
+    assert any(matches(e, package) for e in by_name["No import cycles between the modules of any package"]["ancestors"])
+    assert any(matches(e, package) for e in by_name["The framework reaches a game only through the registry"]
+               ["forbidden_modules"])
+    reference = spec.implementations.get("reference", "").split(":")[0]
+    for name in ("The reference models are oracles: the search, the engine and the position layers never import them",
+                 "Bots and the arena take the rules they are given"):
+        forbidden = by_name[name]["forbidden_modules"]
+        assert not reference or any(matches(e, reference) for e in forbidden), f"{name}: {reference} is not covered"

@@ -476,7 +476,7 @@ class GameSpec(Protocol):
 
     # --- web side: the board module (web)
     # web_board: str -- with the `web_board` capability: the game's board module, a script under
-    #     burano_ai/web/static/ ("games/burano/board.js") that registers itself in
+    #     /static/, kept in the game's web/ folder ("games/burano/board.js": burano_ai/games/burano/web/) that registers itself in
     #     `window.BoardModules[key]` (renderBoard, moveTargets, ...); read only when the capability is
     #     declared, so a game without a board module leaves it out and gets the generic board (its view
     #     as structured text and a button per legal move).

@@ -40,7 +40,7 @@ UNSEEN = "?"
 PUBLIC = -1
 #: The fields of a position object; `info` is derived and optional.
 FIELDS = ("format", "players", "options", "history", "view", "info")
-#: Worlds `fill_history` tries before it gives up (a view whose "?"s no outcome fits).
+#: Steps `fill_history` may play over all its tries before it gives up (a view whose "?"s no outcome fits).
 MAX_FILL_NODES = 20000
 
 
@@ -390,62 +390,55 @@ def _copied(value: Any) -> Any:
 def fill_history(game: HistoryGame, texts: Sequence[str], seat: int | None, rng: random.Random) -> HistoryState:
     """A State of `game` that plays `texts` (a history, "?" for each step `seat` does not see).
 
-    Depth first over the hidden steps; at each, the offered outcomes in an order drawn from `rng`
-    (weighted by their chance probabilities; uniform for a hidden move). A candidate fits when every
-    later text can be played and the world shows `seat` exactly `texts`.
+    Rejection sampling: each try plays the history from the start, drawing every hidden step by its
+    chance probability (uniformly among the legal moves for a hidden move), and is kept when every later
+    text can be played and the world shows `seat` exactly `texts`; else the next try starts over. A kept
+    world is a draw from the worlds `seat` cannot tell apart, in proportion to their chance (no search
+    order skews it, and a conflict found late costs one try, not a backtrack through every earlier choice).
 
     Raises:
-        PositionError: a text no world can play (named by its index), or too many worlds tried.
+        PositionError: a text no world can play (named by its index), or no world found in MAX_FILL_NODES
+            steps played.
     """
-    budget = [MAX_FILL_NODES]
+    budget = MAX_FILL_NODES
     deepest: list[Any] = [-1, "no world fits the hidden steps"]
 
     def note(i: int, message: str) -> None:
         if i > deepest[0]:
             deepest[0], deepest[1] = i, message
 
-    def walk(state: HistoryState, i: int) -> HistoryState | None:
-        budget[0] -= 1
-        if budget[0] < 0:
-            raise _fail("history", f"no world fits the hidden steps within {MAX_FILL_NODES} tries")
-        if i == len(texts):
-            if seat is not None and state.action_strings(seat) != list(texts):
-                note(i, f"the steps hidden from {SEAT_LETTERS[seat]} do not match the history")
-                return None
-            return state
-        if texts[i] != UNSEEN:
-            try:
-                action = state.string_to_action(texts[i])
-            except IllegalMoveError as exc:
-                note(i, f"[{i}]: {exc}")
-                return None
+    while budget > 0:
+        state = game.state_class(game)
+        for i, text in enumerate(texts):
+            budget -= 1
+            if text != UNSEEN:
+                try:
+                    action = state.string_to_action(text)
+                except IllegalMoveError as exc:
+                    note(i, f"[{i}]: {exc}")
+                    break
+                state._step(action)
+                continue
+            if seat is None:
+                raise _fail(f"history[{i}]", f"{UNSEEN!r} only in a one-seat view (set view)")
+            if state.is_terminal():
+                note(i, f"[{i}]: the game is already over")
+                break
+            outcomes = state.chance_outcomes() if state.is_chance_node() else \
+                [(a, 1.0) for a in state.legal_actions()]
+            action = _weighted_order(outcomes, rng)[0]
+            if state._owner(action) in (PUBLIC, seat):
+                raise _fail(f"history[{i}]", f"{SEAT_LETTERS[seat]} sees this step: write its text, not {UNSEEN!r}")
             state._step(action)
-            return walk(state, i + 1)
-        if seat is None:
-            raise _fail(f"history[{i}]", f"{UNSEEN!r} only in a one-seat view (set view)")
-        if state.is_terminal():
-            note(i, f"[{i}]: the game is already over")
-            return None
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
         else:
-            outcomes = [(a, 1.0) for a in state.legal_actions()]
-        for action in _weighted_order(outcomes, rng):
-            world = state.clone()
-            if world._owner(action) in (PUBLIC, seat):
-                note(i, f"[{i}]: {SEAT_LETTERS[seat]} sees this step: write its text, not {UNSEEN!r}")
-                return None
-            world._step(action)
-            found = walk(world, i + 1)
-            if found is not None:
-                return found
-        return None
-
-    found = walk(game.state_class(game), 0)
-    if found is None:
-        message = deepest[1]
-        raise PositionError(f"position.history{message if message.startswith('[') else ': ' + message}")
-    return found
+            if seat is None or state.action_strings(seat) == list(texts):
+                return state
+            note(len(texts), f"the steps hidden from {SEAT_LETTERS[seat]} do not match the history")
+        if UNSEEN not in texts:
+            break                       # nothing is drawn: another try would fail the same way
+    message = deepest[1]
+    tried = f" (no world found in {MAX_FILL_NODES} steps played)" if UNSEEN in texts else ""
+    raise PositionError(f"position.history{message if message.startswith('[') else ': ' + message}{tried}")
 
 
 def _weighted_order(outcomes: list[tuple[int, float]], rng: random.Random) -> list[int]:

@@ -77,3 +77,13 @@ def builtin_net(key: str, players: int) -> str | None:
     except ModuleNotFoundError:
         return None
     return str(path) if path.is_file() else None
+
+
+def web_files(key: str) -> dict[str, str]:
+    """The web page's files game `key` ships (every file of ``<package>/web/``, found by glob): file name ->
+    its path. The web server serves them at ``/static/games/<key>/<name>`` (`GameSpec.web_board` names
+    one as ``games/<key>/board.js``)."""
+    from importlib import resources
+    from pathlib import Path
+    folder = Path(str(resources.files(_package(key)))) / "web"
+    return {path.name: str(path) for path in sorted(folder.glob("*")) if path.is_file()}

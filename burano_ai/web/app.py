@@ -31,7 +31,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from burano_ai.core.seats import SEAT_LETTERS
-from burano_ai.games import DEFAULT_GAME, get_spec
+from burano_ai.games import DEFAULT_GAME, game_keys, get_spec, web_files
 from burano_ai.web.analysis import AnalysisHub
 from burano_ai.web.editor import FieldError, check_position, deal_position
 from burano_ai.web.events import StreamCounter, event_stream
@@ -177,6 +177,17 @@ def create_app(default_game: str = DEFAULT_GAME, limits: ServerLimits | None = N
     @app.get("/favicon.ico")
     async def favicon():
         return Response(status_code=204)
+
+    # A game's own page files live in its folder (burano_ai/games/<game>/web/), found by glob, served
+    # under the URLs the pages use: /static/games/<key>/<name>.
+    game_files = {(key, name): path for key in game_keys() for name, path in web_files(key).items()}
+
+    @app.get("/static/games/{key}/{name}")
+    async def game_file(key: str, name: str):
+        path = game_files.get((key, name))
+        if path is None:
+            raise StarletteHTTPException(404, "Not Found")
+        return FileResponse(path)
 
     app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
 

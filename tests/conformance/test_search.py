@@ -4,7 +4,9 @@ For decisions along seeded random games of every compiled game, two positions th
 what the searching seat cannot see (the real one and a resample of it for that seat) must give the
 identical search on one thread: the same tree statistics from the raw searcher (native or Python
 tree, given the full state, with no view reduction in front of it) and the same answer from
-`engine.suggest`.
+`engine.suggest`. And every game x implementation x player count runs its default search with a tiny
+budget at its first, middle and last decision (`cases.decisions` takes every decision of a game, and
+fails loudly when there is none).
 """
 
 from __future__ import annotations
@@ -17,20 +19,9 @@ from burano_ai.search import Limit
 from burano_ai.search.ismcts import make_searcher
 from burano_ai.search.params import Params
 
-from .cases import COMPILED, random_states
+from .cases import CASES, COMPILED, decisions, spread
 
 ITERATIONS = 120
-
-
-def decisions(game, seed: int, every: int, count: int):
-    """Up to `count` decision states of a seeded random game (someone to move, more than one move)."""
-    out = []
-    for state in random_states(game, seed, every):
-        if state.current_player() >= 0 and len(state.legal_actions()) > 1:
-            out.append(state)
-        if len(out) == count:
-            break
-    return out
 
 
 @pytest.mark.parametrize("tree", ["native", "python"])
@@ -41,7 +32,7 @@ def test_the_searcher_does_not_peek(spec, implementation, num_players, tree):
     game = spec.new_game(num_players, implementation)
     params = Params(tree=tree)
     checked = 0
-    for i, state in enumerate(decisions(game, seed=21, every=5, count=40)):
+    for i, state in enumerate(spread(decisions(game, 21, spec.key), 40)):
         seat = state.current_player()
         other = state.resample(seat, seed=1000 + i)
         if other.to_json() == state.to_json():
@@ -62,16 +53,31 @@ def test_the_searcher_does_not_peek(spec, implementation, num_players, tree):
 @pytest.mark.parametrize("spec, implementation, num_players", COMPILED)
 def test_suggest_answers_the_same_for_every_hidden_state(spec, implementation, num_players):
     game = spec.new_game(num_players, implementation)
-    for i, state in enumerate(decisions(game, seed=8, every=5, count=40)):
-        other = state.resample(state.current_player(), seed=99 + i)
+    state = other = None
+    for i, candidate in enumerate(spread(decisions(game, 8, spec.key), 40)):
+        state, other = candidate, candidate.resample(candidate.current_player(), seed=99 + i)
         if other.to_json() != state.to_json():
             break
+    assert other.to_json() != state.to_json() or "hidden_information" not in spec.capabilities, \
+        f"{spec.key}: no decision of its seeded game hides anything from the seat to move"
     answers = [engine.suggest(root, limit=Limit(iterations=ITERATIONS), seed=3, threads=1).to_dict()
                for root in (state, other)]
     for answer in answers:
         answer.pop("elapsed", None)
         answer.pop("iterations_per_second", None)
     assert answers[0] == answers[1]
+
+
+@pytest.mark.parametrize("spec, implementation, num_players", CASES)
+def test_a_tiny_search_runs_at_the_first_middle_and_last_decision(spec, implementation, num_players):
+    """The game's default search, a tiny budget, from the seat's own view at three decisions of a seeded
+    game (every decision counts: a 4-move game has some): exactly the budget, a legal move."""
+    game = spec.new_game(num_players, implementation)
+    for state in spread(decisions(game, 4, spec.key), 3):
+        result = engine.suggest(state, limit=Limit(iterations=12), params=Params(**spec.search_defaults), seed=2,
+                                threads=1)
+        assert result.iterations == 12
+        assert state.string_to_action(result.move) in state.legal_actions()
 
 
 @pytest.mark.parametrize("spec", all_specs(), ids=lambda spec: spec.key)

@@ -1,4 +1,4 @@
-"""Azul: Stained Glass of Sintra's own SVG board (burano_ai/web/static/games/azul-sintra/board.js) in a real
+"""Azul: Stained Glass of Sintra's own SVG board (burano_ai/games/azul_sintra/web/board.js) in a real
 browser (Debian's Chromium via Playwright, 1280 x 800).
 
 A whole 2-player game against the greedy bot clicked through on the drawn board: at every decision each
@@ -33,7 +33,7 @@ def _check_honest(payload, seat_views):
 
 def test_the_board_module_carries_the_placeholder_data_file():
     """board.js draws a position without its own data from a copy of the built-in file: the same values."""
-    source = (ROOT / "burano_ai/web/static/games/azul-sintra/board.js").read_text()
+    source = (ROOT / "burano_ai/games/azul_sintra/web/board.js").read_text()
     start = source.index("const DEFAULT_DATA = ") + len("const DEFAULT_DATA = ")
     body = source[start:source.index("};", start) + 1]
     as_json = re.sub(r",\s*}", "}", re.sub(r"(\w+):", r'"\1":', body.replace("\n", " ")))

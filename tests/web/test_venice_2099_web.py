@@ -1,4 +1,4 @@
-"""Venice 2099's own SVG board (burano_ai/web/static/games/venice-2099/board.js) in a real browser (Debian's
+"""Venice 2099's own SVG board (burano_ai/games/venice_2099/web/board.js) in a real browser (Debian's
 Chromium via Playwright, 1280 x 800).
 
 A whole 2-player game against a bot clicked through on the drawn board: at every decision each legal move

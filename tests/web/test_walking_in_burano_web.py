@@ -1,4 +1,4 @@
-"""Walking in Burano's own SVG board (burano_ai/web/static/games/walking-in-burano/board.js) in a real
+"""Walking in Burano's own SVG board (burano_ai/games/walking_in_burano/web/board.js) in a real
 browser (Debian's Chromium via Playwright, 1280 x 800).
 
 A whole 2-player game against the greedy bot clicked through on the drawn board: at every decision each
@@ -24,7 +24,7 @@ from .test_web_browser import RECORD_RESPONSES, WAIT_FOR_TURN, _page_state, _ser
 
 ROOT = Path(__file__).resolve().parents[2]
 FORMAT = "walking-in-burano-position/1"
-BOARD_JS = ROOT / "burano_ai/web/static/games/walking-in-burano/board.js"
+BOARD_JS = ROOT / "burano_ai/games/walking_in_burano/web/board.js"
 BOARD = "WalkingInBuranoBoard"
 
 

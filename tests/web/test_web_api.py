@@ -55,7 +55,7 @@ def test_the_page_and_its_static_files_are_served(client):
     page = client.get("/")
     assert page.status_code == 200 and '<div id="board"></div>' in page.text and "generic-board.js" in page.text
     assert "games/burano" not in page.text   # the page knows no game: board modules come from /api/games/kinds
-    for name in ("app.js", "generic-board.js", "games/burano/board.js", "style.css"):
+    for name in ("app.js", "generic-board.js", "games/burano/board.js", "style.css"):   # the last from burano_ai/games/burano/web/
         assert client.get(f"/static/{name}").status_code == 200
     _assert_error(client.get("/static/nothing.js"), 404)
     _assert_error(client.get("/no/such/route"), 404)
@@ -350,30 +350,60 @@ def test_burano_serve_serves_the_board_until_interrupted():
 
 
 def test_the_page_is_package_data(tmp_path):
-    """A non-editable install carries the front end: pyproject's package-data takes every static file, and
-    (where the build tools are importable, as in a development checkout) build_py copies every one."""
+    """A non-editable install carries the front end: pyproject's package-data takes every static file and
+    every file of a game's web/ folder, and (where the build tools are importable, as in a development
+    checkout) build_py copies every one."""
     import fnmatch
     import importlib.util
     import tomllib
     static = REPO / "burano_ai" / "web" / "static"
+    games = REPO / "burano_ai" / "games"
     files = {p.relative_to(static).as_posix() for p in static.rglob("*") if p.is_file()}
-    assert files >= {"index.html", "app.js", "generic-board.js", "games/burano/board.js", "style.css"}
+    assert files >= {"index.html", "app.js", "generic-board.js", "style.css"}
+    boards = {p.relative_to(games).as_posix() for p in games.glob("*/web/*") if p.is_file()}
+    assert "burano/web/board.js" in boards
     patterns = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
     web = patterns.get("burano_ai.web", []) + patterns.get("*", [])
-    # setuptools' globs do not cross "/" (fnmatch's "*" does): compare path depths too
-    assert all(any(fnmatch.fnmatch(f"static/{name}", pat) and name.count("/") + 1 == pat.count("/")
-                   for pat in web) for name in files), (files, web)
+    in_games = patterns.get("burano_ai.games", []) + patterns.get("*", [])
+
+    def covered(name, pats):
+        # setuptools' globs do not cross "/" (fnmatch's "*" does): compare path depths too
+        return any(fnmatch.fnmatch(name, pat) and name.count("/") == pat.count("/") for pat in pats)
+
+    assert all(covered(f"static/{name}", web) for name in files), (files, web)
+    assert all(covered(name, in_games) for name in boards), (boards, in_games)
     # the files must be in git, not only on this disk (an ignore rule once kept index.html out of every clone)
-    listed = subprocess.run(["git", "ls-files", "burano_ai/web/static"], cwd=REPO, capture_output=True, text=True,
-                            timeout=60)
-    if listed.returncode == 0 and listed.stdout.strip():
-        assert {Path(line).relative_to("burano_ai/web/static").as_posix() for line in listed.stdout.split()} == files
+    for folder, glob, expected in (("burano_ai/web/static", "*", files), ("burano_ai/games", "*/web/*", boards)):
+        listed = subprocess.run(["git", "ls-files", folder], cwd=REPO, capture_output=True, text=True, timeout=60)
+        if listed.returncode == 0 and listed.stdout.strip():
+            tracked = {Path(line).relative_to(folder).as_posix() for line in listed.stdout.split()}
+            assert {t for t in tracked if fnmatch.fnmatch(t, glob)} == expected
     if all(importlib.util.find_spec(m) for m in ("Cython", "numpy", "setuptools")):
         subprocess.run([sys.executable, "setup.py", "-q", "build_py", "-d", str(tmp_path)], cwd=REPO, check=True,
                        capture_output=True, timeout=300)
         shipped_dir = tmp_path / "burano_ai" / "web" / "static"
         shipped = {p.relative_to(shipped_dir).as_posix() for p in shipped_dir.rglob("*") if p.is_file()}
         assert shipped == files
+        shipped_games = tmp_path / "burano_ai" / "games"
+        assert {p.relative_to(shipped_games).as_posix() for p in shipped_games.glob("*/web/*") if p.is_file()} == boards
+
+
+def test_every_game_s_board_module_is_served_from_its_own_folder(client):
+    """A game's web/ folder (found by glob through the registry) is served at /static/games/<key>/: the
+    board module its spec names is that file, byte for byte; a name or game it lacks is a 404."""
+    from burano_ai.games import all_specs, web_files
+    boards = 0
+    for spec in all_specs():
+        files = web_files(spec.key)
+        for name, path in files.items():
+            response = client.get(f"/static/games/{spec.key}/{name}")
+            assert response.status_code == 200 and response.content == Path(path).read_bytes()
+        if "web_board" in spec.capabilities:
+            assert spec.web_board == f"games/{spec.key}/board.js" and "board.js" in files
+            boards += 1
+    assert boards >= 1
+    _assert_error(client.get("/static/games/burano/nothing.js"), 404)
+    _assert_error(client.get("/static/games/no-such-game/board.js"), 404)
 
 
 def test_every_answer_of_a_three_player_game_shows_only_the_players_seat(client):
@@ -410,7 +440,7 @@ def test_every_answer_of_a_three_player_game_shows_only_the_players_seat(client)
                 assert seat["pyramid"] is None and seat["reserve"] is None
         for i in hidden:
             if i < len(answer["log"]):
-                # the step's own text (its public consequences may follow: tests/test_narration.py checks them)
+                # the step's own text (its public consequences may follow: tests/games/burano/test_narration.py checks them)
                 line = answer["log"][i].split(" — ")[0]
                 assert line.endswith("draws a fish card from the deck") or line.endswith("(hidden)"), (i, line)
 

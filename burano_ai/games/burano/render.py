@@ -46,7 +46,7 @@ WIDTH = 100   # wrap width of free text in the full layout; its side-by-side sec
 WIDE = 120
 #: The compact layout's width: every line fits in it.
 COMPACT_WIDTH = 80
-#: The compact layout's rows (at most, in every position seen in tests/test_render.py): 24 less the rule
+#: The compact layout's rows (at most, in every position seen in tests/games/burano/test_render.py): 24 less the rule
 #: naming the seat to move and the prompt under it. Past it, the route's heading is left out.
 COMPACT_ROWS = 22
 #: Colour letters: lower-case, so that they never read as a seat (`b` is blue, `B` is seat B).

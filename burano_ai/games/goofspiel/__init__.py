@@ -4,7 +4,7 @@ Each seat holds the bid cards 1..N; each round a prize card is revealed, every s
 secret, and the single highest bid takes the prize's points (a tied highest bid: nobody does). It is
 the engine's proof of being multi-game: secret simultaneous moves like Burano's pyramids, chance
 prize reveals, and an outside oracle (OpenSpiel's `goofspiel`, checked game for game in
-tests/test_goofspiel.py).
+tests/games/goofspiel/test_rules.py).
 
 Modules, in dependency order: `rules` (the parameters, action ids and texts, Zobrist cells, the
 seeded generator shared with the compiled core), `position` (the fields of a position and the

@@ -195,7 +195,7 @@ class GoofspielSpec(Declaration):
 
     def render(self, position: dict[str, Any] | str, width: int | None = None) -> str:
         """Plain text of a position dict (`State.to_dict(seat)`, or its JSON text) for the terminal: one
-        layout at any `width`, 70 columns at most (16 cards, 5 players: tests/test_render.py)."""
+        layout at any `width`, 70 columns at most (16 cards, 5 players: tests/games/burano/test_render.py)."""
         if isinstance(position, str):
             try:
                 position = json.loads(position)

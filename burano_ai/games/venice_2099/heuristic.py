@@ -22,7 +22,7 @@ draw from those cards; with more the opponents share the cards and the sum is an
 `prior` is the softmax of `action_value / PRIOR_TEMPERATURE` over the legal actions of the seat to
 decide (the rescue's owner in a rescue); None for a card (the lowest rank is forced, and which of
 equal cards sinks is not something the preference reads), for another seat, and with no moves.
-`_core.prior_c` is the same arithmetic in C (tests/test_venice_2099_prior.py holds them together).
+`_core.prior_c` is the same arithmetic in C (tests/games/venice_2099/test_prior.py holds them together).
 Measured in docs/strength.md (Venice 2099, "The search prior").
 """
 

@@ -1,7 +1,7 @@
 // The web board's page: play, analyse, set up a position, replay. Talks to the JSON API of burano serve.
 // The page only ever holds what the server sends for its seat (a view, move texts, narrated steps).
 // It knows no game: the registered games ("kinds") come from /api/games/kinds, and each game's board
-// module (static/games/<key>/board.js, registered in window.BoardModules[key]) draws its board; a game
+// module (burano_ai/games/<game>/web/board.js, served as /static/games/<key>/board.js; registered in window.BoardModules[key]) draws its board; a game
 // without one, or any game with ?board=generic, gets the generic board (generic-board.js).
 "use strict";
 
