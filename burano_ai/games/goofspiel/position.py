@@ -77,6 +77,10 @@ class Position:
         self.bids = [0] * num_players
         self.won: list[list[int]] = [[] for _ in range(num_players)]
 
+    def config(self) -> tuple[int, int, str]:
+        """(num_players, num_cards, points_order): the arguments of a Game."""
+        return self.num_players, self.num_cards, self.points_order
+
     # --- derived values
 
     @property
