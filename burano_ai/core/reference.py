@@ -6,17 +6,19 @@ offered here and leave the state untouched when it is not; a copy is the positio
 the win shares of `returns` follow the order of finish; a JSON view is the position's dict of one seat.
 `ReferenceGame` and `ReferenceState` hold that, so a game writes only its rules.
 
-A game's `State(ReferenceState, Position)` fills these hooks:
+A game declares `class State(ReferenceState, Position, game=Game, names=rules, noun=..., differs_in=...)`:
+its `Game` (which learns its State class from this), the module holding `PHASE_NAMES` and
+`CHANCE_KIND_NAMES` (labels by id), how a message names a position ("a Goofspiel position") and what a
+foreign position may differ in ("players, num_cards or points_order"); `Position` is the position class.
+It fills these hooks:
 
-- class attributes: `game_class` (its `Game`), `position_class` and `position_noun` (its `Position` and
-  how a message names one: "a Goofspiel position"), `config_names` (what a foreign position may differ
-  in, for the message), `PHASE_NAMES` and `CHANCE_KIND_NAMES` (labels by id);
 - the rules: `current_player`, `legal_actions`, `chance_outcomes`, `_apply_unchecked(action)` (the
   unchecked apply), `action_to_string`, `string_to_action`, `where()` (for messages), `finishing_key`,
   `key`, `_to_dict(seat)` (the JSON-ready position, `seat` already checked), and optionally `_prior`;
-- from its `Position`: `copy_fields_from` and `config()`.
+- from its `Position`: `copy_fields_from` and `config()` (the arguments of `Position.__init__` after
+  the game's own: a new State is `Position(*game.config())` plus the game).
 
-Its `Game(ReferenceGame)` fills `config()`, `state_class` and `_position_from_json(text)`.
+Its `Game(ReferenceGame)` fills `config()` and `_position_from_json(text)`.
 Each hook may be overridden where a game differs (Goofspiel words its own illegal-move error).
 """
 
@@ -79,8 +81,8 @@ class ReferenceGame:
 class ReferenceState:
     """The game-independent half of a reference State (see the module docstring for the hooks)."""
 
-    game_class: ClassVar[type]
-    position_class: ClassVar[type]
+    _game_class: ClassVar[type]
+    _position_class: ClassVar[type]
     position_noun: ClassVar[str]
     config_names: ClassVar[str]
     PHASE_NAMES: ClassVar[Sequence[str]]
@@ -90,6 +92,23 @@ class ReferenceState:
     phase: int
     chance_kind: int
 
+    def __init_subclass__(cls, *, game: type | None = None, names: Any = None, noun: str = "",
+                          differs_in: str = "", **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._position_class = next(b for b in cls.__mro__[1:] if not issubclass(b, ReferenceState))
+        if game is not None:
+            cls._game_class = game
+            game.state_class = cls  # type: ignore[attr-defined]
+        if names is not None:
+            cls.PHASE_NAMES, cls.CHANCE_KIND_NAMES = names.PHASE_NAMES, names.CHANCE_KIND_NAMES
+        if noun:
+            cls.position_noun, cls.config_names = noun, differs_in
+
+    def __init__(self, game: Any) -> None:
+        """The empty position of `game`'s configuration (`Position(*game.config())`)."""
+        super().__init__(*game.config())  # type: ignore[call-arg]
+        self.game = game
+
     @classmethod
     def from_position(cls, position: Any, game: Any) -> Any:
         """A State of `game` holding a copy of `position` (same configuration).
@@ -98,8 +117,8 @@ class ReferenceState:
             TypeError: `position` or `game` is of the wrong type.
             PositionError: the position belongs to another configuration.
         """
-        check_instance(position, cls.position_class, cls.position_noun)
-        check_instance(game, cls.game_class, "game")
+        check_instance(position, cls._position_class, cls.position_noun)
+        check_instance(game, cls._game_class, "game")
         if position.config() != game.config():
             raise PositionError(f"the position does not belong to this game ({cls.config_names})")
         state = cls.__new__(cls)

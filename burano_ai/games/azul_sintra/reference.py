@@ -88,19 +88,9 @@ class Game(ReferenceGame):
         return position_from_json(text, expect=self.config())
 
 
-class State(ReferenceState, Position):
+class State(ReferenceState, Position, game=Game, names=rules, noun="an Azul: Stained Glass of Sintra position",
+            differs_in="players, side, first_player, data or options"):
     """A position with the State API (see the module docstring)."""
-
-    game_class = Game
-    position_class = Position
-    position_noun = "an Azul: Stained Glass of Sintra position"
-    config_names = "players, side, first_player, data or options"
-    PHASE_NAMES = rules.PHASE_NAMES
-    CHANCE_KIND_NAMES = rules.CHANCE_KIND_NAMES
-
-    def __init__(self, game: Game) -> None:
-        super().__init__(game.num_players, game.side, game.first_player, game.data, game.flags)
-        self.game = game
 
     # ------------------------------------------------------------------------------------------
     # Node kinds
@@ -530,6 +520,3 @@ class State(ReferenceState, Position):
 
     def __repr__(self) -> str:
         return f"<azul-sintra State round {self.round + 1} {rules.PHASE_NAMES[self.phase]} key {self.key():016x}>"
-
-
-Game.state_class = State

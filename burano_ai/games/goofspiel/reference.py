@@ -5,7 +5,7 @@ fields (`position.Position`) with the State API every service speaks (`burano_ai
 the same method names and behaviour as Burano's. A round is one chance node (the prize, only in
 "random" order) and then one secret bid per seat, A first; the round resolves after the last bid
 (`_resolve`), and the last round plays itself. The state holds no random generator: randomness is
-applied as chance outcomes, and `resample(seat, seed)` draws from its own seeded `rules.SplitMix64`,
+applied as chance outcomes, and `resample(seat, seed)` draws from its own seeded `core.seeds.SplitMix64`,
 the compiled core's generator, so both implementations give the same sample.
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 from burano_ai.core.errors import IllegalMoveError
 from burano_ai.core.game import NO_TURN, DecisionMode
 from burano_ai.core.reference import ReferenceGame, ReferenceState
-from burano_ai.core.seeds import check_seed
+from burano_ai.core.seeds import SplitMix64, check_seed
 from burano_ai.core.seats import CHANCE, TERMINAL, parse_seat
 from burano_ai.games.goofspiel import rules
 from burano_ai.games.goofspiel.position import Position, position_from_json, position_to_dict
@@ -75,19 +75,9 @@ class Game(ReferenceGame):
         return position_from_json(text, expect=self.config())
 
 
-class State(ReferenceState, Position):
+class State(ReferenceState, Position, game=Game, names=rules, noun="a Goofspiel position",
+            differs_in="players, num_cards or points_order"):
     """A Goofspiel position with the State API (see the module docstring)."""
-
-    game_class = Game
-    position_class = Position
-    position_noun = "a Goofspiel position"
-    config_names = "players, num_cards or points_order"
-    PHASE_NAMES = rules.PHASE_NAMES
-    CHANCE_KIND_NAMES = rules.CHANCE_KIND_NAMES
-
-    def __init__(self, game: Game) -> None:
-        super().__init__(game.num_players, game.num_cards, game.points_order)
-        self.game = game
 
     # ------------------------------------------------------------------------------------------
     # The State API
@@ -259,7 +249,7 @@ class State(ReferenceState, Position):
             TypeError / OptionError: `seat` is not a seat of this game (`parse_seat`); TypeError: bad `seed`.
         """
         seat = parse_seat(seat, self.num_players)
-        rng = rules.SplitMix64(seed)
+        rng = SplitMix64(seed)
         out = self.clone()
         for p in range(self.num_players):
             if p != seat and out.bids[p]:
@@ -275,6 +265,3 @@ class State(ReferenceState, Position):
 
     def __repr__(self) -> str:
         return f"<goofspiel State round {self.round} {rules.PHASE_NAMES[self.phase]} key {self.key():016x}>"
-
-
-Game.state_class = State

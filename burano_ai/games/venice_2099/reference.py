@@ -21,6 +21,7 @@ from burano_ai.core.arguments import check_index, check_instance
 from burano_ai.core.game import NO_TURN
 from burano_ai.core.reference import ReferenceGame, ReferenceState
 from burano_ai.core.seats import CHANCE, SEAT_LETTERS, TERMINAL, parse_seat
+from burano_ai.core.seeds import SplitMix64
 from burano_ai.games.venice_2099 import heuristic, rules
 from burano_ai.games.venice_2099.data import (
     FIGURES_EACH, NUM_COLOURS, NUMERIC_VALUES, X_INDEX, X_MULTIPLIER, token_value,
@@ -84,19 +85,9 @@ class Game(ReferenceGame):
         return pos
 
 
-class State(ReferenceState, Position):
+class State(ReferenceState, Position, game=Game, names=rules, noun="a Venice 2099 position",
+            differs_in="players or rule options"):
     """A position with the State API (see the module docstring)."""
-
-    game_class = Game
-    position_class = Position
-    position_noun = "a Venice 2099 position"
-    config_names = "players or rule options"
-    PHASE_NAMES = rules.PHASE_NAMES
-    CHANCE_KIND_NAMES = rules.CHANCE_KIND_NAMES
-
-    def __init__(self, game: Game) -> None:
-        super().__init__(game.num_players, game.options)
-        self.game = game
 
     # ------------------------------------------------------------------------------------------
     # Node kinds
@@ -517,7 +508,7 @@ class State(ReferenceState, Position):
             TypeError / OptionError: `seat` is not a seat of this game; TypeError: bad `seed`.
         """
         seat = parse_seat(seat, self.num_players)
-        rng = rules.SplitMix64(seed)
+        rng = SplitMix64(seed)
         out = self.clone()
         if self.phase == PHASE_SETUP and not self.dealt_count():
             return out
@@ -537,6 +528,3 @@ class State(ReferenceState, Position):
 
     def __repr__(self) -> str:
         return f"<venice-2099 State turn {self.turn() + 1} {rules.PHASE_NAMES[self.phase]} key {self.key():016x}>"
-
-
-Game.state_class = State

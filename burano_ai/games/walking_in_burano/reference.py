@@ -85,19 +85,9 @@ class Game(ReferenceGame):
         return position_from_json(text, expect=self.config())
 
 
-class State(ReferenceState, Position):
+class State(ReferenceState, Position, game=Game, names=rules, noun="a Walking in Burano position",
+            differs_in="players, options or data"):
     """A position with the State API (see the module docstring)."""
-
-    game_class = Game
-    position_class = Position
-    position_noun = "a Walking in Burano position"
-    config_names = "players, options or data"
-    PHASE_NAMES = rules.PHASE_NAMES
-    CHANCE_KIND_NAMES = rules.CHANCE_KIND_NAMES
-
-    def __init__(self, game: Game) -> None:
-        super().__init__(game.num_players, game.options, game.data)
-        self.game = game
 
     # ------------------------------------------------------------------------------------------
     # Node kinds
@@ -632,6 +622,3 @@ def breaks_soft_rule(data: CardData, seat: Seat, card: int, target: int) -> bool
     if any(data.cards[c].colour != colour for h in own for c in h.real_cards()):
         return True
     return any(data.cards[c].colour == colour for h in neighbours for c in h.real_cards())
-
-
-Game.state_class = State
