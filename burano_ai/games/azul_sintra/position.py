@@ -16,7 +16,7 @@ from typing import Any
 
 from burano_ai.core.arguments import check_instance
 from burano_ai.core.errors import OptionError, PositionError
-from burano_ai.core.jsonio import json_error_text
+from burano_ai.core.fields import POSITION, parse_position_json
 from burano_ai.core.seats import SEAT_LETTERS
 from burano_ai.games.azul_sintra import rules
 from burano_ai.games.azul_sintra.data import (
@@ -233,8 +233,7 @@ class Position:
 
 # --- invariants ----------------------------------------------------------------------------------
 
-def _fail(field: str, message: str) -> PositionError:
-    return PositionError(f"position.{field}: {message}")
+_fail, _int, _seat, _keys = POSITION.fail, POSITION.int, POSITION.seat, POSITION.keys
 
 
 def validate(pos: Position) -> None:
@@ -431,21 +430,6 @@ def position_to_json(pos: Position, seat: int | None = None, indent: int | None 
 
 # --- JSON in -------------------------------------------------------------------------------------
 
-def _int(value: object, field: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise _fail(field, f"expected an int in {low}..{high}, got {value!r:.40}")
-    return value
-
-
-def _seat(value: object, field: str, n: int, allow_none: bool = False) -> int:
-    if value is None and allow_none:
-        return -1
-    if isinstance(value, str) and len(value) == 1 and value in SEAT_LETTERS[:n]:
-        return SEAT_LETTERS.index(value)
-    raise _fail(field, f"expected {'null or ' if allow_none else ''}a seat letter "
-                       f"{', '.join(SEAT_LETTERS[:n])}, got {value!r:.40}")
-
-
 def _counts_of_letters(value: object, field: str, letters: tuple[str, ...], most: int) -> list[int]:
     if not isinstance(value, str) or len(value) > most:
         raise _fail(field, f"expected a text of at most {most} colour letters, got {value!r:.40}")
@@ -469,19 +453,6 @@ def _colour(value: object, field: str, letters: tuple[str, ...]) -> int:
     raise _fail(field, f"expected null or a colour letter {', '.join(letters)}, got {value!r:.40}")
 
 
-def _keys(d: object, field: str, allowed: tuple[str, ...]) -> dict:
-    if not isinstance(d, dict):
-        raise _fail(field, f"expected an object, got {type(d).__name__}")
-    unknown = [k for k in d if k not in allowed]
-    if unknown:
-        raise _fail(f"{field}.{str(unknown[0])[:40]}" if field else str(unknown[0])[:40],
-                    f"unknown field (fields: {', '.join(allowed)})")
-    missing = [k for k in allowed if k not in d]
-    if missing:
-        raise _fail(f"{field}.{missing[0]}" if field else missing[0], "missing field")
-    return d
-
-
 def _flags(value: object) -> Flags:
     if not isinstance(value, dict):
         raise _fail("options", f"expected an object of the optional rules ({', '.join(FLAG_NAMES)}), got {value!r:.60}")
@@ -501,17 +472,7 @@ def position_from_json(text: object, expect: tuple | None = None) -> Position:
     Raises:
         TypeError: `text` is not a str. PositionError: not JSON, too long, or a wrong field (named).
     """
-    if not isinstance(text, str):
-        raise TypeError(f"a position must be a JSON str, not {type(text).__name__}")
-    if len(text) > MAX_JSON_CHARS:
-        raise PositionError(f"position: {len(text)} characters, more than the {MAX_JSON_CHARS} accepted")
-    try:
-        root = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as e:
-        raise PositionError(f"position: not valid JSON ({e})") from None
-    except ValueError as e:             # an integer literal past Python's 4,300-digit limit
-        raise PositionError(f"position: not valid JSON ({json_error_text(e)})") from None
-    return position_from_dict(root, expect)
+    return position_from_dict(parse_position_json(text, MAX_JSON_CHARS), expect)
 
 
 def position_from_dict(root: object, expect: tuple | None = None) -> Position:

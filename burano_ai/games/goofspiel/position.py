@@ -29,7 +29,7 @@ from typing import Any
 
 from burano_ai.core.arguments import check_instance
 from burano_ai.core.errors import OptionError, PositionError
-from burano_ai.core.jsonio import json_error_text
+from burano_ai.core.fields import POSITION, parse_position_json
 from burano_ai.core.seats import SEAT_LETTERS
 from burano_ai.games.goofspiel.rules import (
     MAX_CARDS,
@@ -182,14 +182,7 @@ def position_to_dict(pos: Position, seat: int | None = None) -> dict[str, Any]:
 
 # --- JSON in -------------------------------------------------------------------------------------
 
-def _fail(field: str, message: str) -> PositionError:
-    return PositionError(f"position.{field}: {message}")
-
-
-def _int(value: object, field: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise _fail(field, f"expected an int in {low}..{high}, got {value!r}")
-    return value
+_fail, _int, _keys = POSITION.fail, POSITION.int, POSITION.keys
 
 
 def _cards(value: object, field: str, num_cards: int) -> list[int]:
@@ -199,18 +192,6 @@ def _cards(value: object, field: str, num_cards: int) -> list[int]:
     if len(set(out)) != len(out):
         raise _fail(field, f"a card appears twice in {out}")
     return sorted(out)
-
-
-def _keys(d: object, field: str, allowed: tuple[str, ...]) -> dict:
-    if not isinstance(d, dict):
-        raise _fail(field, f"expected an object, got {type(d).__name__}")
-    unknown = [k for k in d if k not in allowed]
-    if unknown:
-        raise _fail(field, f"unknown field {unknown[0]!r} (fields: {', '.join(allowed)})")
-    missing = [k for k in allowed if k not in d]
-    if missing:
-        raise _fail(field, f"missing field {missing[0]!r}")
-    return d
 
 
 def position_from_json(text: object, expect: tuple[int, int, str] | None = None) -> Position:
@@ -223,17 +204,7 @@ def position_from_json(text: object, expect: tuple[int, int, str] | None = None)
         TypeError: `text` is not a str.
         PositionError: not JSON, too long, or a field is missing, unknown or wrong (named).
     """
-    if not isinstance(text, str):
-        raise TypeError(f"a position must be a JSON str, not {type(text).__name__}")
-    if len(text) > MAX_JSON_CHARS:
-        raise PositionError(f"position: {len(text)} characters, more than the {MAX_JSON_CHARS} accepted")
-    try:
-        root = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as e:
-        raise PositionError(f"position: not valid JSON ({e})") from None
-    except ValueError as e:             # an integer literal past Python's 4,300-digit limit
-        raise PositionError(f"position: not valid JSON ({json_error_text(e)})") from None
-    return position_from_dict(root, expect)
+    return position_from_dict(parse_position_json(text, MAX_JSON_CHARS), expect)
 
 
 def position_from_dict(root: object, expect: tuple[int, int, str] | None = None) -> Position:
