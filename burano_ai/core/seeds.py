@@ -20,16 +20,19 @@ SEED_MASK = (1 << SEED_BITS) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 
 
+def _finalise(z: int) -> int:
+    """SplitMix64's output function of a 64-bit state."""
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return z ^ (z >> 31)
+
+
 def mix64(*values: int) -> int:
     """SplitMix64-style 64-bit hash of integers: the fixed formula behind every derived seed."""
     h = _GOLDEN
     for v in values:
         h = (h ^ (v & MASK64)) & MASK64
-        h = (h + _GOLDEN) & MASK64
-        z = h
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-        h = z ^ (z >> 31)
+        h = _finalise((h + _GOLDEN) & MASK64)
     return h
 
 
@@ -53,3 +56,29 @@ def check_seed(seed: object, what: str = "seed") -> int:
         except TypeError:
             pass
     raise TypeError(f"{what} must be an int, not {type(seed).__name__} ({value_text(seed)})")
+
+
+class SplitMix64:
+    """`burano_ai._rng`'s generator in Python: SplitMix64 with Lemire's unbiased `below`.
+
+    Only the reference models' `resample` use it, so that both implementations draw the same sample
+    for the same seed (the lockstep tests compare them).
+    """
+
+    def __init__(self, seed: int) -> None:
+        self.s = check_seed(seed) & MASK64
+
+    def next64(self) -> int:
+        self.s = (self.s + _GOLDEN) & MASK64
+        return _finalise(self.s)
+
+    def below(self, n: int) -> int:
+        """An unbiased int in [0, n) (n >= 1), exactly as `rng_below`."""
+        m = (self.next64() >> 32) * n
+        low = m & 0xFFFF_FFFF
+        if low < n:
+            threshold = ((1 << 32) - n) % n
+            while low < threshold:
+                m = (self.next64() >> 32) * n
+                low = m & 0xFFFF_FFFF
+        return m >> 32

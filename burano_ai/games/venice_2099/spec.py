@@ -12,6 +12,7 @@ from burano_ai.core.jsonio import json_error_text
 from burano_ai.core.game import BotDeclaration, GameOption, StepEffect, StepVisibility, import_game_class
 from burano_ai.core.people import PeopleSide, result_lines
 from burano_ai.core.seats import SEAT_LETTERS
+from burano_ai.core.seeds import SplitMix64
 from burano_ai.games.venice_2099 import rules
 from burano_ai.games.venice_2099.data import MAX_PLAYERS, MIN_PLAYERS
 from burano_ai.games.venice_2099.position import FORMAT as POSITION_FORMAT
@@ -82,8 +83,8 @@ class Venice2099Spec(PeopleSide):
         return game_for(num_players, "core" if implementation == "compiled" else implementation)
 
     def openspiel_unwrap(self, wrapped):
-        """`Venice2099State.venice_state`."""
-        return wrapped.venice_state
+        """`AdapterState.inner`: our State inside the pyspiel State."""
+        return wrapped.inner
 
     def new_game(self, num_players: int, implementation: str = "compiled", **options: Any):
         """A Game of `implementation` for `num_players` players; `options` are §10.10's flags
@@ -186,7 +187,7 @@ class Venice2099Spec(PeopleSide):
             return None
         pool = sorted(unseen - {k for cards in plays for k in cards})
         try:
-            rest = rules.resample_hands(pool, opponents, options, rules.SplitMix64(seed))
+            rest = rules.resample_hands(pool, opponents, options, SplitMix64(seed))
         except AssertionError:
             return None
         for p, cards in rest.items():
