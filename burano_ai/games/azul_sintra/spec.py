@@ -100,8 +100,8 @@ class AzulSintraSpec(PeopleSide):
         return game_for(num_players, "core" if implementation == "compiled" else implementation)
 
     def openspiel_unwrap(self, wrapped):
-        """`AzulSintraState.azul_state`."""
-        return wrapped.azul_state
+        """`AdapterState.inner`: our State inside the pyspiel State."""
+        return wrapped.inner
 
     # --- engine side
     score_name: str = "points"

@@ -110,8 +110,8 @@ class WalkingInBuranoSpec(PeopleSide):
         return game_for(num_players, "core" if implementation == "compiled" else implementation)
 
     def openspiel_unwrap(self, wrapped):
-        """`WalkingInBuranoState.wib_state`."""
-        return wrapped.wib_state
+        """`AdapterState.inner`: our State inside the pyspiel State."""
+        return wrapped.inner
 
     # --- engine side
     score_name: str = "VP"
