@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, TypeVar
 
 from burano_ai.core.errors import BuranoError, OptionError, PositionError
-from burano_ai.core.jsonio import json_error_text
+from burano_ai.core.jsonio import MAX_POSITION_BYTES, json_error_text
 from burano_ai.core.options import read_data_file
 from burano_ai.core.seats import SEAT_LETTERS
 
@@ -111,6 +111,11 @@ def parse_position_json(text: object, max_chars: int) -> Any:
         raise PositionError(f"position: not valid JSON ({e})") from None
     except ValueError as e:             # an integer literal past Python's 4,300-digit limit
         raise PositionError(f"position: not valid JSON ({json_error_text(e)})") from None
+
+
+def position_dict(position: Any) -> Any:
+    """A position dict as given, or parsed from its JSON text (`parse_position_json`; a renderer's argument)."""
+    return parse_position_json(position, MAX_POSITION_BYTES) if isinstance(position, str) else position
 
 
 def read_rules(path: Path, rules_format: str) -> dict[str, Any]:

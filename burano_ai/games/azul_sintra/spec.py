@@ -8,7 +8,8 @@ from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
 from burano_ai.core.errors import OptionError, PositionError
-from burano_ai.core.jsonio import json_error_text
+from burano_ai.core.fields import position_dict
+from burano_ai.core.options import check_player_count, openspiel_engine
 from burano_ai.core.game import BotDeclaration, GameOption, StepEffect, StepVisibility, import_game_class
 from burano_ai.core.people import PeopleSide
 from burano_ai.core.seats import SEAT_LETTERS, parse_seat
@@ -82,10 +83,7 @@ class AzulSintraSpec(PeopleSide):
         Raises:
             OptionError: a parameter out of range or a wrong data file (one line, named).
         """
-        if isinstance(num_players, bool) or not isinstance(num_players, int) or \
-                not self.min_players <= num_players <= self.max_players:
-            raise OptionError(f"{self.title} is played by {self.min_players}-{self.max_players} players, "
-                              f"not {num_players!r}")
+        check_player_count(self, num_players)
         return self.game_class(implementation)(num_players, side, first_player, data,
                                                joker_choice=joker_choice, indicator_to_tower=indicator_to_tower,
                                                auto_keep=auto_keep, random_first_player=random_first_player)
@@ -94,10 +92,7 @@ class AzulSintraSpec(PeopleSide):
         """The cached pyspiel game of `burano_ai.games.azul_sintra.openspiel` for our `implementation`
         (it wraps States of any side and data: a wrapped State plays by its own Game)."""
         from burano_ai.games.azul_sintra.openspiel import game_for
-        if implementation not in self.implementations:
-            raise OptionError(f"unknown implementation {implementation!r} of {self.title} "
-                              f"(expected {' or '.join(self.implementations)})")
-        return game_for(num_players, "core" if implementation == "compiled" else implementation)
+        return game_for(num_players, openspiel_engine(self, implementation))
 
     def openspiel_unwrap(self, wrapped):
         """`AdapterState.inner`: our State inside the pyspiel State."""
@@ -174,13 +169,7 @@ class AzulSintraSpec(PeopleSide):
     def render(self, position: dict[str, Any] | str, width: int | None = None) -> str:
         """The board as plain text (`render.render`): at most 80 columns and 4 + 3 per seat lines, the same
         at any `width`; its first line names the placeholder data while it is in use."""
-        if isinstance(position, str):
-            try:
-                position = json.loads(position)
-            except json.JSONDecodeError as e:
-                raise PositionError(f"position: not valid JSON ({e})") from None
-            except ValueError as e:     # an integer literal past Python's 4,300-digit limit
-                raise PositionError(f"position: not valid JSON ({json_error_text(e)})") from None
+        position = position_dict(position)
         return _render(position) + "\n"
 
     def render_styled(self, position: dict[str, Any], width: int | None = None) -> list[list[tuple[str, str]]]:
