@@ -89,6 +89,48 @@ class FieldReader:
             raise self.fail(item, f"unknown field {unknown[0]!r} (fields: value, source)")
         return entry["value"]
 
+    def head(self, root: object, position_format: str, fields: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict:
+        """Check the top of a position object: an object of `position_format` with exactly `fields` (those
+        in `optional` may be missing)."""
+        if not isinstance(root, dict):
+            raise self.error(f"{self.prefix.rstrip('.')}: expected a JSON object, got {type(root).__name__}")
+        if root.get("format") != position_format:
+            raise self.fail("format", f"expected {position_format!r}, got {root.get('format')!r:.40}")
+        return self.keys(root, "", fields, optional)
+
+    def same_config(self, fields: tuple[str, ...], have: tuple, expect: tuple | None,
+                    opaque: Mapping[str, str] | None = None) -> None:
+        """Refuse a position whose configuration `have` (named by `fields`) is not the game's `expect`
+        (None: any). A field in `opaque` is described, not printed ("another data file")."""
+        if expect is None:
+            return
+        opaque = opaque or {}
+        for field, value, want in zip(fields, have, expect):
+            if value != want:
+                shown = opaque.get(field, repr(value))
+                raise self.fail(field, f"{shown} in the position, but the game has "
+                                       f"{'its own' if field in opaque else repr(want)}")
+
+    def data_head(self, d: object, data_format: str, items: tuple[str, ...]) -> tuple[str, bool]:
+        """Check the head of a data file's object: an object of `data_format` with no item but `items`, its
+        optional `name` (1..80 characters), `placeholder` flag and `about` text; return (name, placeholder)."""
+        if not isinstance(d, dict):
+            raise self.error(f"{self.prefix.rstrip('.')}: expected a JSON object, got {type(d).__name__}")
+        if d.get("format") != data_format:
+            raise self.fail("format", f"expected {data_format!r}, got {d.get('format')!r:.40}")
+        unknown = [k for k in d if k not in items]
+        if unknown:
+            raise self.fail(str(unknown[0])[:40], f"unknown item (items: {', '.join(items)})")
+        name = d.get("name", "custom")
+        if not isinstance(name, str) or not 1 <= len(name) <= 80:
+            raise self.fail("name", f"expected a text of 1..80 characters, got {name!r:.40}")
+        placeholder = d.get("placeholder", False)
+        if not isinstance(placeholder, bool):
+            raise self.fail("placeholder", f"expected true or false, got {placeholder!r:.40}")
+        if "about" in d and not isinstance(d["about"], str):
+            raise self.fail("about", "expected a text")
+        return name, placeholder
+
 
 #: The reader of a position's fields ("position.<field>: ...", `PositionError`).
 POSITION = FieldReader("position.", PositionError)
@@ -111,6 +153,17 @@ def parse_position_json(text: object, max_chars: int) -> Any:
         raise PositionError(f"position: not valid JSON ({e})") from None
     except ValueError as e:             # an integer literal past Python's 4,300-digit limit
         raise PositionError(f"position: not valid JSON ({json_error_text(e)})") from None
+
+
+def position_data(value: object, default: Callable[[], T], from_dict: Callable[[Any], T]) -> T:
+    """The component data a position carries (null: the built-in `default()`); a wrong one is a
+    `PositionError` naming `position.data`."""
+    if value is None:
+        return default()
+    try:
+        return from_dict(value)
+    except OptionError as e:
+        raise PositionError(f"position.data: {e}") from None
 
 
 def position_dict(position: Any) -> Any:

@@ -16,7 +16,7 @@ from typing import Any
 
 from burano_ai.core.arguments import check_instance
 from burano_ai.core.errors import OptionError, PositionError
-from burano_ai.core.fields import POSITION, parse_position_json
+from burano_ai.core.fields import POSITION, parse_position_json, position_data
 from burano_ai.core.seats import SEAT_LETTERS
 from burano_ai.games.azul_sintra import rules
 from burano_ai.games.azul_sintra.data import (
@@ -477,31 +477,16 @@ def position_from_json(text: object, expect: tuple | None = None) -> Position:
 
 def position_from_dict(root: object, expect: tuple | None = None) -> Position:
     """Build a validated `Position` from a position dict (see `position_from_json`)."""
-    if not isinstance(root, dict):
-        raise PositionError(f"position: expected a JSON object, got {type(root).__name__}")
-    if root.get("format") != FORMAT:
-        raise _fail("format", f"expected {FORMAT!r}, got {root.get('format')!r:.40}")
-    d = _keys({k: v for k, v in root.items() if k not in OPTIONAL_FIELDS}, "", TOP_FIELDS)
+    d = POSITION.head(root, FORMAT, TOP_FIELDS + OPTIONAL_FIELDS, OPTIONAL_FIELDS)
     flags = _flags(root.get("options", DEFAULT_FLAGS.to_dict()))
     n = _int(d["players"], "players", MIN_PLAYERS, MAX_PLAYERS)
     side = d["side"]
     if side not in SIDES:
         raise _fail("side", f"expected 'A' or 'B', got {side!r:.40}")
     first = _seat(d["first_player"], "first_player", n)
-    if d["data"] is None:
-        data = default_data()
-    else:
-        try:
-            data = data_from_dict(d["data"])
-        except OptionError as e:
-            raise PositionError(f"position.data: {e}") from None
-    if expect is not None:
-        for field, have, want in zip(("players", "side", "first_player", "data", "options"),
-                                     (n, side, first, data, flags), expect):
-            if have != want:
-                shown = "another data file" if field == "data" else repr(have)
-                raise _fail(field, f"{shown} in the position, but the game has "
-                                   f"{'its own' if field == 'data' else repr(want)}")
+    data = position_data(d["data"], default_data, data_from_dict)
+    POSITION.same_config(("players", "side", "first_player", "data", "options"), (n, side, first, data, flags),
+                         expect, {"data": "another data file"})
     L = data.letters
     view = _seat(d["view"], "view", n, allow_none=True)
     del view   # a view is the full position (perfect information); its letter is checked only

@@ -209,17 +209,7 @@ def position_from_json(text: object, expect: tuple[int, int, str] | None = None)
 
 def position_from_dict(root: object, expect: tuple[int, int, str] | None = None) -> Position:
     """Build a validated `Position` from a position dict (see `position_from_json`)."""
-    if not isinstance(root, dict):
-        raise PositionError(f"position: expected a JSON object, got {type(root).__name__}")
-    d = root
-    if d.get("format") != FORMAT:
-        raise _fail("format", f"expected {FORMAT!r}, got {d.get('format')!r}")
-    unknown = [k for k in d if k not in TOP_FIELDS]
-    if unknown:
-        raise _fail(unknown[0], f"unknown field (fields: {', '.join(TOP_FIELDS)})")
-    missing = [k for k in TOP_FIELDS if k not in d]
-    if missing:
-        raise _fail(missing[0], "missing field")
+    d = POSITION.head(root, FORMAT, TOP_FIELDS)
     n = _int(d["players"], "players", MIN_PLAYERS, MAX_PLAYERS)
     num_cards = _int(d["num_cards"], "num_cards", MIN_CARDS, MAX_CARDS)
     order = d["points_order"]
@@ -229,10 +219,7 @@ def position_from_dict(root: object, expect: tuple[int, int, str] | None = None)
         check_config(n, num_cards, order)
     except OptionError as e:    # cannot happen after the checks above; kept as a PositionError
         raise PositionError(f"position: {e}") from None
-    if expect is not None:
-        for field, have, want in zip(("players", "num_cards", "points_order"), (n, num_cards, order), expect):
-            if have != want:
-                raise _fail(field, f"{have!r} in the position, but the game has {want!r}")
+    POSITION.same_config(("players", "num_cards", "points_order"), (n, num_cards, order), expect)
     view_value = d["view"]
     if view_value is None:
         view = None

@@ -539,22 +539,13 @@ def position_from_json(text: object, expect: tuple | None = None) -> tuple[Posit
 
 def position_from_dict(root: object, expect: tuple | None = None) -> tuple[Position, int]:
     """Build a validated `Position` from a position dict (see `position_from_json`)."""
-    if not isinstance(root, dict):
-        raise PositionError(f"position: expected a JSON object, got {type(root).__name__}")
-    if root.get("format") != FORMAT:
-        raise _fail("format", f"expected {FORMAT!r}, got {root.get('format')!r:.40}")
-    d = _keys(root, "", TOP_FIELDS)
+    d = POSITION.head(root, FORMAT, TOP_FIELDS)
     n = _int(d["players"], "players", MIN_PLAYERS, MAX_PLAYERS)
     try:
         opts = rules.check_options(d["options"], "option")
     except OptionError as e:
         raise PositionError(f"position.options: {e}") from None
-    if expect is not None:
-        for field, have, want in zip(("players", "options"), (n, opts), expect):
-            if have != want:
-                shown = have if field == "players" else "other rule options"
-                raise _fail(field, f"{shown} in the position, but the game has "
-                                   f"{want if field == 'players' else 'its own'}")
+    POSITION.same_config(("players", "options"), (n, opts), expect, {"options": "other rule options"})
     view = _seat(d["view"], "view", n, allow_none=True)
     pos = Position(n, opts)
     N = pos.n

@@ -31,7 +31,7 @@ from typing import Any
 
 from burano_ai.core.arguments import check_index, check_instance, check_range
 from burano_ai.core.errors import OptionError, PositionError
-from burano_ai.core.fields import POSITION, parse_position_json
+from burano_ai.core.fields import POSITION, parse_position_json, position_data
 from burano_ai.core.seats import SEAT_LETTERS, parse_seat
 from burano_ai.core.seeds import check_seed
 from burano_ai.games.walking_in_burano import rules
@@ -602,26 +602,11 @@ def position_from_dict(root: object, expect: tuple | None = None) -> Position:
     filled with a deterministic sample consistent with the view: the owner's pooled cards of that
     level, lowest ids to its queue entries in queue order, the rest to its hand.
     """
-    if not isinstance(root, dict):
-        raise PositionError(f"position: expected a JSON object, got {type(root).__name__}")
-    if root.get("format") != FORMAT:
-        raise _fail("format", f"expected {FORMAT!r}, got {root.get('format')!r:.40}")
-    d = _keys(root, "", TOP_FIELDS)
+    d = POSITION.head(root, FORMAT, TOP_FIELDS)
     n = _int(d["players"], "players", MIN_PLAYERS, MAX_PLAYERS)
     options = options_from_dict(d["options"], n)
-    if d["data"] is None:
-        data = default_data()
-    else:
-        try:
-            data = data_from_dict(d["data"])
-        except OptionError as e:
-            raise PositionError(f"position.data: {e}") from None
-    if expect is not None:
-        for field, have, want in zip(("players", "options", "data"), (n, options, data), expect):
-            if have != want:
-                shown = "another data file" if field == "data" else repr(have)
-                raise _fail(field, f"{shown} in the position, but the game has "
-                                   f"{'its own' if field == 'data' else repr(want)}")
+    data = position_data(d["data"], default_data, data_from_dict)
+    POSITION.same_config(("players", "options", "data"), (n, options, data), expect, {"data": "another data file"})
     view = _seat(d["view"], "view", n, allow_none=True)
     pos = Position(n, options, data)
     if d["phase"] not in PHASE_NAMES:

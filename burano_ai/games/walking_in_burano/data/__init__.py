@@ -203,21 +203,7 @@ def data_from_dict(d: object) -> CardData:
     Raises:
         OptionError: one line naming the first wrong item (`walking-in-burano data.cards[7].shop: ...`).
     """
-    if not isinstance(d, dict):
-        raise OptionError(f"walking-in-burano data: expected a JSON object, got {type(d).__name__}")
-    if d.get("format") != DATA_FORMAT:
-        raise _fail("format", f"expected {DATA_FORMAT!r}, got {d.get('format')!r:.40}")
-    unknown = [k for k in d if k not in DATA_FIELDS]
-    if unknown:
-        raise _fail(str(unknown[0])[:40], f"unknown item (items: {', '.join(DATA_FIELDS)})")
-    name = d.get("name", "custom")
-    if not isinstance(name, str) or not 1 <= len(name) <= 80:
-        raise _fail("name", f"expected a text of 1..80 characters, got {name!r:.40}")
-    placeholder = d.get("placeholder", False)
-    if not isinstance(placeholder, bool):
-        raise _fail("placeholder", f"expected true or false, got {placeholder!r:.40}")
-    if "about" in d and not isinstance(d["about"], str):
-        raise _fail("about", "expected a text")
+    name, placeholder = _DATA.data_head(d, DATA_FORMAT, DATA_FIELDS)
     colours = _names(_value(d, "colours"), "colours", NUM_COLOURS, NUM_COLOURS)
     kinds = _names(_value(d, "curtain_kinds"), "curtain_kinds", 1, MAX_CURTAIN_KINDS)
     raw_cards = _value(d, "cards")
