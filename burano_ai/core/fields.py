@@ -132,8 +132,27 @@ class FieldReader:
         return name, placeholder
 
 
+class DataObject:
+    """Mixin of a game's replaceable data, validated from a JSON object that it keeps as `source`."""
+
+    source: Mapping[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The data as a JSON-ready object (a position embeds it when it is not the default)."""
+        return json.loads(json.dumps(self.source))
+
+
 #: The reader of a position's fields ("position.<field>: ...", `PositionError`).
 POSITION = FieldReader("position.", PositionError)
+
+
+def assert_valid(validate: Callable[[Any], None], position: Any) -> None:
+    """`validate(position)`, its `PositionError` raised as the AssertionError of a position's `check()`
+    (an invariant broken by the rules is a bug, not a user's mistake)."""
+    try:
+        validate(position)
+    except PositionError as e:
+        raise AssertionError(str(e)) from None
 
 
 def parse_position_json(text: object, max_chars: int) -> Any:

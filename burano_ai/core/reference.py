@@ -6,15 +6,16 @@ offered here and leave the state untouched when it is not; a copy is the positio
 the win shares of `returns` follow the order of finish; a JSON view is the position's dict of one seat.
 `ReferenceGame` and `ReferenceState` hold that, so a game writes only its rules.
 
-A game declares `class State(ReferenceState, Position, game=Game, names=rules, noun=..., differs_in=...)`:
-its `Game` (which learns its State class from this), the module holding `PHASE_NAMES` and
-`CHANCE_KIND_NAMES` (labels by id), how a message names a position ("a Goofspiel position") and what a
-foreign position may differ in ("players, num_cards or points_order"); `Position` is the position class.
-It fills these hooks:
+A game declares `class State(ReferenceState, Position, game=Game, names=rules, view=position_to_dict,
+render=render, noun=..., differs_in=...)`: its `Game` (which learns its State class from this), the
+module holding `PHASE_NAMES` and `CHANCE_KIND_NAMES` (labels by id), the function writing a position's
+JSON-ready dict, full or as one seat sees it (`view(position, seat)`), the one drawing that dict as text,
+how a message names a position ("a Goofspiel position") and what a foreign position may differ in
+("players, num_cards or points_order"); `Position` is the position class. It fills these hooks:
 
 - the rules: `current_player`, `legal_actions`, `chance_outcomes`, `_apply_unchecked(action)` (the
   unchecked apply), `action_to_string`, `string_to_action`, `where()` (for messages), `finishing_key`,
-  `key`, `_to_dict(seat)` (the JSON-ready position, `seat` already checked), and optionally `_prior`;
+  `key`, and optionally `_prior`;
 - from its `Position`: `copy_fields_from` and `config()` (the arguments of `Position.__init__` after
   the game's own: a new State is `Position(*game.config())` plus the game).
 
@@ -25,7 +26,7 @@ Each hook may be overridden where a game differs (Goofspiel words its own illega
 from __future__ import annotations
 
 import json
-from typing import Any, ClassVar, Sequence
+from typing import Any, Callable, ClassVar, Sequence
 
 from burano_ai.core.arguments import check_action_id, check_indent, check_index, check_instance
 from burano_ai.core.errors import IllegalMoveError, PositionError
@@ -87,13 +88,15 @@ class ReferenceState:
     config_names: ClassVar[str]
     PHASE_NAMES: ClassVar[Sequence[str]]
     CHANCE_KIND_NAMES: ClassVar[Sequence[str]]
+    _view: ClassVar[Callable[[Any, int | None], dict]]
+    _render: ClassVar[Callable[[dict], str]]
     game: Any
     num_players: int
     phase: int
     chance_kind: int
 
-    def __init_subclass__(cls, *, game: type | None = None, names: Any = None, noun: str = "",
-                          differs_in: str = "", **kwargs: Any) -> None:
+    def __init_subclass__(cls, *, game: type | None = None, names: Any = None, view: Callable | None = None,
+                          render: Callable | None = None, noun: str = "", differs_in: str = "", **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls._position_class = next(b for b in cls.__mro__[1:] if not issubclass(b, ReferenceState))
         if game is not None:
@@ -101,6 +104,10 @@ class ReferenceState:
             game.state_class = cls  # type: ignore[attr-defined]
         if names is not None:
             cls.PHASE_NAMES, cls.CHANCE_KIND_NAMES = names.PHASE_NAMES, names.CHANCE_KIND_NAMES
+        if view is not None:
+            cls._view = staticmethod(view)
+        if render is not None:
+            cls._render = staticmethod(render)
         if noun:
             cls.position_noun, cls.config_names = noun, differs_in
 
@@ -257,9 +264,12 @@ class ReferenceState:
         """
         if seat is not None:
             seat = parse_seat(seat, self.num_players)
-        return self._to_dict(seat)  # type: ignore[attr-defined]
+        return self._view(self, seat)
 
     def to_json(self, seat: int | str | None = None, indent: int | None = None) -> str:
         """The full position, or the view of one seat (what it cannot see hidden); `seat` as in `to_dict`."""
         indent = check_indent(indent)
         return json.dumps(self.to_dict(seat), indent=indent)
+
+    def __str__(self) -> str:
+        return self._render(self.to_dict())

@@ -8,9 +8,7 @@ accepted by every seeded API (`State.resample`, playouts, `random.Random`, NumPy
 
 from __future__ import annotations
 
-import operator
-
-from burano_ai.core.arguments import value_text
+from burano_ai.core.arguments import as_int
 
 MASK64 = (1 << 64) - 1
 #: Derived seeds are non-negative and fit 31 bits (accepted by every seeded API, C `int` included).
@@ -48,14 +46,7 @@ def check_seed(seed: object, what: str = "seed") -> int:
         TypeError: `seed` is not an integer (a bool, a float, a str, None: None would mean "from the OS",
             which no seeded API of the engine allows).
     """
-    if type(seed) is int:
-        return seed
-    if not isinstance(seed, bool):
-        try:
-            return operator.index(seed)
-        except TypeError:
-            pass
-    raise TypeError(f"{what} must be an int, not {type(seed).__name__} ({value_text(seed)})")
+    return as_int(seed, what)
 
 
 class SplitMix64:

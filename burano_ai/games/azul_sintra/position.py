@@ -16,7 +16,7 @@ from typing import Any
 
 from burano_ai.core.arguments import check_instance
 from burano_ai.core.errors import OptionError, PositionError
-from burano_ai.core.fields import POSITION, parse_position_json, position_data
+from burano_ai.core.fields import POSITION, assert_valid, parse_position_json, position_data
 from burano_ai.core.seats import SEAT_LETTERS
 from burano_ai.games.azul_sintra import rules
 from burano_ai.games.azul_sintra.data import (
@@ -225,10 +225,7 @@ class Position:
 
     def check(self) -> None:
         """Raise AssertionError naming the first broken invariant (the messages of `validate`)."""
-        try:
-            validate(self)
-        except PositionError as e:
-            raise AssertionError(str(e)) from None
+        assert_valid(validate, self)
 
 
 # --- invariants ----------------------------------------------------------------------------------

@@ -88,7 +88,8 @@ class Game(ReferenceGame):
         return position_from_json(text, expect=self.config())
 
 
-class State(ReferenceState, Position, game=Game, names=rules, noun="an Azul: Stained Glass of Sintra position",
+class State(ReferenceState, Position, game=Game, names=rules, view=position_to_dict, render=render,
+            noun="an Azul: Stained Glass of Sintra position",
             differs_in="players, side, first_player, data or options"):
     """A position with the State API (see the module docstring)."""
 
@@ -510,13 +511,6 @@ class State(ReferenceState, Position, game=Game, names=rules, noun="an Azul: Sta
         parse_seat(seat, self.num_players)
         check_seed(seed)
         return self.clone()
-
-    def _to_dict(self, seat: int | None) -> dict:
-        """The position; a seat's view differs only in its `view` field (perfect information)."""
-        return position_to_dict(self, seat)
-
-    def __str__(self) -> str:
-        return render(self.to_dict())
 
     def __repr__(self) -> str:
         return f"<azul-sintra State round {self.round + 1} {rules.PHASE_NAMES[self.phase]} key {self.key():016x}>"

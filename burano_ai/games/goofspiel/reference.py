@@ -75,7 +75,8 @@ class Game(ReferenceGame):
         return position_from_json(text, expect=self.config())
 
 
-class State(ReferenceState, Position, game=Game, names=rules, noun="a Goofspiel position",
+class State(ReferenceState, Position, game=Game, names=rules, view=position_to_dict, render=render,
+            noun="a Goofspiel position",
             differs_in="players, num_cards or points_order"):
     """A Goofspiel position with the State API (see the module docstring)."""
 
@@ -255,13 +256,6 @@ class State(ReferenceState, Position, game=Game, names=rules, noun="a Goofspiel 
             if p != seat and out.bids[p]:
                 out.bids[p] = out.hands[p][rng.below(len(out.hands[p]))]
         return out
-
-    def _to_dict(self, seat: int | None) -> dict:
-        """`position.position_to_dict`: a seat's view shows the other seats' bids of this round as "?"."""
-        return position_to_dict(self, seat)
-
-    def __str__(self) -> str:
-        return render(self.to_dict())
 
     def __repr__(self) -> str:
         return f"<goofspiel State round {self.round} {rules.PHASE_NAMES[self.phase]} key {self.key():016x}>"

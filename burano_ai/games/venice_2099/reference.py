@@ -85,7 +85,8 @@ class Game(ReferenceGame):
         return pos
 
 
-class State(ReferenceState, Position, game=Game, names=rules, noun="a Venice 2099 position",
+class State(ReferenceState, Position, game=Game, names=rules, view=position_to_dict, render=render,
+            noun="a Venice 2099 position",
             differs_in="players or rule options"):
     """A position with the State API (see the module docstring)."""
 
@@ -518,13 +519,6 @@ class State(ReferenceState, Position, game=Game, names=rules, noun="a Venice 209
         for p, hand in rules.resample_hands(unseen, opponents, self.options, rng).items():
             out.hands[p] = hand
         return out
-
-    def _to_dict(self, seat: int | None) -> dict:
-        """The position; a seat's view hides the other hands and the set-aside pile (§9)."""
-        return position_to_dict(self, seat)
-
-    def __str__(self) -> str:
-        return render(self.to_dict())
 
     def __repr__(self) -> str:
         return f"<venice-2099 State turn {self.turn() + 1} {rules.PHASE_NAMES[self.phase]} key {self.key():016x}>"

@@ -85,7 +85,8 @@ class Game(ReferenceGame):
         return position_from_json(text, expect=self.config())
 
 
-class State(ReferenceState, Position, game=Game, names=rules, noun="a Walking in Burano position",
+class State(ReferenceState, Position, game=Game, names=rules, view=position_to_dict, render=render,
+            noun="a Walking in Burano position",
             differs_in="players, options or data"):
     """A position with the State API (see the module docstring)."""
 
@@ -577,13 +578,6 @@ class State(ReferenceState, Position, game=Game, names=rules, noun="a Walking in
             if sum(x > self.returned[-1] for x in hand) < needed:
                 return False
         return True
-
-    def _to_dict(self, seat: int | None) -> dict:
-        """The full position, or the view of one seat (the others' pooled cards hidden, WD-27)."""
-        return position_to_dict(self, seat)
-
-    def __str__(self) -> str:
-        return render(self.to_dict())
 
     def __repr__(self) -> str:
         return f"<walking-in-burano State round {self.round + 1} {rules.PHASE_NAMES[self.phase]} key {self.key():016x}>"

@@ -23,7 +23,7 @@ from typing import Any, Mapping
 
 from burano_ai.core import fields
 from burano_ai.core.errors import OptionError
-from burano_ai.core.fields import FieldReader, read_rules
+from burano_ai.core.fields import DataObject, FieldReader, read_rules
 from burano_ai.core.options import read_data_file
 
 HERE = Path(__file__).resolve().parent
@@ -57,7 +57,7 @@ NUM_STRIPS = COLUMNS                                   # one strip above each co
 
 
 @dataclass(frozen=True)
-class ComponentData:
+class ComponentData(DataObject):
     """The replaceable component data (one `azul-sintra-data/1` file), validated.
 
     Attributes:
@@ -85,10 +85,6 @@ class ComponentData:
     ornaments: tuple[tuple[int, ...], ...]
     track: tuple[int, ...]
     source: Mapping[str, Any]
-
-    def to_dict(self) -> dict[str, Any]:
-        """The data as a JSON-ready `azul-sintra-data/1` object (a position embeds it when not the default)."""
-        return json.loads(json.dumps(self.source))
 
     @property
     def is_default(self) -> bool:

@@ -113,7 +113,7 @@ def _trip_possible(arrows: list[int], docks: list[list[int]], island: int, privi
     return privilege >= 1 and any(c in arrows for j, d in enumerate(docks) if j != island for c in d)
 
 
-class State(ReferenceState, Position, names=enums):
+class State(ReferenceState, Position, names=enums, view=position_to_dict):
     """A Burano position with the OpenSpiel-style State API (see `burano_ai.games.burano.reference`).
 
     Its own: the seeded deal (`__init__`), a Game from `reference.game` (loaded with the package),
@@ -1113,10 +1113,6 @@ class State(ReferenceState, Position, names=enums):
 
     # ------------------------------------------------------------------------------------------
     # Information sets, resampling and JSON (format: docs/position-format.md)
-
-    def _to_dict(self, seat: int | None) -> dict:
-        """The position as a JSON-ready dict, full or as seen by `seat` (burano_ai.games.burano.notation)."""
-        return position_to_dict(self, seat)
 
     def information_state_key(self, seat: int | str) -> str:
         """A key equal for all states that `seat` cannot tell apart: its canonical view.

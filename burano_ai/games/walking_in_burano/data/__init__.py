@@ -22,7 +22,7 @@ from typing import Any, Mapping
 
 from burano_ai.core import fields
 from burano_ai.core.errors import OptionError
-from burano_ai.core.fields import FieldReader, read_rules
+from burano_ai.core.fields import DataObject, FieldReader, read_rules
 from burano_ai.core.options import read_data_file
 
 HERE = Path(__file__).resolve().parent
@@ -102,7 +102,7 @@ class Card:
 
 
 @dataclass(frozen=True)
-class CardData:
+class CardData(DataObject):
     """The replaceable card data (one `walking-in-burano-data/1` file), validated.
 
     Attributes:
@@ -118,10 +118,6 @@ class CardData:
     curtain_names: tuple[str, ...]
     cards: tuple[Card, ...]
     source: Mapping[str, Any]
-
-    def to_dict(self) -> dict[str, Any]:
-        """The data as a JSON-ready object (a position embeds it when it is not the default)."""
-        return json.loads(json.dumps(self.source))
 
     @property
     def is_default(self) -> bool:
