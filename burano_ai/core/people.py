@@ -18,6 +18,24 @@ from burano_ai.core.game import GameOption, MoveEntry, State, StepEffect
 from burano_ai.core.seats import SEAT_LETTERS
 
 
+def offered_actions(state: State) -> list[int]:
+    """The ids `state` takes next: the chance outcomes at a chance node, else the legal actions."""
+    if state.is_chance_node():
+        return [a for a, _ in state.chance_outcomes()]
+    return list(state.legal_actions())
+
+
+def find_action(before: State, after: State) -> int | None:
+    """An action (or chance outcome) leading from `before` to `after` (same positions), None if none does."""
+    target = after.to_dict()
+    for a in offered_actions(before):
+        trial = before.clone()
+        trial.apply_action(a)
+        if trial.to_dict() == target:
+            return a
+    return None
+
+
 def game_keyword(spec, default_game: str) -> dict[str, str]:
     """The `game=` keyword of the services (session, record, arena, protocol, web) for `spec`'s game.
 

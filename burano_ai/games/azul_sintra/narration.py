@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from burano_ai.core.game import StepEffect
+from burano_ai.core.people import find_action
 from burano_ai.core.seats import SEAT_LETTERS
 from burano_ai.games.azul_sintra.data import COLUMNS, LEFTOVER_PER_POINT, NUM_COLOURS, ORNAMENT_POINTS, ROUNDS
 from burano_ai.games.azul_sintra.position import position_from_dict
@@ -178,18 +179,6 @@ def ledger(before, action: int) -> tuple[list[Entry], dict]:
     state.start_books()
     state._apply_unchecked(action)
     return state.entries, state.to_dict()
-
-
-def find_action(before, after) -> int | None:
-    """An action (or chance outcome) leading from `before` to `after`, None if none does."""
-    offered = [a for a, _ in before.chance_outcomes()] if before.is_chance_node() else before.legal_actions()
-    target = after.to_dict()
-    for a in offered:
-        trial = before.clone()
-        trial.apply_action(a)
-        if trial.to_dict() == target:
-            return a
-    return None
 
 
 def _bare(before, after) -> list[Entry]:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from burano_ai.core.game import StepEffect
+from burano_ai.core.people import find_action
 from burano_ai.core.seats import SEAT_LETTERS
 from burano_ai.games.burano import actions, topology
 from burano_ai.games.burano.data import buildings
@@ -270,18 +271,6 @@ def ledger(before, action: int) -> tuple[list[Entry], dict[str, Any]]:
     state.start_books()
     state._apply_unchecked(actions.action_id(action))   # the result is checked against the real step
     return state.entries, state.to_dict()
-
-
-def find_action(before, after) -> int | None:
-    """An action (or chance outcome) leading from `before` to `after`, None if none does."""
-    offered = [a for a, _ in before.chance_outcomes()] if before.is_chance_node() else before.legal_actions()
-    target = after.to_dict()
-    for a in offered:
-        trial = before.clone()
-        trial.apply_action(a)
-        if trial.to_dict() == target:
-            return a
-    return None
 
 
 def _bare(before, after) -> list[Entry]:
