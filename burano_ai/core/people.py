@@ -36,6 +36,21 @@ def find_action(before: State, after: State) -> int | None:
     return None
 
 
+def ledger_entries(before: State, after: State, action: int | None, ledger: Any, bare: Any) -> list:
+    """The bookings of the step from `before` to `after` (full States) for a game's narration: its
+    `ledger(before, action)` entries when the ledger's position is `after`'s (`action` found by
+    `find_action` when not given), else `bare(before, after)` (the changes without their reasons)."""
+    if before.is_terminal():
+        return []
+    if action is None:
+        action = find_action(before, after)
+    if action is not None:
+        entries, position = ledger(before, action)
+        if position == after.to_dict():
+            return entries
+    return bare(before, after)
+
+
 def game_keyword(spec, default_game: str) -> dict[str, str]:
     """The `game=` keyword of the services (session, record, arena, protocol, web) for `spec`'s game.
 

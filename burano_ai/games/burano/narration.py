@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from burano_ai.core.game import StepEffect
-from burano_ai.core.people import find_action
+from burano_ai.core.people import ledger_entries
 from burano_ai.core.seats import SEAT_LETTERS
 from burano_ai.games.burano import actions, topology
 from burano_ai.games.burano.data import buildings
@@ -283,15 +283,7 @@ def _bare(before, after) -> list[Entry]:
 def step_entries(before, after, action: int | None = None) -> list[Entry]:
     """The bookings of the step from `before` to `after` (full States): the ledger's, checked against
     `after`; the bare changes where the ledger cannot replay it."""
-    if before.is_terminal():
-        return []
-    if action is None:
-        action = find_action(before, after)
-    if action is not None:
-        entries, position = ledger(before, action)
-        if position == after.to_dict():
-            return entries
-    return _bare(before, after)
+    return ledger_entries(before, after, action, ledger, _bare)
 
 
 def format_entries(entries: list[Entry], totals: list[int] | None = None) -> list[str]:
