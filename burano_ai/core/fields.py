@@ -71,6 +71,13 @@ class FieldReader:
             raise self.fail(f"{field}.{missing[0]}" if field else missing[0], "missing field")
         return d
 
+    def seats(self, value: object, n: int, fields: tuple[str, ...]) -> list[tuple[str, dict]]:
+        """The `seats` list of an n-player position: per seat, its path ("seats[1]") and its object, which
+        has exactly `fields`."""
+        if not isinstance(value, list) or len(value) != n:
+            raise self.fail("seats", f"expected a list of {n} seats, got {value!r:.60}")
+        return [(f"seats[{p}]", self.keys(entry, f"seats[{p}]", fields)) for p, entry in enumerate(value)]
+
     def list(self, value: object, field: str, most: int) -> list:
         """`value` if it is a list of at most `most` entries."""
         if not isinstance(value, list) or len(value) > most:

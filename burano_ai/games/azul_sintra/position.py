@@ -521,12 +521,7 @@ def position_from_dict(root: object, expect: tuple | None = None) -> Position:
         _keys(keep, "keep", ("column", "pieces"))
         pos.keep_column = _int(keep["column"], "keep.column", 1, COLUMNS) - 1
         pos.keep_pieces = _counts_of_letters(keep["pieces"], "keep.pieces", L, STRIP_CELLS)
-    seats = d["seats"]
-    if not isinstance(seats, list) or len(seats) != n:
-        raise _fail("seats", f"expected a list of {n} seats, got {seats!r:.60}")
-    for p, entry in enumerate(seats):
-        field = f"seats[{p}]"
-        _keys(entry, field, SEAT_FIELDS)
+    for p, (field, entry) in enumerate(POSITION.seats(d["seats"], n, SEAT_FIELDS)):
         b = pos.boards[p]
         score = entry["score"]
         if isinstance(score, bool) or not isinstance(score, int) or abs(score) > 100_000:

@@ -229,13 +229,8 @@ def position_from_dict(root: object, expect: tuple[int, int, str] | None = None)
         raise _fail("view", f"expected null or a seat letter {', '.join(SEAT_LETTERS[:n])}, got {view_value!r}")
 
     pos = Position(n, num_cards, order)
-    seats = d["seats"]
-    if not isinstance(seats, list) or len(seats) != n:
-        raise _fail("seats", f"expected a list of {n} seats, got {seats!r:.60}")
     hidden: list[int] = []
-    for p, entry in enumerate(seats):
-        field = f"seats[{p}]"
-        _keys(entry, field, SEAT_FIELDS)
+    for p, (field, entry) in enumerate(POSITION.seats(d["seats"], n, SEAT_FIELDS)):
         pos.hands[p] = _cards(entry["hand"], f"{field}.hand", num_cards)
         pos.won[p] = _cards(entry["won"], f"{field}.won", num_cards)
         points = _int(entry["points"], f"{field}.points", 0, num_cards * (num_cards + 1) // 2)

@@ -595,13 +595,8 @@ def position_from_dict(root: object, expect: tuple | None = None) -> tuple[Posit
         if not isinstance(entry, list) or len(entry) != 2:
             raise _fail(f"played[{i}]", f"expected [seat letter, card], got {entry!r:.40}")
         pos.played.append((_seat(entry[0], f"played[{i}][0]", n), _card(entry[1], f"played[{i}][1]", opts)))
-    seats = d["seats"]
-    if not isinstance(seats, list) or len(seats) != n:
-        raise _fail("seats", f"expected a list of {n} seats, got {seats!r:.60}")
     hidden: list[int] = []
-    for p, entry in enumerate(seats):
-        field = f"seats[{p}]"
-        _keys(entry, field, SEAT_FIELDS)
+    for p, (field, entry) in enumerate(POSITION.seats(d["seats"], n, SEAT_FIELDS)):
         pos.coins[p] = _int(entry["coins"], f"{field}.coins", 0, 10_000)
         tokens = entry["tokens"]
         if not isinstance(tokens, dict) or sorted(tokens) != sorted(COLOUR_LETTERS):

@@ -659,13 +659,8 @@ def position_from_dict(root: object, expect: tuple | None = None) -> Position:
             pos.returned.append(EMPTY)
         else:
             pos.returned.append(_card(c, f"returned[{i}]"))
-    seats = d["seats"]
-    if not isinstance(seats, list) or len(seats) != n:
-        raise _fail("seats", f"expected a list of {n} seats, got {seats!r:.60}")
     hidden_hand: dict[tuple[int, int], int] = {}       # (seat, level) -> hidden hand cards
-    for p, entry in enumerate(seats):
-        field = f"seats[{p}]"
-        _keys(entry, field, SEAT_FIELDS)
+    for p, (field, entry) in enumerate(POSITION.seats(d["seats"], n, SEAT_FIELDS)):
         s = pos.seats[p]
         s.coins = _int(entry["coins"], f"{field}.coins", 0, MAX_TURN_COINS)
         s.tokens = _int(entry["tokens"], f"{field}.tokens", 0, BONUS_TOKENS)
