@@ -15,7 +15,7 @@ import json
 from typing import Any
 
 from burano_ai.core.arguments import check_instance
-from burano_ai.core.errors import OptionError, PositionError
+from burano_ai.core.errors import OptionError
 from burano_ai.core.fields import POSITION, assert_valid, parse_position_json, position_data
 from burano_ai.core.seats import SEAT_LETTERS
 from burano_ai.games.azul_sintra import rules

@@ -6,7 +6,6 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
-from burano_ai.core.errors import OptionError, PositionError
 from burano_ai.core.fields import position_dict
 from burano_ai.core.options import check_player_count, openspiel_engine
 from burano_ai.core.game import BotDeclaration, GameOption, StepEffect, StepVisibility, import_game_class

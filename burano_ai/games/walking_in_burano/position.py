@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from burano_ai.core.arguments import check_index, check_instance, check_range
-from burano_ai.core.errors import OptionError, PositionError
+from burano_ai.core.errors import OptionError
 from burano_ai.core.fields import POSITION, assert_valid, parse_position_json, position_data
 from burano_ai.core.seats import SEAT_LETTERS, parse_seat
 from burano_ai.core.seeds import check_seed
