@@ -19,7 +19,7 @@ from typing import Any, Callable, Mapping, TypeVar
 from burano_ai.core.errors import BuranoError, OptionError, PositionError
 from burano_ai.core.jsonio import MAX_POSITION_BYTES, json_error_text
 from burano_ai.core.options import read_data_file
-from burano_ai.core.seats import SEAT_LETTERS
+from burano_ai.core.seats import SEAT_LETTERS, parse_seat
 
 T = TypeVar("T")
 
@@ -190,6 +190,12 @@ def position_data(value: object, default: Callable[[], T], from_dict: Callable[[
         return from_dict(value)
     except OptionError as e:
         raise PositionError(f"position.data: {e}") from None
+
+
+def position_view(data: Mapping[str, Any], num_players: int) -> int | None:
+    """The seat whose view a position dict is (its `view` letter), None for a full position."""
+    view = data.get("view")
+    return None if view is None else parse_seat(view, num_players, "position.view", PositionError)
 
 
 def position_dict(position: Any) -> Any:

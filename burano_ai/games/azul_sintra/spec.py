@@ -7,11 +7,11 @@ from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
 from burano_ai.core.errors import PositionError
-from burano_ai.core.fields import position_dict
+from burano_ai.core.fields import position_dict, position_view
 from burano_ai.core.options import check_player_count, openspiel_engine
 from burano_ai.core.game import BotDeclaration, GameOption, StepEffect, StepVisibility, import_game_class
 from burano_ai.core.people import PeopleSide
-from burano_ai.core.seats import SEAT_LETTERS, parse_seat
+from burano_ai.core.seats import SEAT_LETTERS
 from burano_ai.games.azul_sintra import rules
 from burano_ai.games.azul_sintra.data import MAX_PLAYERS, MIN_PLAYERS, default_data, load_data
 from burano_ai.games.azul_sintra.position import FORMAT as POSITION_FORMAT
@@ -114,8 +114,7 @@ class AzulSintraSpec(PeopleSide):
         factory = game_factory or self.game_class("compiled")
         game = factory(pos.num_players, pos.side, pos.first_player, None if pos.data.is_default else pos.data, pos.flags)
         state = game.state_from_position(pos)
-        view = data.get("view")
-        return state, (None if view is None else parse_seat(view, pos.num_players, "position.view", PositionError))
+        return state, position_view(data, pos.num_players)
 
     def phase_name(self, state) -> str:
         """"setup", "refill", "draft", "keep" or "over"."""

@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from burano_ai.core.errors import PositionError
+from burano_ai.core.fields import position_view
 from burano_ai.core.options import check_player_count, openspiel_engine
 from burano_ai.core.game import BotDeclaration, StepVisibility, import_game_class, unrevealed_moves
 from burano_ai.core.people import PeopleSide
-from burano_ai.core.seats import SEAT_LETTERS, parse_seat
+from burano_ai.core.seats import SEAT_LETTERS
 from burano_ai.games.burano.data.colours import MAX_PLAYERS, MIN_PLAYERS, PLAYER_COLOURS
 from burano_ai.games.burano.enums import PHASE_NAMES, ChanceKind, Stage
 from burano_ai.games.burano.notation import FORMAT as POSITION_FORMAT
@@ -70,10 +70,7 @@ class BuranoSpec(PeopleSide):
         position = position_from_dict(data)
         factory = game_factory or self.game_class("compiled")
         state = factory(position.num_players).state_from_position(position)
-        view = data.get("view")
-        view_seat = None if view is None else parse_seat(view, position.num_players, what="position.view",
-                                                         error=PositionError)
-        return state, view_seat
+        return state, position_view(data, position.num_players)
 
     def phase_name(self, state) -> str:
         """The phase's name ("pyramid", "action", ...); at a chance node the chance event's ("fish-draw")."""

@@ -7,11 +7,11 @@ from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
 from burano_ai.core.errors import PositionError
-from burano_ai.core.fields import position_dict
+from burano_ai.core.fields import position_dict, position_view
 from burano_ai.core.options import check_player_count
 from burano_ai.core.game import GameOption, StepVisibility, import_game_class, unrevealed_moves
 from burano_ai.core.people import plain_spans
-from burano_ai.core.seats import SEAT_LETTERS, parse_seat
+from burano_ai.core.seats import SEAT_LETTERS
 from burano_ai.games.goofspiel import rules
 from burano_ai.games.goofspiel.position import FORMAT as POSITION_FORMAT
 from burano_ai.games.goofspiel.position import position_from_dict, position_from_json
@@ -81,8 +81,7 @@ class GoofspielSpec:
         pos = position_from_dict(data)
         factory = game_factory or self.game_class("compiled")
         state = factory(pos.num_players, pos.num_cards, pos.points_order).state_from_position(pos)
-        view = data.get("view")
-        return state, (None if view is None else parse_seat(view, pos.num_players, "position.view", PositionError))
+        return state, position_view(data, pos.num_players)
 
     def load_position_text(self, text: str, implementation: str = "compiled"):
         """A State of a `goofspiel-position/1` JSON text (its own parameters pick the Game).

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from burano_ai.core.errors import OptionError, PositionError
-from burano_ai.core.fields import position_dict
+from burano_ai.core.fields import position_dict, position_view
 from burano_ai.core.options import check_player_count, openspiel_engine
 from types import MappingProxyType
 
@@ -124,8 +124,7 @@ class WalkingInBuranoSpec(PeopleSide):
         factory = game_factory or self.game_class("compiled")
         game = factory(pos.num_players, pos.options, None if pos.data.is_default else pos.data)
         state = game.state_from_position(pos)
-        view = data.get("view")
-        return state, (None if view is None else parse_seat(view, pos.num_players, "position.view", PositionError))
+        return state, position_view(data, pos.num_players)
 
     def phase_name(self, state) -> str:
         """"deal", "first", "acquire", "build", "visit", "return", "refill" or "over"."""
