@@ -42,12 +42,13 @@ from burano_ai.core.errors import BuranoError, OptionError, PositionError
 from burano_ai.core.game import player_range_text
 from burano_ai.core.jsonio import no_duplicate_keys
 from burano_ai.core.options import game_options_json, make_game, parse_game_options
+from burano_ai.core.people import offered_actions
 from burano_ai.core.seats import CHANCE, SEAT_LETTERS, TERMINAL, parse_seat
 from burano_ai.engine import MAX_THREADS, load_position, root_moves, spec_for_position, suggest
 from burano_ai.games import DEFAULT_GAME, all_specs, get_spec
 from burano_ai.record import FORMAT as RECORD_FORMAT
 from burano_ai.record import (UNSEEN, GameRecord, RecordError, _did_you_mean, _hidden_options,
-                               _offered, apply_moves, describe_step, play_in_worlds)
+                               apply_moves, describe_step, play_in_worlds)
 from burano_ai.search.limits import DEFAULT_SUGGEST_ITERATIONS, MAX_ITERATIONS, MAX_SECONDS, Limit
 from burano_ai.search.result import SearchResult
 
@@ -460,7 +461,7 @@ def apply_view_moves(start, moves: list[str], view: int, game: str = DEFAULT_GAM
             except BuranoError as exc:
                 raise RecordError(f"{where(i)}: {exc}{_did_you_mean(state, texts[i])}") from None
             return state
-        offered = _offered(state)
+        offered = offered_actions(state)
         if not offered:
             raise QueryError(f"{where(i)}: nothing can happen here", "position.moves")
         if describe_step(state, offered[0], game).visible_to(letter):

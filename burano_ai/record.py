@@ -38,6 +38,7 @@ from burano_ai.core.errors import BuranoError, OptionError, PositionError
 from burano_ai.core.game import StepEffect, player_range_text
 from burano_ai.core.jsonio import MAX_POSITION_BYTES, json_error_text, read_text_file
 from burano_ai.core.options import game_for, parse_game_options
+from burano_ai.core.people import offered_actions
 from burano_ai.core.seats import SEAT_LETTERS, parse_seat
 from burano_ai.core.seeds import derive
 from burano_ai.games import DEFAULT_GAME, get_spec
@@ -623,7 +624,7 @@ def _hidden_options(spec, state, steps: list[Step], i: int) -> list[str]:
     surfacing from under the deck) first, what its mover later plays (so it kept it) last."""
     step = steps[i]
     owner = step.seat if step.is_chance else step.actor
-    texts = [state.action_to_string(a) for a in _offered(state)
+    texts = [state.action_to_string(a) for a in offered_actions(state)
              if step.kind is None or spec.step_visibility(state, a).kind == step.kind]
     own: set[str] = set()
     chance: set[str] = set()
@@ -819,17 +820,10 @@ def apply_moves(state, moves: list[str], view: int | None = None,
     return work, steps
 
 
-def _offered(state) -> list[int]:
-    """The chance outcomes at a chance node, else the legal actions."""
-    if state.is_chance_node():
-        return [a for a, _ in state.chance_outcomes()]
-    return list(state.legal_actions())
-
-
 def _did_you_mean(state, text: str) -> str:
     """`; did you mean 'pick flat'?` when a legal move or outcome is close to `text`."""
     import difflib
-    offered = [state.action_to_string(a) for a in _offered(state)]
+    offered = [state.action_to_string(a) for a in offered_actions(state)]
     close = difflib.get_close_matches(text.strip(), offered, n=1, cutoff=0.6)
     return f"; did you mean {close[0]!r}?" if close else ""
 
@@ -838,7 +832,7 @@ def _unseen_action(state, view: int | None, where: str, game: str) -> int:
     if view is None:
         raise RecordError(f"{where}: this is a full position: name the move or outcome ('?' is for a step the "
                           "position's seat cannot see)")
-    outcomes = _offered(state)
+    outcomes = offered_actions(state)
     if not outcomes:
         raise RecordError(f"{where}: nothing can happen here")
     step = describe_step(state, outcomes[0], game)

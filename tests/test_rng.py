@@ -134,3 +134,13 @@ def test_state_pickle_and_copy_continue_the_stream():
     expected = [r.next_u64() for _ in range(5)]
     assert [clone.next_u64() for _ in range(5)] == expected
     assert [shallow.next_u64() for _ in range(5)] == expected
+
+
+@pytest.mark.parametrize("seed", [0, 1, 12345, 2**63 + 5, -7])
+def test_the_python_splitmix64_of_the_reference_models_draws_the_same_streams(seed):
+    from burano_ai.core.seeds import SplitMix64
+    ours, stream = SplitMix64(seed), splitmix64(seed)
+    assert [ours.next64() for _ in range(20)] == [next(stream) for _ in range(20)]
+    ours, stream = SplitMix64(seed), splitmix64(seed)
+    assert [ours.below(n) for n in (1, 2, 3, 7, 10, 1000, 2**31 - 1)] == \
+        [lemire_below(stream, n) for n in (1, 2, 3, 7, 10, 1000, 2**31 - 1)]

@@ -19,8 +19,9 @@ from pathlib import Path
 import pytest
 
 from burano_ai.core.errors import BuranoError, IllegalMoveError, OptionError, PositionError
-from burano_ai.games import game_keys, get_spec
+from burano_ai.games import get_spec
 from signal_helpers import terminal_signals
+from state_fuzzing import game_keys     # the games with a compiled core and a reference model
 
 IMPLEMENTATIONS = ("compiled", "reference")
 HUGE = 10 ** 5000      # str() of it raises ValueError (Python's 4,300-digit limit)

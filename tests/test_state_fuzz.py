@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import state_fuzzing as F
-from burano_ai.games import game_keys
+from state_fuzzing import game_keys     # the games with a compiled core and a reference model
 
 FUZZ = settings(deadline=None, derandomize=True, database=None, print_blob=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

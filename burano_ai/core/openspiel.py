@@ -1,9 +1,9 @@
 """The OpenSpiel adapter every game shares: a pyspiel Game and State around one of our Games and States.
 
 Needs the ``[openspiel]`` extra (``import pyspiel``); only the games' ``openspiel`` modules import it. A
-game's module keeps what is its own — its `game_type` (names, players, information, parameters), its
-`AdapterGame` subclass (action counts, longest game, how its parameters make our Game) and a one-line
-`AdapterState` subclass naming the wrapped State — and registers the pair with ``pyspiel.register_game``.
+game's module keeps what is its own — its `game_type` (names, players, information, parameters) and its
+`AdapterGame` subclass (its package, the longest game, how parameters other than ``players`` and
+``engine`` make our Game) — and registers it with ``pyspiel.register_game``.
 
 What is the same for every game lives here: sequential play with explicit chance (our chance nodes are
 OpenSpiel's), constant-sum terminal returns (win shares summing to 1), our action ids as OpenSpiel's,
@@ -14,6 +14,7 @@ perfect-information game), a string-only observer, ``wrap(state)`` and a cache o
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 import pyspiel
@@ -70,22 +71,35 @@ def is_reference(engine: Any) -> bool:
     return engine == "reference"
 
 
+def rules_game_class(package: str, engine: Any = "auto") -> type:
+    """The Game class of the game in `package` for `engine`: ``core`` or ``auto`` (its compiled core,
+    `<package>._core`), ``reference`` (its reference model, `<package>.reference`)."""
+    module = "reference" if is_reference(engine) else "_core"
+    return importlib.import_module(f"{package}.{module}").Game
+
+
 class AdapterGame(pyspiel.Game):
     """A pyspiel Game: OpenSpiel's metadata plus our wrapped rules Game (`rules`).
 
-    A subclass sets `GAME_TYPE`, `NUM_ACTIONS`, `MAX_CHANCE_OUTCOMES`, `MAX_GAME_LENGTH` and `STATE_CLASS`,
-    and implements `make_rules`.
+    A subclass sets `GAME_TYPE`, `PACKAGE` (the game's package) and `MAX_GAME_LENGTH` (every action,
+    chance included); `NUM_ACTIONS` and `MAX_CHANCE_OUTCOMES` default to our Game's, `STATE_CLASS` to
+    `AdapterState`. It overrides `make_rules` when it has parameters besides ``players`` and ``engine``.
     """
 
     GAME_TYPE: pyspiel.GameType
-    NUM_ACTIONS: int
-    MAX_CHANCE_OUTCOMES: int
+    PACKAGE: str
     MAX_GAME_LENGTH: int
+    NUM_ACTIONS: int | None = None
+    MAX_CHANCE_OUTCOMES: int | None = None
     STATE_CLASS: type[AdapterState]
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         given = {**self.GAME_TYPE.parameter_specification, **(params or {})}
         self.rules, used = self.make_rules(given)
+        if self.NUM_ACTIONS is None:
+            self.NUM_ACTIONS = self.rules.num_distinct_actions()
+        if self.MAX_CHANCE_OUTCOMES is None:
+            self.MAX_CHANCE_OUTCOMES = self.rules.max_chance_outcomes()
         info = pyspiel.GameInfo(
             num_distinct_actions=self.NUM_ACTIONS,
             max_chance_outcomes=self.MAX_CHANCE_OUTCOMES,
@@ -99,8 +113,19 @@ class AdapterGame(pyspiel.Game):
 
     def make_rules(self, params: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
         """Our rules Game for `params` (every parameter, defaults filled in) and the parameters it used;
-        `OptionError` naming a bad one."""
-        raise NotImplementedError
+        `OptionError` naming a bad one. By default the parameters are ``players`` and ``engine``."""
+        players = self.check_players(params["players"])
+        return self.rules_game_class(params["engine"])(players), {"players": players, "engine": params["engine"]}
+
+    def check_players(self, players: Any) -> int:
+        """`players` if this game allows that many (`check_players` with the game type's range)."""
+        game_type = self.GAME_TYPE
+        return check_players(game_type.short_name, players, game_type.min_num_players, game_type.max_num_players)
+
+    @classmethod
+    def rules_game_class(cls, engine: Any = "auto") -> type:
+        """Our Game class for `engine` (`rules_game_class` of `PACKAGE`)."""
+        return rules_game_class(cls.PACKAGE, engine)
 
     def new_initial_state(self) -> AdapterState:
         return self.STATE_CLASS(self, self.rules.new_initial_state())
@@ -215,3 +240,7 @@ class StringObserver:
         if self.perfect_recall:
             return state.information_state_string(player)
         return state.observation_string(player)
+
+
+#: The default wrapper of a game's States (defined after `AdapterGame`, which names it).
+AdapterGame.STATE_CLASS = AdapterState

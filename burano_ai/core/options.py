@@ -115,6 +115,31 @@ def parse_game_options(spec, raw: Any, where: str = "options") -> dict[str, Any]
     return out
 
 
+def check_player_count(spec, num_players: Any) -> int:
+    """`num_players` if `spec`'s game is played by that many.
+
+    Raises:
+        OptionError: not an int in the spec's range ("Venice 2099 is played by 2-5 players, not 7").
+    """
+    if isinstance(num_players, bool) or not isinstance(num_players, int) or \
+            not spec.min_players <= num_players <= spec.max_players:
+        raise OptionError(f"{spec.title} is played by {spec.min_players}-{spec.max_players} players, "
+                          f"not {num_players!r}")
+    return num_players
+
+
+def openspiel_engine(spec, implementation: Any) -> str:
+    """The OpenSpiel adapters' ``engine`` parameter for our `implementation` ("compiled" is "core").
+
+    Raises:
+        OptionError: `implementation` is not one of `spec`'s.
+    """
+    if implementation not in spec.implementations:
+        raise OptionError(f"unknown implementation {implementation!r} of {spec.title} "
+                          f"(expected {' or '.join(spec.implementations)})")
+    return "core" if implementation == "compiled" else implementation
+
+
 def read_data_file(path: str | os.PathLike, where: str) -> Any:
     """The JSON value of the data file `path` (what `--data` names), or an `OptionError` naming `where`:
     the file is missing, unreadable, too big or not JSON."""

@@ -18,6 +18,39 @@ from burano_ai.core.game import GameOption, MoveEntry, State, StepEffect
 from burano_ai.core.seats import SEAT_LETTERS
 
 
+def offered_actions(state: State) -> list[int]:
+    """The ids `state` takes next: the chance outcomes at a chance node, else the legal actions."""
+    if state.is_chance_node():
+        return [a for a, _ in state.chance_outcomes()]
+    return list(state.legal_actions())
+
+
+def find_action(before: State, after: State) -> int | None:
+    """An action (or chance outcome) leading from `before` to `after` (same positions), None if none does."""
+    target = after.to_dict()
+    for a in offered_actions(before):
+        trial = before.clone()
+        trial.apply_action(a)
+        if trial.to_dict() == target:
+            return a
+    return None
+
+
+def ledger_entries(before: State, after: State, action: int | None, ledger: Any, bare: Any) -> list:
+    """The bookings of the step from `before` to `after` (full States) for a game's narration: its
+    `ledger(before, action)` entries when the ledger's position is `after`'s (`action` found by
+    `find_action` when not given), else `bare(before, after)` (the changes without their reasons)."""
+    if before.is_terminal():
+        return []
+    if action is None:
+        action = find_action(before, after)
+    if action is not None:
+        entries, position = ledger(before, action)
+        if position == after.to_dict():
+            return entries
+    return bare(before, after)
+
+
 def game_keyword(spec, default_game: str) -> dict[str, str]:
     """The `game=` keyword of the services (session, record, arena, protocol, web) for `spec`'s game.
 

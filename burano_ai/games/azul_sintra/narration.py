@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from burano_ai.core.game import StepEffect
+from burano_ai.core.people import ledger_entries
 from burano_ai.core.seats import SEAT_LETTERS
 from burano_ai.games.azul_sintra.data import COLUMNS, LEFTOVER_PER_POINT, NUM_COLOURS, ORNAMENT_POINTS, ROUNDS
 from burano_ai.games.azul_sintra.position import position_from_dict
@@ -180,18 +181,6 @@ def ledger(before, action: int) -> tuple[list[Entry], dict]:
     return state.entries, state.to_dict()
 
 
-def find_action(before, after) -> int | None:
-    """An action (or chance outcome) leading from `before` to `after`, None if none does."""
-    offered = [a for a, _ in before.chance_outcomes()] if before.is_chance_node() else before.legal_actions()
-    target = after.to_dict()
-    for a in offered:
-        trial = before.clone()
-        trial.apply_action(a)
-        if trial.to_dict() == target:
-            return a
-    return None
-
-
 def _bare(before, after) -> list[Entry]:
     return [Entry(p, new - old, "") for p, (old, new) in enumerate(zip(before.scores(), after.scores())) if new != old]
 
@@ -199,15 +188,7 @@ def _bare(before, after) -> list[Entry]:
 def step_entries(before, after, action: int | None = None) -> list[Entry]:
     """The bookings of the step from `before` to `after`: the ledger's, checked against `after`; the bare
     score changes where the ledger cannot replay it."""
-    if before.is_terminal():
-        return []
-    if action is None:
-        action = find_action(before, after)
-    if action is not None:
-        entries, position = ledger(before, action)
-        if position == after.to_dict():
-            return entries
-    return _bare(before, after)
+    return ledger_entries(before, after, action, ledger, _bare)
 
 
 def format_entries(entries: Sequence[Entry], totals: Sequence[int] | None = None) -> list[str]:

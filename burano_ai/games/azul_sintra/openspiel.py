@@ -37,36 +37,19 @@ GAME_TYPE = openspiel.game_type(SHORT_NAME, "Azul: Stained Glass of Sintra (bura
                                 parameters={"players": 2, "side": "A", "engine": "auto"})
 
 
-def rules_game_class(engine: str = "auto"):
-    """Our Game class for `engine`: ``core`` or ``auto`` (compiled), ``reference``."""
-    if openspiel.is_reference(engine):
-        from burano_ai.games.azul_sintra.reference import Game
-        return Game
-    from burano_ai.games.azul_sintra._core import Game
-    return Game
-
-
-class AzulSintraState(openspiel.AdapterState):
-    """A pyspiel State around one of our States (`azul_state`)."""
-
-    azul_state = openspiel.AdapterState.inner
-
-
 class AzulSintraGame(openspiel.AdapterGame):
     """The pyspiel Game: metadata plus the wrapped rules `Game` (`rules`)."""
 
     GAME_TYPE = GAME_TYPE
-    NUM_ACTIONS = rules.NUM_ACTIONS
-    MAX_CHANCE_OUTCOMES = rules.MAX_CHANCE_OUTCOMES
+    PACKAGE = __package__
     MAX_GAME_LENGTH = MAX_GAME_LENGTH
-    STATE_CLASS = AzulSintraState
 
     def make_rules(self, params: dict[str, Any]):
-        players = openspiel.check_players(SHORT_NAME, params["players"], MIN_PLAYERS, MAX_PLAYERS)
+        players = self.check_players(params["players"])
         side, engine = params["side"], params["engine"]
         if side not in rules.SIDES:
             raise OptionError(f"{SHORT_NAME}: side must be A or B, not {side!r}")
-        return rules_game_class(engine)(players, side), {"players": players, "side": side, "engine": engine}
+        return self.rules_game_class(engine)(players, side), {"players": players, "side": side, "engine": engine}
 
     def check_rules(self, rules_game) -> None:
         """`AdapterGame.check_rules`, naming the option: a `joker_choice` Game has 856 actions, more than

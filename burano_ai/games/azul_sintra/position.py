@@ -15,8 +15,8 @@ import json
 from typing import Any
 
 from burano_ai.core.arguments import check_instance
-from burano_ai.core.errors import OptionError, PositionError
-from burano_ai.core.jsonio import json_error_text
+from burano_ai.core.errors import OptionError
+from burano_ai.core.fields import POSITION, assert_valid, parse_position_json, position_data
 from burano_ai.core.seats import SEAT_LETTERS
 from burano_ai.games.azul_sintra import rules
 from burano_ai.games.azul_sintra.data import (
@@ -225,16 +225,12 @@ class Position:
 
     def check(self) -> None:
         """Raise AssertionError naming the first broken invariant (the messages of `validate`)."""
-        try:
-            validate(self)
-        except PositionError as e:
-            raise AssertionError(str(e)) from None
+        assert_valid(validate, self)
 
 
 # --- invariants ----------------------------------------------------------------------------------
 
-def _fail(field: str, message: str) -> PositionError:
-    return PositionError(f"position.{field}: {message}")
+_fail, _int, _seat, _keys = POSITION.fail, POSITION.int, POSITION.seat, POSITION.keys
 
 
 def validate(pos: Position) -> None:
@@ -431,21 +427,6 @@ def position_to_json(pos: Position, seat: int | None = None, indent: int | None 
 
 # --- JSON in -------------------------------------------------------------------------------------
 
-def _int(value: object, field: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise _fail(field, f"expected an int in {low}..{high}, got {value!r:.40}")
-    return value
-
-
-def _seat(value: object, field: str, n: int, allow_none: bool = False) -> int:
-    if value is None and allow_none:
-        return -1
-    if isinstance(value, str) and len(value) == 1 and value in SEAT_LETTERS[:n]:
-        return SEAT_LETTERS.index(value)
-    raise _fail(field, f"expected {'null or ' if allow_none else ''}a seat letter "
-                       f"{', '.join(SEAT_LETTERS[:n])}, got {value!r:.40}")
-
-
 def _counts_of_letters(value: object, field: str, letters: tuple[str, ...], most: int) -> list[int]:
     if not isinstance(value, str) or len(value) > most:
         raise _fail(field, f"expected a text of at most {most} colour letters, got {value!r:.40}")
@@ -469,19 +450,6 @@ def _colour(value: object, field: str, letters: tuple[str, ...]) -> int:
     raise _fail(field, f"expected null or a colour letter {', '.join(letters)}, got {value!r:.40}")
 
 
-def _keys(d: object, field: str, allowed: tuple[str, ...]) -> dict:
-    if not isinstance(d, dict):
-        raise _fail(field, f"expected an object, got {type(d).__name__}")
-    unknown = [k for k in d if k not in allowed]
-    if unknown:
-        raise _fail(f"{field}.{str(unknown[0])[:40]}" if field else str(unknown[0])[:40],
-                    f"unknown field (fields: {', '.join(allowed)})")
-    missing = [k for k in allowed if k not in d]
-    if missing:
-        raise _fail(f"{field}.{missing[0]}" if field else missing[0], "missing field")
-    return d
-
-
 def _flags(value: object) -> Flags:
     if not isinstance(value, dict):
         raise _fail("options", f"expected an object of the optional rules ({', '.join(FLAG_NAMES)}), got {value!r:.60}")
@@ -501,46 +469,21 @@ def position_from_json(text: object, expect: tuple | None = None) -> Position:
     Raises:
         TypeError: `text` is not a str. PositionError: not JSON, too long, or a wrong field (named).
     """
-    if not isinstance(text, str):
-        raise TypeError(f"a position must be a JSON str, not {type(text).__name__}")
-    if len(text) > MAX_JSON_CHARS:
-        raise PositionError(f"position: {len(text)} characters, more than the {MAX_JSON_CHARS} accepted")
-    try:
-        root = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as e:
-        raise PositionError(f"position: not valid JSON ({e})") from None
-    except ValueError as e:             # an integer literal past Python's 4,300-digit limit
-        raise PositionError(f"position: not valid JSON ({json_error_text(e)})") from None
-    return position_from_dict(root, expect)
+    return position_from_dict(parse_position_json(text, MAX_JSON_CHARS), expect)
 
 
 def position_from_dict(root: object, expect: tuple | None = None) -> Position:
     """Build a validated `Position` from a position dict (see `position_from_json`)."""
-    if not isinstance(root, dict):
-        raise PositionError(f"position: expected a JSON object, got {type(root).__name__}")
-    if root.get("format") != FORMAT:
-        raise _fail("format", f"expected {FORMAT!r}, got {root.get('format')!r:.40}")
-    d = _keys({k: v for k, v in root.items() if k not in OPTIONAL_FIELDS}, "", TOP_FIELDS)
+    d = POSITION.head(root, FORMAT, TOP_FIELDS + OPTIONAL_FIELDS, OPTIONAL_FIELDS)
     flags = _flags(root.get("options", DEFAULT_FLAGS.to_dict()))
     n = _int(d["players"], "players", MIN_PLAYERS, MAX_PLAYERS)
     side = d["side"]
     if side not in SIDES:
         raise _fail("side", f"expected 'A' or 'B', got {side!r:.40}")
     first = _seat(d["first_player"], "first_player", n)
-    if d["data"] is None:
-        data = default_data()
-    else:
-        try:
-            data = data_from_dict(d["data"])
-        except OptionError as e:
-            raise PositionError(f"position.data: {e}") from None
-    if expect is not None:
-        for field, have, want in zip(("players", "side", "first_player", "data", "options"),
-                                     (n, side, first, data, flags), expect):
-            if have != want:
-                shown = "another data file" if field == "data" else repr(have)
-                raise _fail(field, f"{shown} in the position, but the game has "
-                                   f"{'its own' if field == 'data' else repr(want)}")
+    data = position_data(d["data"], default_data, data_from_dict)
+    POSITION.same_config(("players", "side", "first_player", "data", "options"), (n, side, first, data, flags),
+                         expect, {"data": "another data file"})
     L = data.letters
     view = _seat(d["view"], "view", n, allow_none=True)
     del view   # a view is the full position (perfect information); its letter is checked only
@@ -578,12 +521,7 @@ def position_from_dict(root: object, expect: tuple | None = None) -> Position:
         _keys(keep, "keep", ("column", "pieces"))
         pos.keep_column = _int(keep["column"], "keep.column", 1, COLUMNS) - 1
         pos.keep_pieces = _counts_of_letters(keep["pieces"], "keep.pieces", L, STRIP_CELLS)
-    seats = d["seats"]
-    if not isinstance(seats, list) or len(seats) != n:
-        raise _fail("seats", f"expected a list of {n} seats, got {seats!r:.60}")
-    for p, entry in enumerate(seats):
-        field = f"seats[{p}]"
-        _keys(entry, field, SEAT_FIELDS)
+    for p, (field, entry) in enumerate(POSITION.seats(d["seats"], n, SEAT_FIELDS)):
         b = pos.boards[p]
         score = entry["score"]
         if isinstance(score, bool) or not isinstance(score, int) or abs(score) > 100_000:

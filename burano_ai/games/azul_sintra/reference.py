@@ -11,12 +11,11 @@ resample (`resample` is a copy: perfect information).
 
 from __future__ import annotations
 
-import json
-from typing import Any, Sequence
+from typing import Any
 
-from burano_ai.core.arguments import check_indent, check_index, check_instance
-from burano_ai.core.errors import IllegalMoveError, PositionError
-from burano_ai.core.game import NO_TURN, DecisionMode, check_prior_arguments
+from burano_ai.core.arguments import check_index
+from burano_ai.core.game import NO_TURN
+from burano_ai.core.reference import ReferenceGame, ReferenceState
 from burano_ai.core.seats import CHANCE, SEAT_LETTERS, TERMINAL, parse_seat
 from burano_ai.core.seeds import check_seed
 from burano_ai.games.azul_sintra import heuristic, rules
@@ -33,7 +32,7 @@ from burano_ai.games.azul_sintra.rules import (
 )
 
 
-class Game:
+class Game(ReferenceGame):
     """Rules and metadata of one configuration.
 
     Args:
@@ -65,9 +64,6 @@ class Game:
         extra = "" if self.flags.is_default else f", {self.flags}"
         return f"Game(num_players={self.num_players}, side={self.side!r}, first_player={self.first_player}{extra})"
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Game) and self.config() == other.config()
-
     def __hash__(self) -> int:
         return hash((self.num_players, self.side, self.first_player, self.flags))
 
@@ -86,43 +82,16 @@ class Game:
         """Most decisions in a game (§11.5): drafts <= 24F, resets <= drafts, keeps <= 16N."""
         return 48 * FACTORIES[self.num_players] + 16 * self.num_players
 
-    def new_initial_state(self, seed: int = 0) -> State:
-        """The position before setup: everything is in the bag, the first chance node lays a strip.
+    # `new_initial_state`: everything is in the bag, the first chance node lays a strip (§3, §11.2).
 
-        Setup is chance (§3, §11.2), so `seed` is accepted and unused: the caller draws the outcomes.
-        """
-        check_seed(seed)
-        return State(self)
-
-    def state_from_position(self, position: Position) -> State:
-        return State.from_position(position, self)
-
-    def state_from_json(self, text: str) -> State:
-        """Load a position (full or a seat's view) written by `State.to_json` or by hand.
-
-        Raises:
-            PositionError: a field is wrong, or the position is of another configuration (named).
-        """
-        return State.from_position(position_from_json(text, expect=self.config()), self)
+    def _position_from_json(self, text: str) -> Position:
+        return position_from_json(text, expect=self.config())
 
 
-class State(Position):
+class State(ReferenceState, Position, game=Game, names=rules, view=position_to_dict, render=render,
+            noun="an Azul: Stained Glass of Sintra position",
+            differs_in="players, side, first_player, data or options"):
     """A position with the State API (see the module docstring)."""
-
-    def __init__(self, game: Game) -> None:
-        super().__init__(game.num_players, game.side, game.first_player, game.data, game.flags)
-        self.game = game
-
-    @classmethod
-    def from_position(cls, position: Position, game: Game) -> State:
-        check_instance(position, Position, "an Azul: Stained Glass of Sintra position")
-        check_instance(game, Game, "game")
-        if position.config() != game.config():
-            raise PositionError("the position does not belong to this game (players, side, first_player, data or "
-                                "options)")
-        state = cls(game)
-        state.copy_fields_from(position)
-        return state
 
     # ------------------------------------------------------------------------------------------
     # Node kinds
@@ -134,25 +103,12 @@ class State(Position):
             return CHANCE
         return self.to_move
 
-    def is_terminal(self) -> bool:
-        return self.phase == PHASE_OVER
-
-    def is_chance_node(self) -> bool:
-        return self.phase in (PHASE_SETUP, PHASE_REFILL)
-
     @property
     def chance_kind(self) -> int:
         """The pending chance event (`rules.CHANCE_*`); 0 off chance nodes."""
         if self.phase == PHASE_SETUP:
             return self.setup_cursor()[0]
         return rules.CHANCE_DRAW if self.phase == PHASE_REFILL else 0
-
-    def chance_kind_name(self, kind: int | None = None) -> str:
-        names = rules.CHANCE_KIND_NAMES
-        return names[self.chance_kind if kind is None else check_index(kind, len(names), "chance kind")]
-
-    def phase_name(self) -> str:
-        return rules.PHASE_NAMES[self.phase]
 
     # ------------------------------------------------------------------------------------------
     # Legal moves (§5, §11.4)
@@ -262,24 +218,6 @@ class State(Position):
     # ------------------------------------------------------------------------------------------
     # Applying moves
 
-    def apply_action(self, action: int) -> None:
-        """Apply a legal move or an offered chance outcome.
-
-        Raises:
-            TypeError: `action` is not an int.
-            IllegalMoveError: not legal here (the state is left untouched).
-        """
-        action = rules.action_id(action)
-        self._check_offered(action, None)
-        self._apply_unchecked(action)
-
-    def play(self, text: str) -> int:
-        """Parse a move text, check it and apply it; return its id (IllegalMoveError, state untouched)."""
-        action = self.string_to_action(text)
-        self._check_offered(action, text.strip())
-        self._apply_unchecked(action)
-        return action
-
     def _node_text_context(self) -> tuple[int | None, int, int]:
         if self.phase == PHASE_SETUP:
             kind, who, k = self.setup_cursor()
@@ -295,17 +233,6 @@ class State(Position):
     def string_to_action(self, text: str) -> int:
         kind, column, slot = self._node_text_context()
         return rules.parse_action(text, self.data.letters, kind, column, slot)
-
-    def _check_offered(self, action: int, text: str | None) -> None:
-        if self.phase == PHASE_OVER:
-            raise IllegalMoveError(f"illegal move {text or action!r}: the game is over")
-        offered = [a for a, _ in self.chance_outcomes()] if self.is_chance_node() else self.legal_actions()
-        if action not in offered:
-            shown = text if text is not None else (
-                self.action_to_string(action) if 0 <= action < self.game.num_distinct_actions() else f"action {action}")
-            listed = ", ".join(self.action_to_string(a) for a in offered[:12])
-            more = ", ..." if len(offered) > 12 else ""
-            raise IllegalMoveError(f"illegal move {shown!r} {self.where()}: legal are {listed}{more}")
 
     def where(self) -> str:
         """Where the game stands, for messages ("in round 2, seat B to move")."""
@@ -532,35 +459,15 @@ class State(Position):
         p = parse_seat(player, self.num_players, "player")
         return self.boards[p].score, -self.track_loss(p)
 
-    def winners(self) -> list[int]:
-        keys = [self.finishing_key(p) for p in range(self.num_players)]
-        return [p for p in range(self.num_players) if keys[p] == max(keys)]
-
-    def returns(self) -> list[float]:
-        """1/k for each of the k winners at the end (still tied after the tie-break: a draw); zeros before."""
-        if not self.is_terminal():
-            return [0.0] * self.num_players
-        win = self.winners()
-        return [1.0 / len(win) if p in win else 0.0 for p in range(self.num_players)]
-
     def estimated_scores(self) -> list[float]:
         """The score with the final scoring as it stands now (a cut-off evaluation)."""
         if self.is_terminal():
             return [float(s) for s in self.scores()]
         return [float(b.score + sum(self.final_breakdown(p).values())) for p, b in enumerate(self.boards)]
 
-    def decision_mode(self) -> int:
-        return int(DecisionMode.OPEN)
-
-    def prior(self, player: int, legal: Sequence[int]) -> dict[int, float] | None:
-        """The search prior (`heuristic.prior`): a softmax of the cheap move preference in a draft; None elsewhere
-        (and for a seat not deciding).
-
-        Raises:
-            TypeError / OptionError: a bad seat or id list (`core.arguments.check_prior_arguments`).
-        """
-        player, legal = check_prior_arguments(self, player, legal)
-        return None if legal is None else heuristic.prior(self, player, legal)
+    def _prior(self, player: int, legal: list[int]) -> dict[int, float] | None:
+        """The search prior (`heuristic.prior`): a softmax of the cheap move preference in a draft; None elsewhere."""
+        return heuristic.prior(self, player, legal)
 
     def turn_id(self) -> int:
         """The turn counter during a turn (a completing draft and its keep are one turn); NO_TURN elsewhere."""
@@ -568,17 +475,6 @@ class State(Position):
 
     # ------------------------------------------------------------------------------------------
     # Copies, keys, views, JSON
-
-    def clone(self) -> State:
-        out = State.__new__(State)
-        out.copy_fields_from(self)
-        out.game = self.game
-        return out
-
-    __copy__ = clone
-
-    def __deepcopy__(self, memo: dict) -> State:
-        return self.clone()
 
     def key(self) -> int:
         """The 64-bit Zobrist key: every field a `rules.zobrist` cell (the compiled core's, bit for bit)."""
@@ -605,9 +501,6 @@ class State(Position):
                     k ^= z(rules.Z_JOKER, w * NUM_COLOURS + c, b.jokers[col][c])
         return k
 
-    def full_key(self) -> int:
-        return self.key()
-
     def information_state_key(self, seat: int | str) -> int:
         """Perfect information (§11.1): the whole position, marked with the viewer."""
         seat = parse_seat(seat, self.num_players)
@@ -618,19 +511,6 @@ class State(Position):
         parse_seat(seat, self.num_players)
         check_seed(seed)
         return self.clone()
-
-    def to_dict(self, seat: int | str | None = None) -> dict:
-        if seat is not None:
-            seat = parse_seat(seat, self.num_players)
-        return position_to_dict(self, seat)
-
-    def to_json(self, seat: int | str | None = None, indent: int | None = None) -> str:
-        """The position; a seat's view differs only in its `view` field (perfect information)."""
-        indent = check_indent(indent)
-        return json.dumps(self.to_dict(seat), indent=indent)
-
-    def __str__(self) -> str:
-        return render(self.to_dict())
 
     def __repr__(self) -> str:
         return f"<azul-sintra State round {self.round + 1} {rules.PHASE_NAMES[self.phase]} key {self.key():016x}>"

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
-from burano_ai.core.errors import OptionError, PositionError
-from burano_ai.core.jsonio import json_error_text
+from burano_ai.core.errors import PositionError
+from burano_ai.core.fields import position_dict, position_view
+from burano_ai.core.options import check_player_count, openspiel_engine
 from burano_ai.core.game import BotDeclaration, Declaration, GameOption, StepEffect, StepVisibility, import_game_class
 from burano_ai.core.people import PeopleSide
-from burano_ai.core.seats import SEAT_LETTERS, parse_seat
+from burano_ai.core.seats import SEAT_LETTERS
 from burano_ai.games.azul_sintra import rules
 from burano_ai.games.azul_sintra.data import MAX_PLAYERS, MIN_PLAYERS, default_data, load_data
 from burano_ai.games.azul_sintra.position import FORMAT as POSITION_FORMAT
@@ -82,10 +82,7 @@ class AzulSintraSpec(Declaration, PeopleSide):
         Raises:
             OptionError: a parameter out of range or a wrong data file (one line, named).
         """
-        if isinstance(num_players, bool) or not isinstance(num_players, int) or \
-                not self.min_players <= num_players <= self.max_players:
-            raise OptionError(f"{self.title} is played by {self.min_players}-{self.max_players} players, "
-                              f"not {num_players!r}")
+        check_player_count(self, num_players)
         return self.game_class(implementation)(num_players, side, first_player, data,
                                                joker_choice=joker_choice, indicator_to_tower=indicator_to_tower,
                                                auto_keep=auto_keep, random_first_player=random_first_player)
@@ -94,14 +91,11 @@ class AzulSintraSpec(Declaration, PeopleSide):
         """The cached pyspiel game of `burano_ai.games.azul_sintra.openspiel` for our `implementation`
         (it wraps States of any side and data: a wrapped State plays by its own Game)."""
         from burano_ai.games.azul_sintra.openspiel import game_for
-        if implementation not in self.implementations:
-            raise OptionError(f"unknown implementation {implementation!r} of {self.title} "
-                              f"(expected {' or '.join(self.implementations)})")
-        return game_for(num_players, "core" if implementation == "compiled" else implementation)
+        return game_for(num_players, openspiel_engine(self, implementation))
 
     def openspiel_unwrap(self, wrapped):
-        """`AzulSintraState.azul_state`."""
-        return wrapped.azul_state
+        """`AdapterState.inner`: our State inside the pyspiel State."""
+        return wrapped.inner
 
     # --- engine side
     score_name: str = "points"
@@ -120,8 +114,7 @@ class AzulSintraSpec(Declaration, PeopleSide):
         factory = game_factory or self.game_class("compiled")
         game = factory(pos.num_players, pos.side, pos.first_player, None if pos.data.is_default else pos.data, pos.flags)
         state = game.state_from_position(pos)
-        view = data.get("view")
-        return state, (None if view is None else parse_seat(view, pos.num_players, "position.view", PositionError))
+        return state, position_view(data, pos.num_players)
 
     def phase_name(self, state) -> str:
         """"setup", "refill", "draft", "keep" or "over"."""
@@ -174,13 +167,7 @@ class AzulSintraSpec(Declaration, PeopleSide):
     def render(self, position: dict[str, Any] | str, width: int | None = None) -> str:
         """The board as plain text (`render.render`): at most 80 columns and 4 + 3 per seat lines, the same
         at any `width`; its first line names the placeholder data while it is in use."""
-        if isinstance(position, str):
-            try:
-                position = json.loads(position)
-            except json.JSONDecodeError as e:
-                raise PositionError(f"position: not valid JSON ({e})") from None
-            except ValueError as e:     # an integer literal past Python's 4,300-digit limit
-                raise PositionError(f"position: not valid JSON ({json_error_text(e)})") from None
+        position = position_dict(position)
         return _render(position) + "\n"
 
     def render_styled(self, position: dict[str, Any], width: int | None = None) -> list[list[tuple[str, str]]]:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from burano_ai.core.game import StepEffect
+from burano_ai.core.people import ledger_entries
 from burano_ai.core.seats import SEAT_LETTERS
 from burano_ai.games.burano import actions, topology
 from burano_ai.games.burano.data import buildings
@@ -272,18 +273,6 @@ def ledger(before, action: int) -> tuple[list[Entry], dict[str, Any]]:
     return state.entries, state.to_dict()
 
 
-def find_action(before, after) -> int | None:
-    """An action (or chance outcome) leading from `before` to `after`, None if none does."""
-    offered = [a for a, _ in before.chance_outcomes()] if before.is_chance_node() else before.legal_actions()
-    target = after.to_dict()
-    for a in offered:
-        trial = before.clone()
-        trial.apply_action(a)
-        if trial.to_dict() == target:
-            return a
-    return None
-
-
 def _bare(before, after) -> list[Entry]:
     """The VP and coin changes without their reasons."""
     old, new = before.to_dict()["seats"], after.to_dict()["seats"]
@@ -294,15 +283,7 @@ def _bare(before, after) -> list[Entry]:
 def step_entries(before, after, action: int | None = None) -> list[Entry]:
     """The bookings of the step from `before` to `after` (full States): the ledger's, checked against
     `after`; the bare changes where the ledger cannot replay it."""
-    if before.is_terminal():
-        return []
-    if action is None:
-        action = find_action(before, after)
-    if action is not None:
-        entries, position = ledger(before, action)
-        if position == after.to_dict():
-            return entries
-    return _bare(before, after)
+    return ledger_entries(before, after, action, ledger, _bare)
 
 
 def format_entries(entries: list[Entry], totals: list[int] | None = None) -> list[str]:

@@ -5,10 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from burano_ai.core.errors import OptionError, PositionError
+from burano_ai.core.fields import position_view
+from burano_ai.core.options import check_player_count, openspiel_engine
 from burano_ai.core.game import BotDeclaration, Declaration, StepVisibility, import_game_class, unrevealed_moves
 from burano_ai.core.people import PeopleSide
-from burano_ai.core.seats import SEAT_LETTERS, parse_seat
+from burano_ai.core.seats import SEAT_LETTERS
 from burano_ai.games.burano.data.colours import MAX_PLAYERS, MIN_PLAYERS, PLAYER_COLOURS
 from burano_ai.games.burano.enums import PHASE_NAMES, ChanceKind, Stage
 from burano_ai.games.burano.notation import FORMAT as POSITION_FORMAT
@@ -57,10 +58,7 @@ class BuranoSpec(Declaration, PeopleSide):
 
     def new_game(self, num_players: int, implementation: str = "compiled"):
         """A Game of `implementation` for `num_players` players."""
-        if isinstance(num_players, bool) or not isinstance(num_players, int) or \
-                not self.min_players <= num_players <= self.max_players:
-            raise OptionError(f"{self.title} is played by {self.min_players}-{self.max_players} players, "
-                              f"not {num_players!r}")
+        check_player_count(self, num_players)
         return self.game_class(implementation)(num_players)
 
     # --- engine side: positions, records, bots, arena (engine, protocol, record, session, arena)
@@ -72,10 +70,7 @@ class BuranoSpec(Declaration, PeopleSide):
         position = position_from_dict(data)
         factory = game_factory or self.game_class("compiled")
         state = factory(position.num_players).state_from_position(position)
-        view = data.get("view")
-        view_seat = None if view is None else parse_seat(view, position.num_players, what="position.view",
-                                                         error=PositionError)
-        return state, view_seat
+        return state, position_view(data, position.num_players)
 
     def phase_name(self, state) -> str:
         """The phase's name ("pyramid", "action", ...); at a chance node the chance event's ("fish-draw")."""
@@ -133,10 +128,7 @@ class BuranoSpec(Declaration, PeopleSide):
     def openspiel_game(self, num_players: int, implementation: str = "compiled"):
         """The cached pyspiel game of `burano_ai.games.burano.openspiel` for our `implementation`."""
         from burano_ai.games.burano.openspiel import game_for
-        if implementation not in self.implementations:
-            raise OptionError(f"unknown implementation {implementation!r} of {self.title} "
-                              f"(expected {' or '.join(self.implementations)})")
-        return game_for(num_players, "core" if implementation == "compiled" else implementation)
+        return game_for(num_players, openspiel_engine(self, implementation))
 
     def openspiel_unwrap(self, wrapped):
         """`BuranoState.burano_state` (None before the deal)."""

@@ -29,7 +29,7 @@ from typing import Any
 
 from burano_ai.core.arguments import check_instance
 from burano_ai.core.errors import OptionError, PositionError
-from burano_ai.core.jsonio import json_error_text
+from burano_ai.core.fields import POSITION, parse_position_json
 from burano_ai.core.seats import SEAT_LETTERS
 from burano_ai.games.goofspiel.rules import (
     MAX_CARDS,
@@ -76,6 +76,10 @@ class Position:
         self.prize = 0
         self.bids = [0] * num_players
         self.won: list[list[int]] = [[] for _ in range(num_players)]
+
+    def config(self) -> tuple[int, int, str]:
+        """(num_players, num_cards, points_order): the arguments of a Game."""
+        return self.num_players, self.num_cards, self.points_order
 
     # --- derived values
 
@@ -178,14 +182,7 @@ def position_to_dict(pos: Position, seat: int | None = None) -> dict[str, Any]:
 
 # --- JSON in -------------------------------------------------------------------------------------
 
-def _fail(field: str, message: str) -> PositionError:
-    return PositionError(f"position.{field}: {message}")
-
-
-def _int(value: object, field: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise _fail(field, f"expected an int in {low}..{high}, got {value!r}")
-    return value
+_fail, _int, _keys = POSITION.fail, POSITION.int, POSITION.keys
 
 
 def _cards(value: object, field: str, num_cards: int) -> list[int]:
@@ -195,18 +192,6 @@ def _cards(value: object, field: str, num_cards: int) -> list[int]:
     if len(set(out)) != len(out):
         raise _fail(field, f"a card appears twice in {out}")
     return sorted(out)
-
-
-def _keys(d: object, field: str, allowed: tuple[str, ...]) -> dict:
-    if not isinstance(d, dict):
-        raise _fail(field, f"expected an object, got {type(d).__name__}")
-    unknown = [k for k in d if k not in allowed]
-    if unknown:
-        raise _fail(field, f"unknown field {unknown[0]!r} (fields: {', '.join(allowed)})")
-    missing = [k for k in allowed if k not in d]
-    if missing:
-        raise _fail(field, f"missing field {missing[0]!r}")
-    return d
 
 
 def position_from_json(text: object, expect: tuple[int, int, str] | None = None) -> Position:
@@ -219,32 +204,12 @@ def position_from_json(text: object, expect: tuple[int, int, str] | None = None)
         TypeError: `text` is not a str.
         PositionError: not JSON, too long, or a field is missing, unknown or wrong (named).
     """
-    if not isinstance(text, str):
-        raise TypeError(f"a position must be a JSON str, not {type(text).__name__}")
-    if len(text) > MAX_JSON_CHARS:
-        raise PositionError(f"position: {len(text)} characters, more than the {MAX_JSON_CHARS} accepted")
-    try:
-        root = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as e:
-        raise PositionError(f"position: not valid JSON ({e})") from None
-    except ValueError as e:             # an integer literal past Python's 4,300-digit limit
-        raise PositionError(f"position: not valid JSON ({json_error_text(e)})") from None
-    return position_from_dict(root, expect)
+    return position_from_dict(parse_position_json(text, MAX_JSON_CHARS), expect)
 
 
 def position_from_dict(root: object, expect: tuple[int, int, str] | None = None) -> Position:
     """Build a validated `Position` from a position dict (see `position_from_json`)."""
-    if not isinstance(root, dict):
-        raise PositionError(f"position: expected a JSON object, got {type(root).__name__}")
-    d = root
-    if d.get("format") != FORMAT:
-        raise _fail("format", f"expected {FORMAT!r}, got {d.get('format')!r}")
-    unknown = [k for k in d if k not in TOP_FIELDS]
-    if unknown:
-        raise _fail(unknown[0], f"unknown field (fields: {', '.join(TOP_FIELDS)})")
-    missing = [k for k in TOP_FIELDS if k not in d]
-    if missing:
-        raise _fail(missing[0], "missing field")
+    d = POSITION.head(root, FORMAT, TOP_FIELDS)
     n = _int(d["players"], "players", MIN_PLAYERS, MAX_PLAYERS)
     num_cards = _int(d["num_cards"], "num_cards", MIN_CARDS, MAX_CARDS)
     order = d["points_order"]
@@ -254,10 +219,7 @@ def position_from_dict(root: object, expect: tuple[int, int, str] | None = None)
         check_config(n, num_cards, order)
     except OptionError as e:    # cannot happen after the checks above; kept as a PositionError
         raise PositionError(f"position: {e}") from None
-    if expect is not None:
-        for field, have, want in zip(("players", "num_cards", "points_order"), (n, num_cards, order), expect):
-            if have != want:
-                raise _fail(field, f"{have!r} in the position, but the game has {want!r}")
+    POSITION.same_config(("players", "num_cards", "points_order"), (n, num_cards, order), expect)
     view_value = d["view"]
     if view_value is None:
         view = None
@@ -267,13 +229,8 @@ def position_from_dict(root: object, expect: tuple[int, int, str] | None = None)
         raise _fail("view", f"expected null or a seat letter {', '.join(SEAT_LETTERS[:n])}, got {view_value!r}")
 
     pos = Position(n, num_cards, order)
-    seats = d["seats"]
-    if not isinstance(seats, list) or len(seats) != n:
-        raise _fail("seats", f"expected a list of {n} seats, got {seats!r:.60}")
     hidden: list[int] = []
-    for p, entry in enumerate(seats):
-        field = f"seats[{p}]"
-        _keys(entry, field, SEAT_FIELDS)
+    for p, (field, entry) in enumerate(POSITION.seats(d["seats"], n, SEAT_FIELDS)):
         pos.hands[p] = _cards(entry["hand"], f"{field}.hand", num_cards)
         pos.won[p] = _cards(entry["won"], f"{field}.won", num_cards)
         points = _int(entry["points"], f"{field}.points", 0, num_cards * (num_cards + 1) // 2)

@@ -5,19 +5,16 @@ fields (`position.Position`) with the State API every service speaks (`burano_ai
 the same method names and behaviour as Burano's. A round is one chance node (the prize, only in
 "random" order) and then one secret bid per seat, A first; the round resolves after the last bid
 (`_resolve`), and the last round plays itself. The state holds no random generator: randomness is
-applied as chance outcomes, and `resample(seat, seed)` draws from its own seeded `rules.SplitMix64`,
+applied as chance outcomes, and `resample(seat, seed)` draws from its own seeded `core.seeds.SplitMix64`,
 the compiled core's generator, so both implementations give the same sample.
 """
 
 from __future__ import annotations
 
-import json
-from typing import Sequence
-
-from burano_ai.core.arguments import check_indent, check_index, check_instance
-from burano_ai.core.errors import IllegalMoveError, PositionError
-from burano_ai.core.game import NO_TURN, DecisionMode, check_prior_arguments
-from burano_ai.core.seeds import check_seed
+from burano_ai.core.errors import IllegalMoveError
+from burano_ai.core.game import NO_TURN, DecisionMode
+from burano_ai.core.reference import ReferenceGame, ReferenceState
+from burano_ai.core.seeds import SplitMix64, check_seed
 from burano_ai.core.seats import CHANCE, TERMINAL, parse_seat
 from burano_ai.games.goofspiel import rules
 from burano_ai.games.goofspiel.position import Position, position_from_json, position_to_dict
@@ -25,7 +22,7 @@ from burano_ai.games.goofspiel.render import render
 from burano_ai.games.goofspiel.rules import PHASE_BID, PHASE_CHANCE, PHASE_OVER
 
 
-class Game:
+class Game(ReferenceGame):
     """Rules and metadata of one Goofspiel configuration (OpenSpiel's parameter names).
 
     Args:
@@ -46,12 +43,6 @@ class Game:
 
     def __repr__(self) -> str:
         return f"Game(num_players={self.num_players}, num_cards={self.num_cards}, points_order={self.points_order!r})"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Game) and self.config() == other.config()
-
-    def __hash__(self) -> int:
-        return hash(self.config())
 
     def config(self) -> tuple[int, int, str]:
         """(num_players, num_cards, points_order)."""
@@ -80,36 +71,14 @@ class Game:
         state._start_round()
         return state
 
-    def state_from_position(self, position: Position) -> State:
-        """A State of this game holding a copy of `position`."""
-        return State.from_position(position, self)
-
-    def state_from_json(self, text: str) -> State:
-        """Load a position (full, or one seat's view) written by `State.to_json` or by hand.
-
-        Raises:
-            PositionError: a field is wrong, or the position is of another configuration (named).
-        """
-        return State.from_position(position_from_json(text, expect=self.config()), self)
+    def _position_from_json(self, text: str) -> Position:
+        return position_from_json(text, expect=self.config())
 
 
-class State(Position):
+class State(ReferenceState, Position, game=Game, names=rules, view=position_to_dict, render=render,
+            noun="a Goofspiel position",
+            differs_in="players, num_cards or points_order"):
     """A Goofspiel position with the State API (see the module docstring)."""
-
-    def __init__(self, game: Game) -> None:
-        super().__init__(game.num_players, game.num_cards, game.points_order)
-        self.game = game
-
-    @classmethod
-    def from_position(cls, position: Position, game: Game) -> State:
-        """A State of `game` holding a copy of `position` (same configuration)."""
-        check_instance(position, Position, "a Goofspiel position")
-        check_instance(game, Game, "game")
-        if (position.num_players, position.num_cards, position.points_order) != game.config():
-            raise PositionError("the position does not belong to this game (players, num_cards or points_order)")
-        state = cls(game)
-        state.copy_fields_from(position)
-        return state
 
     # ------------------------------------------------------------------------------------------
     # The State API
@@ -121,12 +90,6 @@ class State(Position):
         if phase == PHASE_CHANCE:
             return CHANCE
         return self.bidder
-
-    def is_terminal(self) -> bool:
-        return self.phase == PHASE_OVER
-
-    def is_chance_node(self) -> bool:
-        return self.phase == PHASE_CHANCE
 
     def legal_actions(self, player: int | str | None = None) -> list[int]:
         """The bids of the seat to move, as action ids (card - 1), sorted; empty at chance and at the end.
@@ -149,47 +112,10 @@ class State(Position):
         k = len(self.prizes_left)
         return [(card - 1, 1.0 / k) for card in self.prizes_left]
 
-    def chance_outcome_actions(self) -> list[int]:
-        return [a for a, _ in self.chance_outcomes()]
-
     @property
     def chance_kind(self) -> int:
         """The kind of the pending chance event: always 0, the prize reveal (`rules.CHANCE_KIND_NAMES`)."""
         return 0
-
-    def chance_kind_name(self, kind: int | None = None) -> str:
-        """The label of a chance kind ("prize"; default: the pending one)."""
-        names = rules.CHANCE_KIND_NAMES
-        return names[0 if kind is None else check_index(kind, len(names), "chance kind")]
-
-    def phase_name(self) -> str:
-        """The label of the pending phase: "chance", "bid" or "over"."""
-        return rules.PHASE_NAMES[self.phase]
-
-    def apply_action(self, action: int) -> None:
-        """Apply a legal bid or, at a chance node, an offered prize.
-
-        Raises:
-            TypeError: `action` is not an int (a bool or a float is no action id; numpy integers are).
-            IllegalMoveError: not a legal bid, not an offered prize, or the game is over; the state is
-                left untouched.
-        """
-        action = rules.action_id(action)
-        self._check_offered(action, None)
-        self._apply_unchecked(action)
-
-    def play(self, text: str) -> int:
-        """Parse a move text ("bid 7", at a chance node "prize 5"), check it and apply it; return the id.
-
-        Raises:
-            TypeError: `text` is not a str.
-            IllegalMoveError: the text does not parse, names the wrong kind of move here, or a move
-                that is not legal (the state is left untouched).
-        """
-        action = self.string_to_action(text)
-        self._check_offered(action, text.strip())
-        self._apply_unchecked(action)
-        return action
 
     def action_to_string(self, action: int) -> str:
         """"prize N" at a chance node, "bid N" otherwise (TypeError if `action` is not an int)."""
@@ -207,12 +133,8 @@ class State(Position):
             raise IllegalMoveError(f"illegal move {text.strip()!r} {self._where()}: expected '{want} N'")
         return action
 
-    def _check_offered(self, action: int, text: str | None) -> None:
-        phase = self.phase
-        offered = None if phase == PHASE_OVER else (
-            self.chance_outcome_actions() if phase == PHASE_CHANCE else self.legal_actions())
-        if offered is None or action not in offered:
-            raise rules.illegal_move_error(action, text, phase, self._where(), offered)
+    def _illegal_move_error(self, action: int, text: str | None, offered: list[int] | None) -> IllegalMoveError:
+        return rules.illegal_move_error(action, text, self.phase, self._where(), offered)
 
     def _where(self) -> str:
         return rules.where(self.phase, self.round, self.bidder, self.prize)
@@ -259,19 +181,6 @@ class State(Position):
         """The order of finish: the more points the better (equal keys share the place)."""
         return (sum(self.won[parse_seat(player, self.num_players, "player")]),)
 
-    def winners(self) -> list[int]:
-        """Seats sharing the win: most points."""
-        keys = [self.finishing_key(p) for p in range(self.num_players)]
-        best = max(keys)
-        return [p for p in range(self.num_players) if keys[p] == best]
-
-    def returns(self) -> list[float]:
-        """1/k for each of the k winners and 0 for everyone else at the end; zeros before."""
-        if not self.is_terminal():
-            return [0.0] * self.num_players
-        win = self.winners()
-        return [1.0 / len(win) if p in win else 0.0 for p in range(self.num_players)]
-
     def estimated_scores(self) -> list[float]:
         """Points plus a fair share (1/n) of the prizes still unresolved (current prize included)."""
         left = sum(self.prizes_left) + self.prize
@@ -283,16 +192,9 @@ class State(Position):
         """DecisionMode.SECRET for every bid (a secret simultaneous choice), OPEN elsewhere."""
         return int(DecisionMode.SECRET if self.phase == PHASE_BID else DecisionMode.OPEN)
 
-    def prior(self, player: int, legal: Sequence[int]) -> dict[int, float] | None:
-        """Bid near the prize's value: weight 1 / (1 + |card - prize|), normalised over `legal`.
-
-        None when no prize is revealed (chance, the end), `legal` is empty or `player` is not the bidder.
-
-        Raises:
-            TypeError / OptionError: a bad seat or id list (`core.arguments.check_prior_arguments`).
-        """
-        player, legal = check_prior_arguments(self, player, legal)
-        if self.phase != PHASE_BID or legal is None:
+    def _prior(self, player: int, legal: list[int]) -> dict[int, float] | None:
+        """Bid near the prize's value: weight 1 / (1 + |card - prize|), normalised over `legal`."""
+        if self.phase != PHASE_BID:
             return None
         weights = [rules.bid_weight(a + 1, self.prize) for a in legal]
         total = 0.0
@@ -308,16 +210,6 @@ class State(Position):
 
     # ------------------------------------------------------------------------------------------
     # Copies, keys, views, resampling, JSON
-
-    def clone(self) -> State:
-        out = State(self.game)
-        out.copy_fields_from(self)
-        return out
-
-    __copy__ = clone
-
-    def __deepcopy__(self, memo: dict) -> State:
-        return self.clone()
 
     def key(self) -> int:
         """The 64-bit Zobrist key of the position (`rules.zobrist`; the compiled core's, bit for bit)."""
@@ -335,9 +227,6 @@ class State(Position):
         if self.prize:
             k ^= z(rules.Z_PRIZE, self.prize)
         return k
-
-    def full_key(self) -> int:
-        return self.key()
 
     def information_state_key(self, seat: int | str) -> int:
         """A 64-bit key equal for all states `seat` cannot tell apart (the other seats' bids of this round hidden).
@@ -361,27 +250,12 @@ class State(Position):
             TypeError / OptionError: `seat` is not a seat of this game (`parse_seat`); TypeError: bad `seed`.
         """
         seat = parse_seat(seat, self.num_players)
-        rng = rules.SplitMix64(seed)
+        rng = SplitMix64(seed)
         out = self.clone()
         for p in range(self.num_players):
             if p != seat and out.bids[p]:
                 out.bids[p] = out.hands[p][rng.below(len(out.hands[p]))]
         return out
 
-    def to_dict(self, seat: int | str | None = None) -> dict:
-        """The position as a JSON-ready dict (`position.position_to_dict`), full or as `seat` sees it."""
-        if seat is not None:
-            seat = parse_seat(seat, self.num_players)
-        return position_to_dict(self, seat)
-
-    def to_json(self, seat: int | str | None = None, indent: int | None = None) -> str:
-        """The full position, or the view of one seat (the other seats' bids of this round as "?")."""
-        indent = check_indent(indent)
-        return json.dumps(self.to_dict(seat), indent=indent)
-
-    def __str__(self) -> str:
-        return render(self.to_dict())
-
     def __repr__(self) -> str:
         return f"<goofspiel State round {self.round} {rules.PHASE_NAMES[self.phase]} key {self.key():016x}>"
-

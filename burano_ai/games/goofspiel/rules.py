@@ -21,8 +21,7 @@ still asks for the forced bid, we do not), at most 16 so that a hand is a 16-bit
 
 Zobrist keys: `zobrist(cell, a, b)` hashes a cell (a seat's card in hand, a prize won, a prize
 left, the current prize, a bid, a hidden bid, the viewer) with the fixed `ZOBRIST_SEED`; both
-implementations compute the same keys. `SplitMix64` is the compiled core's generator
-(`burano_ai._rng`) in Python, so that `resample` draws the same sample in both.
+implementations compute the same keys.
 """
 
 from __future__ import annotations
@@ -33,7 +32,7 @@ import re
 from burano_ai.core.arguments import check_action_id
 from burano_ai.core.errors import IllegalMoveError, OptionError
 from burano_ai.core.seats import seat_letter
-from burano_ai.core.seeds import MASK64, check_seed, mix64
+from burano_ai.core.seeds import mix64
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
@@ -156,37 +155,3 @@ Z_HAND, Z_WON, Z_LEFT, Z_PRIZE, Z_BID, Z_HIDDEN_BID, Z_VIEWER = range(7)
 def zobrist(cell: int, a: int, b: int = 0) -> int:
     """The 64-bit key of one cell (`Z_*`, seat or card `a`, card `b`): fixed, the same in C (memoised)."""
     return mix64(ZOBRIST_SEED, cell, a, b)
-
-
-# --- the generator of the compiled core ----------------------------------------------------------
-
-_GOLDEN = 0x9E3779B97F4A7C15
-
-
-class SplitMix64:
-    """`burano_ai._rng`'s generator in Python: SplitMix64 with Lemire's unbiased `below`.
-
-    Only the reference's `resample` uses it, so that both implementations draw the same sample for
-    the same seed (the lockstep test compares them).
-    """
-
-    def __init__(self, seed: int) -> None:
-        self.s = check_seed(seed) & MASK64
-
-    def next64(self) -> int:
-        self.s = (self.s + _GOLDEN) & MASK64
-        z = self.s
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-        return z ^ (z >> 31)
-
-    def below(self, n: int) -> int:
-        """An unbiased int in [0, n) (n >= 1), exactly as `rng_below`."""
-        m = (self.next64() >> 32) * n
-        low = m & 0xFFFF_FFFF
-        if low < n:
-            threshold = ((1 << 32) - n) % n
-            while low < threshold:
-                m = (self.next64() >> 32) * n
-                low = m & 0xFFFF_FFFF
-        return m >> 32

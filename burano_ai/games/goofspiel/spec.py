@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
-from burano_ai.core.errors import OptionError, PositionError
-from burano_ai.core.jsonio import json_error_text
+from burano_ai.core.errors import PositionError
+from burano_ai.core.fields import position_dict, position_view
+from burano_ai.core.options import check_player_count
 from burano_ai.core.game import Declaration, GameOption, StepVisibility, import_game_class, unrevealed_moves
 from burano_ai.core.people import plain_spans
-from burano_ai.core.seats import SEAT_LETTERS, parse_seat
+from burano_ai.core.seats import SEAT_LETTERS
 from burano_ai.games.goofspiel import rules
 from burano_ai.games.goofspiel.position import FORMAT as POSITION_FORMAT
 from burano_ai.games.goofspiel.position import position_from_dict, position_from_json
@@ -58,10 +58,7 @@ class GoofspielSpec(Declaration):
     def new_game(self, num_players: int, implementation: str = "compiled", *,
                  num_cards: int = rules.DEFAULT_CARDS, points_order: str = "random"):
         """A Game of `implementation` for `num_players` players (and `num_cards`, `points_order`)."""
-        if isinstance(num_players, bool) or not isinstance(num_players, int) or \
-                not self.min_players <= num_players <= self.max_players:
-            raise OptionError(f"{self.title} is played by {self.min_players}-{self.max_players} players, "
-                              f"not {num_players!r}")
+        check_player_count(self, num_players)
         return self.game_class(implementation)(num_players, num_cards, points_order)
 
     # --- engine side: positions, records, bots, arena (engine, protocol, record, session, arena)
@@ -84,8 +81,7 @@ class GoofspielSpec(Declaration):
         pos = position_from_dict(data)
         factory = game_factory or self.game_class("compiled")
         state = factory(pos.num_players, pos.num_cards, pos.points_order).state_from_position(pos)
-        view = data.get("view")
-        return state, (None if view is None else parse_seat(view, pos.num_players, "position.view", PositionError))
+        return state, position_view(data, pos.num_players)
 
     def load_position_text(self, text: str, implementation: str = "compiled"):
         """A State of a `goofspiel-position/1` JSON text (its own parameters pick the Game).
@@ -196,13 +192,7 @@ class GoofspielSpec(Declaration):
     def render(self, position: dict[str, Any] | str, width: int | None = None) -> str:
         """Plain text of a position dict (`State.to_dict(seat)`, or its JSON text) for the terminal: one
         layout at any `width`, 70 columns at most (16 cards, 5 players: tests/games/burano/test_render.py)."""
-        if isinstance(position, str):
-            try:
-                position = json.loads(position)
-            except json.JSONDecodeError as e:
-                raise PositionError(f"position: not valid JSON ({e})") from None
-            except ValueError as e:     # an integer literal past Python's 4,300-digit limit
-                raise PositionError(f"position: not valid JSON ({json_error_text(e)})") from None
+        position = position_dict(position)
         return _render(position) + "\n"
 
     def render_legal_actions(self, state) -> str:

@@ -26,12 +26,9 @@ every game.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pyspiel
 
 from burano_ai.core import openspiel
-from burano_ai.games.venice_2099 import rules
 from burano_ai.games.venice_2099.data import CARDS_EACH, FIGURES_EACH, GRID, MAX_PLAYERS, MIN_PLAYERS
 
 SHORT_NAME = "python_venice_2099"
@@ -43,33 +40,12 @@ GAME_TYPE = openspiel.game_type(SHORT_NAME, "Venice 2099 (burano_ai)", informati
                                 parameters={"players": 3, "engine": "auto"})
 
 
-def rules_game_class(engine: str = "auto"):
-    """Our Game class for `engine`: ``core`` or ``auto`` (compiled), ``reference``."""
-    if openspiel.is_reference(engine):
-        from burano_ai.games.venice_2099.reference import Game
-        return Game
-    from burano_ai.games.venice_2099._core import Game
-    return Game
-
-
-class Venice2099State(openspiel.AdapterState):
-    """A pyspiel State around one of our States (`venice_state`)."""
-
-    venice_state = openspiel.AdapterState.inner
-
-
 class Venice2099Game(openspiel.AdapterGame):
     """The pyspiel Game: metadata plus the wrapped rules `Game` (`rules`)."""
 
     GAME_TYPE = GAME_TYPE
-    NUM_ACTIONS = rules.NUM_ACTIONS
-    MAX_CHANCE_OUTCOMES = rules.MAX_CHANCE_OUTCOMES
+    PACKAGE = __package__
     MAX_GAME_LENGTH = MAX_GAME_LENGTH
-    STATE_CLASS = Venice2099State
-
-    def make_rules(self, params: dict[str, Any]):
-        players = openspiel.check_players(SHORT_NAME, params["players"], MIN_PLAYERS, MAX_PLAYERS)
-        return rules_game_class(params["engine"])(players), {"players": players, "engine": params["engine"]}
 
 
 pyspiel.register_game(GAME_TYPE, Venice2099Game)

@@ -35,7 +35,7 @@ from typing import Any
 
 from burano_ai.core.arguments import check_index, check_instance
 from burano_ai.core.errors import OptionError, PositionError
-from burano_ai.core.jsonio import json_error_text
+from burano_ai.core.fields import POSITION, assert_valid, parse_position_json
 from burano_ai.core.seats import SEAT_LETTERS, parse_seat
 from burano_ai.games.venice_2099 import rules
 from burano_ai.games.venice_2099.data import (
@@ -213,16 +213,12 @@ class Position:
 
     def check(self) -> None:
         """Raise AssertionError naming the first broken invariant (the messages of `validate`)."""
-        try:
-            validate(self)
-        except PositionError as e:
-            raise AssertionError(str(e)) from None
+        assert_valid(validate, self)
 
 
 # --- invariants ----------------------------------------------------------------------------------
 
-def _fail(field: str, message: str) -> PositionError:
-    return PositionError(f"position.{field}: {message}")
+_fail, _int, _seat, _keys = POSITION.fail, POSITION.int, POSITION.seat, POSITION.keys
 
 
 def _pile_ok(x: int) -> bool:
@@ -499,34 +495,6 @@ def position_to_json(pos: Position, seat: int | None = None, indent: int | None 
 
 # --- JSON in -------------------------------------------------------------------------------------
 
-def _int(value: object, field: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise _fail(field, f"expected an int in {low}..{high}, got {value!r:.40}")
-    return value
-
-
-def _seat(value: object, field: str, n: int, allow_none: bool = False) -> int:
-    if value is None and allow_none:
-        return -1
-    if isinstance(value, str) and len(value) == 1 and value in SEAT_LETTERS[:n]:
-        return SEAT_LETTERS.index(value)
-    raise _fail(field, f"expected {'null or ' if allow_none else ''}a seat letter "
-                       f"{', '.join(SEAT_LETTERS[:n])}, got {value!r:.40}")
-
-
-def _keys(d: object, field: str, allowed: tuple[str, ...]) -> dict:
-    if not isinstance(d, dict):
-        raise _fail(field, f"expected an object, got {type(d).__name__}")
-    unknown = [k for k in d if k not in allowed]
-    if unknown:
-        raise _fail(f"{field}.{str(unknown[0])[:40]}" if field else str(unknown[0])[:40],
-                    f"unknown field (fields: {', '.join(allowed)})")
-    missing = [k for k in allowed if k not in d]
-    if missing:
-        raise _fail(f"{field}.{missing[0]}" if field else missing[0], "missing field")
-    return d
-
-
 def _district(text: object, field: str) -> int:
     if isinstance(text, str) and len(text) == 2 and text[0] in COLOUR_LETTERS and text[1] in VALUE_TEXTS:
         return rules.district(COLOUR_LETTERS.index(text[0]), VALUE_TEXTS.index(text[1]))
@@ -563,37 +531,18 @@ def position_from_json(text: object, expect: tuple | None = None) -> tuple[Posit
     Raises:
         TypeError: `text` is not a str. PositionError: not JSON, too long, or a wrong field (named).
     """
-    if not isinstance(text, str):
-        raise TypeError(f"a position must be a JSON str, not {type(text).__name__}")
-    if len(text) > MAX_JSON_CHARS:
-        raise PositionError(f"position: {len(text)} characters, more than the {MAX_JSON_CHARS} accepted")
-    try:
-        root = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as e:
-        raise PositionError(f"position: not valid JSON ({e})") from None
-    except ValueError as e:             # an integer literal past Python's 4,300-digit limit
-        raise PositionError(f"position: not valid JSON ({json_error_text(e)})") from None
-    return position_from_dict(root, expect)
+    return position_from_dict(parse_position_json(text, MAX_JSON_CHARS), expect)
 
 
 def position_from_dict(root: object, expect: tuple | None = None) -> tuple[Position, int]:
     """Build a validated `Position` from a position dict (see `position_from_json`)."""
-    if not isinstance(root, dict):
-        raise PositionError(f"position: expected a JSON object, got {type(root).__name__}")
-    if root.get("format") != FORMAT:
-        raise _fail("format", f"expected {FORMAT!r}, got {root.get('format')!r:.40}")
-    d = _keys(root, "", TOP_FIELDS)
+    d = POSITION.head(root, FORMAT, TOP_FIELDS)
     n = _int(d["players"], "players", MIN_PLAYERS, MAX_PLAYERS)
     try:
         opts = rules.check_options(d["options"], "option")
     except OptionError as e:
         raise PositionError(f"position.options: {e}") from None
-    if expect is not None:
-        for field, have, want in zip(("players", "options"), (n, opts), expect):
-            if have != want:
-                shown = have if field == "players" else "other rule options"
-                raise _fail(field, f"{shown} in the position, but the game has "
-                                   f"{want if field == 'players' else 'its own'}")
+    POSITION.same_config(("players", "options"), (n, opts), expect, {"options": "other rule options"})
     view = _seat(d["view"], "view", n, allow_none=True)
     pos = Position(n, opts)
     N = pos.n
@@ -646,13 +595,8 @@ def position_from_dict(root: object, expect: tuple | None = None) -> tuple[Posit
         if not isinstance(entry, list) or len(entry) != 2:
             raise _fail(f"played[{i}]", f"expected [seat letter, card], got {entry!r:.40}")
         pos.played.append((_seat(entry[0], f"played[{i}][0]", n), _card(entry[1], f"played[{i}][1]", opts)))
-    seats = d["seats"]
-    if not isinstance(seats, list) or len(seats) != n:
-        raise _fail("seats", f"expected a list of {n} seats, got {seats!r:.60}")
     hidden: list[int] = []
-    for p, entry in enumerate(seats):
-        field = f"seats[{p}]"
-        _keys(entry, field, SEAT_FIELDS)
+    for p, (field, entry) in enumerate(POSITION.seats(d["seats"], n, SEAT_FIELDS)):
         pos.coins[p] = _int(entry["coins"], f"{field}.coins", 0, 10_000)
         tokens = entry["tokens"]
         if not isinstance(tokens, dict) or sorted(tokens) != sorted(COLOUR_LETTERS):

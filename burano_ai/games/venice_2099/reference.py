@@ -17,14 +17,11 @@ seat i cannot see; `resample(i, seed)` redraws them with §10.3's exact uniform 
 
 from __future__ import annotations
 
-import json
-from typing import Sequence
-
-from burano_ai.core.arguments import check_indent, check_index, check_instance
-from burano_ai.core.errors import IllegalMoveError, PositionError
-from burano_ai.core.game import NO_TURN, DecisionMode, check_prior_arguments
+from burano_ai.core.arguments import check_index, check_instance
+from burano_ai.core.game import NO_TURN
+from burano_ai.core.reference import ReferenceGame, ReferenceState
 from burano_ai.core.seats import CHANCE, SEAT_LETTERS, TERMINAL, parse_seat
-from burano_ai.core.seeds import check_seed
+from burano_ai.core.seeds import SplitMix64
 from burano_ai.games.venice_2099 import heuristic, rules
 from burano_ai.games.venice_2099.data import (
     FIGURES_EACH, NUM_COLOURS, NUMERIC_VALUES, X_INDEX, X_MULTIPLIER, token_value,
@@ -37,7 +34,7 @@ from burano_ai.games.venice_2099.rules import (
     RESCUE0,
 )
 
-class Game:
+class Game(ReferenceGame):
     """Rules and metadata of one configuration.
 
     Args:
@@ -63,12 +60,6 @@ class Game:
         changed = {k: v for k, v in self.options.to_dict().items() if getattr(rules.DEFAULT_OPTIONS, k) != v}
         return f"Game(num_players={self.num_players}{', options=' + repr(changed) if changed else ''})"
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Game) and self.config() == other.config()
-
-    def __hash__(self) -> int:
-        return hash(self.config())
-
     def config(self) -> tuple[int, rules.Options]:
         """(num_players, options)."""
         return self.num_players, self.options
@@ -86,43 +77,18 @@ class Game:
         per_turn = 4 if self.options.gondola_move_is_step1 else 5
         return n * FIGURES_EACH[n] + per_turn * turns
 
-    def new_initial_state(self, seed: int = 0) -> State:
-        """The position before setup: the first chance node draws the colour (2 players) or lays a1.
+    # `new_initial_state`: the first chance node draws the colour (2 players) or lays a1 (§3, §10.2).
 
-        Setup is chance (§3, §10.2), so `seed` is accepted and unused: the caller draws the outcomes.
-        """
-        check_seed(seed)
-        return State(self)
-
-    def state_from_position(self, position: Position) -> State:
-        return State.from_position(position, self)
-
-    def state_from_json(self, text: str) -> State:
-        """Load a position (full, or a seat's view with the hidden hands filled consistently).
-
-        Raises:
-            PositionError: a field is wrong, or the position is of another configuration (named).
-        """
+    def _position_from_json(self, text: str) -> Position:
+        """A seat's view comes with the hidden hands filled consistently."""
         pos, _ = position_from_json(text, expect=self.config())
-        return State.from_position(pos, self)
+        return pos
 
 
-class State(Position):
+class State(ReferenceState, Position, game=Game, names=rules, view=position_to_dict, render=render,
+            noun="a Venice 2099 position",
+            differs_in="players or rule options"):
     """A position with the State API (see the module docstring)."""
-
-    def __init__(self, game: Game) -> None:
-        super().__init__(game.num_players, game.options)
-        self.game = game
-
-    @classmethod
-    def from_position(cls, position: Position, game: Game) -> State:
-        check_instance(position, Position, "a Venice 2099 position")
-        check_instance(game, Game, "game")
-        if position.config() != game.config():
-            raise PositionError("the position does not belong to this game (players or rule options)")
-        state = cls(game)
-        state.copy_fields_from(position)
-        return state
 
     # ------------------------------------------------------------------------------------------
     # Node kinds
@@ -134,23 +100,10 @@ class State(Position):
             return CHANCE
         return self.to_move()
 
-    def is_terminal(self) -> bool:
-        return self.phase == PHASE_OVER
-
-    def is_chance_node(self) -> bool:
-        return self.phase == PHASE_SETUP
-
     @property
     def chance_kind(self) -> int:
         """The pending chance event (`rules.CHANCE_*`); 0 off chance nodes."""
         return self.setup_cursor()[0] if self.phase == PHASE_SETUP else 0
-
-    def chance_kind_name(self, kind: int | None = None) -> str:
-        names = rules.CHANCE_KIND_NAMES
-        return names[self.chance_kind if kind is None else check_index(kind, len(names), "chance kind")]
-
-    def phase_name(self) -> str:
-        return rules.PHASE_NAMES[self.phase]
 
     # ------------------------------------------------------------------------------------------
     # Chance (§3, §10.2)
@@ -292,24 +245,6 @@ class State(Position):
     # ------------------------------------------------------------------------------------------
     # Applying moves
 
-    def apply_action(self, action: int) -> None:
-        """Apply a legal move or an offered chance outcome.
-
-        Raises:
-            TypeError: `action` is not an int.
-            IllegalMoveError: not legal here (the state is left untouched).
-        """
-        action = rules.action_id(action)
-        self._check_offered(action, None)
-        self._apply_unchecked(action)
-
-    def play(self, text: str) -> int:
-        """Parse a move text, check it and apply it; return its id (IllegalMoveError, state untouched)."""
-        action = self.string_to_action(text)
-        self._check_offered(action, text.strip())
-        self._apply_unchecked(action)
-        return action
-
     def _text_context(self) -> dict:
         if self.phase == PHASE_SETUP:
             kind, where = self.setup_cursor()
@@ -322,17 +257,6 @@ class State(Position):
 
     def string_to_action(self, text: str) -> int:
         return rules.parse_action(text, self.n, options=self.options, **self._text_context())
-
-    def _check_offered(self, action: int, text: str | None) -> None:
-        if self.phase == PHASE_OVER:
-            raise IllegalMoveError(f"illegal move {text or action!r}: the game is over")
-        offered = [a for a, _ in self.chance_outcomes()] if self.is_chance_node() else self.legal_actions()
-        if action not in offered:
-            shown = text if text is not None else (
-                self.action_to_string(action) if 0 <= action < rules.NUM_ACTIONS else f"action {action}")
-            listed = ", ".join(self.action_to_string(a) for a in offered[:12])
-            more = ", ..." if len(offered) > 12 else ""
-            raise IllegalMoveError(f"illegal move {shown!r} {self.where()}: legal are {listed}{more}")
 
     def where(self) -> str:
         """Where the game stands, for messages ("in turn 5, seat B to move")."""
@@ -502,17 +426,6 @@ class State(Position):
         p = parse_seat(player, self.num_players, "player")
         return sum(self.final_breakdown(p).values()), self.figures_on_board(p)
 
-    def winners(self) -> list[int]:
-        keys = [self.finishing_key(p) for p in range(self.num_players)]
-        return [p for p in range(self.num_players) if keys[p] == max(keys)]
-
-    def returns(self) -> list[float]:
-        """1/k for each of the k winners at the end (still tied after the tie-break: a shared win); zeros before."""
-        if not self.is_terminal():
-            return [0.0] * self.num_players
-        win = self.winners()
-        return [1.0 / len(win) if p in win else 0.0 for p in range(self.num_players)]
-
     def estimated_scores(self) -> list[float]:
         """A cut-off evaluation: §7 on the final board this state's deal fixes (§10.9 item 1: every card
         in a hand sinks its district), a figure counting where it stands now."""
@@ -522,18 +435,10 @@ class State(Position):
         land = [self.is_land(s) and self.tiles[s] not in doomed for s in range(self.n * self.n)]
         return [float(sum(self.final_breakdown(p, land).values())) for p in range(self.num_players)]
 
-    def decision_mode(self) -> int:
-        return int(DecisionMode.OPEN)
-
-    def prior(self, player: int, legal: Sequence[int]) -> dict[int, float] | None:
+    def _prior(self, player: int, legal: list[int]) -> dict[int, float] | None:
         """The search prior (`heuristic.prior`): a softmax of the playout's move preference as `player`
-        sees it, in a place, move, buy or rescue; None elsewhere (and for a seat not deciding).
-
-        Raises:
-            TypeError / OptionError: a bad seat or id list (`core.arguments.check_prior_arguments`).
-        """
-        player, legal = check_prior_arguments(self, player, legal)
-        return None if legal is None else heuristic.prior(self, player, legal)
+        sees it, in a place, move, buy or rescue; None elsewhere."""
+        return heuristic.prior(self, player, legal)
 
     def turn_id(self) -> int:
         """Each placement is a turn of its own (its index k); a turn's move, buy and card share
@@ -547,17 +452,6 @@ class State(Position):
 
     # ------------------------------------------------------------------------------------------
     # Copies, keys, views, JSON
-
-    def clone(self) -> State:
-        out = State.__new__(State)
-        out.copy_fields_from(self)
-        out.game = self.game
-        return out
-
-    __copy__ = clone
-
-    def __deepcopy__(self, memo: dict) -> State:
-        return self.clone()
 
     def _card_cells(self) -> dict[int, int]:
         """card -> its Z_CARD value: the seat holding it, PLAYED_CODE + the seat that played it, or undealt."""
@@ -597,9 +491,6 @@ class State(Position):
             k ^= rules.zobrist(rules.Z_CARD, card, where)
         return k
 
-    def full_key(self) -> int:
-        return self.key()
-
     def information_state_key(self, seat: int | str) -> int:
         """Equal for states `seat` cannot tell apart: a card in another hand or not dealt/set aside is
         written CARD_HIDDEN (§9); everything else is public, plus the viewer."""
@@ -618,7 +509,7 @@ class State(Position):
             TypeError / OptionError: `seat` is not a seat of this game; TypeError: bad `seed`.
         """
         seat = parse_seat(seat, self.num_players)
-        rng = rules.SplitMix64(seed)
+        rng = SplitMix64(seed)
         out = self.clone()
         if self.phase == PHASE_SETUP and not self.dealt_count():
             return out
@@ -629,19 +520,5 @@ class State(Position):
             out.hands[p] = hand
         return out
 
-    def to_dict(self, seat: int | str | None = None) -> dict:
-        if seat is not None:
-            seat = parse_seat(seat, self.num_players)
-        return position_to_dict(self, seat)
-
-    def to_json(self, seat: int | str | None = None, indent: int | None = None) -> str:
-        """The position; a seat's view hides the other hands and the set-aside pile (§9)."""
-        indent = check_indent(indent)
-        return json.dumps(self.to_dict(seat), indent=indent)
-
-    def __str__(self) -> str:
-        return render(self.to_dict())
-
     def __repr__(self) -> str:
         return f"<venice-2099 State turn {self.turn() + 1} {rules.PHASE_NAMES[self.phase]} key {self.key():016x}>"
-

@@ -33,7 +33,7 @@ together, values included when zero or negative, so the compiled core keeps the 
 and the new cell of each field it changes. The information-set key of seat i writes every card i
 cannot see (another hand, the set-aside pile) as `Z_CARD(k, CARD_HIDDEN)` and adds `Z_VIEWER(0, i)`.
 
-`SplitMix64` is the compiled core's generator (`burano_ai._rng`) in Python, so that `resample` draws
+`resample` draws from `core.seeds.SplitMix64`, the compiled core's generator in Python, so that it draws
 the same sample in both implementations; the sampler's exact order is `resample_hands`'s docstring.
 """
 
@@ -45,7 +45,7 @@ from dataclasses import asdict, dataclass, fields
 
 from burano_ai.core.arguments import check_action_id
 from burano_ai.core.errors import IllegalMoveError, OptionError
-from burano_ai.core.seeds import MASK64, check_seed, mix64
+from burano_ai.core.seeds import SplitMix64, mix64
 from burano_ai.games.venice_2099.data import (
     CARDS_EACH, COLOUR_LETTERS, FIGURES_EACH, GRID, MAX_FIGURES, MAX_PLAYERS, MIN_PLAYERS, NUM_COLOURS,
     NUM_DISTRICTS, NUM_VALUES, PLATFORMS, TWO_PLAYER_REMOVED_VALUES, VALUE_TEXTS,
@@ -416,40 +416,6 @@ assert MAX_FIGURES == 4
 def zobrist(kind: int, where: int, value: int = 0) -> int:
     """The 64-bit key of one cell: `mix64(ZOBRIST_SEED, kind, where, value)` (the same formula in C)."""
     return mix64(ZOBRIST_SEED, kind, where, value)
-
-
-# --- the generator of the compiled core ----------------------------------------------------------
-
-_GOLDEN = 0x9E3779B97F4A7C15
-
-
-class SplitMix64:
-    """`burano_ai._rng`'s generator in Python: SplitMix64 with Lemire's unbiased `below`.
-
-    Only the reference's `resample` uses it, so that both implementations draw the same sample for
-    the same seed (the lockstep test compares them).
-    """
-
-    def __init__(self, seed: int) -> None:
-        self.s = check_seed(seed) & MASK64
-
-    def next64(self) -> int:
-        self.s = (self.s + _GOLDEN) & MASK64
-        z = self.s
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-        return z ^ (z >> 31)
-
-    def below(self, n: int) -> int:
-        """An unbiased int in [0, n) (n >= 1), exactly as `rng_below`."""
-        m = (self.next64() >> 32) * n
-        low = m & 0xFFFF_FFFF
-        if low < n:
-            threshold = ((1 << 32) - n) % n
-            while low < threshold:
-                m = (self.next64() >> 32) * n
-                low = m & 0xFFFF_FFFF
-        return m >> 32
 
 
 def resample_hands(unseen: list[int], opponents: list[tuple[int, int, int]], options: Options,

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
-from burano_ai.core.errors import OptionError, PositionError
-from burano_ai.core.jsonio import json_error_text
+from burano_ai.core.fields import position_dict
+from burano_ai.core.options import check_player_count, openspiel_engine
 from burano_ai.core.game import BotDeclaration, Declaration, GameOption, StepEffect, StepVisibility, import_game_class
 from burano_ai.core.people import PeopleSide, result_lines
 from burano_ai.core.seats import SEAT_LETTERS
+from burano_ai.core.seeds import SplitMix64
 from burano_ai.games.venice_2099 import rules
 from burano_ai.games.venice_2099.data import MAX_PLAYERS, MIN_PLAYERS
 from burano_ai.games.venice_2099.position import FORMAT as POSITION_FORMAT
@@ -76,14 +76,11 @@ class Venice2099Spec(Declaration, PeopleSide):
         """The cached pyspiel game of `burano_ai.games.venice_2099.openspiel` for our `implementation`
         (a wrapped State plays by its own Game, whatever its rule flags)."""
         from burano_ai.games.venice_2099.openspiel import game_for
-        if implementation not in self.implementations:
-            raise OptionError(f"unknown implementation {implementation!r} of {self.title} "
-                              f"(expected {' or '.join(self.implementations)})")
-        return game_for(num_players, "core" if implementation == "compiled" else implementation)
+        return game_for(num_players, openspiel_engine(self, implementation))
 
     def openspiel_unwrap(self, wrapped):
-        """`Venice2099State.venice_state`."""
-        return wrapped.venice_state
+        """`AdapterState.inner`: our State inside the pyspiel State."""
+        return wrapped.inner
 
     def new_game(self, num_players: int, implementation: str = "compiled", **options: Any):
         """A Game of `implementation` for `num_players` players; `options` are §10.10's flags
@@ -93,10 +90,7 @@ class Venice2099Spec(Declaration, PeopleSide):
         Raises:
             OptionError: a player count out of range or a wrong flag (one line, named).
         """
-        if isinstance(num_players, bool) or not isinstance(num_players, int) or \
-                not self.min_players <= num_players <= self.max_players:
-            raise OptionError(f"{self.title} is played by {self.min_players}-{self.max_players} players, "
-                              f"not {num_players!r}")
+        check_player_count(self, num_players)
         rules.check_options(options)
         return self.game_class(implementation)(num_players, **options)
 
@@ -186,7 +180,7 @@ class Venice2099Spec(Declaration, PeopleSide):
             return None
         pool = sorted(unseen - {k for cards in plays for k in cards})
         try:
-            rest = rules.resample_hands(pool, opponents, options, rules.SplitMix64(seed))
+            rest = rules.resample_hands(pool, opponents, options, SplitMix64(seed))
         except AssertionError:
             return None
         for p, cards in rest.items():
@@ -247,13 +241,7 @@ class Venice2099Spec(Declaration, PeopleSide):
 
     def render(self, position: dict[str, Any] | str, width: int | None = None) -> str:
         """The board as plain text (`render.render`): at most 80 columns and 18 lines, the same at any `width`."""
-        if isinstance(position, str):
-            try:
-                position = json.loads(position)
-            except json.JSONDecodeError as e:
-                raise PositionError(f"position: not valid JSON ({e})") from None
-            except ValueError as e:     # an integer literal past Python's 4,300-digit limit
-                raise PositionError(f"position: not valid JSON ({json_error_text(e)})") from None
+        position = position_dict(position)
         return _render(position) + "\n"
 
     def phase_label(self, position: dict[str, Any]) -> str:

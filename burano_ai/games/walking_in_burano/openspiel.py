@@ -30,7 +30,6 @@ import pyspiel
 
 from burano_ai.core import openspiel
 from burano_ai.core.errors import OptionError
-from burano_ai.games.walking_in_burano import rules
 from burano_ai.games.walking_in_burano.data import MAX_PLAYERS, MIN_PLAYERS, ROUND_GUARD
 from burano_ai.games.walking_in_burano.position import Options
 
@@ -44,36 +43,19 @@ GAME_TYPE = openspiel.game_type(SHORT_NAME, "Walking in Burano (burano_ai; place
                                 parameters={"players": 2, "public_returns": False, "engine": "auto"})
 
 
-def rules_game_class(engine: str = "auto"):
-    """Our Game class for `engine`: ``core`` or ``auto`` (compiled), ``reference``."""
-    if openspiel.is_reference(engine):
-        from burano_ai.games.walking_in_burano.reference import Game
-        return Game
-    from burano_ai.games.walking_in_burano._core import Game
-    return Game
-
-
-class WalkingInBuranoState(openspiel.AdapterState):
-    """A pyspiel State around one of our States (`wib_state`)."""
-
-    wib_state = openspiel.AdapterState.inner
-
-
 class WalkingInBuranoGame(openspiel.AdapterGame):
     """The pyspiel Game: metadata plus the wrapped rules `Game` (`rules`)."""
 
     GAME_TYPE = GAME_TYPE
-    NUM_ACTIONS = rules.NUM_ACTIONS
-    MAX_CHANCE_OUTCOMES = rules.MAX_CHANCE_OUTCOMES
+    PACKAGE = __package__
     MAX_GAME_LENGTH = MAX_GAME_LENGTH
-    STATE_CLASS = WalkingInBuranoState
 
     def make_rules(self, params: dict[str, Any]):
-        players = openspiel.check_players(SHORT_NAME, params["players"], MIN_PLAYERS, MAX_PLAYERS)
+        players = self.check_players(params["players"])
         public, engine = params["public_returns"], params["engine"]
         if not isinstance(public, bool):
             raise OptionError(f"{SHORT_NAME}: public_returns must be true or false, not {public!r}")
-        return (rules_game_class(engine)(players, Options(public_returns=public)),
+        return (self.rules_game_class(engine)(players, Options(public_returns=public)),
                 {"players": players, "public_returns": public, "engine": engine})
 
 

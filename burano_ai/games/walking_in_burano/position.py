@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from burano_ai.core.arguments import check_index, check_instance, check_range
-from burano_ai.core.errors import OptionError, PositionError
-from burano_ai.core.jsonio import json_error_text
+from burano_ai.core.errors import OptionError
+from burano_ai.core.fields import POSITION, assert_valid, parse_position_json, position_data
 from burano_ai.core.seats import SEAT_LETTERS, parse_seat
 from burano_ai.core.seeds import check_seed
 from burano_ai.games.walking_in_burano import rules
@@ -315,16 +315,12 @@ class Position:
 
     def check(self) -> None:
         """Raise AssertionError naming the first broken invariant (the messages of `validate`)."""
-        try:
-            validate(self)
-        except PositionError as e:
-            raise AssertionError(str(e)) from None
+        assert_valid(validate, self)
 
 
 # --- invariants ----------------------------------------------------------------------------------
 
-def _fail(field: str, message: str) -> PositionError:
-    return PositionError(f"position.{field}: {message}")
+_fail, _int, _bool, _seat, _keys, _list = POSITION.fail, POSITION.int, POSITION.bool, POSITION.seat, POSITION.keys, POSITION.list
 
 
 def validate(pos: Position) -> None:
@@ -569,48 +565,8 @@ def position_to_json(pos: Position, seat: int | None = None, indent: int | None 
 
 # --- JSON in -------------------------------------------------------------------------------------
 
-def _int(value: object, field: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise _fail(field, f"expected an int in {low}..{high}, got {value!r:.40}")
-    return value
-
-
-def _bool(value: object, field: str) -> bool:
-    if not isinstance(value, bool):
-        raise _fail(field, f"expected true or false, got {value!r:.40}")
-    return value
-
-
-def _seat(value: object, field: str, n: int, allow_none: bool = False) -> int:
-    if value is None and allow_none:
-        return -1
-    if isinstance(value, str) and len(value) == 1 and value in SEAT_LETTERS[:n]:
-        return SEAT_LETTERS.index(value)
-    raise _fail(field, f"expected {'null or ' if allow_none else ''}a seat letter "
-                       f"{', '.join(SEAT_LETTERS[:n])}, got {value!r:.40}")
-
-
 def _card(value: object, field: str) -> int:
     return _int(value, field, 0, NUM_CARDS - 1)
-
-
-def _keys(d: object, field: str, allowed: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict:
-    if not isinstance(d, dict):
-        raise _fail(field, f"expected an object, got {type(d).__name__}")
-    unknown = [k for k in d if k not in allowed]
-    if unknown:
-        raise _fail(f"{field}.{str(unknown[0])[:40]}" if field else str(unknown[0])[:40],
-                    f"unknown field (fields: {', '.join(allowed)})")
-    missing = [k for k in allowed if k not in d and k not in optional]
-    if missing:
-        raise _fail(f"{field}.{missing[0]}" if field else missing[0], "missing field")
-    return d
-
-
-def _list(value: object, field: str, most: int) -> list:
-    if not isinstance(value, list) or len(value) > most:
-        raise _fail(field, f"expected a list of at most {most} entries, got {value!r:.60}")
-    return value
 
 
 def options_from_dict(value: object, n: int, field: str = "options") -> Options:
@@ -633,17 +589,7 @@ def position_from_json(text: object, expect: tuple | None = None) -> Position:
     Raises:
         TypeError: `text` is not a str. PositionError: not JSON, too long, or a wrong field (named).
     """
-    if not isinstance(text, str):
-        raise TypeError(f"a position must be a JSON str, not {type(text).__name__}")
-    if len(text) > MAX_JSON_CHARS:
-        raise PositionError(f"position: {len(text)} characters, more than the {MAX_JSON_CHARS} accepted")
-    try:
-        root = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as e:
-        raise PositionError(f"position: not valid JSON ({e})") from None
-    except ValueError as e:             # an integer literal past Python's 4,300-digit limit
-        raise PositionError(f"position: not valid JSON ({json_error_text(e)})") from None
-    return position_from_dict(root, expect)
+    return position_from_dict(parse_position_json(text, MAX_JSON_CHARS), expect)
 
 
 def position_from_dict(root: object, expect: tuple | None = None) -> Position:
@@ -653,26 +599,11 @@ def position_from_dict(root: object, expect: tuple | None = None) -> Position:
     filled with a deterministic sample consistent with the view: the owner's pooled cards of that
     level, lowest ids to its queue entries in queue order, the rest to its hand.
     """
-    if not isinstance(root, dict):
-        raise PositionError(f"position: expected a JSON object, got {type(root).__name__}")
-    if root.get("format") != FORMAT:
-        raise _fail("format", f"expected {FORMAT!r}, got {root.get('format')!r:.40}")
-    d = _keys(root, "", TOP_FIELDS)
+    d = POSITION.head(root, FORMAT, TOP_FIELDS)
     n = _int(d["players"], "players", MIN_PLAYERS, MAX_PLAYERS)
     options = options_from_dict(d["options"], n)
-    if d["data"] is None:
-        data = default_data()
-    else:
-        try:
-            data = data_from_dict(d["data"])
-        except OptionError as e:
-            raise PositionError(f"position.data: {e}") from None
-    if expect is not None:
-        for field, have, want in zip(("players", "options", "data"), (n, options, data), expect):
-            if have != want:
-                shown = "another data file" if field == "data" else repr(have)
-                raise _fail(field, f"{shown} in the position, but the game has "
-                                   f"{'its own' if field == 'data' else repr(want)}")
+    data = position_data(d["data"], default_data, data_from_dict)
+    POSITION.same_config(("players", "options", "data"), (n, options, data), expect, {"data": "another data file"})
     view = _seat(d["view"], "view", n, allow_none=True)
     pos = Position(n, options, data)
     if d["phase"] not in PHASE_NAMES:
@@ -728,13 +659,8 @@ def position_from_dict(root: object, expect: tuple | None = None) -> Position:
             pos.returned.append(EMPTY)
         else:
             pos.returned.append(_card(c, f"returned[{i}]"))
-    seats = d["seats"]
-    if not isinstance(seats, list) or len(seats) != n:
-        raise _fail("seats", f"expected a list of {n} seats, got {seats!r:.60}")
     hidden_hand: dict[tuple[int, int], int] = {}       # (seat, level) -> hidden hand cards
-    for p, entry in enumerate(seats):
-        field = f"seats[{p}]"
-        _keys(entry, field, SEAT_FIELDS)
+    for p, (field, entry) in enumerate(POSITION.seats(d["seats"], n, SEAT_FIELDS)):
         s = pos.seats[p]
         s.coins = _int(entry["coins"], f"{field}.coins", 0, MAX_TURN_COINS)
         s.tokens = _int(entry["tokens"], f"{field}.tokens", 0, BONUS_TOKENS)

@@ -15,13 +15,12 @@ the third placement, and a finished house with no legal character type is passed
 
 from __future__ import annotations
 
-import json
 import random
-from typing import Any, Sequence
+from typing import Any
 
-from burano_ai.core.arguments import check_indent, check_index, check_instance
-from burano_ai.core.errors import IllegalMoveError, PositionError
-from burano_ai.core.game import NO_TURN, DecisionMode, check_prior_arguments
+from burano_ai.core.arguments import check_index
+from burano_ai.core.game import NO_TURN
+from burano_ai.core.reference import ReferenceGame, ReferenceState
 from burano_ai.core.seats import CHANCE, SEAT_LETTERS, TERMINAL, parse_seat
 from burano_ai.core.seeds import check_seed
 from burano_ai.games.walking_in_burano import heuristic, rules, scoring
@@ -39,7 +38,7 @@ from burano_ai.games.walking_in_burano.rules import (
 )
 
 
-class Game:
+class Game(ReferenceGame):
     """Rules and metadata of one configuration.
 
     Args:
@@ -62,9 +61,6 @@ class Game:
     def __repr__(self) -> str:
         return f"Game(num_players={self.num_players}, options={self.options!r})"
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Game) and self.config() == other.config()
-
     def __hash__(self) -> int:
         return hash((self.num_players, self.options))
 
@@ -83,42 +79,16 @@ class Game:
         30 rounds at most [WD-20]."""
         return ROUND_GUARD * self.num_players * 11
 
-    def new_initial_state(self, seed: int = 0) -> State:
-        """The position before the setup deals: every card in its deck (§3).
+    # `new_initial_state`: the position before the setup deals, every card in its deck (§3, §15.1).
 
-        Setup is chance (§15.1), so `seed` is accepted and unused: the caller draws the outcomes.
-        """
-        check_seed(seed)
-        return State(self)
-
-    def state_from_position(self, position: Position) -> State:
-        return State.from_position(position, self)
-
-    def state_from_json(self, text: str) -> State:
-        """Load a position (full or a seat's view) written by `State.to_json` or by hand.
-
-        Raises:
-            PositionError: a field is wrong, or the position is of another configuration (named).
-        """
-        return State.from_position(position_from_json(text, expect=self.config()), self)
+    def _position_from_json(self, text: str) -> Position:
+        return position_from_json(text, expect=self.config())
 
 
-class State(Position):
+class State(ReferenceState, Position, game=Game, names=rules, view=position_to_dict, render=render,
+            noun="a Walking in Burano position",
+            differs_in="players, options or data"):
     """A position with the State API (see the module docstring)."""
-
-    def __init__(self, game: Game) -> None:
-        super().__init__(game.num_players, game.options, game.data)
-        self.game = game
-
-    @classmethod
-    def from_position(cls, position: Position, game: Game) -> State:
-        check_instance(position, Position, "a Walking in Burano position")
-        check_instance(game, Game, "game")
-        if position.config() != game.config():
-            raise PositionError("the position does not belong to this game (players, options or data)")
-        state = cls(game)
-        state.copy_fields_from(position)
-        return state
 
     # ------------------------------------------------------------------------------------------
     # Node kinds
@@ -130,23 +100,10 @@ class State(Position):
             return CHANCE
         return self.to_move
 
-    def is_terminal(self) -> bool:
-        return self.phase == PHASE_OVER
-
-    def is_chance_node(self) -> bool:
-        return self.phase in (PHASE_DEAL, PHASE_FIRST, PHASE_REFILL)
-
     @property
     def chance_kind(self) -> int:
         """The pending chance event (`rules.CHANCE_*`); 0 off chance nodes."""
         return rules.CHANCE_FIRST if self.phase == PHASE_FIRST else rules.CHANCE_DRAW
-
-    def chance_kind_name(self, kind: int | None = None) -> str:
-        names = rules.CHANCE_KIND_NAMES
-        return names[self.chance_kind if kind is None else check_index(kind, len(names), "chance kind")]
-
-    def phase_name(self) -> str:
-        return rules.PHASE_NAMES[self.phase]
 
     # ------------------------------------------------------------------------------------------
     # Legal moves
@@ -262,24 +219,6 @@ class State(Position):
     # ------------------------------------------------------------------------------------------
     # Applying moves
 
-    def apply_action(self, action: int) -> None:
-        """Apply a legal move or an offered chance outcome.
-
-        Raises:
-            TypeError: `action` is not an int.
-            IllegalMoveError: not legal here (the state is left untouched).
-        """
-        action = rules.action_id(action)
-        self._check_offered(action, None)
-        self._apply_unchecked(action)
-
-    def play(self, text: str) -> int:
-        """Parse a move text, check it and apply it; return its id (IllegalMoveError, state untouched)."""
-        action = self.string_to_action(text)
-        self._check_offered(action, text.strip())
-        self._apply_unchecked(action)
-        return action
-
     def _text_kind(self) -> int | None:
         return self.chance_kind if self.is_chance_node() else None
 
@@ -288,17 +227,6 @@ class State(Position):
 
     def string_to_action(self, text: str) -> int:
         return rules.parse_action(text, self._text_kind())
-
-    def _check_offered(self, action: int, text: str | None) -> None:
-        if self.phase == PHASE_OVER:
-            raise IllegalMoveError(f"illegal move {text or action!r}: the game is over")
-        offered = [a for a, _ in self.chance_outcomes()] if self.is_chance_node() else self.legal_actions()
-        if action not in offered:
-            shown = text if text is not None else (
-                self.action_to_string(action) if 0 <= action < rules.NUM_ACTIONS else f"action {action}")
-            listed = ", ".join(self.action_to_string(a) for a in offered[:12])
-            more = ", ..." if len(offered) > 12 else ""
-            raise IllegalMoveError(f"illegal move {shown!r} {self.where()}: legal are {listed}{more}")
 
     def where(self) -> str:
         """Where the game stands, for messages ("in round 2, seat B to move")."""
@@ -525,30 +453,14 @@ class State(Position):
         keys = scoring.finishing_keys(self)
         return [p for p in range(self.num_players) if keys[p] == max(keys)]
 
-    def returns(self) -> list[float]:
-        """§15.8: 1/k for each of the k winners at the end (still tied: a shared win, WD-24); zeros before."""
-        if not self.is_terminal():
-            return [0.0] * self.num_players
-        win = self.winners()
-        return [1.0 / len(win) if p in win else 0.0 for p in range(self.num_players)]
-
     def estimated_scores(self) -> list[float]:
         """A cut-off evaluation: the final scoring of the streets as they stand (unfinished houses'
         characters not yet counted)."""
         return [float(x) for x in self.scores()]
 
-    def decision_mode(self) -> int:
-        return int(DecisionMode.OPEN)
-
-    def prior(self, player: int, legal: Sequence[int]) -> dict[int, float] | None:
-        """The search prior: `heuristic.prior` while `heuristic.SEARCH_PRIOR` is on (off by default:
-        measured, it did not pay); None otherwise (and for a seat not deciding).
-
-        Raises:
-            TypeError / OptionError: a bad seat or id list (`core.arguments.check_prior_arguments`).
-        """
-        player, legal = check_prior_arguments(self, player, legal)
-        return heuristic.prior(self, player, legal) if heuristic.SEARCH_PRIOR and legal is not None else None
+    def _prior(self, player: int, legal: list[int]) -> dict[int, float] | None:
+        """`heuristic.prior` while `heuristic.SEARCH_PRIOR` is on (off by default: measured, it did not pay)."""
+        return heuristic.prior(self, player, legal) if heuristic.SEARCH_PRIOR else None
 
     def turn_id(self) -> int:
         """The turn counter during a turn (its acquire, placements, visits and returns); NO_TURN elsewhere."""
@@ -557,22 +469,11 @@ class State(Position):
     # ------------------------------------------------------------------------------------------
     # Copies, keys, views, resampling, JSON
 
-    def clone(self) -> State:
-        out = State.__new__(State)
-        out.copy_fields_from(self)
-        out.game = self.game
-        return out
-
-    __copy__ = clone
-
     def to_position(self) -> Position:
         """The fields as a plain `position.Position` (a copy), as the compiled State gives them."""
         out = Position.__new__(Position)
         out.copy_fields_from(self)
         return out
-
-    def __deepcopy__(self, memo: dict) -> State:
-        return self.clone()
 
     def _key(self, viewer: int | None) -> int:
         """The Zobrist key; with `viewer`, another seat's pooled cards sit at LOC_POOLED + owner."""
@@ -619,9 +520,6 @@ class State(Position):
 
     def key(self) -> int:
         """The 64-bit Zobrist key: every field a `rules.zobrist` cell (module rules' docstring)."""
-        return self._key(None)
-
-    def full_key(self) -> int:
         return self._key(None)
 
     def information_state_key(self, seat: int | str) -> int:
@@ -680,19 +578,6 @@ class State(Position):
             if sum(x > self.returned[-1] for x in hand) < needed:
                 return False
         return True
-
-    def to_dict(self, seat: int | str | None = None) -> dict:
-        if seat is not None:
-            seat = parse_seat(seat, self.num_players)
-        return position_to_dict(self, seat)
-
-    def to_json(self, seat: int | str | None = None, indent: int | None = None) -> str:
-        """The full position, or the view of one seat (the others' pooled cards hidden, WD-27)."""
-        indent = check_indent(indent)
-        return json.dumps(self.to_dict(seat), indent=indent)
-
-    def __str__(self) -> str:
-        return render(self.to_dict())
 
     def __repr__(self) -> str:
         return f"<walking-in-burano State round {self.round + 1} {rules.PHASE_NAMES[self.phase]} key {self.key():016x}>"

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from burano_ai.core.errors import OptionError, PositionError
-from burano_ai.core.jsonio import json_error_text
+from burano_ai.core.fields import position_dict, position_view
+from burano_ai.core.options import check_player_count, openspiel_engine
 from types import MappingProxyType
 
 from burano_ai.core.game import BotDeclaration, Declaration, GameOption, StepVisibility, import_game_class
@@ -89,10 +89,7 @@ class WalkingInBuranoSpec(Declaration, PeopleSide):
         Raises:
             OptionError: a parameter out of range or a wrong data file (one line, named).
         """
-        if isinstance(num_players, bool) or not isinstance(num_players, int) or \
-                not self.min_players <= num_players <= self.max_players:
-            raise OptionError(f"{self.title} is played by {self.min_players}-{self.max_players} players, "
-                              f"not {num_players!r}")
+        check_player_count(self, num_players)
         first = -1 if first_player in (None, "chance") else parse_seat(first_player, num_players, "first_player")
         if boy_scoring not in BOY_SCORINGS:
             raise OptionError(f"{self.title}: boy_scoring must be one of {', '.join(BOY_SCORINGS)}, "
@@ -104,14 +101,11 @@ class WalkingInBuranoSpec(Declaration, PeopleSide):
         """The cached pyspiel game of `burano_ai.games.walking_in_burano.openspiel` for our `implementation`
         (it wraps States of any options and data: a wrapped State plays by its own Game)."""
         from burano_ai.games.walking_in_burano.openspiel import game_for
-        if implementation not in self.implementations:
-            raise OptionError(f"unknown implementation {implementation!r} of {self.title} "
-                              f"(expected {' or '.join(self.implementations)})")
-        return game_for(num_players, "core" if implementation == "compiled" else implementation)
+        return game_for(num_players, openspiel_engine(self, implementation))
 
     def openspiel_unwrap(self, wrapped):
-        """`WalkingInBuranoState.wib_state`."""
-        return wrapped.wib_state
+        """`AdapterState.inner`: our State inside the pyspiel State."""
+        return wrapped.inner
 
     # --- engine side
     score_name: str = "VP"
@@ -130,8 +124,7 @@ class WalkingInBuranoSpec(Declaration, PeopleSide):
         factory = game_factory or self.game_class("compiled")
         game = factory(pos.num_players, pos.options, None if pos.data.is_default else pos.data)
         state = game.state_from_position(pos)
-        view = data.get("view")
-        return state, (None if view is None else parse_seat(view, pos.num_players, "position.view", PositionError))
+        return state, position_view(data, pos.num_players)
 
     def phase_name(self, state) -> str:
         """"deal", "first", "acquire", "build", "visit", "return", "refill" or "over"."""
@@ -197,13 +190,7 @@ class WalkingInBuranoSpec(Declaration, PeopleSide):
     def render(self, position: dict[str, Any] | str, width: int | None = None) -> str:
         """The board as plain text (`render.render`): at most 80 columns and 24 lines for 2-4 players;
         its second line names the placeholder deck while it is in use."""
-        if isinstance(position, str):
-            try:
-                position = json.loads(position)
-            except json.JSONDecodeError as e:
-                raise PositionError(f"position: not valid JSON ({e})") from None
-            except ValueError as e:     # an integer literal past Python's 4,300-digit limit
-                raise PositionError(f"position: not valid JSON ({json_error_text(e)})") from None
+        position = position_dict(position)
         return _render(position, width) + "\n"
 
     def phase_label(self, position: dict[str, Any]) -> str:

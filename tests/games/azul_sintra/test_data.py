@@ -82,7 +82,7 @@ def test_a_corrected_file_loads_from_a_path(tmp_path):
 
 
 @pytest.mark.parametrize("content, message", [
-    (None, "cannot read"), ("{", "is not valid JSON"), ("[]", "expected a JSON object"),
+    (None, "cannot read"), ("{", "not JSON"), ("[]", "expected a JSON object"),
 ])
 def test_an_unreadable_data_file_is_one_line(tmp_path, content, message):
     path = tmp_path / "d.json"

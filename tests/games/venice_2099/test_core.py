@@ -17,6 +17,8 @@ from collections import Counter
 
 import pytest
 
+from burano_ai.core._game import playouts
+
 from burano_ai.games.venice_2099 import rules
 from burano_ai.games.venice_2099.reference import Game as ReferenceGame
 

@@ -29,5 +29,5 @@ def test_resample_from_infostate_keeps_the_seat_s_information_state():
         world = state.resample_from_infostate(seat, random.Random(i).random)
         assert world.information_state_string(seat) == state.information_state_string(seat)
         assert world.legal_actions() == state.legal_actions()
-        hands.add(str(world.venice_state.hands))
+        hands.add(str(world.inner.hands))
     assert len(hands) > 1          # the other hands are redrawn

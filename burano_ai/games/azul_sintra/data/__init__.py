@@ -15,29 +15,23 @@ Two files, each item with its citation of ../shared/rules/azul-sintra.md (the sp
 
 from __future__ import annotations
 
+import functools
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
+from burano_ai.core import fields
 from burano_ai.core.errors import OptionError
-from burano_ai.core.jsonio import json_error_text
+from burano_ai.core.fields import DataObject, FieldReader, read_rules
+from burano_ai.core.options import read_data_file
 
 HERE = Path(__file__).resolve().parent
 RULES_FORMAT = "azul-sintra-rules/1"
 DATA_FORMAT = "azul-sintra-data/1"
-#: Largest data file accepted (the placeholder file is about 2 kB).
-MAX_DATA_BYTES = 100_000
 
 
-def _rules() -> dict[str, Any]:
-    raw = json.loads((HERE / "rules.json").read_text(encoding="utf-8"))
-    assert raw["format"] == RULES_FORMAT
-    return {k: v["value"] for k, v in raw.items() if isinstance(v, dict) and "value" in v}
-
-
-_R = _rules()
+_R = read_rules(HERE / "rules.json", RULES_FORMAT)
 NUM_COLOURS: int = _R["colours"]                       # §2.1
 PIECES_PER_COLOUR: int = _R["pieces_per_colour"]       # §1
 TOTAL_PIECES: int = NUM_COLOURS * PIECES_PER_COLOUR    # 100
@@ -63,7 +57,7 @@ NUM_STRIPS = COLUMNS                                   # one strip above each co
 
 
 @dataclass(frozen=True)
-class ComponentData:
+class ComponentData(DataObject):
     """The replaceable component data (one `azul-sintra-data/1` file), validated.
 
     Attributes:
@@ -92,36 +86,15 @@ class ComponentData:
     track: tuple[int, ...]
     source: Mapping[str, Any]
 
-    def to_dict(self) -> dict[str, Any]:
-        """The data as a JSON-ready `azul-sintra-data/1` object (a position embeds it when not the default)."""
-        return json.loads(json.dumps(self.source))
-
     @property
     def is_default(self) -> bool:
         """True for the built-in placeholder file's data."""
         return self == default_data()
 
 
-def _fail(item: str, message: str) -> OptionError:
-    return OptionError(f"azul-sintra data.{item}: {message}")
-
-
-def _value(d: Mapping[str, Any], item: str) -> Any:
-    if item not in d:
-        raise _fail(item, "missing")
-    entry = d[item]
-    if not isinstance(entry, dict) or "value" not in entry:
-        raise _fail(item, "expected an object {\"value\": ..., \"source\": \"...\"}")
-    unknown = [k for k in entry if k not in ("value", "source")]
-    if unknown:
-        raise _fail(item, f"unknown field {unknown[0]!r} (fields: value, source)")
-    return entry["value"]
-
-
-def _int(value: object, item: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise _fail(item, f"expected an int in {low}..{high}, got {value!r:.40}")
-    return value
+#: The data file's items are read by these ("azul-sintra data.<item>: ...", an `OptionError`).
+_DATA = FieldReader("azul-sintra data.", OptionError)
+_fail, _value, _int = _DATA.fail, _DATA.item, _DATA.int
 
 
 DATA_FIELDS = ("format", "name", "placeholder", "about", "colours", "strips", "window_values", "ornaments", "track")
@@ -133,21 +106,7 @@ def data_from_dict(d: object) -> ComponentData:
     Raises:
         OptionError: one line naming the first wrong item (`azul-sintra data.strips[7][1]: ...`).
     """
-    if not isinstance(d, dict):
-        raise OptionError(f"azul-sintra data: expected a JSON object, got {type(d).__name__}")
-    if d.get("format") != DATA_FORMAT:
-        raise _fail("format", f"expected {DATA_FORMAT!r}, got {d.get('format')!r:.40}")
-    unknown = [k for k in d if k not in DATA_FIELDS]
-    if unknown:
-        raise _fail(str(unknown[0])[:40], f"unknown item (items: {', '.join(DATA_FIELDS)})")
-    name = d.get("name", "custom")
-    if not isinstance(name, str) or not 1 <= len(name) <= 80:
-        raise _fail("name", f"expected a text of 1..80 characters, got {name!r:.40}")
-    placeholder = d.get("placeholder", False)
-    if not isinstance(placeholder, bool):
-        raise _fail("placeholder", f"expected true or false, got {placeholder!r:.40}")
-    if "about" in d and not isinstance(d["about"], str):
-        raise _fail("about", "expected a text")
+    name, placeholder = _DATA.data_head(d, DATA_FORMAT, DATA_FIELDS)
 
     colours = _value(d, "colours")
     if not isinstance(colours, list) or len(colours) != NUM_COLOURS:
@@ -232,36 +191,10 @@ def data_from_dict(d: object) -> ComponentData:
                          track=values, source=json.loads(json.dumps(d)))
 
 
-def data_from_file(path: str | os.PathLike) -> ComponentData:
-    """Read and validate an `azul-sintra-data/1` JSON file.
-
-    Raises:
-        OptionError: unreadable, too big, not JSON, or a wrong item (one line, naming it).
-    """
-    try:
-        with open(path, "rb") as f:
-            raw = f.read(MAX_DATA_BYTES + 1)
-    except OSError as e:
-        raise OptionError(f"azul-sintra data: cannot read {os.fspath(path)!r}: {e.strerror or e}") from None
-    if len(raw) > MAX_DATA_BYTES:
-        raise OptionError(f"azul-sintra data: {os.fspath(path)!r} is larger than {MAX_DATA_BYTES} bytes")
-    try:
-        d = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as e:
-        raise OptionError(f"azul-sintra data: {os.fspath(path)!r} is not valid JSON ({e})") from None
-    except ValueError as e:             # an integer literal past Python's 4,300-digit limit
-        raise OptionError(f"azul-sintra data: {os.fspath(path)!r} is not valid JSON ({json_error_text(e)})") from None
-    return data_from_dict(d)
-
-
-_DEFAULT: list[ComponentData] = []
-
-
+@functools.cache
 def default_data() -> ComponentData:
     """The built-in placeholder data (`placeholder.json`)."""
-    if not _DEFAULT:
-        _DEFAULT.append(data_from_file(HERE / "placeholder.json"))
-    return _DEFAULT[0]
+    return data_from_dict(read_data_file(HERE / "placeholder.json", "azul-sintra data placeholder.json"))
 
 
 def load_data(source: object = None) -> ComponentData:
@@ -269,14 +202,6 @@ def load_data(source: object = None) -> ComponentData:
     `azul-sintra-data/1` file, a data object (dict), or a `ComponentData` already validated.
 
     Raises:
-        OptionError: the data is wrong (one line naming the item).
+        OptionError: the data is wrong (one line naming the file or the item).
     """
-    if source is None:
-        return default_data()
-    if isinstance(source, ComponentData):
-        return source
-    if isinstance(source, (str, os.PathLike)):
-        return data_from_file(source)
-    if isinstance(source, dict):
-        return data_from_dict(source)
-    raise OptionError(f"azul-sintra data: expected a file path or a data object, got {type(source).__name__}")
+    return fields.load_data(source, ComponentData, "azul-sintra data", default_data, data_from_dict)

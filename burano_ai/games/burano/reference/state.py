@@ -16,7 +16,7 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
-from burano_ai.games.burano import actions
+from burano_ai.games.burano import actions, enums
 from burano_ai.games.burano import topology
 from burano_ai.games.burano.data import buildings
 from burano_ai.games.burano.data.colours import NUM_COLOURS
@@ -69,9 +69,9 @@ from burano_ai.games.burano.enums import (
     Stage,
     parse_seat,
 )
-from burano_ai.core.arguments import as_int, check_indent, check_index, check_instance
-from burano_ai.core.game import check_prior_arguments
+from burano_ai.core.arguments import as_int, check_index, check_instance
 from burano_ai.core.errors import IllegalMoveError, PositionError
+from burano_ai.core.reference import ReferenceState
 from burano_ai.core.seats import parse_seat
 from burano_ai.games.burano import heuristics
 from burano_ai.games.burano.deal import deal
@@ -113,13 +113,21 @@ def _trip_possible(arrows: list[int], docks: list[list[int]], island: int, privi
     return privilege >= 1 and any(c in arrows for j, d in enumerate(docks) if j != island for c in d)
 
 
-class State(Position):
-    """A Burano position with the OpenSpiel-style State API (see `burano_ai.games.burano.reference`)."""
+class State(ReferenceState, Position, names=enums, view=position_to_dict):
+    """A Burano position with the OpenSpiel-style State API (see `burano_ai.games.burano.reference`).
+
+    Its own: the seeded deal (`__init__`), a Game from `reference.game` (loaded with the package),
+    copies by `Position.clone` and information keys that are the seat's JSON view (no 64-bit key).
+    """
+
+    # `Position.clone` deep-copies through the default copy protocol (sharing the layout).
+    clone = Position.clone
+    __copy__ = __deepcopy__ = full_key = None
 
     def __init__(self, game: Game, seed: int = 0) -> None:
         """The deal of `seed` in `game` (what `game.new_initial_state(seed)` gives): a State is always a position
         that passes `check()`, never an empty board (which could be played to the end)."""
-        super().__init__(game.num_players, game.layout)
+        Position.__init__(self, game.num_players, game.layout)
         self.game = game
         self.copy_fields_from(deal(game.num_players, seed, game.layout))
 
@@ -260,27 +268,9 @@ class State(Position):
             return CHANCE
         return self.actor
 
-    def is_terminal(self) -> bool:
-        return self.phase == GAME_OVER
-
-    def is_chance_node(self) -> bool:
-        return self.phase == CHANCE_NODE
-
     def scores(self) -> list[int]:
         """Victory points of each seat (final once the game is over)."""
         return [pl.vp for pl in self.players]
-
-    def winners(self) -> list[int]:
-        """Seats sharing the win: most VP, then most prep-area cubes, then most coins (§10)."""
-        best = max(finishing_key(self, p) for p in range(self.num_players))
-        return [p for p in range(self.num_players) if finishing_key(self, p) == best]
-
-    def returns(self) -> list[float]:
-        """1/k for each of the k winners and 0 for everyone else at the end; zeros before."""
-        if not self.is_terminal():
-            return [0.0] * self.num_players
-        win = self.winners()
-        return [1.0 / len(win) if p in win else 0.0 for p in range(self.num_players)]
 
     def finishing_key(self, player: int) -> tuple[int, int, int]:
         """The order of finish's key of `player` (`scoring.finishing_key`: VP, prep-area cubes, coins)."""
@@ -294,28 +284,13 @@ class State(Position):
         """DecisionMode.SECRET while a seat places pyramid cubes, else DecisionMode.OPEN."""
         return heuristics.decision_mode(self)
 
-    def prior(self, player: int, legal) -> dict[int, float] | None:
-        """The pyramid prior of `player` over `legal` (`pyramid.colour_prior`), or None outside the pyramids
-        and for a seat not deciding.
-
-        Raises:
-            TypeError / OptionError: a bad seat or id list (`core.arguments.check_prior_arguments`).
-        """
-        player, legal = check_prior_arguments(self, player, legal)
-        return None if legal is None else heuristics.prior(self, player, legal)
+    def _prior(self, player: int, legal: list[int]) -> dict[int, float] | None:
+        """The pyramid prior of `player` over `legal` (`pyramid.colour_prior`), or None outside the pyramids."""
+        return heuristics.prior(self, player, legal)
 
     def turn_id(self) -> int:
         """The turn the pending decision belongs to, or NO_TURN (`heuristics.turn_id`)."""
         return heuristics.turn_id(self)
-
-    def chance_kind_name(self, kind: int | None = None) -> str:
-        """The label of a chance kind (`ChanceKind.label`; default: the pending one)."""
-        return CHANCE_KIND_NAMES[self.chance_kind if kind is None else
-                                 check_index(kind, len(CHANCE_KIND_NAMES), "chance kind")]
-
-    def phase_name(self) -> str:
-        """The label of the pending phase (`Phase.label`)."""
-        return PHASE_NAMES[self.phase]
 
     def action_to_string(self, action: int) -> str:
         """The text of an action id (TypeError if `action` is not an int)."""
@@ -325,38 +300,14 @@ class State(Position):
         """The action id of a move text (TypeError if `text` is not a str; IllegalMoveError if it names none)."""
         return actions.parse_action(text)
 
-    def play(self, text: str) -> int:
-        """Parse a move text, check that it is legal here, and apply it; return the action id.
-
-        Raises:
-            TypeError: `text` is not a str.
-            IllegalMoveError: the text does not parse or the move is not legal in this position (the
-                state is left untouched).
-        """
-        action = actions.parse_action(text)
-        self._check_offered(action, text.strip())
-        self._apply_unchecked(action)
-        return action
-
-    def _check_offered(self, action: int, text: str | None) -> None:
-        """Raise IllegalMoveError unless `action` is a legal action or an offered chance outcome here."""
-        if self.phase == GAME_OVER:
-            offered = None
-        elif self.phase == CHANCE_NODE:
-            offered = self.chance_outcome_actions()
-        else:
-            offered = self.legal_actions()
-        if offered is None or action not in offered:
-            kind = CHANCE_KIND_NAMES[self.chance_kind] if self.phase == CHANCE_NODE else None
-            raise actions.illegal_action_error(action, text, PHASE_NAMES[self.phase], kind, self._where(), offered)
+    def _illegal_move_error(self, action: int, text: str | None, offered: list[int] | None) -> IllegalMoveError:
+        kind = CHANCE_KIND_NAMES[self.chance_kind] if self.phase == CHANCE_NODE else None
+        return actions.illegal_action_error(action, text, PHASE_NAMES[self.phase], kind, self._where(), offered)
 
     def _where(self) -> str:
         if self.stage == ST_ROUNDS:
             return f"{('spring', 'summer', 'autumn', 'winter')[self.season]} round {self.round}"
         return STAGE_NAMES[self.stage]
-
-    def chance_outcome_actions(self) -> list[int]:
-        return [a for a, _ in self.chance_outcomes()]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """(action, probability) of each chance outcome; empty when this is not a chance node."""
@@ -532,18 +483,6 @@ class State(Position):
 
     # ------------------------------------------------------------------------------------------
     # Applying actions
-
-    def apply_action(self, action: int) -> None:
-        """Apply a legal action or, at a chance node, an offered chance outcome.
-
-        Raises:
-            TypeError: `action` is not an int (a bool or a float is no action id; numpy integers are).
-            IllegalMoveError: `action` is not legal here, not an outcome offered at this chance node,
-                or the game is over; the state is left untouched.
-        """
-        action = actions.action_id(action)
-        self._check_offered(action, None)
-        self._apply_unchecked(action)
 
     def _apply_unchecked(self, action: int) -> None:
         name, i = actions.decode(action)
@@ -1174,21 +1113,6 @@ class State(Position):
 
     # ------------------------------------------------------------------------------------------
     # Information sets, resampling and JSON (format: docs/position-format.md)
-
-    def to_dict(self, seat: int | str | None = None) -> dict:
-        """The position as a JSON-ready dict, full or as seen by `seat` (burano_ai.games.burano.notation).
-
-        Raises:
-            TypeError / OptionError: `seat` is not None, a seat letter or a 0-based int seat (`parse_seat`).
-        """
-        if seat is not None:
-            seat = parse_seat(seat, self.num_players)
-        return position_to_dict(self, seat)
-
-    def to_json(self, seat: int | str | None = None, indent: int | None = None) -> str:
-        """The full position, or the view of one seat (hidden things left out); `seat` as in `to_dict`."""
-        indent = check_indent(indent)
-        return json.dumps(self.to_dict(seat), indent=indent)
 
     def information_state_key(self, seat: int | str) -> str:
         """A key equal for all states that `seat` cannot tell apart: its canonical view.

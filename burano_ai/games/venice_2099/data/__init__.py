@@ -10,21 +10,15 @@ placeholder, so there is no replaceable data file: a correction to a number is a
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
+
+from burano_ai.core.fields import read_rules
 
 HERE = Path(__file__).resolve().parent
 RULES_FORMAT = "venice-2099-rules/1"
 
 
-def _rules() -> dict[str, Any]:
-    raw = json.loads((HERE / "rules.json").read_text(encoding="utf-8"))
-    assert raw["format"] == RULES_FORMAT
-    return {k: v["value"] for k, v in raw.items() if isinstance(v, dict) and "value" in v}
-
-
-_R = _rules()
+_R = read_rules(HERE / "rules.json", RULES_FORMAT)
 MIN_PLAYERS: int = _R["min_players"]                                   # 2
 MAX_PLAYERS: int = _R["max_players"]                                   # 5
 COLOUR_LETTERS: tuple[str, ...] = tuple(pair[0] for pair in _R["colours"])    # §1: K P G T R B

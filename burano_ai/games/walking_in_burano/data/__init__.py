@@ -14,29 +14,23 @@ Two files, each item with its citation of ../shared/rules/walking-in-burano.md (
 
 from __future__ import annotations
 
+import functools
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
+from burano_ai.core import fields
 from burano_ai.core.errors import OptionError
-from burano_ai.core.jsonio import json_error_text
+from burano_ai.core.fields import DataObject, FieldReader, read_rules
+from burano_ai.core.options import read_data_file
 
 HERE = Path(__file__).resolve().parent
 RULES_FORMAT = "walking-in-burano-rules/1"
 DATA_FORMAT = "walking-in-burano-data/1"
-#: Largest data file accepted (the placeholder file is about 15 kB).
-MAX_DATA_BYTES = 200_000
 
 
-def _rules() -> dict[str, Any]:
-    raw = json.loads((HERE / "rules.json").read_text(encoding="utf-8"))
-    assert raw["format"] == RULES_FORMAT
-    return {k: v["value"] for k, v in raw.items() if isinstance(v, dict) and "value" in v}
-
-
-_R = _rules()
+_R = read_rules(HERE / "rules.json", RULES_FORMAT)
 MIN_PLAYERS: int = _R["min_players"]                   # §1
 MAX_PLAYERS: int = _R["max_players"]
 LEVELS: int = _R["levels"]                             # §1: L1, L2, L3
@@ -108,7 +102,7 @@ class Card:
 
 
 @dataclass(frozen=True)
-class CardData:
+class CardData(DataObject):
     """The replaceable card data (one `walking-in-burano-data/1` file), validated.
 
     Attributes:
@@ -125,10 +119,6 @@ class CardData:
     cards: tuple[Card, ...]
     source: Mapping[str, Any]
 
-    def to_dict(self) -> dict[str, Any]:
-        """The data as a JSON-ready object (a position embeds it when it is not the default)."""
-        return json.loads(json.dumps(self.source))
-
     @property
     def is_default(self) -> bool:
         """True for the built-in placeholder file's data."""
@@ -140,26 +130,9 @@ def card_level(card: int) -> int:
     return card // CARDS_PER_LEVEL + 1
 
 
-def _fail(item: str, message: str) -> OptionError:
-    return OptionError(f"walking-in-burano data.{item}: {message}")
-
-
-def _value(d: Mapping[str, Any], item: str) -> Any:
-    if item not in d:
-        raise _fail(item, "missing")
-    entry = d[item]
-    if not isinstance(entry, dict) or "value" not in entry:
-        raise _fail(item, "expected an object {\"value\": ..., \"source\": \"...\"}")
-    unknown = [k for k in entry if k not in ("value", "source")]
-    if unknown:
-        raise _fail(item, f"unknown field {unknown[0]!r} (fields: value, source)")
-    return entry["value"]
-
-
-def _int(value: object, item: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise _fail(item, f"expected an int in {low}..{high}, got {value!r:.40}")
-    return value
+#: The data file's items are read by these ("walking-in-burano data.<item>: ...", an `OptionError`).
+_DATA = FieldReader("walking-in-burano data.", OptionError)
+_fail, _value, _int = _DATA.fail, _DATA.item, _DATA.int
 
 
 def _names(value: object, item: str, low: int, high: int) -> tuple[str, ...]:
@@ -226,21 +199,7 @@ def data_from_dict(d: object) -> CardData:
     Raises:
         OptionError: one line naming the first wrong item (`walking-in-burano data.cards[7].shop: ...`).
     """
-    if not isinstance(d, dict):
-        raise OptionError(f"walking-in-burano data: expected a JSON object, got {type(d).__name__}")
-    if d.get("format") != DATA_FORMAT:
-        raise _fail("format", f"expected {DATA_FORMAT!r}, got {d.get('format')!r:.40}")
-    unknown = [k for k in d if k not in DATA_FIELDS]
-    if unknown:
-        raise _fail(str(unknown[0])[:40], f"unknown item (items: {', '.join(DATA_FIELDS)})")
-    name = d.get("name", "custom")
-    if not isinstance(name, str) or not 1 <= len(name) <= 80:
-        raise _fail("name", f"expected a text of 1..80 characters, got {name!r:.40}")
-    placeholder = d.get("placeholder", False)
-    if not isinstance(placeholder, bool):
-        raise _fail("placeholder", f"expected true or false, got {placeholder!r:.40}")
-    if "about" in d and not isinstance(d["about"], str):
-        raise _fail("about", "expected a text")
+    name, placeholder = _DATA.data_head(d, DATA_FORMAT, DATA_FIELDS)
     colours = _names(_value(d, "colours"), "colours", NUM_COLOURS, NUM_COLOURS)
     kinds = _names(_value(d, "curtain_kinds"), "curtain_kinds", 1, MAX_CURTAIN_KINDS)
     raw_cards = _value(d, "cards")
@@ -258,36 +217,10 @@ def data_from_dict(d: object) -> CardData:
                     cards=cards, source=json.loads(json.dumps(d)))
 
 
-def data_from_file(path: str | os.PathLike) -> CardData:
-    """Read and validate a `walking-in-burano-data/1` JSON file.
-
-    Raises:
-        OptionError: unreadable, too big, not JSON, or a wrong item (one line, naming it).
-    """
-    try:
-        with open(path, "rb") as f:
-            raw = f.read(MAX_DATA_BYTES + 1)
-    except OSError as e:
-        raise OptionError(f"walking-in-burano data: cannot read {os.fspath(path)!r}: {e.strerror or e}") from None
-    if len(raw) > MAX_DATA_BYTES:
-        raise OptionError(f"walking-in-burano data: {os.fspath(path)!r} is larger than {MAX_DATA_BYTES} bytes")
-    try:
-        d = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as e:
-        raise OptionError(f"walking-in-burano data: {os.fspath(path)!r} is not valid JSON ({e})") from None
-    except ValueError as e:             # an integer literal past Python's 4,300-digit limit
-        raise OptionError(f"walking-in-burano data: {os.fspath(path)!r} is not valid JSON ({json_error_text(e)})") from None
-    return data_from_dict(d)
-
-
-_DEFAULT: list[CardData] = []
-
-
+@functools.cache
 def default_data() -> CardData:
     """The built-in placeholder deck PD-1 (`placeholder.json`)."""
-    if not _DEFAULT:
-        _DEFAULT.append(data_from_file(HERE / "placeholder.json"))
-    return _DEFAULT[0]
+    return data_from_dict(read_data_file(HERE / "placeholder.json", "walking-in-burano data placeholder.json"))
 
 
 def load_data(source: object = None) -> CardData:
@@ -295,14 +228,6 @@ def load_data(source: object = None) -> CardData:
     `walking-in-burano-data/1` file, a data object (dict), or a `CardData` already validated.
 
     Raises:
-        OptionError: the data is wrong (one line naming the item).
+        OptionError: the data is wrong (one line naming the file or the item).
     """
-    if source is None:
-        return default_data()
-    if isinstance(source, CardData):
-        return source
-    if isinstance(source, (str, os.PathLike)):
-        return data_from_file(source)
-    if isinstance(source, dict):
-        return data_from_dict(source)
-    raise OptionError(f"walking-in-burano data: expected a file path or a data object, got {type(source).__name__}")
+    return fields.load_data(source, CardData, "walking-in-burano data", default_data, data_from_dict)
