@@ -6,7 +6,9 @@ board cut its centre and its status line at 80), and when the bots moved since A
 move is on the screen: the narration has scrolled off under the redrawn board by then, so the `last:` line
 under the board recalls the moves (no game had such a line), Azul's in words at every player count (with 4
 players it fell back to the move codes). Azul's centre and its keep step are on the
-screen. The first prompts of each game, and every prompt of the shorter games.
+screen; Walking in Burano's legend of what its cards show is on the screen at every player count (the 3-
+and 4-player boards showed template codes only). The first prompts of each game, and every prompt of the
+shorter games.
 """
 
 from __future__ import annotations
@@ -62,6 +64,10 @@ def test_every_line_fits_80_columns_and_the_bots_last_move_stays_on_screen(tmp_p
                 assert f"centre {view['centre'] or '-'}" in "\n".join(rows), where
                 if view["phase"] == "keep":
                     assert f"A keeps a piece of column {view['keep']['column']}" in "\n".join(rows), where
+            if game == "walking-in-burano":   # what the cards show, at every player count (3-4 showed codes only)
+                shown = "\n".join(rows)
+                assert re.search(r"cards: (G|M|R)\d=", shown) and "W walker P plant F flower" in shown, where
+                assert players == 2 or "PLACEHOLDER cards:" in shown, where
             steps = shadow.record.steps
             others = [(ply, s) for ply, s in enumerate(steps) if ply > last_mine and not s.is_chance and s.actor != "A"]
             if others:
