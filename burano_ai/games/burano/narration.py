@@ -162,11 +162,11 @@ def _season_name(s) -> str:
     return SEASONS[s.season]
 
 
-#: The scoring categories of the end's score table, in the rules spec's order: ship sales (§6.2), fish
-#: cards that ran out (§5.1), roofs (§7), island majority and lace at each season's clean-up (§8.1-8.2), and
-#: the end (§10): coins, fish cards in hand, building cards; `other` for VP the ledger cannot name.
-CATEGORIES = ("ships", "fish ran out", "roofs", "island majority", "lace", "coins", "fish in hand",
-              "building cards", "other")
+#: The scoring categories VP are booked to (the rows of the end's score table): ship sales (§6.2), fish cards
+#: that ran out (§5.1), roofs (§7), island majority and lace at each season's clean-up (§8.1-8.2), and the
+#: end (§10): coins, fish cards in hand, building cards; `other` for VP the ledger cannot name.
+CATEGORIES = ("ships", "fish ran out", "roofs", "island majority", "lace", "coins at the end",
+              "fish in hand", "building cards", "other")
 #: The category of the VP each rule below books (the rest book coins only).
 _RULE_CATEGORY = {"_do_sell": "ships", "_continue_draws": "fish ran out", "_score_roof": "roofs",
                   "_score_island_majority": "island majority", "_continue_lace_pay": "lace"}
@@ -215,8 +215,8 @@ class _Ledger(ReferenceState):
         planned: list[Entry] = []
         for p, pl in enumerate(self.players):
             coins = pl.coins + pl.privilege
-            parts = [(0, pl.privilege, f"{pl.privilege} privilege turned into coins", "coins"),
-                     (coins // COINS_PER_VP, 0, f"{coins} coin{'' if coins == 1 else 's'}", "coins"),
+            parts = [(0, pl.privilege, f"{pl.privilege} privilege turned into coins", "coins at the end"),
+                     (coins // COINS_PER_VP, 0, f"{coins} coin{'' if coins == 1 else 's'}", "coins at the end"),
                      (HAND_CARD_VP * (sum(pl.hand_known) + sum(pl.hand_blind)),
                       0, f"{sum(pl.hand_known) + sum(pl.hand_blind)} fish card"
                          f"{'' if sum(pl.hand_known) + sum(pl.hand_blind) == 1 else 's'} in hand", "fish in hand")]
