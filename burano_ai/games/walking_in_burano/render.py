@@ -136,7 +136,9 @@ def render_lines(pos: dict[str, Any], width: int | None = None) -> list[str]:
         mark = "*" if pos["first_player"] == SEAT_LETTERS[p] else " "
         hand = " ".join(card_text(data, c) for c in s["hand"]) or "-"
         head = f"{SEAT_LETTERS[p]}{mark} coins {s['coins']} tokens {s['tokens']} houses {len(s['street'])}"
-        block = [head, f" hand {hand}"] if side_by_side else [f"{head}  hand {hand}"]
+        # two streets a row have 39 columns each: six cards in hand fit without the word
+        in_hand = f" hand {hand}" if len(hand) <= 33 else f" {hand}"
+        block = [head, in_hand] if side_by_side else [f"{head}  hand {hand}"]
         street = s["street"]
         for r in (2, 1, 0):
             block.append(f" L{r + 1} " + "".join(f"{card_text(data, h['floors'][r]):<7}" for h in street))
