@@ -159,3 +159,23 @@ def test_every_block_of_the_board_fits_the_window(live_server, page, game, playe
         assert len({round(y) for y in tops}) < len(tops), tops      # two palaces side by side somewhere
     screenshot(page, f"fits-{game}-{players}p-{width}")
     assert not errors, errors
+
+
+def test_the_misfit_check_finds_a_cut_text_and_a_page_too_wide(live_server, page):
+    """The check of every decision above can fail: a text run past its block's edge (the block's SVG cuts it
+    off) and a page wider than its window are reported."""
+    page.set_viewport_size({"width": 900, "height": 800})
+    page.goto(f"{live_server}/?kind=walking-in-burano&players=3&seed=3&seats=human,random,random")
+    page.wait_for_function("window.buranoPage().game && window.buranoPage().legal.length > 0")
+    assert page.evaluate(MISFITS) == []
+    page.evaluate("""() => {
+      const block = document.querySelector('#board svg.board-block[data-block="seat-B"]');
+      const t = document.createElementNS('http://www.w3.org/2000/svg', 'text');
+      t.setAttribute('x', 300); t.setAttribute('y', 40); t.textContent = 'characters left: woman 2, man 1';
+      block.appendChild(t);
+      const wide = document.createElement('div'); wide.style.flex = 'none'; wide.style.width = '1200px'; wide.textContent = 'x';
+      document.querySelector('#top').appendChild(wide);
+    }""")
+    misfits = page.evaluate(MISFITS)
+    assert any("cut off by block seat-B" in m for m in misfits), misfits
+    assert any(m.startswith("the page is") for m in misfits), misfits
