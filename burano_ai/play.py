@@ -637,40 +637,58 @@ class Table:
     def recap_lines(self, p: int, rows: int | None) -> list[str]:
         """The other seats' moves since seat `p`'s last one, for under the board on a terminal (the narration
         above has scrolled off an 80 x 24 screen by then): `last: B: C G>6 (take the 5 green ...)`, one line a
-        move in its words while they fit in a third of the `rows` left (at most 3, at least 1), else the move
-        texts of each seat's run (`last: B take m2, build pink@e5, done; C sail I3, done`), the latest kept
-        when even those do not fit. None on a pipe (every move was told as it came)."""
+        move in its words while they fit in a third of the `rows` left (at most 3, at least 1); else each
+        seat's run in brief words, a move's words without their detail after a colon (`last: B take the 2
+        blue from the centre and break them; C take the 8 pink from the centre to column 6`), in up to 3
+        lines while 2 rows stay for the choices (a 4-player Azul board leaves 5); else the move texts of each run
+        (`last: B take m2, build pink@e5, done; C sail I3, done`). The earliest runs give way to the latest
+        (`last: ...; D take ...`) when the lines do not fit. None on a pipe (every move was told as it came)."""
         if rows is None:
             return []
         s = self.session
         letter = SEAT_LETTERS[p]
         steps = s.record.steps
         mine = [i for i, step in enumerate(steps) if step.actor == letter]
-        moves = [step for step in steps[mine[-1] + 1 if mine else 0:] if not step.is_chance]
+        start = mine[-1] + 1 if mine else 0
+        moves = [(ply, step) for ply, step in enumerate(steps[start:], start) if not step.is_chance]
         if not moves:
             return []
         width = self.term.width
         budget = max(1, min(3, (rows - 2) // 3))
-        told = [s.narrate_parts(step, p)[0] for step in moves]
+        told = [s.narrate_parts(step, p)[0] for _ply, step in moves]
         if len(told) <= budget and all(len(text) + 8 <= width for text in told):
             return [f"  {'last:' if i == 0 else '     '} {text}" for i, text in enumerate(told)]
-        runs: list[list[str]] = []
-        for step, text in zip(moves, told):
-            short = text if step.move is None or not step.visible_to(letter) else step.move
-            if runs and runs[-1][0] == step.actor:
-                runs[-1].append(short)
-            else:
-                runs.append([step.actor, short if step.move is None or not step.visible_to(letter)
-                             else f"{step.actor} {short}"])
-        pieces = [", ".join(run[1:]) for run in runs]
+
+        def run_pieces(short_of) -> list[str]:
+            """Each seat's run of moves, `short_of(ply, step)` a move (a hidden one as the seat was told it)."""
+            runs: list[list[str]] = []
+            for (ply, step), text in zip(moves, told):
+                hidden = step.move is None or not step.visible_to(letter)
+                short = text if hidden else short_of(ply, step)
+                if runs and runs[-1][0] == step.actor:
+                    runs[-1].append(short)
+                else:
+                    runs.append([step.actor, short if hidden else f"{step.actor} {short}"])
+            return [", ".join(run[1:]) for run in runs]
 
         def wrapped(parts: list[str]) -> list[str]:
             return textwrap.wrap("; ".join(parts), width - 8, break_on_hyphens=False) or [""]
-        lines = wrapped(pieces)
-        while len(lines) > budget and len(pieces) > 1:     # the earliest seats' runs give way, not the latest
-            pieces = pieces[1:]
-            lines = wrapped(["...", *pieces])
-        return [f"  {'last:' if i == 0 else '     '} {line}" for i, line in enumerate(lines[-budget:])]
+
+        def recap(lines: list[str]) -> list[str]:
+            return [f"  {'last:' if i == 0 else '     '} {line}" for i, line in enumerate(lines)]
+        def latest(pieces: list[str], limit: int) -> list[str]:
+            """The runs wrapped, the earliest seats' giving way (not the latest) while over `limit` lines."""
+            lines = wrapped(pieces)
+            while len(lines) > limit and len(pieces) > 1:
+                pieces = pieces[1:]
+                lines = wrapped(["...", *pieces])
+            return lines
+        room = max(budget, min(3, rows - 2))
+        brief = latest(run_pieces(lambda ply, step: _brief_words(s.words[ply] if ply < len(s.words) else None)
+                                  or step.move), room)
+        if len(brief) <= room:
+            return recap(brief)
+        return recap(latest(run_pieces(lambda _ply, step: step.move), budget)[-budget:])
 
     def handover(self, p: int) -> None:
         """Hot-seat: clear the screen (and the scrollback) before the next person looks."""
@@ -888,6 +906,20 @@ class Table:
         for line in self.spec.describe_result(s.state):   # the tie-break, where it decided
             self.term.print(line, style="bold")
         self.term.print(f"the game record is saved to {self.record_path}")
+
+
+def _brief_words(words: str | None) -> str | None:
+    """A move's words without their detail: what follows the first colon outside brackets (`take the 3 blue
+    from factory 1 to column 2: 3 placed, 0 broken` -> `take the 3 blue from factory 1 to column 2`; a card's
+    `(pink L1: 3 passers-by)` is kept whole)."""
+    if words is None:
+        return None
+    depth = 0
+    for i, ch in enumerate(words):
+        depth += (ch in "([") - (ch in ")]")
+        if ch == ":" and depth == 0:
+            return words[:i]
+    return words
 
 
 def _runs(lines: list[str]) -> list[tuple[str, int]]:

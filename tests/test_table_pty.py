@@ -4,8 +4,11 @@ Seat A is typed (random legal moves, by their text) against random bots. At ever
 shows the prompt on its cursor row, no line the program wrote is wider than 80 columns (Azul's 4-player
 board cut its centre and its status line at 80), and when the bots moved since A's last decision their last
 move is on the screen: the narration has scrolled off under the redrawn board by then, so the `last:` line
-under the board recalls the moves (no game had such a line). Azul's centre and its keep step are on the
-screen. The first prompts of each game, and every prompt of the shorter games.
+under the board recalls the moves (no game had such a line), Azul's in words at every player count (with 4
+players it fell back to the move codes). Azul's centre and its keep step are on the
+screen; Walking in Burano's legend of what its cards show is on the screen at every player count (the 3-
+and 4-player boards showed template codes only). The first prompts of each game, and every prompt of the
+shorter games.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import sys
 import pytest
 
 from burano_ai.games import all_specs
+from burano_ai.play import _brief_words
 from burano_ai.session import GameSession
 from pty_helpers import CLI, ESCAPES, PROMPT, tty_env
 
@@ -60,15 +64,23 @@ def test_every_line_fits_80_columns_and_the_bots_last_move_stays_on_screen(tmp_p
                 assert f"centre {view['centre'] or '-'}" in "\n".join(rows), where
                 if view["phase"] == "keep":
                     assert f"A keeps a piece of column {view['keep']['column']}" in "\n".join(rows), where
+            if game == "walking-in-burano":   # what the cards show, at every player count (3-4 showed codes only)
+                shown = "\n".join(rows)
+                assert re.search(r"cards: (G|M|R)\d=", shown) and "W walker P plant F flower" in shown, where
+                assert players == 2 or "PLACEHOLDER cards:" in shown, where
             steps = shadow.record.steps
-            others = [s for s in steps[last_mine + 1:] if not s.is_chance and s.actor != "A"]
+            others = [(ply, s) for ply, s in enumerate(steps) if ply > last_mine and not s.is_chance and s.actor != "A"]
             if others:
-                last = others[-1]
+                ply, last = others[-1]
                 shown = last.move if last.visible_to("A") else None
                 on_screen = "\n".join(rows)
                 assert "last:" in on_screen, where
-                if shown is not None:
-                    assert shown in on_screen[on_screen.index("last:"):], (shown, where)
+                recap = " ".join(on_screen[on_screen.index("last:"):].split())
+                words = _brief_words(shadow.words[ply]) if shown is not None else None
+                if game == "azul-sintra":     # in words at every player count (4 players fell back to codes)
+                    assert words and words in recap, (shadow.words[ply], where)
+                elif shown is not None:       # in its brief words, or its text when they do not fit
+                    assert shown in recap or (words and words in recap), (shown, words, where)
                 recalled += 1
             legal = shadow.legal_moves(0)
             move = rng.choice(legal)

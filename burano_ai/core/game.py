@@ -142,10 +142,14 @@ class StepEffect:
     Attributes:
         text: the consequence as people read it ("B +2 coins (bumped from I2)").
         seen_by: the seats that may read it; None when every seat may.
+        points: the points it tells, as (seat, scoring category, points): the end's score table adds a
+            game's up by category (Burano, Goofspiel; the games whose final State has a `final_breakdown`
+            leave it empty).
     """
 
     text: str
     seen_by: tuple[int, ...] | None = None
+    points: tuple[tuple[int, str, float], ...] = ()
 
     def visible_to(self, seat: int | None) -> bool:
         """Whether `seat` (None: the umpire, who sees everything) may read this effect."""

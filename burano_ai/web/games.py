@@ -23,6 +23,7 @@ import json
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Sequence
 from typing import Any
 
 from burano_ai.core.errors import IllegalMoveError, OptionError
@@ -490,22 +491,31 @@ def seat_payload(game: LiveGame, seat: int) -> dict[str, Any]:
         returns = session.state.returns()   # the winners share the best return (the game's order of finish)
         payload["winners"] = [SEAT_LETTERS[i] for i, r in enumerate(returns) if r == max(returns)]
         payload["result_text"] = game.spec.describe_result(session.state)   # the tie-break named
-        payload["score_table"] = score_table(game.spec, session.state, session.record.result)
+        payload["score_table"] = score_table(game.spec, session.state, session.record.result, session.effects)
     return payload
 
 
-def score_table(spec, state, result: dict[str, Any] | None) -> dict[str, Any]:
+def score_table(spec, state, result: dict[str, Any] | None, effects: Sequence[Sequence[Any]] = ()) -> dict[str, Any]:
     """The end of a game as a table, as the terminal and the narration tell it: a row per seat in the order of
     finish (place, seat, each scoring category, the total, then the game's tie-break columns), for the web
-    page's result. The categories are the final scoring's (`State.final_breakdown`, where the game has one:
-    Azul, Walking in Burano, Venice 2099); points scored before it (Azul's windows and bonuses) are a column
-    of their own, so every row adds up to its total."""
+    page's result. The categories are those the game's narration scored points to (the public `effects` of
+    every step, `StepEffect.points`: Burano's ships, roofs, majorities, lace and final scoring, Goofspiel's
+    prizes), else the final scoring's (`State.final_breakdown`: Azul, Walking in Burano, Venice 2099); points
+    scored otherwise (Azul's windows and bonuses before its final scoring) are a column of their own, so every
+    row adds up to its total."""
     n = state.num_players
     scores = list(state.scores())
     columns = spec.score_columns(state)
     total_name, totals = columns[0]
+    parts: list[dict[str, float]] = [{} for _ in range(n)]
+    for step in effects:
+        for effect in step:
+            if effect.seen_by is None:     # public: the table is every seat's
+                for seat, category, points in effect.points:
+                    parts[seat][category] = parts[seat].get(category, 0) + points
     breakdown = getattr(state, "final_breakdown", None)
-    parts = [dict(breakdown(p)) for p in range(n)] if callable(breakdown) else [{} for _ in range(n)]
+    if not any(parts) and callable(breakdown):
+        parts = [dict(breakdown(p)) for p in range(n)]
     categories: list[str] = []
     for part in parts:
         categories += [k for k in part if k not in categories]

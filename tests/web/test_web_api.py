@@ -642,13 +642,15 @@ def test_the_web_replay_of_a_venice_seat_export(client):
 def test_a_finished_game_s_payload_has_the_score_table_per_category(game):
     """Issue 34, item 9: the web result was one line (`Game over. Scores: A 8, B 40; winner B`). The payload
     of a finished game carries the final scoring per seat and category in the order of finish, each row
-    adding up to its total, with the game's tie-break columns."""
+    adding up to its total, with the game's tie-break columns. Burano's and Goofspiel's tables showed totals
+    only: their categories are those the narration scored (Burano's rules categories, Goofspiel's prizes)."""
+    from burano_ai.games.burano.narration import CATEGORIES
     from burano_ai.session import GameSession
     from burano_ai.web.games import score_table
     spec = get_spec(game)
     session = GameSession(spec.min_players, 4, ["random"] * spec.min_players, game=game)
     session.advance()
-    table = score_table(spec, session.state, session.record.result)
+    table = score_table(spec, session.state, session.record.result, session.effects)
     assert [row["seat"] for row in table["rows"]] == session.record.result["order"]
     assert [row["place"] for row in table["rows"]] == list(range(1, spec.min_players + 1))
     assert table["winners"] == session.record.result["winners"]
@@ -660,5 +662,10 @@ def test_a_finished_game_s_payload_has_the_score_table_per_category(game):
         if table["categories"]:
             assert len(row["cells"]) == len(table["categories"])
             assert sum(float(c) for c in row["cells"]) == scores[p]
-    if hasattr(session.state, "final_breakdown"):
-        assert len(table["categories"]) >= 3, table
+    assert len(table["categories"]) >= 3, table
+    if game == "burano":      # the rules spec's categories (§5.1, §6.2, §7, §8, §10), no VP unnamed
+        assert set(table["categories"]) <= set(CATEGORIES) - {"other"}, table
+    if game == "goofspiel":   # a category per prize, the points where its taker's row is
+        for row in table["rows"]:
+            won = session.state.won["ABCDE".index(row["seat"])]
+            assert {k for k, c in zip(table["categories"], row["cells"]) if c != "0"} == {f"prize {c}" for c in won}

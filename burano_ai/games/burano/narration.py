@@ -43,7 +43,8 @@ _ORDINALS = ("first", "second", "third", "fourth")
 class Entry:
     """One booking: seat `seat` gained (or paid, negative) `vp` and `coins` because of `reason`.
 
-    `group` is "final" for the end-of-game scoring (told one line per seat), else "".
+    `group` is "final" for the end-of-game scoring (told one line per seat), else "". `category` is the
+    scoring category of its VP, as the end's score table heads it (`CATEGORIES`).
     """
 
     seat: int
@@ -51,6 +52,7 @@ class Entry:
     coins: int
     reason: str
     group: str = ""
+    category: str = "other"
 
 
 def amounts(vp: int, coins: int) -> str:
@@ -161,6 +163,15 @@ def _season_name(s) -> str:
     return SEASONS[s.season]
 
 
+#: The scoring categories VP are booked to (the rows of the end's score table): ship sales (§6.2), fish cards
+#: that ran out (§5.1), roofs (§7), island majority and lace at each season's clean-up (§8.1-8.2), and the
+#: end (§10): coins, fish cards in hand, building cards; `other` for VP the ledger cannot name.
+CATEGORIES = ("ships", "fish ran out", "roofs", "island majority", "lace", "coins at the end",
+              "fish in hand", "building cards", "other")
+#: The category of the VP each rule below books (the rest book coins only).
+_RULE_CATEGORY = {"_do_sell": "ships", "_continue_draws": "fish ran out", "_score_roof": "roofs",
+                  "_score_island_majority": "island majority", "_continue_lace_pay": "lace"}
+
 #: The reference model's methods that change VP or coins, and how each names its reason.
 _RULES: dict[str, Callable[..., Reason]] = {
     "_pay_move": _move_cost,
@@ -186,16 +197,16 @@ class _Ledger(ReferenceState):
 
     def start_books(self) -> None:
         self.entries = []
-        self._reasons: list[Reason] = []
+        self._reasons: list[tuple[str, Reason]] = []    # (the rule's name, its reason) of the rules running
         self._mark = [(pl.vp, pl.coins) for pl in self.players]
 
     def _book(self) -> None:
         """Book the changes since the last booking to the innermost rule running."""
-        reason = self._reasons[-1] if self._reasons else (lambda p: "")
+        rule, reason = self._reasons[-1] if self._reasons else ("", lambda p: "")
         for p, pl in enumerate(self.players):
             vp, coins = pl.vp - self._mark[p][0], pl.coins - self._mark[p][1]
             if vp or coins:
-                self.entries.append(Entry(p, vp, coins, reason(p)))
+                self.entries.append(Entry(p, vp, coins, reason(p), category=_RULE_CATEGORY.get(rule, "other")))
         self._mark = [(pl.vp, pl.coins) for pl in self.players]
 
     def _final_scoring(self) -> None:
@@ -205,11 +216,11 @@ class _Ledger(ReferenceState):
         planned: list[Entry] = []
         for p, pl in enumerate(self.players):
             coins = pl.coins + pl.privilege
-            parts = [(0, pl.privilege, f"{pl.privilege} privilege turned into coins"),
-                     (coins // COINS_PER_VP, 0, f"{coins} coin{'' if coins == 1 else 's'}"),
+            parts = [(0, pl.privilege, f"{pl.privilege} privilege turned into coins", "coins at the end"),
+                     (coins // COINS_PER_VP, 0, f"{coins} coin{'' if coins == 1 else 's'}", "coins at the end"),
                      (HAND_CARD_VP * (sum(pl.hand_known) + sum(pl.hand_blind)),
                       0, f"{sum(pl.hand_known) + sum(pl.hand_blind)} fish card"
-                         f"{'' if sum(pl.hand_known) + sum(pl.hand_blind) == 1 else 's'} in hand")]
+                         f"{'' if sum(pl.hand_known) + sum(pl.hand_blind) == 1 else 's'} in hand", "fish in hand")]
             for c in pl.buildings:
                 name, fam, arg = buildings.BUILDING_CARDS[c]
                 vp = 0
@@ -224,8 +235,8 @@ class _Ledger(ReferenceState):
                     vp = buildings.COLLECTOR_VP_PER_CARD * len(pl.buildings)
                 elif fam == buildings.MONUMENT:
                     vp = buildings.MONUMENT_VP
-                parts.append((vp, 0, name))
-            planned += [Entry(p, vp, coins, why, "final") for vp, coins, why in parts if vp or coins]
+                parts.append((vp, 0, name, "building cards"))
+            planned += [Entry(p, vp, coins, why, "final", category) for vp, coins, why, category in parts if vp or coins]
         super()._final_scoring()
         for p, pl in enumerate(self.players):
             mine = [e for e in planned if e.seat == p]
@@ -241,7 +252,7 @@ def _wrap(name: str, reason: Callable[..., Reason]) -> None:
 
     def booked(self, *args):
         self._book()
-        self._reasons.append(reason(self, *args))
+        self._reasons.append((name, reason(self, *args)))
         try:
             return base(self, *args)
         finally:
@@ -289,27 +300,36 @@ def step_entries(before, after, action: int | None = None) -> list[Entry]:
 def format_entries(entries: list[Entry], totals: list[int] | None = None) -> list[str]:
     """The bookings as lines: ``B +2 coins (worker bumped from I2)``, changes of one seat for one reason
     added up; the final scoring as one line per seat, with its VP in all (`totals`)."""
+    return [text for text, _points in told_entries(entries, totals)]
+
+
+def told_entries(entries: list[Entry], totals: list[int] | None = None
+                 ) -> list[tuple[str, tuple[tuple[int, str, float], ...]]]:
+    """`format_entries`' lines, each with the VP it tells as (seat, category, VP) (`StepEffect.points`)."""
     merged: list[Entry] = []
     for e in entries:
-        same = next((m for m in merged if (m.seat, m.reason, m.group) == (e.seat, e.reason, e.group)), None)
+        key = (e.seat, e.reason, e.group, e.category)
+        same = next((m for m in merged if (m.seat, m.reason, m.group, m.category) == key), None)
         if same is None:
-            merged.append(Entry(e.seat, e.vp, e.coins, e.reason, e.group))
+            merged.append(Entry(e.seat, e.vp, e.coins, e.reason, e.group, e.category))
         else:
             same.vp += e.vp
             same.coins += e.coins
-    lines = []
+    told: list[tuple[str, tuple[tuple[int, str, float], ...]]] = []
     for e in merged:
         if e.group or not (e.vp or e.coins):
             continue
-        lines.append(f"{SEAT_LETTERS[e.seat]} {amounts(e.vp, e.coins)}" + (f" ({e.reason})" if e.reason else ""))
+        told.append((f"{SEAT_LETTERS[e.seat]} {amounts(e.vp, e.coins)}" + (f" ({e.reason})" if e.reason else ""),
+                     ((e.seat, e.category, e.vp),) if e.vp else ()))
     seats = sorted({e.seat for e in merged if e.group == "final"})
     for p in seats:
         mine = [e for e in merged if e.group == "final" and e.seat == p]
         parts = ", ".join(f"{amounts(e.vp, e.coins)} ({e.reason})" for e in mine)
         total = sum(e.vp for e in mine)
         end = f": {total:+d} VP" + (f", {totals[p]} VP in all" if totals is not None else "")
-        lines.append(f"final scoring {SEAT_LETTERS[p]}: {parts}{end}")
-    return lines
+        told.append((f"final scoring {SEAT_LETTERS[p]}: {parts}{end}",
+                     tuple((p, e.category, e.vp) for e in mine if e.vp)))
+    return told
 
 
 #: The order of finish's keys after VP (rules §10, `scoring.finishing_key`), as people name them.
@@ -345,8 +365,9 @@ def describe_result(state) -> list[str]:
 
 def step_effects(before, after, action: int | None = None) -> list[StepEffect]:
     """Every VP and coin change of the step from `before` to `after` with its reason, the final scoring
-    per seat, and at the end the result with its tie-break: all public (see the module docstring)."""
+    per seat, and at the end the result with its tie-break: all public (see the module docstring). Each
+    effect carries the VP it tells by scoring category (`StepEffect.points`), for the end's score table."""
     entries = step_entries(before, after, action)
     totals = [seat["vp"] for seat in after.to_dict()["seats"]] if after.is_terminal() else None
-    lines = format_entries(entries, totals) + describe_result(after)
-    return [StepEffect(line) for line in lines]
+    return [StepEffect(text, points=points) for text, points in told_entries(entries, totals)] + \
+        [StepEffect(line) for line in describe_result(after)]

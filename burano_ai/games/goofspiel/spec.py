@@ -137,7 +137,8 @@ class GoofspielSpec(Declaration):
     def step_effects(self, before, after, action: int | None = None):
         """Each round the step resolves, in words: ``prize 7: A bid 9, B bid 5; A takes it (A +7 points)``
         or ``...; tied, nobody takes it``; the last round (played by itself) too; then the result. The
-        bids of a round are told only when its last bid reveals them all (a public step)."""
+        bids of a round are told only when its last bid reveals them all (a public step). A prize taken
+        carries its points (`StepEffect.points`: the category `prize 7`), for the end's score table."""
         from burano_ai.core.game import StepEffect
         from burano_ai.core.people import result_lines
         old, new = before.to_dict(), after.to_dict()
@@ -159,7 +160,8 @@ class GoofspielSpec(Declaration):
             best = max(bids)
             if bids.count(best) == 1:
                 winner = SEAT_LETTERS[bids.index(best)]
-                effects.append(StepEffect(f"prize {prize}: {told}; {winner} takes it ({winner} +{prize} point{'s' if prize != 1 else ''})"))
+                effects.append(StepEffect(f"prize {prize}: {told}; {winner} takes it ({winner} +{prize} point{'s' if prize != 1 else ''})",
+                                          points=((bids.index(best), f"prize {prize}", prize),)))
             else:
                 effects.append(StepEffect(f"prize {prize}: {told}; tied, nobody takes it"))
         return effects + [StepEffect(line) for line in result_lines(self, after)]

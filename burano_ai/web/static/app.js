@@ -448,13 +448,17 @@ function renderResult(res, p) {
   const t = p.score_table;
   const won = (p.winners || []).join(" and ");
   if (!t) { res.textContent = `Game over. Scores: ${p.scores.map((s, i) => app.letters[i] + " " + s).join(", ")}; winner ${won}`; return; }
-  const head = ["", "seat", ...t.categories, t.total, ...t.extra];
-  const rows = t.rows.map(r => `<tr class="${(t.winners || []).includes(r.seat) ? "winner" : ""}"><td>${r.place}</td>` +
-    `<td>${esc(r.seat)}${r.seat === p.seat ? " (you)" : ""}</td>` +
-    r.cells.map(c => `<td class="num">${esc(c)}</td>`).join("") + `<td class="num total">${esc(r.total)}</td>` +
-    r.extra.map(c => `<td class="num">${esc(c)}</td>`).join("") + "</tr>").join("");
+  // A column per seat in the order of finish, a row per category, then the total and the tie-break columns
+  // (as a board game's score pad: 2-5 seats fit the side panel however many categories the game scores).
+  const wins = (r) => (t.winners || []).includes(r.seat) ? ' class="winner"' : "";
+  const head = `<th scope="col"></th>` + t.rows.map(r => `<th scope="col"${wins(r)}>${r.place}. ${esc(r.seat)}${r.seat === p.seat ? " (you)" : ""}</th>`).join("");
+  const line = (name, cells, cls) => `<tr${cls ? ` class="${cls}"` : ""}><th scope="row">${esc(name)}</th>` +
+    cells.map((c, i) => `<td class="num"${wins(t.rows[i])}>${esc(c)}</td>`).join("") + "</tr>";
+  const rows = t.categories.map((name, k) => line(name, t.rows.map(r => r.cells[k]))).join("") +
+    line(t.total, t.rows.map(r => r.total), "total") +
+    t.extra.map((name, k) => line(name, t.rows.map(r => r.extra[k]))).join("");
   res.innerHTML = `<div class="result-title">Game over: ${esc(won)} win${(p.winners || []).length > 1 ? "" : "s"}</div>` +
-    `<table class="score-table"><thead><tr>${head.map(h => `<th>${esc(h)}</th>`).join("")}</tr></thead><tbody>${rows}</tbody></table>` +
+    `<table class="score-table"><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table>` +
     (p.result_text || []).map(line => `<div class="result-line">${esc(line)}</div>`).join("");
 }
 

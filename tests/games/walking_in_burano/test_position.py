@@ -356,6 +356,17 @@ def test_the_board_fits_80_by_24_and_names_the_placeholder(players):
             assert SPEC.render(s.to_dict(seat), 80).rstrip("\n").split("\n") == lines
 
 
+@pytest.mark.parametrize("players", [3, 4])
+def test_six_cards_in_hand_are_all_on_the_board_with_streets_two_a_row(players):
+    """Two streets a row have 39 columns each: a hand of six cards (three kept, three just taken) was cut
+    at the 39th column, its last card lost."""
+    view = next(positions(players, seed=1, every=25)).to_dict(0)
+    view["seats"][0]["hand"] = [10, 11, 12, 13, 14, 15]
+    view["seats"][1]["hand"] = [66, 67, 68, "L3?", "L3?", "L2?"]
+    text = "\n".join(render_lines(view))
+    assert "10BG3 11BG4 12YG1 13YG2 14YG3 15YG4" in text and "66OR3 67OR4 68UR1 L3? L3? L2?" in text, text
+
+
 def test_a_seeded_new_position_is_a_dealt_start_the_game_plays_from():
     for n in (2, 3, 4):
         pos = new_position(n, seed=5)

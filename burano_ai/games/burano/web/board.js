@@ -45,8 +45,11 @@ const BLOCKS = {   // block -> [viewBox, flex grow]: the island gets most of the
   sea: [[0, 0, 428, 406], 1],
   town: [[0, 0, 380, 472], 0],
 };
-const PANEL_W = 588, PANEL_MIN_H = 282;
-const FACT_CHARS = 58;   // a seat's fact line wraps at this many characters (12-unit text in 402 units)
+// A seat's panel is 440 units wide, as Azul's and Walking in Burano's: at 900 px (892 px of board) two stand
+// side by side. Its title, then the VP, coins and privilege chips, the ring beside the pyramid and the cubes,
+// the roof tiles, then the facts across the panel.
+const PANEL_W = 440, PANEL_MIN_H = 400;
+const FACT_CHARS = 58;   // a seat's fact line wraps at this many characters (12-unit text in 416 units)
 function panelBox(i, h) { return [0, 0, PANEL_W, h || PANEL_MIN_H]; }
 
 function esc(s) { return String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;"); }
@@ -291,7 +294,7 @@ function seatFacts(seat) {
     `boat ${seat.boat} · islands ${islands} · workshop ${(seat.workshop || []).length}`,
   ].flatMap(line => wrap(line, FACT_CHARS));
 }
-const FACTS_Y = 196, FACT_LINE = 18;
+const FACTS_Y = 324, FACT_LINE = 18;
 function panelHeight(seat) { return Math.max(PANEL_MIN_H, FACTS_Y + seatFacts(seat).length * FACT_LINE + 4); }
 
 function drawSeat(v, p, opts) {
@@ -305,11 +308,11 @@ function drawSeat(v, p, opts) {
   s += `<g data-subregion="title">` + txt(x0 + 14, y0 + 19, `${L} · ${SEAT_NAMES[p]}${me ? " (you)" : ""}${v.first_player === L ? " · 1st" : ""}${v.actor === L ? " ◀" : ""}`, "seat-title") +
        (who ? txt(x0 + 14, y0 + 37, who, "small seat-who") : "") + "</g>";
   // VP, coins and privilege: one chip each (each is marked on its own when it changes)
-  const chip = (key, x, w, label, cls) => `<g class="chip ${cls || ""}"${keyAttr(key)}><rect x="${x}" y="${y0 + 4}" width="${w}" height="22" rx="4" class="chip-bg"/>${txt(x + w / 2, y0 + 20, label, "seat-stats", 'text-anchor="middle"')}</g>`;
-  s += `<g data-subregion="stats">` + chip("vp:" + L, x0 + PANEL_W - 338, 72, `VP ${seat.vp}`) + chip("coins:" + L, x0 + PANEL_W - 260, 90, `coins ${seat.coins}`) +
-       chip("priv:" + L, x0 + PANEL_W - 164, 156, `privilege ${seat.privilege}`, "priv") + "</g>";
+  const chip = (key, x, w, label, cls) => `<g class="chip ${cls || ""}"${keyAttr(key)}><rect x="${x}" y="${y0 + 44}" width="${w}" height="22" rx="4" class="chip-bg"/>${txt(x + w / 2, y0 + 60, label, "seat-stats", 'text-anchor="middle"')}</g>`;
+  s += `<g data-subregion="stats">` + chip("vp:" + L, x0 + 14, 72, `VP ${seat.vp}`) + chip("coins:" + L, x0 + 92, 90, `coins ${seat.coins}`) +
+       chip("priv:" + L, x0 + 188, 132, `privilege ${seat.privilege}`, "priv") + "</g>";
   // ring
-  const cx = x0 + 88, cy = y0 + 128, R = 62;
+  const cx = x0 + 88, cy = y0 + 150, R = 62;
   s += `<g data-subregion="ring"${keyAttr("ring:" + L)}><circle cx="${cx}" cy="${cy}" r="${R + 14}" class="ring-bg"/>`;
   const houses = ringHouses(seat.ring);
   for (let sec = 1; sec <= 12; sec++) {
@@ -326,7 +329,7 @@ function drawSeat(v, p, opts) {
   s += txt(cx, cy - 3, `ring ${seat.ring.workers}`, "small", 'text-anchor="middle"') + txt(cx, cy + 13, `off ${10 - seat.ring.workers}`, "small", 'text-anchor="middle"');
   s += "</g>";
   // pyramid
-  const px = x0 + 178, py = y0 + 44;
+  const px = x0 + 178, py = y0 + 72;
   s += `<g data-subregion="pyramid">` + txt(px, py + 10, "pyramid", "small");
   if (seat.pyramid === null || seat.pyramid === undefined) {
     s += `<rect x="${px}" y="${py + 16}" width="108" height="108" class="hidden-pyr"${keyAttr("pyrhidden:" + L)}/>` + txt(px + 54, py + 58, "secret", "small", 'text-anchor="middle"') +
@@ -346,7 +349,7 @@ function drawSeat(v, p, opts) {
   }
   s += "</g>";
   // preparation area and reserve
-  const qx = x0 + 300, qy = y0 + 44;
+  const qx = x0 + 300, qy = y0 + 72;
   s += `<g data-subregion="cubes">` + txt(qx, qy + 10, "prep", "small");
   const prep = [];
   counts(seat.prep).forEach(([c, n]) => { for (let i = 0; i < n; i++) prep.push(c); });
@@ -354,16 +357,16 @@ function drawSeat(v, p, opts) {
     const c = prep[i];
     s += `<rect x="${qx + i * 26}" y="${qy + 16}" width="22" height="22" rx="3" class="prep-slot" ${c ? fillOf(c) : 'fill="none"'}${keyAttr(c ? `prep:${L}:${c}` : `prepslot:${L}:${i}`)}/>`;
   }
-  s += txt(qx + 90, qy + 10, "reserve", "small");
+  s += txt(qx, qy + 58, "reserve", "small");
   const reserve = seat.reserve;
   ["pink", "blue", "yellow", "green", "orange", "white"].forEach((c, i) => {
     const n = reserve ? (reserve[c] || 0) : null;
-    const x = qx + 90 + (i % 3) * 32, y = qy + 16 + Math.floor(i / 3) * 25;
+    const x = qx + (i % 3) * 32, y = qy + 64 + Math.floor(i / 3) * 25;
     s += `<g${keyAttr(`res:${L}:${c}`)} class="res"><rect x="${x}" y="${y}" width="28" height="22" rx="3" ${fillOf(c)} class="res-cube"/>${txt(x + 14, y + 16, n === null ? "?" : n, "small", 'text-anchor="middle"')}</g>`;
   });
   s += "</g>";
   // roof slots: the tile's two fields, its kind below them
-  const rx = x0 + 300, ry = y0 + 112;
+  const rx = x0 + 14, ry = y0 + 234;
   s += `<g data-subregion="roofs">` + txt(rx, ry + 10, "roof tiles", "small");
   (seat.roof_slots || []).forEach((t, i) => {
     const x = rx + i * 94, y = ry + 16;
@@ -375,8 +378,8 @@ function drawSeat(v, p, opts) {
   s += "</g>";
   // text facts
   const lines = seatFacts(seat);
-  s += `<g data-subregion="facts"${keyAttr("facts:" + L)}><rect x="${x0 + 174}" y="${y0 + FACTS_Y - 14}" width="${PANEL_W - 180}" height="${lines.length * FACT_LINE + 4}" class="facts-bg"/>`;
-  lines.forEach((line, i) => { s += txt(x0 + 178, y0 + FACTS_Y + i * FACT_LINE, line, "fact"); });
+  s += `<g data-subregion="facts"${keyAttr("facts:" + L)}><rect x="${x0 + 10}" y="${y0 + FACTS_Y - 14}" width="${PANEL_W - 16}" height="${lines.length * FACT_LINE + 4}" class="facts-bg"/>`;
+  lines.forEach((line, i) => { s += txt(x0 + 14, y0 + FACTS_Y + i * FACT_LINE, line, "fact"); });
   s += "</g>";
   return s + "</g>";
 }

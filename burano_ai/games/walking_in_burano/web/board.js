@@ -65,12 +65,14 @@ function cardTitle(data, c) {
   const [col] = data.cards[c];
   return `card ${c}: L${levelOf(c)} ${(data.colours || [])[col] || col} ${symbolLines(data, c).filter(Boolean).join(" ")}`;
 }
-// One card face, w x h at (x, y): its id top left, two lines of symbols.
-function card(data, c, x, y, w, h, key) {
+// One card face, w x h at (x, y): its id top left, two lines of symbols (the first beside the id on a
+// market card, under it on a narrow card of a hand or a street: `tall`, 48 units high).
+function card(data, c, x, y, w, h, key, tall) {
   const [top, bottom] = symbolLines(data, c);
+  const first = tall ? txt(x + 4, y + 28, top, 12) : txt(x + 10 + 7 * String(c).length, y + 14, top, 12);
   return `<g class="wib-card"${keyAttr(key)}><title>${esc(cardTitle(data, c))}</title>` +
     `<rect x="${x}" y="${y}" width="${w}" height="${h}" rx="4" fill="${cardFill(data, c)}" stroke="#4a4234"/>` +
-    txt(x + 4, y + 14, `${c}`, 12, 'font-weight="bold"') + txt(x + 10 + 7 * String(c).length, y + 14, top, 12) +
+    txt(x + 4, y + 14, `${c}`, 12, 'font-weight="bold"') + first +
     (bottom ? txt(x + 4, y + h - 5, bottom, 12) : "") + "</g>";
 }
 function cardBack(level, x, y, w, h, key, label) {
@@ -163,48 +165,51 @@ function drawTable(v, data) {
 }
 
 // -- a street --------------------------------------------------------------------------------------
-const SEAT_W = 600, SEAT_H = 330, HOUSE_W = 86, END_W = 46, FLOOR_H = 44, STREET_X = 12, STREET_Y = 116;
+// 440 units wide, as Azul's palaces: at 900 px (892 px of board) two streets stand side by side. Cards in
+// a hand or a house are narrow and tall (id, then two lines of symbols), so that six cards in hand and
+// five houses with a new-house end at each side fit.
+const SEAT_W = 440, SEAT_H = 362, HOUSE_W = 80, END_W = 40, FLOOR_H = 52, STREET_X = 12, STREET_Y = 128;
+const HAND_W = 64, HAND_DX = 68, CARD_H = 48;
 function drawSeat(v, p, data, opts) {
   const seat = v.seats[p], L = LETTERS[p];
   const you = opts.seat === p || v.view === L;
   let s = `<g data-region="seat-${L}" data-box="0,0,${SEAT_W},${SEAT_H}">`;
   s += `<rect x="4" y="4" width="${SEAT_W - 8}" height="${SEAT_H - 8}" rx="8" fill="none" stroke="${SEAT_FILL[p]}" stroke-width="${v.to_move === L ? 5 : 2}"/>`;
   const name = (opts.seatNames && opts.seatNames[p]) || "";
-  s += txt(14, 26, `${L}${you ? " (you)" : ""}${name ? " " + name : ""}${v.to_move === L ? " - to move" : ""}`.slice(0, 40), 15, `font-weight="bold" fill="${SEAT_FILL[p]}"`);
-  s += `<g${keyAttr(`coins:${L}`)}>` + txt(330, 26, `coins ${seat.coins}`, 14, 'font-weight="bold"') + "</g>";
-  s += `<g${keyAttr(`tokens:${L}`)}>` + txt(430, 26, `tokens ${seat.tokens}`, 14, 'font-weight="bold"') + "</g>";
+  s += txt(14, 26, `${L}${you ? " (you)" : ""}${name ? " " + name : ""}${v.to_move === L ? " - to move" : ""}`.slice(0, 26), 15, `font-weight="bold" fill="${SEAT_FILL[p]}"`);
+  s += `<g${keyAttr(`coins:${L}`)}>` + txt(272, 26, `coins ${seat.coins}`, 14, 'font-weight="bold"') + "</g>";
+  s += `<g${keyAttr(`tokens:${L}`)}>` + txt(352, 26, `tokens ${seat.tokens}`, 14, 'font-weight="bold"') + "</g>";
   // the hand (another seat's pooled cards as backs: their identity is hidden, WD-27)
-  s += `<g${keyAttr(`handbox:${L}`)}><rect x="10" y="38" width="${SEAT_W - 20}" height="66" rx="5" fill="#fbf8f0" stroke="#c9bfa8"/>` +
-       txt(16, 54, "hand", 12, 'fill="#666"') + (seat.pool.length ? txt(SEAT_W - 16, 54, `pooled: ${seat.pool.join(" ")}`.slice(0, 44), 12, 'text-anchor="end" fill="#666"') : "") + "</g>";
+  s += `<g${keyAttr(`handbox:${L}`)}><rect x="10" y="36" width="${SEAT_W - 20}" height="82" rx="5" fill="#fbf8f0" stroke="#c9bfa8"/>` +
+       txt(16, 51, "hand", 12, 'fill="#666"') + (seat.pool.length ? txt(SEAT_W - 16, 51, `pooled: ${seat.pool.join(" ")}`.slice(0, 44), 12, 'text-anchor="end" fill="#666"') : "") + "</g>";
   seat.hand.forEach((c, i) => {
-    const x = 16 + i * 94;
-    if (typeof c === "number") s += card(data, c, x, 58, 88, 42, `hand:${L}:${c}`);
-    else s += cardBack(Number(String(c)[1]), x, 58, 88, 42, `hand:${L}:${c}#${i}`);
+    const x = 16 + i * HAND_DX;
+    if (typeof c === "number") s += card(data, c, x, 60, HAND_W, CARD_H, `hand:${L}:${c}`, true);
+    else s += cardBack(Number(String(c)[1]), x, 60, HAND_W, CARD_H, `hand:${L}:${c}#${i}`);
   });
-  // the street: new-house ends left and right, the houses (L3 on top), the characters under them
-  const n = seat.street.length, width = END_W * 2 + 8 + n * HOUSE_W;
-  const x0 = STREET_X + Math.max(0, (SEAT_W - 24 - Math.max(width, END_W * 2 + 8)) / 2);
+  // the street: new-house ends left and right while it has room, the houses (L3 on top), the characters
+  const n = seat.street.length, ends = n < 5, width = (ends ? 2 * (END_W + 4) : 0) + n * HOUSE_W;
+  const x0 = STREET_X + Math.max(0, (SEAT_W - 24 - width) / 2), hx = x0 + (ends ? END_W + 4 : 0);
   const endBox = (x, key, label) => `<g class="wib-end"${keyAttr(key)}><rect x="${x}" y="${STREET_Y}" width="${END_W}" height="${3 * FLOOR_H}" rx="5" fill="#fff" stroke="#8a7f6a" stroke-dasharray="5 3"/>` +
     txt(x + END_W / 2, STREET_Y + 3 * FLOOR_H / 2 - 4, "new", 12, 'text-anchor="middle" fill="#666"') +
     txt(x + END_W / 2, STREET_Y + 3 * FLOOR_H / 2 + 12, label, 12, 'text-anchor="middle" fill="#666"') + "</g>";
-  if (n < 5) s += endBox(x0, `new:${L}:left`, "left");
+  if (ends) s += endBox(x0, `new:${L}:left`, "left");
   seat.street.forEach((h, j) => {
-    const x = x0 + END_W + 4 + j * HOUSE_W;
+    const x = hx + j * HOUSE_W;
     s += `<g class="wib-house"${keyAttr(`house:${L}:${j}`)}><rect x="${x}" y="${STREET_Y - 2}" width="${HOUSE_W - 4}" height="${3 * FLOOR_H + 28}" rx="5" fill="${h.pending ? "#fff4c8" : "#efe9dc"}" stroke="#8a7f6a"/>`;
     [3, 2, 1].forEach((lv, row) => {
       const f = h.floors[lv - 1], y = STREET_Y + row * FLOOR_H;
       if (f === "S") s += `<rect x="${x + 3}" y="${y + 2}" width="${HOUSE_W - 10}" height="${FLOOR_H - 4}" rx="3" fill="#fff" stroke="#777" stroke-dasharray="2 2"/>` + txt(x + HOUSE_W / 2 - 2, y + FLOOR_H / 2 + 5, "scaffold", 12, 'text-anchor="middle" fill="#555"');
-      else if (f !== null) s += card(data, f, x + 3, y + 2, HOUSE_W - 10, FLOOR_H - 4, null);
+      else if (f !== null) s += card(data, f, x + 3, y + 2, HOUSE_W - 10, FLOOR_H - 4, null, true);
     });
     const who = h.character ? h.character : (h.pending ? "waiting" : "");
     s += txt(x + HOUSE_W / 2 - 2, STREET_Y + 3 * FLOOR_H + 20, `${j + 1}${who ? " " + who : ""}`, 12, 'text-anchor="middle" font-weight="bold"') + "</g>";
   });
-  if (n < 5) s += endBox(x0 + END_W + 8 + n * HOUSE_W, `new:${L}:right`, "right");
-  else s += endBox(x0 + END_W + 8 + n * HOUSE_W, null, "full");
+  if (ends) s += endBox(hx + n * HOUSE_W + 4, `new:${L}:right`, "right");
   const ey = STREET_Y + 3 * FLOOR_H + 40;
   s += `<g class="wib-button"${keyAttr(`end:${L}`)}><rect x="${SEAT_W - 150}" y="${ey}" width="136" height="26" rx="5" fill="#fff" stroke="#6d6350"/>` +
        txt(SEAT_W - 82, ey + 18, "end building", 13, 'text-anchor="middle"') + "</g>";
-  s += txt(14, ey + 18, `placed this turn: ${v.to_move === L ? v.placed : 0}`, 12, 'fill="#666"');
+  s += txt(14, ey + 18, `placed this turn: ${v.to_move === L ? v.placed : 0}${ends ? "" : " - street full"}`, 12, 'fill="#666"');
   return s + "</g>";
 }
 
