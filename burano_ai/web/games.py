@@ -18,6 +18,7 @@ made it is answered, and a restarted server restores every kept game (`GameHub`,
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import threading
@@ -50,6 +51,12 @@ LOCK_WAIT = 5.0
 #: steps since the seat's last decision are more, up to MAX_MARKED_STEPS).
 MARKED_STEPS = 30
 MAX_MARKED_STEPS = 150
+
+
+def payload_json(payload: Any) -> str:
+    """A payload as its HTTP answer and event-stream data carry it (compact, UTF-8 text, no NaN: what
+    Starlette's JSONResponse writes)."""
+    return json.dumps(payload, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
 
 
 def view_changes(before: Any, after: Any, path: tuple = ()) -> list[list[Any]]:
@@ -207,6 +214,9 @@ class LiveGame:
         # versions from the last run, so it counts on from the clock's milliseconds, past any of those
         self.version = 0 if saved is None else int(time.time() * 1000)
         self.snapshots: dict[int, dict[str, Any]] = {}
+        self._texts: dict[int, tuple[dict[str, Any], str]] = {}   # seat -> (snapshot, its JSON), made on demand
+        self._batching = False   # within `_one_refresh`: a refresh asked is made once, at the block's end
+        self._stale = False
         self.logs: dict[int, list[str]] = {seat: [] for seat in self.session.humans()}
         self.thinking: int | None = None
         self.closed = False
@@ -299,10 +309,40 @@ class LiveGame:
         return to_move if to_move >= 0 and to_move not in self.session.humans() else None
 
     def _refresh(self) -> None:
+        if self._batching:
+            self._stale = True
+            return
         snapshots = {seat: seat_payload(self, seat) for seat in self.session.humans()}
         self.snapshots = snapshots
         self.version += 1
         self.updates.notify()
+
+    @contextlib.contextmanager
+    def _one_refresh(self):
+        """The refreshes asked within the block (one per step, one for a bot starting) are made once, at its
+        end: a move that resolves chance and starts the bots builds each seat's payload once, not per step
+        (called with the lock held)."""
+        if self._batching:
+            yield
+            return
+        self._batching, self._stale = True, False
+        try:
+            yield
+        finally:
+            self._batching = False
+            if self._stale:
+                self._refresh()
+
+    def snapshot_json(self, seat: int, snapshot: dict[str, Any] | None = None) -> str:
+        """`snapshot` (default: the seat's current one) as JSON text, encoded once however many requests and
+        event streams send it (readers on any thread: a race encodes it twice, the same text)."""
+        snapshot = self.snapshots[seat] if snapshot is None else snapshot
+        cached = self._texts.get(seat)
+        if cached is not None and cached[0] is snapshot:
+            return cached[1]
+        text = payload_json(snapshot)
+        self._texts[seat] = (snapshot, text)
+        return text
 
     def _rebuild_logs(self) -> None:
         for seat in self.logs:
@@ -344,10 +384,18 @@ class LiveGame:
                     step = self.session.bot_move()
                     if self.closed:      # stopped for the server's end or a forgetting: not kept, not shown
                         continue
-                    if step is not None:
-                        self._on_step(step, len(self.session.record.steps))
-                    self._advance_chance()
-                    self._save()
+                    # the pages see the step, the chance after it and who is to think next in one refresh
+                    with self._one_refresh():
+                        if step is not None:
+                            self._on_step(step, len(self.session.record.steps))
+                        self._advance_chance()
+                        self._save()
+                        following = None if self._halt.is_set() or self.closed else self._bot_to_move()
+                        self.thinking = following
+                        if following is None:   # the thread's end, decided with the lock held
+                            self._running = False
+                            self._refresh()
+                            return
                 except Exception as exc:   # a bot failing is shown on the page, not lost in a thread
                     self.error = f"a bot failed: {type(exc).__name__}: {exc}"
                     self._running = False
@@ -389,11 +437,12 @@ class LiveGame:
                 raise NotNow(f"seat {SEAT_LETTERS[self.thinking]} (a bot) is thinking: wait for your turn")
             if self.session.to_move() != seat:
                 raise NotNow(f"seat {SEAT_LETTERS[seat]} is not to move")
-            step = self.session.play(seat, move)
-            self._on_step(step, len(self.session.record.steps))
-            self._advance_chance()
-            self._start_bots()
-            self._save()            # kept before it is answered
+            with self._one_refresh():
+                step = self.session.play(seat, move)
+                self._on_step(step, len(self.session.record.steps))
+                self._advance_chance()
+                self._start_bots()
+                self._save()            # kept before it is answered
             return self.snapshots[seat]
         finally:
             self.lock.release()
