@@ -38,7 +38,7 @@ from burano_ai.web.events import StreamCounter, event_stream
 from burano_ai.web.games import GameHub, NotNow, payload_json, registered_kinds
 from burano_ai.web.guard import (AccessError, HostGuard, NeedsToken, WrongToken, allowed_hosts, read_json_body,
                                  request_token)
-from burano_ai.web.limits import ServerLimits, client_of
+from burano_ai.web.limits import ServerLimits, client_of, parse_trusted_proxies
 from burano_ai.web.replay import Cancelled, ReplayHub
 from burano_ai.web.store import GameStore, StoreWriteError
 
@@ -101,7 +101,8 @@ async def _until_done_or_gone(request: Request, work, *args, pool=None) -> Any:
 
 
 def create_app(default_game: str = DEFAULT_GAME, limits: ServerLimits | None = None, port: int | None = None,
-               allow_hosts: tuple[str, ...] | list[str] = (), store: GameStore | None = None) -> FastAPI:
+               allow_hosts: tuple[str, ...] | list[str] = (), store: GameStore | None = None,
+               trusted_proxies: str | list[str] | tuple = ()) -> FastAPI:
     """The board's app.
 
     Args:
@@ -112,6 +113,8 @@ def create_app(default_game: str = DEFAULT_GAME, limits: ServerLimits | None = N
         allow_hosts: more names a request's Host (and Origin) may give (`--allow-host`).
         store: where the games are kept across restarts (`burano serve --store`); its games are restored
             now. None: in memory only. The caller closes it after the app's end.
+        trusted_proxies: the reverse proxies whose `X-Forwarded-For` names the client a request is counted
+            under (`--trusted-proxy`, `limits.parse_trusted_proxies`); every other peer is its own address.
 
     Raises:
         StoreError: a kept game cannot be restored.
@@ -119,6 +122,7 @@ def create_app(default_game: str = DEFAULT_GAME, limits: ServerLimits | None = N
     default_game = get_spec(default_game).key
     limits = limits or ServerLimits()
     hosts = allowed_hosts(port, allow_hosts)
+    proxies = parse_trusted_proxies(trusted_proxies)
     games, analyses, replays = GameHub(limits, store), AnalysisHub(limits), ReplayHub(limits)
 
     @contextlib.asynccontextmanager
@@ -221,7 +225,7 @@ def create_app(default_game: str = DEFAULT_GAME, limits: ServerLimits | None = N
         seed = _field(data, "seed", None, kinds=(int, type(None)))
         seats = _field(data, "seats", kinds=(list,))
         options = _field(data, "options", None, kinds=(dict, type(None)))
-        game = await asyncio.to_thread(games.create, kind, players, seed, seats, options, client_of(request))
+        game = await asyncio.to_thread(games.create, kind, players, seed, seats, options, client_of(request, proxies))
         seat = game.session.humans()[0]
         return _json({**game.snapshots[seat], "tokens": {SEAT_LETTERS[i]: token for i, token in game.tokens.items()}})
 
@@ -234,7 +238,7 @@ def create_app(default_game: str = DEFAULT_GAME, limits: ServerLimits | None = N
     def game_events(request: Request, game_id: str, seat: str | None = None):
         game, index = _game_seat(request, game_id, seat)
         return event_stream(streams, game.updates, lambda: (game.version, game.snapshot_json(index), game.closed),
-                            client=client_of(request))
+                            client=client_of(request, proxies))
 
     @app.post("/api/games/{game_id}/move")
     async def move(request: Request, game_id: str):
@@ -262,7 +266,7 @@ def create_app(default_game: str = DEFAULT_GAME, limits: ServerLimits | None = N
         game, index = _game_seat(request, game_id, _field(data, "seat", None, kinds=(str, int)))
         view = game.snapshots[index]["view"]   # the seat's own view: the analysis cannot peek
         analysis = await asyncio.to_thread(analyses.start, view, index, _field(data, "avoid", None, kinds=(list,)),
-                                           kind=game.spec.key, owner=(game.id, index), client=client_of(request))
+                                           kind=game.spec.key, owner=(game.id, index), client=client_of(request, proxies))
         return {**analysis.payload(), "token": analysis.token}
 
     # -- analysis ------------------------------------------------------------------------------
@@ -271,7 +275,7 @@ def create_app(default_game: str = DEFAULT_GAME, limits: ServerLimits | None = N
         data = await body(request)
         position = _field(data, "position", kinds=(dict, str))
         avoid = _field(data, "avoid", None, kinds=(list,))
-        analysis = await asyncio.to_thread(analyses.start, position, None, avoid, client=client_of(request))
+        analysis = await asyncio.to_thread(analyses.start, position, None, avoid, client=client_of(request, proxies))
         return {**analysis.payload(), "token": analysis.token}
 
     @app.get("/api/analysis/{analysis_id}")
@@ -288,7 +292,7 @@ def create_app(default_game: str = DEFAULT_GAME, limits: ServerLimits | None = N
             analysis.seen()
             return analysis.version, analysis.payload(), analysis.done or analyses.forgotten(analysis)
         return event_stream(streams, analysis.changes, read, on_close=analysis.stream_closed,
-                            client=client_of(request))
+                            client=client_of(request, proxies))
 
     @app.post("/api/analysis/{analysis_id}/stop")
     def analysis_stop(request: Request, analysis_id: str):
@@ -312,7 +316,7 @@ def create_app(default_game: str = DEFAULT_GAME, limits: ServerLimits | None = N
         data = await body(request)
         record = _field(data, "record", kinds=(dict, str))
         seat = _field(data, "seat", None, kinds=(str, int))
-        with replays.slot(client_of(request)):   # refused at once (429) when the slots are taken
+        with replays.slot(client_of(request, proxies)):   # refused at once (429) when the slots are taken
             return (await _until_done_or_gone(request, replays.open, record, seat, pool=replays.pool)).summary()
 
     @app.get("/api/replays/{replay_id}/{ply}")
