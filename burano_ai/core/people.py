@@ -176,6 +176,10 @@ class PeopleSide:
         """The move's text (`State.action_to_string`): the game has no other words for it."""
         return state.action_to_string(action)
 
+    def describe_moves(self, state: State, actions: list[int]) -> list[str]:
+        """`describe_move` of each of `actions`."""
+        return [self.describe_move(state, a) for a in actions]
+
     def why_illegal(self, state: State, action: int) -> str | None:
         """None: the game does not say why a move is not legal."""
         return None

@@ -582,8 +582,7 @@ def seat_marks(game: LiveGame, seat: int) -> dict[str, Any]:
     (`view_changes`), the first of them step `first` (0-based, as the log's lines)."""
     steps = game.session.record.steps
     letter = SEAT_LETTERS[seat]
-    mine = [i for i, step in enumerate(steps) if step.actor == letter]
-    since = mine[-1] + 1 if mine else 0
+    since = next((i + 1 for i in range(len(steps) - 1, -1, -1) if steps[i].actor == letter), 0)
     changes = game.changes.get(seat, [])
     first = max(0, min(since, len(changes) - MARKED_STEPS), len(changes) - MAX_MARKED_STEPS)
     return {"since": since, "first": first, "steps": changes[first:]}
