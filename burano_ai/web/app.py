@@ -40,7 +40,7 @@ from burano_ai.web.guard import (AccessError, HostGuard, NeedsToken, WrongToken,
                                  request_token)
 from burano_ai.web.limits import ServerLimits, client_of, parse_trusted_proxies
 from burano_ai.web.replay import Cancelled, ReplayHub
-from burano_ai.web.store import GameStore, StoreWriteError
+from burano_ai.web.store import GameStore, StoreReadError, StoreWriteError
 
 #: Seconds between two looks at whether the client of a long request (a replay being built) went away.
 DISCONNECT_POLL = 0.25
@@ -111,8 +111,8 @@ def create_app(default_game: str = DEFAULT_GAME, limits: ServerLimits | None = N
         port: the port it is served on: the loopback names are allowed as Host with this port only (None:
             with any port).
         allow_hosts: more names a request's Host (and Origin) may give (`--allow-host`).
-        store: where the games are kept across restarts (`burano serve --store`); its games are restored
-            now. None: in memory only. The caller closes it after the app's end.
+        store: where the games are kept across restarts (`burano serve --store`); its games are taken back
+            now (each replayed at its first request). None: in memory only. The caller closes it after the app's end.
         trusted_proxies: the reverse proxies whose `X-Forwarded-For` names the client a request is counted
             under (`--trusted-proxy`, `limits.parse_trusted_proxies`); every other peer is its own address.
 
@@ -158,6 +158,10 @@ def create_app(default_game: str = DEFAULT_GAME, limits: ServerLimits | None = N
     async def _not_kept(request, exc):
         return _error(503, str(exc))
 
+    @app.exception_handler(StoreReadError)
+    async def _not_restored(request, exc):
+        return _error(503, str(exc))
+
     @app.exception_handler(ValueError)
     async def _bad_input(request, exc):
         return _error(400, str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
@@ -199,6 +203,12 @@ def create_app(default_game: str = DEFAULT_GAME, limits: ServerLimits | None = N
         return {"ok": True}
 
     # -- games ---------------------------------------------------------------------------------
+    async def _restored(game_id: str) -> None:
+        """A kept game's first request since a restart replays it: in a thread, not on the event loop (the
+        routes that are plain functions run in threads already)."""
+        if games.is_pending(game_id):
+            await asyncio.to_thread(games.get, game_id)
+
     def _game_seat(request: Request, game_id: str, seat: Any = None):
         """The game and the human seat the request's token opens (`seat`, if given, must be that seat)."""
         game = games.get(game_id)
@@ -243,6 +253,7 @@ def create_app(default_game: str = DEFAULT_GAME, limits: ServerLimits | None = N
     @app.post("/api/games/{game_id}/move")
     async def move(request: Request, game_id: str):
         data = await body(request)
+        await _restored(game_id)
         game, index = _game_seat(request, game_id, _field(data, "seat", None, kinds=(str, int)))
         text = _field(data, "move", kinds=(str,))
         return _json_text(game.snapshot_json(index, await asyncio.to_thread(game.play, index, text)))
@@ -250,6 +261,7 @@ def create_app(default_game: str = DEFAULT_GAME, limits: ServerLimits | None = N
     @app.post("/api/games/{game_id}/undo")
     async def undo(request: Request, game_id: str):
         data = await body(request)
+        await _restored(game_id)
         game, index = _game_seat(request, game_id, _field(data, "seat", None, kinds=(str, int)))
         return _json_text(game.snapshot_json(index, await asyncio.to_thread(game.undo, index)))
 
@@ -263,6 +275,7 @@ def create_app(default_game: str = DEFAULT_GAME, limits: ServerLimits | None = N
     @app.post("/api/games/{game_id}/analysis")
     async def analyse_game(request: Request, game_id: str):
         data = await body(request)
+        await _restored(game_id)
         game, index = _game_seat(request, game_id, _field(data, "seat", None, kinds=(str, int)))
         view = game.snapshots[index]["view"]   # the seat's own view: the analysis cannot peek
         analysis = await asyncio.to_thread(analyses.start, view, index, _field(data, "avoid", None, kinds=(list,)),

@@ -112,7 +112,8 @@ def store_line(store: GameStore | None, restored: int) -> str:
     """Where the games are kept, said when the server starts."""
     if store is None:
         return f"games are kept in memory only: a restart ends them (--store {IN_MEMORY})"
-    back = f"; {restored} game{'s' if restored != 1 else ''} restored" if restored else ""
+    back = f"; {restored} game{'s' if restored != 1 else ''} restored (each replayed at its first request)" \
+        if restored else ""
     return f"games are kept in {store.path} and survive a restart{back}"
 
 
