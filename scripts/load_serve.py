@@ -381,6 +381,8 @@ async def run(args: argparse.Namespace) -> dict:
                   reads=percentiles(load.reads), streams_opened=load.streams, stream_events=load.stream_events,
                   errors=sum(load.errors.values()), errors_by_kind=load.errors, error_examples=load.error_examples,
                   rss_mb={"first": round(rss[0], 1), "max": round(max(rss), 1), "last": round(rss[-1], 1)} if rss else {})
+    if load.moves:   # everything the server did (reads, streams, bots, restarts) per move answered
+        report["server_cpu_ms_per_move"] = round(1000 * report["server_cpu_s"] / len(load.moves), 1)
     report.update(replay_store(store))
     return report
 
