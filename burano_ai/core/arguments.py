@@ -43,6 +43,19 @@ def value_text(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def check_player_count(spec: Any, num_players: Any) -> int:
+    """`num_players` if `spec`'s game is played by that many (`GameSpec.new_game`'s check, every game alike).
+
+    Raises:
+        OptionError: not a whole number in the game's range (the message names the range and the value).
+    """
+    if isinstance(num_players, bool) or not isinstance(num_players, int) or \
+            not spec.min_players <= num_players <= spec.max_players:
+        raise OptionError(f"{spec.title} is played by {spec.min_players}-{spec.max_players} players, "
+                          f"not {value_text(num_players)}")
+    return num_players
+
+
 def as_int(value: Any, what: str) -> int:
     """`value` as an int: an int or an integer type such as numpy's (`operator.index`), never a bool.
 

@@ -279,7 +279,8 @@ def create_app(default_game: str = DEFAULT_GAME, limits: ServerLimits | None = N
         game, index = _game_seat(request, game_id, _field(data, "seat", None, kinds=(str, int)))
         view = game.snapshots[index]["view"]   # the seat's own view: the analysis cannot peek
         analysis = await asyncio.to_thread(analyses.start, view, index, _field(data, "avoid", None, kinds=(list,)),
-                                           kind=game.spec.key, owner=(game.id, index), client=client_of(request, proxies))
+                                           kind=game.spec.key, owner=(game.id, index),
+                                           client=client_of(request, proxies))
         return {**analysis.payload(), "token": analysis.token}
 
     # -- analysis ------------------------------------------------------------------------------

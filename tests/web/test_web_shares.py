@@ -298,8 +298,8 @@ def test_uvicorn_does_not_read_x_forwarded_for_from_loopback():
         with httpx.Client(base_url=server.url, timeout=30) as http:
             made = []
             for i in range(2):
-                response = http.post("/api/games", json={"kind": "goofspiel", "players": 2, "seats": ["human", "random"]},
-                                     headers={"X-Forwarded-For": f"9.9.9.{i}"})
+                response = http.post("/api/games", headers={"X-Forwarded-For": f"9.9.9.{i}"},
+                                     json={"kind": "goofspiel", "players": 2, "seats": ["human", "random"]})
                 assert response.status_code == 200, response.text
                 made.append(response.json())
         assert [g.client for g in server.app.state.games.games.values()] == ["127.0.0.1"]

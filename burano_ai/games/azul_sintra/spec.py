@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
+from burano_ai.core.arguments import check_player_count
 from burano_ai.core.errors import OptionError, PositionError
 from burano_ai.core.jsonio import json_error_text
 from burano_ai.core.game import BotDeclaration, GameOption, StepEffect, StepVisibility, import_game_class
@@ -82,10 +83,7 @@ class AzulSintraSpec(PeopleSide):
         Raises:
             OptionError: a parameter out of range or a wrong data file (one line, named).
         """
-        if isinstance(num_players, bool) or not isinstance(num_players, int) or \
-                not self.min_players <= num_players <= self.max_players:
-            raise OptionError(f"{self.title} is played by {self.min_players}-{self.max_players} players, "
-                              f"not {num_players!r}")
+        check_player_count(self, num_players)
         return self.game_class(implementation)(num_players, side, first_player, data,
                                                joker_choice=joker_choice, indicator_to_tower=indicator_to_tower,
                                                auto_keep=auto_keep, random_first_player=random_first_player)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
+from burano_ai.core.arguments import check_player_count
 from burano_ai.core.errors import OptionError, PositionError
 from burano_ai.core.game import BotDeclaration, StepVisibility, import_game_class, unrevealed_moves
 from burano_ai.core.people import PeopleSide
@@ -57,10 +58,7 @@ class BuranoSpec(PeopleSide):
 
     def new_game(self, num_players: int, implementation: str = "compiled"):
         """A Game of `implementation` for `num_players` players."""
-        if isinstance(num_players, bool) or not isinstance(num_players, int) or \
-                not self.min_players <= num_players <= self.max_players:
-            raise OptionError(f"{self.title} is played by {self.min_players}-{self.max_players} players, "
-                              f"not {num_players!r}")
+        check_player_count(self, num_players)
         return self.game_class(implementation)(num_players)
 
     # --- engine side: positions, records, bots, arena (engine, protocol, record, session, arena)

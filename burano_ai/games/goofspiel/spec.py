@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
-from burano_ai.core.errors import OptionError, PositionError
+from burano_ai.core.arguments import check_player_count
+from burano_ai.core.errors import PositionError
 from burano_ai.core.jsonio import json_error_text
 from burano_ai.core.game import GameOption, StepVisibility, import_game_class, unrevealed_moves
 from burano_ai.core.people import plain_spans
@@ -58,10 +59,7 @@ class GoofspielSpec:
     def new_game(self, num_players: int, implementation: str = "compiled", *,
                  num_cards: int = rules.DEFAULT_CARDS, points_order: str = "random"):
         """A Game of `implementation` for `num_players` players (and `num_cards`, `points_order`)."""
-        if isinstance(num_players, bool) or not isinstance(num_players, int) or \
-                not self.min_players <= num_players <= self.max_players:
-            raise OptionError(f"{self.title} is played by {self.min_players}-{self.max_players} players, "
-                              f"not {num_players!r}")
+        check_player_count(self, num_players)
         return self.game_class(implementation)(num_players, num_cards, points_order)
 
     # --- engine side: positions, records, bots, arena (engine, protocol, record, session, arena)

@@ -6,6 +6,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
+from burano_ai.core.arguments import check_player_count
 from burano_ai.core.errors import OptionError, PositionError
 from burano_ai.core.jsonio import json_error_text
 from types import MappingProxyType
@@ -89,10 +90,7 @@ class WalkingInBuranoSpec(PeopleSide):
         Raises:
             OptionError: a parameter out of range or a wrong data file (one line, named).
         """
-        if isinstance(num_players, bool) or not isinstance(num_players, int) or \
-                not self.min_players <= num_players <= self.max_players:
-            raise OptionError(f"{self.title} is played by {self.min_players}-{self.max_players} players, "
-                              f"not {num_players!r}")
+        check_player_count(self, num_players)
         first = -1 if first_player in (None, "chance") else parse_seat(first_player, num_players, "first_player")
         if boy_scoring not in BOY_SCORINGS:
             raise OptionError(f"{self.title}: boy_scoring must be one of {', '.join(BOY_SCORINGS)}, "
