@@ -307,3 +307,20 @@ def test_uvicorn_does_not_read_x_forwarded_for_from_loopback():
     finally:
         server.app.state.games.close()
         server.stop()
+
+
+def test_serve_refuses_a_trusted_proxy_that_is_not_an_address_in_one_line(runner, monkeypatch):
+    import uvicorn
+
+    from cli import app
+    served = []
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: served.append(k))
+    result = runner.invoke(app, ["serve", "--port", "0", "--store", ":memory:", "--trusted-proxy", "10.0.0.9,proxy"])
+    assert result.exit_code == 2 and not served, result.output
+    assert result.stderr.strip().splitlines() == [
+        "error: --trusted-proxy 'proxy': expected an IP address or network (127.0.0.1, 10.0.0.0/8, ::1), "
+        "comma-separated"]
+    result = runner.invoke(app, ["serve", "--port", "0", "--store", ":memory:", "--trusted-proxy", "10.0.0.9",
+                                 "--trusted-proxy", "fd00::/8"])
+    assert result.exit_code == 0, result.output
+    assert served and served[0]["proxy_headers"] is False      # uvicorn never reads the header itself
