@@ -86,13 +86,15 @@ def test_game_methods_are_found_in_both_implementations():
 @pytest.mark.parametrize("impl", F.IMPLEMENTATIONS)
 def test_game_campaign_repros_a_huge_player_count_is_an_option_error(key, impl):
     """The Game campaign's first findings: a player count (or Goofspiel's num_cards, Venice 2099's move_dirs
-    and treasure_supply) of 5,000 digits escaped as Python's ValueError from the error message itself."""
+    and treasure_supply, Azul's first_player) of 5,000 digits escaped as Python's ValueError from the error
+    message itself."""
     from burano_ai.core.errors import OptionError
     from burano_ai.games import get_spec
     spec = get_spec(key)
     with pytest.raises(OptionError, match="about 5,001 digits"):
         spec.new_game(F.HUGE, impl)
-    hostile = {"goofspiel": ["num_cards"], "venice-2099": ["move_dirs", "treasure_supply"]}.get(key, [])
+    hostile = {"goofspiel": ["num_cards"], "venice-2099": ["move_dirs", "treasure_supply"],
+               "azul-sintra": ["first_player"]}.get(key, [])
     for option in hostile:
         with pytest.raises(OptionError, match=f"{option}.*about 5,001 digits"):
             spec.new_game(spec.default_players, impl, **{option: F.HUGE})
