@@ -143,3 +143,14 @@ def test_the_oracle_reports_an_exception_outside_the_family():
 
     with pytest.raises(F.Finding, match="invariant: .*refused call changed the state"):
         F._one_call(entry, 0, Mutating(core), ref, "finishing_key", (9,), False, *methods, stats)
+
+
+def test_campaign_repro_walking_in_burano_breaks_soft_rule_of_a_house_the_street_lacks():
+    """Seed 37, case 9200: the reference's `breaks_soft_rule(1, 21, 3)` at the start (an empty street) raised
+    IndexError; a house the street lacks is an OptionError naming the targets there are."""
+    from burano_ai.core.errors import OptionError
+    from burano_ai.games import get_spec
+    state = get_spec("walking-in-burano").new_game(2, "reference").new_initial_state(0)
+    with pytest.raises(OptionError, match="target 3: seat B's street has 0 houses"):
+        state.breaks_soft_rule(1, 21, 3)
+    assert state.breaks_soft_rule(1, 21, 5) in (True, False)        # a new house on the left is a target

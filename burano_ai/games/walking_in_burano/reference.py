@@ -20,7 +20,7 @@ import random
 from typing import Any, Sequence
 
 from burano_ai.core.arguments import check_indent, check_index, check_instance
-from burano_ai.core.errors import IllegalMoveError, PositionError
+from burano_ai.core.errors import IllegalMoveError, OptionError, PositionError
 from burano_ai.core.game import NO_TURN, DecisionMode, check_prior_arguments
 from burano_ai.core.seats import CHANCE, SEAT_LETTERS, TERMINAL, parse_seat
 from burano_ai.core.seeds import check_seed
@@ -192,8 +192,17 @@ class State(Position):
         return target_ok(self.seats[p], card, target)
 
     def breaks_soft_rule(self, p: int, card: int, target: int) -> bool:
-        """§6.3 [WD-8] (`breaks_soft_rule`)."""
+        """§6.3 [WD-8] (`breaks_soft_rule`).
+
+        Raises:
+            OptionError: `target` names a house the seat's street does not have (nor new left or right).
+        """
         p, card, target = self._seat_card_target(p, card, target)
+        houses = len(self.seats[p].street)
+        if target not in (TARGET_LEFT, TARGET_RIGHT) and target >= houses:
+            raise OptionError(f"target {target}: seat {SEAT_LETTERS[p]}'s street has {houses} house"
+                              f"{'' if houses == 1 else 's'} (targets: 0..{houses - 1}, {TARGET_LEFT} new left, "
+                              f"{TARGET_RIGHT} new right)")
         return breaks_soft_rule(self.data, self.seats[p], card, target)
 
     def place_actions(self) -> list[int]:
