@@ -276,7 +276,12 @@ def ledger(before, action: int) -> tuple[list[Entry], dict[str, Any]]:
     """The bookings of applying `action` at `before` (a full State of either implementation), and the
     full position after it as the reference model computes it."""
     position = before.to_position()   # a fresh copy: the ledger takes its fields as they are
-    state = _Ledger(_reference_game(position.num_players, tuple(position.layout.rows)))
+    game = _reference_game(position.num_players, tuple(position.layout.rows))
+    # made bare rather than by `_Ledger(game)`, whose deal every field below replaces (that deal and its copy
+    # were half of a web move's narration)
+    state = _Ledger.__new__(_Ledger)
+    Position.__init__(state, game.num_players, game.layout)
+    state.game = game
     for name in Position.FIELDS:
         setattr(state, name, getattr(position, name))
     state.start_books()
