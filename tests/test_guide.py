@@ -135,18 +135,25 @@ def declaration_problems(text: str) -> list[str]:
         [f"the declaration table lists {names}, core.game.DECLARATION is {list(core_game.DECLARATION)}"]
     spec = get_spec("kuhn-poker")
     for row in rows:
-        name, value = member_names(row[0])[0], row[1].strip("`")
-        try:
-            written = ast.literal_eval(value)
-        except (ValueError, SyntaxError):
-            continue                        # words ("none"), formulas, elisions: read, not compared
-        if written is Ellipsis or isinstance(written, dict):
+        name, value = member_names(row[0])[0], re.match(r"`([^`]*)`", row[1])
+        if value is None:
+            out.append(f"the declaration table gives no expression for Kuhn poker's {name}")
             continue
-        actual = getattr(spec, name, None)
-        if isinstance(written, set):
-            written = frozenset(written)
-        if written != actual:
-            out.append(f"the declaration table gives Kuhn poker's {name} as {value}, the spec has {actual!r}")
+        for n in range(spec.min_players, spec.max_players + 1):
+            try:
+                written = eval(value.group(1), {"__builtins__": {}}, {"n": n})   # the guide's own text
+            except Exception as exc:
+                out.append(f"the declaration table's {value.group(1)!r} for {name}: {exc}")
+                break
+            if not hasattr(spec, name):
+                out.append(f"Kuhn poker's spec has no {name}")
+                break
+            actual = getattr(spec, name)
+            actual = actual(n) if callable(actual) else actual
+            if written != (type(written)(actual) if isinstance(written, (set, dict, tuple)) else actual):
+                out.append(f"the declaration table gives Kuhn poker's {name} as {value.group(1)}, "
+                           f"the spec has {actual!r} ({n} players)")
+                break
     return out
 
 
@@ -280,6 +287,8 @@ DOCTORED = [
     # a declaration member renamed, a value that drifted
     (declaration_problems, "| `utility` |", "| `utility_model` |", "core.game.DECLARATION is"),
     (declaration_problems, '| `title` | `"Kuhn poker"` |', '| `title` | `"Kuhn Poker"` |', "title"),
+    (declaration_problems, "`(2, n + 1)`", "`(2, n + 2)`", "action_counts"),
+    (declaration_problems, "`(-2, 2 * (n - 1))`", "`(-2, 2 * n)`", "payoff_range"),
     # a State member missing, one invented, one's origin wrong
     (state_table_problems, "| `clone()` | an independent copy | `HistoryState` |\n", "", "lacks clone"),
     (state_table_problems, "| `clone()` |", "| `clone()`, `copy_to()` |", "copy_to"),
