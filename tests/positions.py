@@ -15,6 +15,19 @@ from burano_ai.games.burano.reference.state import EMPTY, NO_PLAYER, ST_ROUNDS, 
 play_random = play_randomly   # the tests' historical name
 
 
+def item_parent(data, path):
+    """The container of the item `path` names in nested dicts and lists (`("cards", "value", 3)`:
+    ``data["cards"]["value"]``), for a test that edits or deletes that item."""
+    for key in path[:-1]:
+        data = data[key]
+    return data
+
+
+def set_item(data, path, value) -> None:
+    """Set the item `path` names in nested dicts and lists (a test's edit of a position or data file)."""
+    item_parent(data, path)[path[-1]] = value
+
+
 def random_game_states(num_players: int, seed: int, every: int = 1, game_class=Game):
     """Yield every `every`-th state of a seeded uniform-random game of `game_class`, and the final one.
 

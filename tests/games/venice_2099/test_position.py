@@ -13,7 +13,7 @@ from burano_ai.core.errors import PositionError
 from burano_ai.games import get_spec
 from burano_ai.games.venice_2099.position import position_from_dict
 from burano_ai.games.venice_2099.reference import Game
-from positions import random_game_states
+from positions import random_game_states, set_item
 
 ROOT = Path(__file__).resolve().parents[3]
 jsonschema = pytest.importorskip("jsonschema")
@@ -60,12 +60,7 @@ def _mid_game(n=3, seed=9):
 
 
 def _set(path, value):
-    def edit(d):
-        target = d
-        for key in path[:-1]:
-            target = target[key]
-        target[path[-1]] = value
-    return edit
+    return lambda d: set_item(d, path, value)
 
 
 @pytest.mark.parametrize("edit, field", [
