@@ -234,13 +234,17 @@ class Position:
             player = parse_seat(player, self.num_players, "player")
         return sum(1 for c in self.players[player].pyramid if c != EMPTY)
 
-    def is_supported(self, player: int, pos: int) -> bool:
-        """A pyramid position can take a cube: a base cell, or all the cells below it filled [RD-18]."""
+    def _pyramid_cell(self, player: int, pos: int) -> tuple[list[int], int]:
+        """Seat `player`'s pyramid and the position `pos` in it, both checked (a seat, a pyramid position)."""
         if type(player) is not int or not 0 <= player < self.num_players:     # the rules' own calls pass these tests
             player = parse_seat(player, self.num_players, "player")
         if type(pos) is not int or not 0 <= pos < PYRAMID_SIZE:
             pos = check_index(pos, PYRAMID_SIZE, "pyramid position")
-        pyr = self.players[player].pyramid
+        return self.players[player].pyramid, pos
+
+    def is_supported(self, player: int, pos: int) -> bool:
+        """A pyramid position can take a cube: a base cell, or all the cells below it filled [RD-18]."""
+        pyr, pos = self._pyramid_cell(player, pos)
         if pos < 9:
             return True
         if pos < actions.TOP:

@@ -150,11 +150,7 @@ class State(ReferenceState, Position, names=enums, view=position_to_dict):
 
     def is_free(self, player: int, pos: int) -> bool:
         """A pyramid cube is free when no cube rests on it (§4.2 take)."""
-        if type(player) is not int or not 0 <= player < self.num_players:     # the rules' own calls pass these tests
-            player = parse_seat(player, self.num_players, "player")
-        if type(pos) is not int or not 0 <= pos < PYRAMID_SIZE:
-            pos = check_index(pos, PYRAMID_SIZE, "pyramid position")
-        pyr = self.players[player].pyramid
+        pyr, pos = self._pyramid_cell(player, pos)
         if pyr[pos] == EMPTY:
             return False
         if pos < 9:
