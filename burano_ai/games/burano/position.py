@@ -173,6 +173,21 @@ class Position:
             counts[self.house(player, s)[0]] += 1
         return counts
 
+    def island_majority_scorers(self) -> list[tuple[int, list[int], list[int]]]:
+        """The season-end island majority [RD-15], per island with workers on it: (island, the seats tied
+        for the most workers, the seats that score it). One seat scores when it alone has the most or holds
+        the island-ties card; otherwise the tied seats share."""
+        out = []
+        for i in range(NUM_ISLANDS):
+            counts = self.island_workers[i]
+            best = max(counts)
+            if best == 0:
+                continue
+            tied = [p for p in range(self.num_players) if counts[p] == best]
+            holders = [p for p in tied if self.has_card(p, buildings.ISLAND_TIES)]
+            out.append((i, tied, [(holders or tied)[0]] if len(tied) == 1 or holders else tied))
+        return out
+
     def has_card(self, player: int, card_family: int) -> bool:
         """Whether `player` holds a building card of `card_family`."""
         if type(player) is not int or not 0 <= player < self.num_players:     # the rules' own calls pass these tests

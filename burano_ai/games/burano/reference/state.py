@@ -939,18 +939,9 @@ class State(ReferenceState, Position, names=enums, view=position_to_dict):
 
     def _score_island_majority(self) -> None:
         vp = ISLAND_MAJORITY_VP[self.num_players]
-        for i in range(NUM_ISLANDS):
-            counts = self.island_workers[i]
-            best = max(counts)
-            if best == 0:
-                continue
-            tied = [p for p in range(self.num_players) if counts[p] == best]
-            holders = [p for p in tied if self.has_card(p, buildings.ISLAND_TIES)]
-            if len(tied) == 1 or holders:
-                self.players[(holders or tied)[0]].vp += vp
-            else:
-                for p in tied:
-                    self.players[p].vp += vp // len(tied)
+        for _island, tied, scorers in self.island_majority_scorers():
+            for p in scorers:
+                self.players[p].vp += vp if len(scorers) == 1 else vp // len(tied)
 
     def _next_lace_player(self) -> None:
         order = self.turn_order()
