@@ -37,6 +37,8 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from fuzz_common import Finding
+
 from burano_ai.core.errors import BuranoError
 from burano_ai.games import all_specs, get_spec
 
@@ -69,14 +71,6 @@ PROTOCOL = ("legal_actions", "chance_outcomes", "apply_action", "clone", "scores
 #: Methods the campaign does not call: `check` raises AssertionError by design (an invariant checker,
 #: called by the oracle itself after every accepted move).
 SKIPPED = frozenset(("check",))
-
-
-class Finding(Exception):
-    """A property violation: `kind` is 'exception', 'invariant' or 'divergence'."""
-
-    def __init__(self, kind: str, message: str) -> None:
-        super().__init__(f"{kind}: {message}")
-        self.kind, self.message = kind, message
 
 
 # ------------------------------------------------------------------------------------------------
