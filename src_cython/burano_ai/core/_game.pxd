@@ -118,6 +118,9 @@ cdef class NativeState:
     cdef NativeState copy(self)
     # The IllegalMoveError for `action` (typed as `text`, or None) here; a game may word its own.
     cdef object illegal_error(self, action, text)
+    # What apply_action takes here: the chance outcomes at a chance node, the legal actions at a
+    # decision, None at the end (for the illegal-move messages).
+    cdef object offered_ids(self)
     # The checked apply every public path shares: IllegalMoveError (state untouched) or apply.
     cdef void apply_checked(self, action, text) except *
     # Whether `action` is legal here, or an offered outcome at a chance node (any int; False out of range).

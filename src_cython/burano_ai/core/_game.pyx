@@ -180,10 +180,15 @@ cdef class NativeState:
             free(buf)
             free(probs)
 
-    cdef object illegal_error(self, action, text):
+    cdef object offered_ids(self):
         if self.is_terminal():
+            return None
+        return self.chance_outcome_actions() if self.is_chance_node() else self.legal_actions()
+
+    cdef object illegal_error(self, action, text):
+        offered = self.offered_ids()
+        if offered is None:
             return IllegalMoveError(f"illegal move {text or action!r}: the game is over")
-        offered = self.chance_outcome_actions() if self.is_chance_node() else self.legal_actions()
         in_range = 0 <= action < self.game.num_distinct_actions()
         shown = text if text is not None else (self.action_to_string(action) if in_range else f"action {action}")
         listed = ", ".join(self.action_to_string(a) for a in offered[:12])

@@ -92,14 +92,6 @@ ctypedef struct AzStateC:
     AzBoardC boards[AZ_MAX_PLAYERS]
 
 
-# Hot path: no Python objects, no GIL. Unchecked: `apply_action_c` expects a legal move or outcome.
-cdef int current_player_c(const AzStateC* s) noexcept nogil
-cdef int legal_actions_c(const AzGameC* g, const AzStateC* s, int* out) noexcept nogil
-cdef void apply_action_c(const AzGameC* g, AzStateC* s, int action) noexcept nogil
-cdef int chance_outcomes_c(const AzGameC* g, const AzStateC* s, int* actions, double* probs) noexcept nogil
-cdef int sample_chance_c(const AzGameC* g, const AzStateC* s, Rng* rng) noexcept nogil
-cdef int playout_c(const AzGameC* g, AzStateC* s, Rng* rng, int policy) noexcept nogil
-cdef uint64_t full_key_c(const AzGameC* g, const AzStateC* s) noexcept nogil
 
 
 cdef class Game:

@@ -723,14 +723,9 @@ cdef class State:
 
     cdef object illegal_error(self, action, text):
         """The IllegalMoveError for `action` (written as `text`, or None for its own text) here."""
-        if self.s.phase == PH_GAME_OVER:
-            offered = None
-        elif self.s.phase == PH_CHANCE_NODE:
-            offered = self.chance_outcome_actions()
-        else:
-            offered = self.legal_actions()
         kind = CHANCE_KIND_NAMES[self.s.chance_kind] if self.s.phase == PH_CHANCE_NODE else None
-        return _actions.illegal_action_error(action, text, PHASE_NAMES[self.s.phase], kind, self._where(), offered)
+        return _actions.illegal_action_error(action, text, PHASE_NAMES[self.s.phase], kind, self._where(),
+                                             self.offered_ids())
 
     def scores(self):
         """Victory points of each seat (final once the game is over)."""

@@ -48,16 +48,6 @@ ctypedef struct GsStateC:
     int8_t num_players           # copied from the game (a state reads alone in debug checks)
 
 
-# Hot path: no Python objects, no GIL. Unchecked: `apply_action_c` expects a legal bid or an offered prize.
-cdef int current_player_c(const GsStateC* s) noexcept nogil
-cdef int legal_actions_c(const GsGameC* g, const GsStateC* s, int* out) noexcept nogil
-cdef void apply_action_c(const GsGameC* g, GsStateC* s, int action) noexcept nogil
-cdef int chance_outcomes_c(const GsGameC* g, const GsStateC* s, int* actions, double* probs) noexcept nogil
-cdef int sample_chance_c(const GsGameC* g, const GsStateC* s, Rng* rng) noexcept nogil
-cdef void resample_c(const GsGameC* g, GsStateC* s, int seat, Rng* rng) noexcept nogil
-cdef int playout_c(const GsGameC* g, GsStateC* s, Rng* rng, int policy) noexcept nogil
-cdef uint64_t full_key_c(const GsGameC* g, const GsStateC* s) noexcept nogil
-cdef uint64_t info_key_c(const GsGameC* g, const GsStateC* s, int seat) noexcept nogil
 
 
 cdef class Game:

@@ -663,13 +663,7 @@ cdef class State(NativeState):
     # --- move texts
 
     cdef object illegal_error(self, action, text):
-        if self.s.phase == GS_PHASE_OVER:
-            offered = None
-        elif self.s.phase == GS_PHASE_CHANCE:
-            offered = self.chance_outcome_actions()
-        else:
-            offered = self.legal_actions()
-        return _rules.illegal_move_error(action, text, self.s.phase, self._where(), offered)
+        return _rules.illegal_move_error(action, text, self.s.phase, self._where(), self.offered_ids())
 
     def action_to_string(self, action):
         """"prize N" at a chance node, "bid N" otherwise (TypeError if `action` is not an int)."""

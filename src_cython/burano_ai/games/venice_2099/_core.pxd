@@ -110,15 +110,6 @@ ctypedef struct VeStateC:
     VeSeatC seats[VE_MAX_PLAYERS]
 
 
-# Hot path: no Python objects, no GIL. Unchecked: `apply_action_c` expects a legal move or outcome.
-cdef int current_player_c(const VeStateC* s) noexcept nogil
-cdef int legal_actions_c(const VeGameC* g, const VeStateC* s, int* out) noexcept nogil
-cdef void apply_action_c(const VeGameC* g, VeStateC* s, int action) noexcept nogil
-cdef int chance_outcomes_c(const VeGameC* g, const VeStateC* s, int* actions, double* probs) noexcept nogil
-cdef int sample_chance_c(const VeGameC* g, const VeStateC* s, Rng* rng) noexcept nogil
-cdef void resample_c(const VeGameC* g, VeStateC* s, int seat, Rng* rng) noexcept nogil
-cdef int playout_c(const VeGameC* g, VeStateC* s, Rng* rng, int policy) noexcept nogil
-cdef uint64_t full_key_c(const VeGameC* g, const VeStateC* s) noexcept nogil
 
 
 cdef class Game:

@@ -122,16 +122,6 @@ ctypedef struct WbStateC:
     WbSeatC seats[WB_MAX_PLAYERS]
 
 
-# Hot path: no Python objects, no GIL. Unchecked: `apply_action_c` expects a legal move or outcome.
-cdef int current_player_c(const WbStateC* s) noexcept nogil
-cdef int legal_actions_c(const WbGameC* g, const WbStateC* s, int* out) noexcept nogil
-cdef void apply_action_c(const WbGameC* g, WbStateC* s, int action) noexcept nogil
-cdef int chance_outcomes_c(const WbGameC* g, const WbStateC* s, int* actions, double* probs) noexcept nogil
-cdef int sample_chance_c(const WbGameC* g, const WbStateC* s, Rng* rng) noexcept nogil
-cdef int playout_c(const WbGameC* g, WbStateC* s, Rng* rng, int policy) noexcept nogil
-cdef uint64_t full_key_c(const WbGameC* g, const WbStateC* s) noexcept nogil
-cdef uint64_t info_key_c(const WbGameC* g, const WbStateC* s, int seat) noexcept nogil
-cdef void resample_c(const WbGameC* g, WbStateC* s, int seat, Rng* rng) noexcept nogil
 
 
 cdef class Game:
