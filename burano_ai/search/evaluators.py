@@ -106,18 +106,23 @@ def sample_chance_cumulative(state, rng: random.Random) -> int:
     return outcomes[-1][0]
 
 
+def random_move(state, rng: random.Random) -> tuple[int, int] | None:
+    """(player, action) of a uniform random step from `state`, chance drawn by probability (one
+    ``rng.random()`` either way), or None at the end; `state` is not changed."""
+    player = state.current_player()
+    if player == TERMINAL:
+        return None
+    if player == CHANCE:
+        return player, sample_chance_cumulative(state, rng)
+    legal = state.legal_actions()
+    return player, legal[int(rng.random() * len(legal))]
+
+
 def random_playout(state, seed: int) -> None:
     """Play `state` to the end with uniform random decisions and chance drawn by probability."""
     rng = random.Random(seed)
-    while True:
-        player = state.current_player()
-        if player == TERMINAL:
-            return
-        if player == CHANCE:
-            state.apply_action(sample_chance_cumulative(state, rng))
-        else:
-            legal = state.legal_actions()
-            state.apply_action(legal[int(rng.random() * len(legal))])
+    while (step := random_move(state, rng)) is not None:
+        state.apply_action(step[1])
 
 
 def sample_weighted(weights: dict[int, float], rng: random.Random) -> int:
@@ -148,15 +153,11 @@ def ends_own_turn(state, action: int, seat: int) -> bool:
 
 def play_to_horizon(state, rng: random.Random, seat: int, turns_left: int) -> None:
     """Uniform random play until `seat` ends `turns_left` more turns or the game ends."""
-    while True:
-        player = state.current_player()
-        if player == TERMINAL:
-            return
+    while (step := random_move(state, rng)) is not None:
+        player, action = step
         if player == CHANCE:
-            state.apply_action(sample_chance_cumulative(state, rng))
+            state.apply_action(action)
             continue
-        legal = state.legal_actions()
-        action = legal[int(rng.random() * len(legal))]
         if ends_own_turn(state, action, seat):
             turns_left -= 1
             if turns_left <= 0:
