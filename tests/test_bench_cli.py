@@ -66,7 +66,9 @@ def test_bench_positions_are_real_decisions_in_game_order(key):
     spec = get_spec(key)
     for players in range(spec.min_players, spec.max_players + 1):
         positions = bench.bench_positions(spec, players)
-        assert list(positions) == list(bench.POSITIONS)
+        # a short game may have fewer distinct decision positions (a 2-player Kuhn poker hand: two)
+        wanted = list(bench.POSITIONS) if "web_board" in spec.capabilities else list(bench.POSITIONS)[:len(positions)]
+        assert positions and list(positions) == wanted
         for state in positions.values():
             assert not state.is_terminal() and not state.is_chance_node()
             assert len(state.legal_actions()) >= 2
@@ -85,7 +87,9 @@ def test_signature_is_stable_across_runs_and_covers_every_game():
         spec = get_spec(key)
         assert list(game["players"]) == [str(n) for n in range(spec.min_players, spec.max_players + 1)]
         for part in game["players"].values():
-            assert [s["position"] for s in part["searches"]] == list(bench.POSITIONS)
+            named = [s["position"] for s in part["searches"]]
+            assert named and named == list(bench.POSITIONS)[:len(named)]
+            assert len(named) == len(bench.POSITIONS) or "web_board" not in spec.capabilities
             assert all(s["iterations"] == ITERATIONS for s in part["searches"])
             assert part["random_game_steps"] > 0
             # a game whose "compiled" entry is still the reference (no native_search) has no C playouts
