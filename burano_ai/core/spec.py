@@ -62,13 +62,6 @@ class SpecBase(Declaration, PeopleSide):
         """Check a position object of the history format and build its State (`core.history`)."""
         return load_history_position(self, data, game_factory)
 
-    def phase_name(self, state) -> str:
-        return state.phase_name()
-
-    def decision_label(self, state, seat: int) -> str:
-        """`step 5`."""
-        return f"step {len(state.history) + 1}"
-
     def step_visibility(self, state, action: int) -> StepVisibility:
         """A step the game gives an owner (`HistoryState._owner`) is seen by that seat alone."""
         owner = state._owner(action)
