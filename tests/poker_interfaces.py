@@ -5,6 +5,7 @@ tests/games/<game>/test_interfaces.py runs.
   the random bot to the end of a hand (tests/pty_helpers.py); values in chips, never VP or win shares.
 - `one_engine_query`: `burano engine` through real pipes (tests/test_protocol.py's `EngineProcess`), one
   query on a one-seat view; the answer's values are chips.
+- `suggest_in_chips`: `burano suggest` on a one-seat view file: a table of chips, with no win column.
 - `arena_and_replay`: `burano arena --games 2` writes two records; `burano replay` plays each back to the
   arena's result, told in chips.
 """
@@ -84,3 +85,20 @@ def arena_and_replay(tmp_path, game: str) -> None:
         told = ", ".join(f"{letter} {s:+g} chip{'' if abs(s) == 1 else 's'}" for letter, s in zip("AB", scores))
         assert f"game over: {told}" in replayed.stdout, (told, replayed.stdout[-800:])
         assert not NOT_CHIPS.search(replayed.stdout), replayed.stdout
+
+
+def suggest_in_chips(tmp_path, game: str, history: list[str]) -> str:
+    """`burano suggest` on seat A's view after `history`: expected chips per move (signed), no chance to win."""
+    spec = get_spec(game)
+    path = tmp_path / "view.json"
+    path.write_text(json.dumps({"format": spec.position_format, "players": 2, "options": {}, "history": history,
+                                "view": "A"}))
+    done = subprocess.run([sys.executable, CLI, "suggest", str(path), "--iterations", "300", "--seed", "1"],
+                          capture_output=True, text=True, timeout=WAIT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                          cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    header = next(line for line in done.stdout.splitlines() if line.split()[:2] == ["move", "visits"])
+    assert header.split() == ["move", "visits", "chips", "margin"], done.stdout
+    assert "%" not in done.stdout and "chance to win" not in done.stdout and not NOT_CHIPS.search(done.stdout)
+    assert re.search(r"^ \S+ +\d+ +[+-]\d+\.\d\d ", done.stdout, re.M), done.stdout
+    return done.stdout

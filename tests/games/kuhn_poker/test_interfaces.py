@@ -1,6 +1,7 @@
 """Kuhn poker at the table, as people and programs use it (issue 32): a whole hand typed in a real
-pseudo-terminal (`burano play`), one engine query through real pipes, an arena of two games with its
-records replayed. The shared steps are tests/poker_interfaces.py (Leduc poker runs the same)."""
+pseudo-terminal (`burano play`), one engine query through real pipes, `burano suggest` in chips, an
+arena of two games with its records replayed. The shared steps are tests/poker_interfaces.py (Leduc
+poker runs the same)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,10 @@ def test_a_whole_hand_in_an_80_by_24_terminal(tmp_path):
 
 def test_one_engine_query_through_pipes():
     P.one_engine_query("kuhn-poker", ["deal K", "?"])
+
+
+def test_suggest_tells_chips(tmp_path):
+    P.suggest_in_chips(tmp_path, "kuhn-poker", ["deal J", "?", "pass", "bet"])
 
 
 def test_an_arena_of_two_games_and_its_records_replayed(tmp_path):
