@@ -3,6 +3,7 @@ tests/games/<game>/test_interfaces.py runs.
 
 - `a_hand_in_a_terminal`: `burano play --game G` in a real 80 x 24 pseudo-terminal, seat A typing against
   the random bot to the end of a hand (tests/pty_helpers.py); values in chips, never VP or win shares.
+- `hint_in_chips`: the `hint` command at the table: expected chips per move, no win chance.
 - `one_engine_query`: `burano engine` through real pipes (tests/test_protocol.py's `EngineProcess`), one
   query on a one-seat view; the answer's values are chips.
 - `suggest_in_chips`: `burano suggest` on a one-seat view file: a table of chips, with no win column.
@@ -20,7 +21,7 @@ import sys
 
 from burano_ai.games import get_spec
 from burano_ai.record import GameRecord
-from pty_helpers import CLI, ROOT, play_a_whole_game_in_a_terminal
+from pty_helpers import CLI, ESCAPES, PROMPT, ROOT, play_a_whole_game_in_a_terminal, tty_env
 
 #: Words of other games' scores and of win shares: a poker game shows chips.
 NOT_CHIPS = re.compile(r"\bVP\b|win share|\bpoints?\b", re.IGNORECASE)
@@ -102,3 +103,22 @@ def suggest_in_chips(tmp_path, game: str, history: list[str]) -> str:
     assert "%" not in done.stdout and "chance to win" not in done.stdout and not NOT_CHIPS.search(done.stdout)
     assert re.search(r"^ \S+ +\d+ +[+-]\d+\.\d\d ", done.stdout, re.M), done.stdout
     return done.stdout
+
+
+def hint_in_chips(tmp_path, game: str) -> None:
+    """`hint 0.2` at seat A's first prompt in a real terminal: each listed move with its expected chips."""
+    import pexpect
+    child = pexpect.spawn(sys.executable, [CLI, "play", "--game", game, "--you", "A", "--bots", "random", "--seed", "1"],
+                          cwd=str(tmp_path), env=tty_env(), dimensions=(24, 80), encoding="utf-8", timeout=WAIT)
+    try:
+        child.expect(PROMPT)
+        child.send("hint 0.2\r")
+        child.expect(r"hint: (\S+) .*?" + PROMPT)
+        told = ESCAPES.sub("", child.match.group(0))
+        child.send("quit\r")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    lines = [line.split() for line in told.splitlines() if "visits" in line]
+    assert lines and all(words[1] == "chips" and re.fullmatch(r"[+-]\d+\.\d\d", words[2]) for words in lines), told
+    assert "%" not in told and not NOT_CHIPS.search(told), told

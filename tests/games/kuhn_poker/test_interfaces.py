@@ -12,6 +12,10 @@ def test_a_whole_hand_in_an_80_by_24_terminal(tmp_path):
     P.a_hand_in_a_terminal(tmp_path, "kuhn-poker", seed=1)
 
 
+def test_a_hint_at_the_table_tells_chips(tmp_path):
+    P.hint_in_chips(tmp_path, "kuhn-poker")
+
+
 def test_one_engine_query_through_pipes():
     P.one_engine_query("kuhn-poker", ["deal K", "?"])
 

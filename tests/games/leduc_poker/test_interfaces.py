@@ -11,6 +11,10 @@ def test_a_whole_hand_in_an_80_by_24_terminal(tmp_path):
     P.a_hand_in_a_terminal(tmp_path, "leduc-poker", seed=2)
 
 
+def test_a_hint_at_the_table_tells_chips(tmp_path):
+    P.hint_in_chips(tmp_path, "leduc-poker")
+
+
 def test_one_engine_query_through_pipes():
     P.one_engine_query("leduc-poker", ["deal Ks", "?", "call", "call", "board Kh"])
 
