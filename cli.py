@@ -1467,6 +1467,11 @@ def serve(
                                              "restart (default $XDG_STATE_HOME/burano/games.sqlite3, i.e. "
                                              "~/.local/state/burano/games.sqlite3); ':memory:' keeps them in "
                                              "memory only."),
+    trusted_proxy: Optional[List[str]] = typer.Option(None, "--trusted-proxy", metavar="ADDR[,ADDR]",
+                                                      help="A reverse proxy's address or network (repeatable): "
+                                                           "a request from it is counted, for the per-client "
+                                                           "shares, under its X-Forwarded-For client; any other "
+                                                           "peer's header is ignored."),
 ) -> None:
     """Serve the web board: play against bots, analyse, set up a position, replay a game (docs/web.md)."""
     spec = _spec(game)
@@ -1475,7 +1480,8 @@ def serve(
     except ImportError as exc:
         raise OptionError(f"burano serve needs the web extra: pip install 'burano-ai[web]' ({exc})") from None
     run_server(host=host, port=port, open_browser=open_browser, public=public, allow_hosts=allow_host or [],
-               limits=limit or [], store=store, **game_keyword(spec, DEFAULT_GAME))
+               limits=limit or [], store=store, trusted_proxies=trusted_proxy or [],
+               **game_keyword(spec, DEFAULT_GAME))
 
 
 if __name__ == "__main__":

@@ -245,8 +245,7 @@ class GameSession:
         p = self.seat(seat)
         if self.state.current_player() != p:
             return []
-        spec = get_spec(self.game)
-        return [spec.describe_move(self.state, a) for a in self.state.legal_actions()]
+        return get_spec(self.game).describe_moves(self.state, self.state.legal_actions())
 
     def move_notes(self, seat: int | str) -> list[str]:
         """What the seat's next move costs and why moves are missing (`GameSpec.move_notes`); [] unless

@@ -5,8 +5,11 @@
 
 It runs the cases of tests/state_fuzzing.py (the same as tests/test_state_fuzz.py, which runs a bounded
 number of them under hypothesis in CI): a corpus position of any registered game and player count in
-both implementations, then random calls of every public method of either State class. Case i of seed S
-is `state_fuzzing.case_for(i, S)`: deterministic, so a finding is replayed with `--replay i`.
+both implementations, then random calls of every public method of either State class; one case in eight
+calls the Game classes instead (their methods with hostile arguments, and `GameSpec.new_game` with hostile
+player counts and options: `state_fuzzing.run_game_case`; their calls are counted as `Game.<method>` and
+`new_game`). Case i of seed S is `state_fuzzing.case_for(i, S)`: deterministic, so a finding is replayed with
+`--replay i`.
 
 Cases run in a long-lived child (`--workers` of them), restarted after a crash. The parent records a
 **crash** (the child died: a signal or an exit code; the case is the one it was running), a **hang** (no

@@ -4,6 +4,9 @@ the server mid-load and a restart on the same store, counting the games and answ
 
     python scripts/load_serve.py --players 50 --seconds 120 --kill-at 60 --json load.json
 
+Two of them at once, one with `--repo` naming another commit's checkout, compare two versions of the server
+under the same load on the same machine.
+
 The client is a bounded asyncio one (httpx.AsyncClient, one connection pool of 2 x players connections),
 not a load-testing framework: what is measured is exactly the page's traffic, in one process that needs
 nothing beyond the test extra, and each player's acknowledged state is at hand to check the restart
@@ -57,12 +60,13 @@ def percentiles(values: list[float]) -> dict[str, float]:
 class Server:
     """A `burano serve` child on a store file, started and killed by the load test."""
 
-    def __init__(self, store: Path, players: int) -> None:
+    def __init__(self, store: Path, players: int, repo: Path = REPO) -> None:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
         self.store = store
+        self.repo = repo
         # the simulated players all come from 127.0.0.1: one client, whose share must hold all of them
         many = max(64, 4 * players)
         self.limits = [f"max_games={100 * many}", f"client_games={100 * many}", f"max_streams={many}",
@@ -75,7 +79,7 @@ class Server:
         args = [sys.executable, "-m", "cli", "serve", "--port", str(self.port), "--store", str(self.store)]
         for item in self.limits:
             args += ["--limit", item]
-        self.proc = subprocess.Popen(args, cwd=REPO, env=dict(os.environ, PYTHONPATH=str(REPO)),
+        self.proc = subprocess.Popen(args, cwd=self.repo, env=dict(os.environ, PYTHONPATH=str(self.repo)),
                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                                      start_new_session=True)
         while time.monotonic() - began < timeout:
@@ -347,7 +351,7 @@ def replay_store(path: Path) -> dict:
 
 async def run(args: argparse.Namespace) -> dict:
     store = Path(args.store) if args.store else Path(tempfile.mkdtemp(prefix="burano-load-")) / "games.sqlite3"
-    server = Server(store, args.players)
+    server = Server(store, args.players, Path(args.repo).resolve())
     report: dict = {"players": args.players, "seconds": args.seconds, "kinds": args.kinds, "bot": args.bot,
                     "cpus": os.cpu_count(), "load_before": [round(x, 2) for x in os.getloadavg()],
                     "command": " ".join([Path(sys.argv[0]).as_posix()] + sys.argv[1:])}
@@ -377,6 +381,8 @@ async def run(args: argparse.Namespace) -> dict:
                   reads=percentiles(load.reads), streams_opened=load.streams, stream_events=load.stream_events,
                   errors=sum(load.errors.values()), errors_by_kind=load.errors, error_examples=load.error_examples,
                   rss_mb={"first": round(rss[0], 1), "max": round(max(rss), 1), "last": round(rss[-1], 1)} if rss else {})
+    if load.moves:   # everything the server did (reads, streams, bots, restarts) per move answered
+        report["server_cpu_ms_per_move"] = round(1000 * report["server_cpu_s"] / len(load.moves), 1)
     report.update(replay_store(store))
     return report
 
@@ -393,6 +399,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="the players' seed (default 1)")
     parser.add_argument("--store", default=None, help="the server's store (default: a new temporary file)")
     parser.add_argument("--json", default=None, help="also write the report to this file")
+    parser.add_argument("--repo", default=str(REPO),
+                        help="the checkout whose burano serve is measured (default this one; another commit's "
+                             "checkout, run at the same time, gives a before/after on the same load)")
     args = parser.parse_args(argv)
     if args.players < 1 or args.seconds <= 0:
         parser.error("--players and --seconds must be positive")

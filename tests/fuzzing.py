@@ -39,6 +39,8 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from fuzz_common import Finding
+
 from burano_ai import Game as CoreGame
 from burano_ai.games.burano import _core
 from burano_ai import engine
@@ -63,14 +65,6 @@ CORPUS_PER_CATEGORY = 4
 LOCKSTEP_STEPS = 30
 SEARCH_ITERATIONS = 6
 API_CALLS_PER_CASE = 25
-
-
-class Finding(Exception):
-    """A property violation: `kind` is 'exception', 'invariant' or 'divergence'."""
-
-    def __init__(self, kind: str, message: str) -> None:
-        super().__init__(f"{kind}: {message}")
-        self.kind, self.message = kind, message
 
 
 # ------------------------------------------------------------------------------------------------

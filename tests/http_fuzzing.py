@@ -34,6 +34,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from fuzz_common import rss_mb
+
 ROOT = Path(__file__).resolve().parent.parent
 #: Resident memory the server may reach.
 MAX_RSS_MB = 1500
@@ -74,16 +76,6 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def _rss_mb(pid: int) -> float:
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return 0.0
-
-
 class Server:
     """`burano serve` in a process of its own: its URL, stderr (a file) and the peak resident memory."""
 
@@ -109,7 +101,7 @@ class Server:
 
     def _sample(self) -> None:
         while not self._done.wait(1.0):
-            self.max_rss = max(self.max_rss, _rss_mb(self.proc.pid))
+            self.max_rss = max(self.max_rss, rss_mb(self.proc.pid))
 
     def healthy(self) -> bool:
         try:

@@ -15,12 +15,35 @@ from burano_ai.games.burano.reference.state import EMPTY, NO_PLAYER, ST_ROUNDS, 
 play_random = play_randomly   # the tests' historical name
 
 
-def random_game_states(num_players: int, seed: int, every: int = 1, game_class=Game):
-    """Yield every `every`-th state of a seeded uniform-random game of `game_class`, and the final one.
+def item_parent(data, path):
+    """The container of the item `path` names in nested dicts and lists (`("cards", "value", 3)`:
+    ``data["cards"]["value"]``), for a test that edits or deletes that item."""
+    for key in path[:-1]:
+        data = data[key]
+    return data
+
+
+def check_every_view(validator, state) -> int:
+    """The full position and each seat's view of `state` pass `validator` (a JSON-schema validator of the
+    game's position format); returns how many were checked."""
+    for seat in (None, *range(state.num_players)):
+        errors = list(validator.iter_errors(state.to_dict(seat)))
+        assert not errors, errors[0].message
+    return state.num_players + 1
+
+
+def set_item(data, path, value) -> None:
+    """Set the item `path` names in nested dicts and lists (a test's edit of a position or data file)."""
+    item_parent(data, path)[path[-1]] = value
+
+
+def random_game_states(num_players: int, seed: int, every: int = 1, game_class=Game, initial_seed: int | None = None):
+    """Yield every `every`-th state of a seeded uniform-random game of `game_class`, and the final one
+    (the moves drawn from `seed`; the initial state's own seed is `initial_seed`, by default `seed`).
 
     The same object is yielded each time, advanced in place: clone what you keep.
     """
-    state = game_class(num_players).new_initial_state(seed)
+    state = game_class(num_players).new_initial_state(seed if initial_seed is None else initial_seed)
     rng = random.Random(seed)
     ply = 0
     while not state.is_terminal():

@@ -34,6 +34,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from fuzz_common import Finding, rss_mb
+
 ROOT = Path(__file__).resolve().parent.parent
 POSITIONS = ROOT / "tests" / "positions"
 RECORDS = ROOT / "tests" / "records"
@@ -45,12 +47,6 @@ PING_EVERY = 25
 GUARD_SECONDS = 60.0
 #: Resident memory the engine may reach (it starts near 100 MB).
 MAX_RSS_MB = 600
-
-
-class Finding(Exception):
-    def __init__(self, kind: str, message: str) -> None:
-        super().__init__(f"{kind}: {message}")
-        self.kind = kind
 
 
 def _corpus() -> list[dict]:
@@ -207,16 +203,6 @@ def stream_lines(seed: int, n: int) -> list[bytes]:
     return lines
 
 
-def _rss_mb(pid: int) -> float:
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return 0.0
-
-
 def _output_schema():
     import jsonschema
     schema = json.loads((ROOT / "burano_ai" / "core" / "schemas" / "engine-protocol.schema.json").read_text())
@@ -277,7 +263,7 @@ def run_stream(lines: list[bytes], engine: list[str] | None = None) -> dict[str,
                 proc.stdin.write(json.dumps({"id": ping, "action": "query_version"}).encode() + b"\n")
                 proc.stdin.flush()
                 take(ping)
-                max_rss = max(max_rss, _rss_mb(proc.pid))
+                max_rss = max(max_rss, rss_mb(proc.pid))
                 if max_rss > MAX_RSS_MB:
                     raise Finding("memory", f"resident memory {max_rss:.0f} MB > {MAX_RSS_MB} MB")
         proc.stdin.write(b'{"id": "bye", "action": "quit"}\n')

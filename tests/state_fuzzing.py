@@ -28,6 +28,7 @@ and records a child that dies. This module is test/tool code, not part of the bu
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import inspect
 import json
@@ -36,6 +37,8 @@ import pickle
 import random
 from dataclasses import dataclass
 from typing import Any
+
+from fuzz_common import Finding
 
 from burano_ai.core.errors import BuranoError
 from burano_ai.games import all_specs, get_spec
@@ -67,16 +70,9 @@ PROTOCOL = ("legal_actions", "chance_outcomes", "apply_action", "clone", "scores
             "estimated_scores", "decision_mode", "prior", "turn_id", "chance_kind_name", "phase_name",
             "current_player", "is_terminal", "is_chance_node")
 #: Methods the campaign does not call: `check` raises AssertionError by design (an invariant checker,
-#: called by the oracle itself after every accepted move).
-SKIPPED = frozenset(("check",))
-
-
-class Finding(Exception):
-    """A property violation: `kind` is 'exception', 'invariant' or 'divergence'."""
-
-    def __init__(self, kind: str, message: str) -> None:
-        super().__init__(f"{kind}: {message}")
-        self.kind, self.message = kind, message
+#: called by the oracle itself after every accepted move); a Game's `state_class` is the class of its
+#: States, an attribute (States come from `new_initial_state` and the loaders), not a method.
+SKIPPED = frozenset(("check", "state_class"))
 
 
 # ------------------------------------------------------------------------------------------------
@@ -85,12 +81,14 @@ class Finding(Exception):
 
 @dataclass(frozen=True)
 class Entry:
-    """A corpus position: `game` with `players` seats after `plies` random steps of seeded game `seed`."""
+    """A corpus position: `game` with `players` seats after `plies` random steps of seeded game `seed`.
+    `target` "game": the case calls the Game classes' methods instead, the position feeding their arguments."""
 
     game: str
     players: int
     seed: int
     plies: int
+    target: str = "state"
 
     def states(self) -> tuple[Any, ...]:
         """The States at this position, one per implementation (`implementations_of`: the (compiled,
@@ -415,12 +413,15 @@ class Stats:
 
 def run_case(entry: Entry, seed: int, calls: int = CALLS_PER_CASE, stats: Stats | None = None) -> Stats:
     """`calls` random public-method calls on the States at `entry` (the (compiled, reference) pair, or the
-    one State of a single-implementation game).
+    one State of a single-implementation game), or on its Games when `entry.target` is "game"
+    (`run_game_case`).
 
     Raises:
         Finding: a property violation (see the module docstring).
     """
     stats = stats or Stats({})
+    if entry.target == "game":
+        return run_game_case(entry, seed, calls, stats)
     rng = random.Random(f"case-{entry.game}-{entry.players}-{entry.seed}-{entry.plies}-{seed}")
     states = entry.states()
     tables = methods_of(entry.game)
@@ -500,7 +501,230 @@ def _one_call(entry, i, states, method, args, static, tables, stats) -> None:
 
 
 def case_for(index: int, base_seed: int = 0) -> tuple[Entry, int]:
-    """Case `index` of a campaign: a game, a corpus position and a call seed, all from the index."""
+    """Case `index` of a campaign: a game, a corpus position and a call seed, all from the index; one case in
+    `1 / GAME_CASE_SHARE` calls the Game classes (the State cases are the ones these indices always gave)."""
     rng = random.Random(f"campaign-{base_seed}-{index}")
     game = rng.choice(campaign_keys())
-    return rng.choice(corpus(game)), rng.randrange(2**32)
+    entry, seed = rng.choice(corpus(game)), rng.randrange(2**32)
+    if random.Random(f"target-{base_seed}-{index}").random() < GAME_CASE_SHARE:
+        entry = dataclasses.replace(entry, target="game")
+    return entry, seed
+
+
+# ------------------------------------------------------------------------------------------------
+# The Game classes: their methods and their constructor (`GameSpec.new_game`) with hostile arguments
+
+#: Share of a campaign's cases that call the Game classes rather than the States.
+GAME_CASE_SHARE = 0.125
+#: Game methods that return a State of their implementation: compared by their dict, checked, reloaded.
+GAME_STATE_RESULTS = frozenset(("new_initial_state", "state_from_json", "state_from_position"))
+#: A Game call is a constructor call (`spec.new_game` with hostile players and options) this often.
+NEW_GAME_SHARE = 0.25
+
+
+def json_text_value(rng: random.Random, state, n: int) -> Any:
+    """A position text for `state_from_json`: the state's own JSON or a seat's view of it, mutated, another
+    game's, structural junk, bytes, or a wrong type."""
+    r = rng.random()
+    if r < 0.2:
+        return state.to_json()
+    if r < 0.3:
+        return state.to_json(rng.randrange(n))
+    if r < 0.55:
+        return _mutated_json(rng, state.to_json(rng.choice((None, rng.randrange(n)))))
+    if r < 0.65:
+        other = get_spec(rng.choice(game_keys()))
+        return other.new_game(other.default_players, "reference").new_initial_state(rng.randrange(3)).to_json()
+    if r < 0.75:
+        text = state.to_json()
+        return rng.choice((text[: rng.randrange(len(text))], "\ufeff" + text, text + "x", text.replace(":", "=", 1),
+                           text.encode(), bytearray(text.encode())))
+    if r < 0.9:
+        return rng.choice(("", " ", "null", "[]", "{}", "1e999", "NaN", '"x"', "[" * 100_000, "{\"a\":" * 2_000,
+                           "9" * 5_000, '{"game": 5}', "\x00", "\ud800"))
+    return rng.choice(_wrong_types())
+
+
+def _mutated_json(rng: random.Random, text: str) -> str:
+    """`text` (a JSON object) with 1-3 values somewhere inside it replaced, deleted or given company."""
+    data = json.loads(text)
+    for _ in range(rng.randrange(1, 4)):
+        node, key = data, None          # the value changed is node[key]
+        for _depth in range(rng.randrange(1, 6)):
+            keys = list(node) if isinstance(node, dict) else list(range(len(node)))
+            if not keys:
+                break
+            key = rng.choice(keys)
+            if not isinstance(node[key], (dict, list)) or not node[key] or rng.random() < 0.3:
+                break
+            node, key = node[key], None
+        if key is None:
+            continue
+        r = rng.random()
+        if r < 0.15 and isinstance(node, dict):
+            del node[key]
+        elif r < 0.25 and isinstance(node, dict):
+            node[key + "_" if isinstance(key, str) else key] = 1
+        else:
+            node[key] = rng.choice((-1, 0, 1, 2, 7, 99, 255, 2**31, -(2**31), 2**63, 2**64, 10**30, None, True, False,
+                                    1.5, float("inf"), "", "x", "A", [], [None], {}, {"a": 1}))
+    return json.dumps(data)
+
+
+def game_argument(rng: random.Random, name: str, state, n: int, num_actions: int) -> Any:
+    """A value for parameter `name` of a Game method (`state`: a position of that game, n seats)."""
+    if name == "text":
+        return json_text_value(rng, state, n)
+    return argument(rng, name, state, n, num_actions)
+
+
+def option_value(rng: random.Random, option: Any) -> Any:
+    """A value for a game option (`core.game.GameOption`): one it takes, a boundary, or a wrong one."""
+    junk = (None, "", "x", 1.5, float("nan"), [], {}, 2**64, -1)
+    if option.kind == "choice":
+        good = list(option.choices)
+        return rng.choice(good * 3 + [c.upper() for c in good] + [c.lower() for c in good] + list(junk) + [True, 1])
+    if option.kind == "int":
+        low, high = option.low, option.high
+        good = list(option.values) or [low, high, (low + high) // 2]
+        return rng.choice(good * 3 + [low - 1, high + 1, 0, 2**31, -(2**31), HUGE, True, "1"] + list(junk))
+    if option.kind == "bool":
+        return rng.choice((True, False, True, False, 0, 1, 2, "true", "false", "yes") + junk)
+    return rng.choice((None, {}) + junk)         # "data": the built-in data, or a wrong value
+
+
+def players_value(rng: random.Random, spec: Any) -> Any:
+    r = rng.random()
+    if r < 0.6:
+        return rng.randrange(spec.min_players, spec.max_players + 1)
+    if r < 0.85:
+        return rng.choice((spec.min_players - 1, spec.max_players + 1, 0, -1, 7, 64, 2**31, 2**64, HUGE))
+    return rng.choice((True, 2.0, "2", None, [2], float("nan")))
+
+
+def game_fingerprint(game) -> tuple:
+    """What a Game says of itself without arguments (its zero-argument methods, in order)."""
+    out = []
+    for name, params in sorted(public_methods(game).items()):
+        if not params:
+            out.append((name, _normal(name, getattr(game, name)())))
+    return tuple(out)
+
+
+def _new_game_call(rng: random.Random, spec: Any, stats: Stats, where: str) -> None:
+    """`spec.new_game` in both implementations with hostile players and options: the same acceptance, and
+    accepted Games that say the same of themselves and deal the same first position."""
+    players = players_value(rng, spec)
+    options = {name: option_value(rng, option) for name, option in spec.game_options.items() if rng.random() < 0.5}
+    if rng.random() < 0.05:
+        options[rng.choice(("nope", "Side", "seed", "players"))] = 1      # an option the game does not have
+    call = f"{where}: new_game{_args_repr((players,))} options {_args_repr(tuple(options.items()))}"
+    made = {}
+    for impl in implementations_of(spec.key):
+        try:
+            made[impl] = ("ok", spec.new_game(players, impl, **options))
+        except API_ERRORS as exc:
+            made[impl] = ("error", exc)
+        except Exception as exc:  # noqa: BLE001 - the property: nothing else escapes
+            raise Finding("exception", f"{call}: {impl} raised {_short(exc)}") from exc
+        stats.add(f"{impl}.new_game")
+    if len(made) == 1:                  # a single implementation: an accepted Game deals a sound position
+        ((status, game),) = made.values()
+        if status == "error":
+            stats.refused += 1
+        else:
+            _checked(game.new_initial_state(0), f"{call}: its first position")
+        return
+    (c_status, c_game), (r_status, r_game) = made["compiled"], made["reference"]
+    if c_status != r_status:
+        detail = _short(c_game) if c_status == "error" else _short(r_game)
+        raise Finding("divergence", f"{call}: compiled {c_status}, reference {r_status} ({detail})")
+    if c_status == "error":
+        stats.refused += 2
+        return
+    if game_fingerprint(c_game) != game_fingerprint(r_game):
+        raise Finding("divergence", f"{call}: compiled {game_fingerprint(c_game)}, "
+                                    f"reference {game_fingerprint(r_game)}")
+    if c_game.new_initial_state(0).to_dict() != r_game.new_initial_state(0).to_dict():
+        raise Finding("divergence", f"{call}: the first positions of seed 0 differ")
+
+
+def _checked(state, what: str) -> None:
+    """Finding('invariant') unless `state` passes its `check()`."""
+    try:
+        state.check()
+    except AssertionError as exc:
+        raise Finding("invariant", f"{what} failing check(): {exc}") from exc
+
+
+def run_game_case(entry: Entry, seed: int, calls: int = CALLS_PER_CASE, stats: Stats | None = None) -> Stats:
+    """`calls` random calls of the Game classes of `entry.game` with `entry.players` seats (the position at
+    `entry` feeds their arguments), and of `spec.new_game` itself.
+
+    Each call must return or raise a `BuranoError`/`TypeError` (in both implementations alike, for a game
+    with two), leave the Game as it was (`game_fingerprint`), and agree on the result; a State returned passes `check()`, and its JSON
+    loads in the other implementation as the same position.
+
+    Raises:
+        Finding: a property violation.
+    """
+    stats = stats or Stats({})
+    rng = random.Random(f"game-case-{entry.game}-{entry.players}-{entry.seed}-{entry.plies}-{seed}")
+    spec = get_spec(entry.game)
+    state = entry.states()[-1]
+    games = {impl: spec.new_game(entry.players, impl) for impl in implementations_of(entry.game)}
+    fingerprints = {impl: game_fingerprint(g) for impl, g in games.items()}
+    methods = {impl: public_methods(g) for impl, g in games.items()}
+    names = sorted(set().union(*methods.values()))
+    n, num_actions = entry.players, state.game.num_distinct_actions()
+    for i in range(calls):
+        where = f"{entry.game} {entry.players}p seed {entry.seed} ply {entry.plies}, Game call {i}"
+        if rng.random() < NEW_GAME_SHARE:
+            _new_game_call(rng, spec, stats, where)
+            continue
+        method = rng.choice(names)
+        params = next(table[method] for table in methods.values() if method in table)
+        static = params[:1] == ("@static",)
+        params = params[1:] if static else params
+        arity = len(params) - (1 if params and rng.random() < 0.05 else 0)   # an argument left out
+        args = tuple(game_argument(rng, p, state, n, num_actions) for p in params[:arity])
+        where = f"{where}: {method}{_args_repr(args)}"
+        results = {}
+        for impl, game in games.items():
+            if method not in methods[impl]:
+                continue
+            try:
+                status, result = _call(game, method, args, static)
+            except Finding as finding:
+                raise Finding(finding.kind, f"{where}: {finding.message}") from finding
+            stats.add(f"{impl}.Game.{method}")
+            if status == "error":
+                stats.refused += 1
+            if game_fingerprint(game) != fingerprints[impl]:
+                raise Finding("invariant", f"{where}: {impl} Game changed")
+            if status == "ok" and method in GAME_STATE_RESULTS:
+                _checked(result, f"{where}: {impl} returned a State")
+            results[impl] = (status, result)
+        if len(results) < 2:
+            continue
+        (c_status, c_res), (r_status, r_res) = results["compiled"], results["reference"]
+        if c_status != r_status:
+            detail = _short(c_res) if c_status == "error" else _short(r_res)
+            raise Finding("divergence", f"{where}: compiled {c_status}, reference {r_status} ({detail})")
+        if c_status == "error":
+            continue
+        kind = "clone" if method in GAME_STATE_RESULTS else method
+        if _normal(kind, c_res) != _normal(kind, r_res):
+            raise Finding("divergence", f"{where}: compiled {str(_normal(kind, c_res))[:120]}, "
+                                        f"reference {str(_normal(kind, r_res))[:120]}")
+        if method in GAME_STATE_RESULTS:
+            for impl, other in (("compiled", "reference"), ("reference", "compiled")):
+                text = results[impl][1].to_json()
+                try:
+                    back = games[other].state_from_json(text).to_dict()
+                except API_ERRORS as exc:
+                    raise Finding("divergence", f"{where}: {impl}'s State's JSON refused by {other}: "
+                                                f"{_short(exc)}") from exc
+                if back != results[impl][1].to_dict():
+                    raise Finding("divergence", f"{where}: {impl}'s State's JSON loads in {other} as another position")
+    return stats

@@ -80,12 +80,17 @@ entries = st.integers(0, len(F.corpus()) - 1)
 plans = st.lists(st.tuples(st.sampled_from(sorted(F.MUTATIONS)), st.integers(0, 2**32)), min_size=1, max_size=4)
 
 
-@settings(FUZZ, max_examples=1500)
-@given(entry=entries, plan=plans, seed=st.integers(0, 2**16))
-def test_mutated_position_is_rejected_or_sound(entry, plan, seed):
+def _check_planned(entry: int, plan, seed: int) -> None:
+    """`_check` the corpus position `entry` mutated by `plan`."""
     data = F.corpus()[entry].data()
     F.apply_plan(data, plan)
     _check(data, seed)
+
+
+@settings(FUZZ, max_examples=1500)
+@given(entry=entries, plan=plans, seed=st.integers(0, 2**16))
+def test_mutated_position_is_rejected_or_sound(entry, plan, seed):
+    _check_planned(entry, plan, seed)
 
 
 progress_plans = st.lists(st.tuples(st.sampled_from(["progress", "splice", "hidden-view"]), st.integers(0, 2**32)),
@@ -96,9 +101,7 @@ progress_plans = st.lists(st.tuples(st.sampled_from(["progress", "splice", "hidd
 @given(entry=entries, plan=progress_plans, seed=st.integers(0, 2**16))
 def test_rewritten_progress_fields_are_rejected_or_sound(entry, plan, seed):
     """Phase, stage, chance kind, actor and context rewritten to other legal names (finding 1)."""
-    data = F.corpus()[entry].data()
-    F.apply_plan(data, plan)
-    _check(data, seed)
+    _check_planned(entry, plan, seed)
 
 
 @settings(FUZZ, max_examples=600)

@@ -28,20 +28,11 @@ from burano_ai.core.options import (game_for, game_options_json, game_options_te
 from burano_ai.games import all_specs, get_spec
 from burano_ai.record import GameRecord, RecordError
 from burano_ai.session import GameSession
+from games.azul_sintra.helpers import corrected_data
 
 ROOT = Path(__file__).resolve().parent.parent
 CLI = str(ROOT / "cli.py")
-PLACEHOLDER = ROOT / "burano_ai/games/azul_sintra/data/placeholder.json"
 AZUL = get_spec("azul-sintra")
-
-
-def corrected_data() -> dict:
-    """The placeholder file with `placeholder: false`, another name and every window worth 10 more."""
-    data = json.loads(PLACEHOLDER.read_text(encoding="utf-8"))
-    data["placeholder"] = False
-    data["name"] = "corrected (test)"
-    data["window_values"]["value"] = [v + 10 for v in data["window_values"]["value"]]
-    return data
 
 
 @pytest.fixture

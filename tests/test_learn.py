@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import subprocess
 import sys
 from pathlib import Path
@@ -31,6 +30,7 @@ from burano_ai.search import Limit
 from burano_ai.search.ismcts import make_searcher
 from burano_ai.search.netfile import make_net, net_for, read_net_file, write_net_file
 from burano_ai.search.params import Params
+from positions import random_game_states
 
 from signal_helpers import terminal_signals
 
@@ -39,19 +39,8 @@ ENCODED = [k for k in game_keys() if encoder_module(k)]   # every registered gam
 
 
 def random_states(spec, players: int, seed: int, every: int):
-    state = spec.new_game(players).new_initial_state(0)
-    rng = random.Random(seed)
-    ply = 0
-    while not state.is_terminal():
-        if ply % every == 0:
-            yield state
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-        ply += 1
-    yield state
+    """Every `every`-th state of a random game (moves from `seed`, the initial state from seed 0)."""
+    return random_game_states(players, seed, every, spec.new_game, initial_seed=0)
 
 
 def random_net(spec, players: int, seed: int = 0, hidden: int = 8):

@@ -8,6 +8,7 @@ re-parented. Each test kills its whole process group at the end, whatever happen
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -98,45 +99,43 @@ def kill_group(proc: subprocess.Popen, pids: list[int]) -> None:
         pass
 
 
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
-def test_sigterm_and_sighup_stop_the_workers(signum):
+@contextlib.contextmanager
+def _suggest_with_two_workers():
+    """`burano suggest --workers 2` on the example, a long search, once its two workers run: (the process,
+    the workers' pids); afterwards the process group and the workers are killed, whatever happened."""
     proc = cli_process("suggest", EXAMPLE, "--workers", "2", "--time", "600", "--json")
     workers: list[int] = []
     try:
         workers = wait_for_workers(proc, 2)
+        yield proc, workers
+    finally:
+        kill_group(proc, workers)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_sigterm_and_sighup_stop_the_workers(signum):
+    with _suggest_with_two_workers() as (proc, workers):
         proc.send_signal(signum)
         _out, err = proc.communicate(timeout=15)
         assert wait_gone(workers) == [], f"workers {workers} outlived the parent"
         assert proc.returncode == 128 + signum, (proc.returncode, err)
         assert b"Traceback" not in err, err.decode()
-    finally:
-        kill_group(proc, workers)
 
 
 def test_sigkill_of_the_parent_stops_the_workers():
-    proc = cli_process("suggest", EXAMPLE, "--workers", "2", "--time", "600", "--json")
-    workers: list[int] = []
-    try:
-        workers = wait_for_workers(proc, 2)
+    with _suggest_with_two_workers() as (proc, workers):
         proc.kill()
         proc.communicate(timeout=15)
         assert wait_gone(workers) == [], f"workers {workers} outlived the parent"
-    finally:
-        kill_group(proc, workers)
 
 
 def test_ctrl_c_stops_the_workers_and_exits_130():
-    proc = cli_process("suggest", EXAMPLE, "--workers", "2", "--time", "600", "--json")
-    workers: list[int] = []
-    try:
-        workers = wait_for_workers(proc, 2)
+    with _suggest_with_two_workers() as (proc, workers):
         os.killpg(proc.pid, signal.SIGINT)      # a terminal's Ctrl-C reaches the whole process group
         _out, err = proc.communicate(timeout=15)
         assert wait_gone(workers) == []
         assert proc.returncode == 130, (proc.returncode, err)
         assert err == b"", err.decode()
-    finally:
-        kill_group(proc, workers)
 
 
 def test_nohup_keeps_an_ignored_sighup_ignored():

@@ -30,6 +30,7 @@ from burano_ai.record import GameRecord, narrate_step
 from burano_ai.games.burano.reference import Game as ReferenceGame
 from burano_ai.games.burano.render import render_state
 from burano_ai.session import GameSession
+from pty_helpers import ESCAPES, Screen, quit_at_prompt, spawn_cli, tty_env
 
 pexpect = pytest.importorskip("pexpect")
 
@@ -546,21 +547,11 @@ def test_an_illegal_venice_placement_says_why_and_guesses_no_square(tmp_path):
 # ------------------------------------------------------------------------------------------------
 # The board at 80 x 24 and at 140 columns, with and without colour (issue 21 item 4)
 
-#: Escape sequences: CSI, OSC, character sets, keypad modes, cursor save and restore.
-ESCAPES = re.compile(r"\x1b(\[[0-9;?<>=]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[()][0-9A-Za-z]|[=>78])")
 #: An SGR sequence that sets a foreground or background colour (not 39/49, the terminal's own colours).
 COLOUR_SGR = re.compile(r"\x1b\[(?:[0-9;]*;)?(?:[34][0-7]|9[0-7]|10[0-7]|[34]8;[0-9;]+)(?:;[0-9;]*)?m")
 #: The compact board's first line (the island's columns) and the full board's route heading.
 COMPACT_TOP = "   a  b  c  d  e  f  g  h  i"
 FULL_ROUTE = "sailing route (a cycle, last back to first):"
-
-
-def tty_env(**extra: str) -> dict[str, str]:
-    """The environment of a person's terminal: its size comes from the pty (no COLUMNS, no LINES)."""
-    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "NO_COLOR")}
-    env.update(PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm-256color", BURANO_DEBUG_TRACEBACK="1")
-    env.update(extra)
-    return env
 
 
 def output_lines(transcript: str) -> list[str]:
@@ -595,27 +586,18 @@ def first_move_record(path: Path, players: int, seed: int, until: str) -> Path:
 def test_the_board_fits_80_by_24_at_the_start_midgame_and_end(tmp_path, players):
     """At 80 x 24 no line wraps, and at every prompt the whole board is on the screen above it: from its
     first line to the viewer's seat, the choices and the prompt on the last rows."""
-    pyte = pytest.importorskip("pyte")
     for until in ("start", "mid", "end"):
         path = first_move_record(tmp_path / f"{until}.json", players, 20 + players, until)
-        child = pexpect.spawn(sys.executable, [CLI, "play", "--resume", str(path)], cwd=str(tmp_path),
-                              env=tty_env(), dimensions=(24, 80), encoding="utf-8", timeout=60)
-        transcript = io.StringIO()
-        child.logfile_read = transcript
-        screen = pyte.Screen(80, 24)
-        stream = pyte.Stream(screen)
-        fed = 0
+        child, transcript = spawn_cli(tmp_path, ["play", "--resume", str(path)], timeout=60)
+        screen = Screen(transcript)
         prompts = 0
         try:
             while child.expect([PROMPT, "game over: final scores"]) == 0:
-                text = transcript.getvalue()
-                stream.feed(text[fed:])
-                fed = len(text)
-                rows = screen.display
+                rows = screen.rows()
                 where = f"{players} players, {until}, prompt {prompts}:\n" + "\n".join(rows)
                 assert rows[0].startswith(COMPACT_TOP) or rows[1].startswith(COMPACT_TOP), where
                 assert any(row.startswith("A (blue)") for row in rows), where
-                assert rows[screen.cursor.y].startswith("A to move>"), where
+                assert screen.cursor_row().startswith("A to move>"), where
                 prompts += 1
                 if until != "end" and prompts == 3:
                     child.send("quit\r")
@@ -630,26 +612,19 @@ def test_the_board_fits_80_by_24_at_the_start_midgame_and_end(tmp_path, players)
         wrapped = [line for line in output_lines(text) if len(line) > 80]
         assert not wrapped, (players, until, wrapped)
         if until == "end":   # the final scores and the winners are on the last screen
-            stream.feed(text[fed:])
-            rows = "\n".join(screen.display)
+            last_prompt = screen.fed
+            rows = "\n".join(screen.rows())
             assert "game over: final scores" in rows and "winner" in rows, rows
-            assert any(row.startswith(COMPACT_TOP) for row in output_lines(text[fed:])), "no final board"
+            assert any(row.startswith(COMPACT_TOP) for row in output_lines(text[last_prompt:])), "no final board"
 
 
 def test_the_full_board_from_120_columns_and_the_board_option(tmp_path):
     path = first_move_record(tmp_path / "game.json", 3, 5, "mid")
     shown = {}
     for columns, option in ((140, []), (80, []), (140, ["--board", "compact"]), (80, ["--board", "wide"])):
-        child = pexpect.spawn(sys.executable, [CLI, "play", "--resume", str(path), *option], cwd=str(tmp_path),
-                              env=tty_env(), dimensions=(60, columns), encoding="utf-8", timeout=60)
-        transcript = io.StringIO()
-        child.logfile_read = transcript
-        try:
-            child.expect(PROMPT)
-            child.send("quit\r")
-            child.expect(pexpect.EOF)
-        finally:
-            child.close()
+        child, transcript = spawn_cli(tmp_path, ["play", "--resume", str(path), *option], rows=60,
+                                      columns=columns, timeout=60)
+        quit_at_prompt(child, PROMPT)
         text = plain(transcript.getvalue())
         shown[columns, tuple(option)] = "full" if FULL_ROUTE in text else "compact" if COMPACT_TOP in text else "?"
         if columns == 140 and not option:
@@ -660,17 +635,9 @@ def test_the_full_board_from_120_columns_and_the_board_option(tmp_path):
 
 
 def test_the_board_is_in_colour_on_a_colour_terminal(tmp_path):
-    child = pexpect.spawn(sys.executable, [CLI, "play", "--bots", "random", "--seed", "12", "--record",
-                                           str(tmp_path / "g.json")], cwd=str(tmp_path),
-                          env=tty_env(), dimensions=(24, 80), encoding="utf-8", timeout=60)
-    transcript = io.StringIO()
-    child.logfile_read = transcript
-    try:
-        child.expect(PROMPT)
-        child.send("quit\r")
-        child.expect(pexpect.EOF)
-    finally:
-        child.close()
+    child, transcript = spawn_cli(tmp_path, ["play", "--bots", "random", "--seed", "12", "--record",
+                                             str(tmp_path / "g.json")], timeout=60)
+    quit_at_prompt(child, PROMPT)
     text = transcript.getvalue()
     # the docks' letters on the route, each in its colour (bold bright magenta is pink's)
     coloured = re.findall(r"(\x1b\[[0-9;]*m)([pbygow])\x1b\[0m", text)
@@ -681,17 +648,9 @@ def test_the_board_is_in_colour_on_a_colour_terminal(tmp_path):
 
 @pytest.mark.parametrize("env", [{"NO_COLOR": "1"}, {"TERM": "dumb"}], ids=["NO_COLOR", "TERM=dumb"])
 def test_no_colour_with_no_color_or_a_dumb_terminal(tmp_path, env):
-    child = pexpect.spawn(sys.executable, [CLI, "play", "--bots", "random", "--seed", "12", "--record",
-                                           str(tmp_path / "g.json")], cwd=str(tmp_path),
-                          env=tty_env(**env), dimensions=(24, 80), encoding="utf-8", timeout=60)
-    transcript = io.StringIO()
-    child.logfile_read = transcript
-    try:
-        child.expect("to move>")
-        child.send("quit\r")
-        child.expect(pexpect.EOF)
-    finally:
-        child.close()
+    child, transcript = spawn_cli(tmp_path, ["play", "--bots", "random", "--seed", "12", "--record",
+                                             str(tmp_path / "g.json")], env=tty_env(**env), timeout=60)
+    quit_at_prompt(child, "to move>")
     text = transcript.getvalue()
     assert COMPACT_TOP in plain(text)
     assert not COLOUR_SGR.search(text), COLOUR_SGR.findall(text)[:5]

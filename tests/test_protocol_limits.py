@@ -21,6 +21,7 @@ import pytest
 from burano_ai import Game
 from burano_ai.protocol import (MAX_LINE_NESTING, EngineServer, QueryError, apply_view_moves, parse_line,
                                 scan_id)
+from burano_ai.random_play import random_action
 from burano_ai.record import GameRecord
 
 from test_protocol import REPO, EngineProcess, finals, is_final, position  # noqa: F401  (the engine process)
@@ -128,11 +129,7 @@ def _random_game(players: int, seed: int) -> tuple[GameRecord, list]:
     record = GameRecord.new(players, seed)
     states = [state.clone()]
     while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            action = rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
-        else:
-            action = rng.choice(state.legal_actions())
+        action = random_action(state, rng)
         record.add(state, action)
         state.apply_action(action)
         states.append(state.clone())

@@ -144,3 +144,11 @@ def test_the_python_splitmix64_of_the_reference_models_draws_the_same_streams(se
     ours, stream = SplitMix64(seed), splitmix64(seed)
     assert [ours.below(n) for n in (1, 2, 3, 7, 10, 1000, 2**31 - 1)] == \
         [lemire_below(stream, n) for n in (1, 2, 3, 7, 10, 1000, 2**31 - 1)]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 12345, 2**63 + 5])
+def test_the_python_splitmix64_draws_the_c_uniform_floats(seed):
+    from burano_ai._rng import Random
+    from burano_ai.core.seeds import SplitMix64
+    ours, theirs = SplitMix64(seed), Random(seed)
+    assert [ours.uniform() for _ in range(20)] == [theirs.random() for _ in range(20)]

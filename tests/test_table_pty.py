@@ -14,7 +14,6 @@ played again with the next seed until they were (at most `PROMPTS` prompts in al
 
 from __future__ import annotations
 
-import io
 import random
 import re
 import sys
@@ -24,7 +23,7 @@ import pytest
 from burano_ai.games import all_specs
 from burano_ai.play import _brief_words
 from burano_ai.session import GameSession
-from pty_helpers import CLI, ESCAPES, PROMPT, tty_env
+from pty_helpers import CLI, ESCAPES, PROMPT, Screen, spawn_cli, tty_env
 
 CASES = [pytest.param(spec.key, n, id=f"{spec.key}-{n}p")
          for spec in all_specs() for n in range(spec.min_players, spec.max_players + 1)]
@@ -46,16 +45,10 @@ def _a_game_in_a_terminal(tmp_path, game: str, players: int, seed: int, prompts:
     """Seat A typed for up to `prompts` prompts of game `seed` (every check of the module docstring at each);
     returns (prompts typed, prompts where the bots' last move was recalled)."""
     pexpect = pytest.importorskip("pexpect")
-    pyte = pytest.importorskip("pyte")
     typed = 0
-    child = pexpect.spawn(sys.executable, [CLI, "play", "--game", game, "--players", str(players), "--you", "A",
-                                           "--bots", "random", "--seed", str(seed)],
-                          cwd=str(tmp_path), env=tty_env(), dimensions=(24, 80), encoding="utf-8", timeout=120)
-    transcript = io.StringIO()
-    child.logfile_read = transcript
-    screen = pyte.Screen(80, 24)
-    stream = pyte.Stream(screen)
-    fed = 0
+    child, transcript = spawn_cli(tmp_path, ["play", "--game", game, "--players", str(players), "--you", "A",
+                                             "--bots", "random", "--seed", str(seed)])
+    screen = Screen(transcript)
     shadow = GameSession(players, seed, ["human"] + ["random"] * (players - 1), game=game)
     shadow.advance()
     rng = random.Random(f"{game}-{players}-{seed}")
@@ -66,12 +59,9 @@ def _a_game_in_a_terminal(tmp_path, game: str, players: int, seed: int, prompts:
             if child.expect([PROMPT, "game over: final scores"]) != 0:
                 break
             typed += 1
-            text = transcript.getvalue()
-            stream.feed(text[fed:])
-            fed = len(text)
-            rows = screen.display
+            rows = screen.rows()
             where = f"{game} {players}p, prompt {prompt}:\n" + "\n".join(rows)
-            assert rows[screen.cursor.y].startswith("A to move>"), where
+            assert screen.cursor_row().startswith("A to move>"), where
             if game == "azul-sintra":     # the centre was cut off at 80 columns with 4 players
                 view = shadow.view(0)
                 assert f"centre {view['centre'] or '-'}" in "\n".join(rows), where

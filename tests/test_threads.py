@@ -53,6 +53,12 @@ def mid3():
     return canonical_root(state, seat), seat
 
 
+def searcher_on(mid3, seed: int):
+    """A native searcher (seeded `seed`) on the mid-game position, for its seat to move."""
+    root, seat = mid3
+    return native.NativeSearcher(root, seat, NATIVE, seed)
+
+
 def without_elapsed(summary: dict) -> dict:
     return {k: v for k, v in summary.items() if k != "elapsed"}
 
@@ -81,8 +87,7 @@ def check_tree(searcher) -> None:
 
 
 def test_two_threads_run_exactly_the_iteration_budget(mid3):
-    root, seat = mid3
-    searcher = native.NativeSearcher(root, seat, NATIVE, 7)
+    searcher = searcher_on(mid3, 7)
     searcher.run(iterations=3000, threads=2, min_iteration_us=0)
     assert searcher.iterations == 3000
     check_tree(searcher)
@@ -92,10 +97,9 @@ def test_two_threads_run_exactly_the_iteration_budget(mid3):
 
 
 def test_one_thread_is_the_single_threaded_search(mid3):
-    root, seat = mid3
-    plain = native.NativeSearcher(root, seat, NATIVE, 5)
+    plain = searcher_on(mid3, 5)
     plain.run(iterations=800)
-    one = native.NativeSearcher(root, seat, NATIVE, 5)
+    one = searcher_on(mid3, 5)
     one.run(iterations=300, threads=1)
     one.run(iterations=500, threads=1)
     assert without_elapsed(one.summary()) == without_elapsed(plain.summary())
@@ -103,8 +107,7 @@ def test_one_thread_is_the_single_threaded_search(mid3):
 
 
 def test_two_threads_after_one_continue_the_same_tree(mid3):
-    root, seat = mid3
-    searcher = native.NativeSearcher(root, seat, NATIVE, 5)
+    searcher = searcher_on(mid3, 5)
     searcher.run(iterations=500, threads=1)
     searcher.run(iterations=500, threads=2, min_iteration_us=0)
     assert searcher.iterations == 1000
@@ -112,8 +115,7 @@ def test_two_threads_after_one_continue_the_same_tree(mid3):
 
 
 def test_a_deadline_stops_every_thread_promptly(mid3):
-    root, seat = mid3
-    searcher = native.NativeSearcher(root, seat, NATIVE, 1)
+    searcher = searcher_on(mid3, 1)
     before = threading.active_count()
     start = time.time()
     searcher.run(deadline=start + 0.3, threads=2, min_iteration_us=0)
@@ -123,9 +125,8 @@ def test_a_deadline_stops_every_thread_promptly(mid3):
 
 
 def test_progress_comes_from_the_calling_thread_and_ends_at_the_budget(mid3):
-    root, seat = mid3
     seen = []
-    searcher = native.NativeSearcher(root, seat, NATIVE, 1)
+    searcher = searcher_on(mid3, 1)
     searcher.run(iterations=4000, progress=lambda done, total: seen.append((threading.get_ident(), done, total)),
                  progress_every=0.01, threads=2)
     assert {ident for ident, _done, _total in seen} == {threading.get_ident()}
@@ -135,8 +136,7 @@ def test_progress_comes_from_the_calling_thread_and_ends_at_the_budget(mid3):
 
 def test_an_exception_in_progress_stops_the_helpers_and_leaves_a_consistent_tree(mid3):
     """What Ctrl-C does: the calling thread raises between batches; every helper stops and is joined."""
-    root, seat = mid3
-    searcher = native.NativeSearcher(root, seat, NATIVE, 1)
+    searcher = searcher_on(mid3, 1)
     before = threading.active_count()
 
     def interrupt(done, total):
@@ -154,15 +154,14 @@ def test_an_exception_in_progress_stops_the_helpers_and_leaves_a_consistent_tree
 
 def test_short_iterations_fall_back_to_one_thread_bit_for_bit(mid3):
     """Issue 21 item 8: where iterations are shorter than the floor, T threads run the one-thread search."""
-    root, seat = mid3
-    plain = native.NativeSearcher(root, seat, NATIVE, 5)
+    plain = searcher_on(mid3, 5)
     plain.run(iterations=700)
-    fell_back = native.NativeSearcher(root, seat, NATIVE, 5)
+    fell_back = searcher_on(mid3, 5)
     fell_back.run(iterations=700, threads=2, min_iteration_us=1e9)    # no iteration is that long
     assert fell_back.threads_used == 1 and fell_back.iteration_cpu_us > 0
     assert without_elapsed(fell_back.summary()) == without_elapsed(plain.summary())
     assert fell_back.edges() == plain.edges()
-    shared = native.NativeSearcher(root, seat, NATIVE, 5)
+    shared = searcher_on(mid3, 5)
     shared.run(iterations=700, threads=2, min_iteration_us=0)         # 0: always share
     assert shared.threads_used == 2 and shared.iterations == 700
     check_tree(shared)
@@ -171,8 +170,7 @@ def test_short_iterations_fall_back_to_one_thread_bit_for_bit(mid3):
 @pytest.mark.parametrize("budget", [1, native.PROBE_ITERATIONS // 2, native.PROBE_ITERATIONS,
                                     native.PROBE_ITERATIONS + 1])
 def test_the_probe_and_the_rest_run_exactly_the_budget(mid3, budget):
-    root, seat = mid3
-    searcher = native.NativeSearcher(root, seat, NATIVE, 5)
+    searcher = searcher_on(mid3, 5)
     searcher.run(iterations=budget, threads=2)       # the probe may end early by its wall-clock cap (load)
     assert searcher.iterations == budget
     check_tree(searcher)
@@ -183,8 +181,7 @@ def test_the_probe_and_the_rest_run_exactly_the_budget(mid3, budget):
 
 def test_a_recent_probe_verdict_is_reused(mid3, monkeypatch):
     """A run within REPROBE_SECONDS of the last probe keeps its verdict (a streamed search's chunks)."""
-    root, seat = mid3
-    searcher = native.NativeSearcher(root, seat, NATIVE, 5)
+    searcher = searcher_on(mid3, 5)
     monkeypatch.setattr(native, "REPROBE_SECONDS", 1e9)
     monkeypatch.setattr(native, "MIN_PROBE_CPU_SHARE", 2.0)          # the first probe: busy cores
     searcher.run(iterations=300, threads=2, min_iteration_us=1e-6)
@@ -200,9 +197,8 @@ def test_a_recent_probe_verdict_is_reused(mid3, monkeypatch):
 
 @pytest.mark.parametrize("floor", [-1, float("nan"), float("inf"), True, "20"])
 def test_bad_iteration_floors_are_refused(mid3, floor):
-    root, seat = mid3
     with pytest.raises(ValueError, match="min_iteration_us"):
-        native.NativeSearcher(root, seat, NATIVE, 1).run(iterations=10, threads=2, min_iteration_us=floor)
+        searcher_on(mid3, 1).run(iterations=10, threads=2, min_iteration_us=floor)
 
 
 def test_suggest_says_when_it_ran_one_thread_for_short_iterations(mid3, monkeypatch):
@@ -223,9 +219,9 @@ def test_busy_cores_keep_a_search_on_one_thread(mid3, monkeypatch):
     thread can reach), bit for bit the one-thread search, and suggest says why."""
     root, seat = mid3
     monkeypatch.setattr(native, "MIN_PROBE_CPU_SHARE", 2.0)
-    plain = native.NativeSearcher(root, seat, NATIVE, 5)
+    plain = searcher_on(mid3, 5)
     plain.run(iterations=700)
-    busy = native.NativeSearcher(root, seat, NATIVE, 5)
+    busy = searcher_on(mid3, 5)
     busy.run(iterations=700, threads=2, min_iteration_us=1e-6)
     assert busy.threads_used == 1 and 0 < busy.probe_cpu_share <= 1
     assert without_elapsed(busy.summary()) == without_elapsed(plain.summary())
@@ -236,9 +232,8 @@ def test_busy_cores_keep_a_search_on_one_thread(mid3, monkeypatch):
 
 @pytest.mark.parametrize("threads", [0, -1, 1.5, True, native.MAX_THREADS + 1])
 def test_bad_thread_counts_are_refused(mid3, threads):
-    root, seat = mid3
     with pytest.raises(ValueError, match="threads"):
-        native.NativeSearcher(root, seat, NATIVE, 1).run(iterations=10, threads=threads)
+        searcher_on(mid3, 1).run(iterations=10, threads=threads)
 
 
 # ------------------------------------------------------------------------------------------------

@@ -234,7 +234,24 @@ _FINAL = {"max-visit": os_ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
 DEFAULT_UCT_C = 0.7
 
 
-class OpenSpielISMCTSBot(Bot):
+class _OpenSpielSearch(Bot):
+    """What OpenSpiel's two search bots share: the budget and evaluator options (``time``, ``iterations``:
+    500 unless ``time`` is given, ``c``, ``evaluator``, ``rollouts``) and a game the adapter can wrap."""
+
+    def __init__(self, spec: BotSpec, seed: int, game: str = DEFAULT_GAME) -> None:
+        super().__init__(spec, seed, game)
+        o = self.options
+        self.seconds = o.get("time")
+        self.max_simulations = o.get("iterations", 10**9 if self.seconds is not None else 500)
+        self.uct_c = o.get("c", DEFAULT_UCT_C)
+        self.evaluator_kind = o.get("evaluator", "native")
+        self.n_rollouts = o.get("rollouts", 1)
+
+    def check_game(self, rules_game) -> None:
+        check_wrappable(self, rules_game)
+
+
+class OpenSpielISMCTSBot(_OpenSpielSearch):
     """OpenSpiel's ISMCTS (`open_spiel.python.algorithms.ismcts.ISMCTSBot`) playing for its seat.
 
     Each decision: wrap the seat's view (`seat_view`) in a pyspiel State and run a fresh ISMCTSBot seeded
@@ -252,17 +269,9 @@ class OpenSpielISMCTSBot(Bot):
                               f"only and {get_spec(game).title} has perfect information (use openspiel-mcts)")
         super().__init__(spec, seed, game)
         o = self.options
-        self.seconds = o.get("time")
-        self.max_simulations = o.get("iterations", 10**9 if self.seconds is not None else 500)
-        self.uct_c = o.get("c", DEFAULT_UCT_C)
-        self.evaluator_kind = o.get("evaluator", "native")
-        self.n_rollouts = o.get("rollouts", 1)
         self.final = _FINAL[o.get("final", "max-visit")]
         self.worlds = o.get("worlds", os_ismcts.UNLIMITED_NUM_WORLD_SAMPLES)
         self.inconsistent = o.get("inconsistent", False)
-
-    def check_game(self, rules_game) -> None:
-        check_wrappable(self, rules_game)
 
     def _choose(self, state, seat: int, legal: list[int], seed: int) -> int:
         view = seat_view(state, seat)
@@ -283,7 +292,7 @@ class OpenSpielISMCTSBot(Bot):
         return action
 
 
-class OpenSpielMCTSBot(Bot):
+class OpenSpielMCTSBot(_OpenSpielSearch):
     """OpenSpiel's MCTS (`open_spiel.python.algorithms.mcts.MCTSBot`) on one determinization.
 
     MCTS assumes perfect information, so each decision it searches one world resampled from the seat's
@@ -296,16 +305,7 @@ class OpenSpielMCTSBot(Bot):
 
     def __init__(self, spec: BotSpec, seed: int, game: str = DEFAULT_GAME) -> None:
         super().__init__(spec, seed, game)
-        o = self.options
-        self.seconds = o.get("time")
-        self.max_simulations = o.get("iterations", 10**9 if self.seconds is not None else 500)
-        self.uct_c = o.get("c", DEFAULT_UCT_C)
-        self.evaluator_kind = o.get("evaluator", "native")
-        self.n_rollouts = o.get("rollouts", 1)
-        self.solve = o.get("solve", False)
-
-    def check_game(self, rules_game) -> None:
-        check_wrappable(self, rules_game)
+        self.solve = self.options.get("solve", False)
 
     def _choose(self, state, seat: int, legal: list[int], seed: int) -> int:
         world = seat_view(state, seat).resample(seat, derive(seed, 7))

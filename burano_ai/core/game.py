@@ -463,6 +463,11 @@ class GameSpec(Protocol):
         e3-g3``); its record text (`State.action_to_string`) stays the canonical notation."""
         ...
 
+    def describe_moves(self, state: State, actions: list[int]) -> list[str]:
+        """`describe_move` of each of `actions` (the legal moves a page lists after every step: a game whose
+        words read a view reads it once for all)."""
+        ...
+
     def why_illegal(self, state: State, action: int) -> str | None:
         """Why `action` (a move of the game the player typed) is not legal at `state`, in words, or None
         when the game does not say (`core.people.PeopleSide`: None). `burano play` shows it instead of a

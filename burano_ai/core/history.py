@@ -29,7 +29,7 @@ from typing import Any, Mapping, Sequence
 
 from burano_ai.core.arguments import check_action_id, check_indent, check_index, value_text
 from burano_ai.core.errors import IllegalMoveError, OptionError, PositionError
-from burano_ai.core.game import NO_TURN, DecisionMode, check_prior_arguments
+from burano_ai.core.game import DECLARATION, NO_TURN, DecisionMode, check_prior_arguments
 from burano_ai.core.jsonio import parse_json_text
 from burano_ai.core.seats import CHANCE, SEAT_LETTERS, TERMINAL, parse_seat
 from burano_ai.core.seeds import check_seed
@@ -64,7 +64,18 @@ class HistoryGame:
     @classmethod
     def of(cls, spec: Any, state_class: type[HistoryState]) -> type[HistoryGame]:
         """The Game class of `spec` whose States are `state_class`, named `Game` in the spec's module (its
-        `implementations` entry, and where pickle finds it)."""
+        `implementations` entry, and where pickle finds it).
+
+        Raises:
+            TypeError: `spec` lacks a member of the declaration (`core.game.DECLARATION`), or `state_class`
+                is not a `HistoryState` subclass.
+        """
+        missing = [name for name in DECLARATION if not hasattr(spec, name)]
+        if missing:
+            raise TypeError(f"a game's spec must declare {', '.join(DECLARATION)}; {value_text(spec)} lacks "
+                            f"{', '.join(missing)}")
+        if not (isinstance(state_class, type) and issubclass(state_class, HistoryState)):
+            raise TypeError(f"state_class must be a HistoryState subclass, not {value_text(state_class)}")
         return type("Game", (cls,), {"spec": spec, "state_class": state_class, "__module__": type(spec).__module__,
                                      "__qualname__": "Game", "__doc__": f"{spec.title} for one player count."})
 

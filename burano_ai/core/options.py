@@ -17,6 +17,7 @@ import json
 import os
 from typing import Any, Iterable, Mapping
 
+from burano_ai.core.arguments import value_text
 from burano_ai.core.errors import OptionError
 from burano_ai.core.jsonio import json_error_text
 from burano_ai.core.game import GameOption
@@ -124,7 +125,7 @@ def check_player_count(spec, num_players: Any) -> int:
     if isinstance(num_players, bool) or not isinstance(num_players, int) or \
             not spec.min_players <= num_players <= spec.max_players:
         raise OptionError(f"{spec.title} is played by {spec.min_players}-{spec.max_players} players, "
-                          f"not {num_players!r}")
+                          f"not {value_text(num_players)}")
     return num_players
 
 

@@ -14,6 +14,7 @@ import textwrap
 from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
+from burano_ai.core.arguments import int_text
 from burano_ai.core.errors import OptionError
 from burano_ai.core.game import GameOption, MoveEntry, State, StepEffect
 from burano_ai.core.seats import SEAT_LETTERS
@@ -70,7 +71,7 @@ def check_player_count(players: object, spec, what: str = "--players") -> int:
     """`players` if the game is played by that many, else an `OptionError` naming `what` and the range."""
     if isinstance(players, bool) or not isinstance(players, int) or \
             not spec.min_players <= players <= spec.max_players:
-        raise OptionError(f"{what} must be {player_counts(spec)} ({spec.title}), not {players}")
+        raise OptionError(f"{what} must be {player_counts(spec)} ({spec.title}), not {int_text(players) if isinstance(players, int) else players}")
     return players
 
 
@@ -225,6 +226,10 @@ class PeopleSide:
     def describe_move(self, state: State, action: int) -> str:
         """The move's text (`State.action_to_string`): the game has no other words for it."""
         return state.action_to_string(action)
+
+    def describe_moves(self, state: State, actions: list[int]) -> list[str]:
+        """`describe_move` of each of `actions`."""
+        return [self.describe_move(state, a) for a in actions]
 
     def why_illegal(self, state: State, action: int) -> str | None:
         """None: the game does not say why a move is not legal."""

@@ -63,6 +63,10 @@ class SplitMix64:
         self.s = (self.s + _GOLDEN) & MASK64
         return _finalise(self.s)
 
+    def uniform(self) -> float:
+        """A float in [0, 1) from 53 random bits, exactly as `rng_uniform`."""
+        return (self.next64() >> 11) * (1.0 / 9007199254740992.0)
+
     def below(self, n: int) -> int:
         """An unbiased int in [0, n) (n >= 1), exactly as `rng_below`."""
         m = (self.next64() >> 32) * n

@@ -88,7 +88,8 @@ class StreamCounter:
 
 def event_stream(counter: StreamCounter, changes: Changes, read: Callable[[], tuple[Any, Any, bool]],
                  on_close: Callable[[bool], None] | None = None, client: str = "") -> StreamingResponse:
-    """A server-sent event stream of `read()` -> (version, payload, finished), woken by `changes`.
+    """A server-sent event stream of `read()` -> (version, payload, finished), woken by `changes`; a payload
+    may come as JSON text already (a game's snapshots are encoded once for all their readers).
 
     `on_close(finished)` runs when the stream ends: finished True when `read` said so, False when the
     client went away (or the server stopped). Raises Busy when the server's streams, or `client`'s share of
@@ -119,7 +120,7 @@ def event_stream(counter: StreamCounter, changes: Changes, read: Callable[[], tu
                 version, payload, finished = read()
                 if version != last:
                     last = version
-                    yield f"data: {json.dumps(payload)}\n\n"
+                    yield f"data: {payload if isinstance(payload, str) else json.dumps(payload)}\n\n"
                 if finished:
                     return
                 try:

@@ -13,11 +13,13 @@ seat (it would show each person the others' hidden cards), so a seed only ever r
 who typed it. The bots' specs are held to the operator's `ServerLimits`.
 
 With a `GameStore` (`burano serve --store`, the default), every step is written to it before the move that
-made it is answered, and a restarted server restores every kept game (`GameHub`, `LiveGame.restore`).
+made it is answered, and a restarted server restores every kept game, each at its first request (`GameHub`,
+`PendingGame`, `LiveGame.restore`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import threading
@@ -36,7 +38,7 @@ from burano_ai.session import GameSession, UndoRefused
 from burano_ai.web.events import Changes
 from burano_ai.web.guard import Busy, new_token, same_token
 from burano_ai.web.limits import ServerLimits
-from burano_ai.web.store import GameStore, SavedGame, StoreError, token_digest
+from burano_ai.web.store import GameStore, KeptGame, SavedGame, StoreError, StoreReadError, token_digest
 
 
 class NotNow(IllegalMoveError):
@@ -51,6 +53,12 @@ LOCK_WAIT = 5.0
 #: steps since the seat's last decision are more, up to MAX_MARKED_STEPS).
 MARKED_STEPS = 30
 MAX_MARKED_STEPS = 150
+
+
+def payload_json(payload: Any) -> str:
+    """A payload as its HTTP answer and event-stream data carry it (compact, UTF-8 text, no NaN: what
+    Starlette's JSONResponse writes)."""
+    return json.dumps(payload, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
 
 
 def view_changes(before: Any, after: Any, path: tuple = ()) -> list[list[Any]]:
@@ -208,6 +216,9 @@ class LiveGame:
         # versions from the last run, so it counts on from the clock's milliseconds, past any of those
         self.version = 0 if saved is None else int(time.time() * 1000)
         self.snapshots: dict[int, dict[str, Any]] = {}
+        self._texts: dict[int, tuple[dict[str, Any], str]] = {}   # seat -> (snapshot, its JSON), made on demand
+        self._batching = False   # within `_one_refresh`: a refresh asked is made once, at the block's end
+        self._stale = False
         self.logs: dict[int, list[str]] = {seat: [] for seat in self.session.humans()}
         self.thinking: int | None = None
         self.closed = False
@@ -242,17 +253,19 @@ class LiveGame:
         """A kept game back on a restarted server, where it stood (its bots think again).
 
         Raises:
-            StoreError: the kept game cannot be restored (naming it and why).
+            StoreReadError: the kept game cannot be restored (naming it and why).
         """
-        setup = saved.setup
+        spec, players, seed, seats, options = kept_setup(saved, store)
         try:
-            spec = get_spec(setup["kind"])
-            return cls(saved.id, spec, setup["players"], setup.get("seed"), list(setup["seats"]),
-                       setup.get("options"), bot_seconds=bot_seconds, client=saved.client, store=store, saved=saved)
+            return cls(saved.id, spec, players, seed, seats, options, bot_seconds=bot_seconds, client=saved.client,
+                       store=store, saved=saved)
         except (ValueError, KeyError, TypeError) as exc:
             where = store.path if store is not None else "the store"
-            raise StoreError(f"--store {where}: game {saved.id[:8]}… cannot be restored ({exc}); the store was left "
-                             f"as it is") from None
+            raise StoreReadError(f"game {saved.id[:8]}… cannot be restored from the store {where} ({exc}); the "
+                                 f"store keeps it as it is") from None
+
+    def is_over(self) -> bool:
+        return self.session.is_over()
 
     # -- the store -------------------------------------------------------------------------------
     def _save(self) -> None:
@@ -300,10 +313,40 @@ class LiveGame:
         return to_move if to_move >= 0 and to_move not in self.session.humans() else None
 
     def _refresh(self) -> None:
+        if self._batching:
+            self._stale = True
+            return
         snapshots = {seat: seat_payload(self, seat) for seat in self.session.humans()}
         self.snapshots = snapshots
         self.version += 1
         self.updates.notify()
+
+    @contextlib.contextmanager
+    def _one_refresh(self):
+        """The refreshes asked within the block (one per step, one for a bot starting) are made once, at its
+        end: a move that resolves chance and starts the bots builds each seat's payload once, not per step
+        (called with the lock held)."""
+        if self._batching:
+            yield
+            return
+        self._batching, self._stale = True, False
+        try:
+            yield
+        finally:
+            self._batching = False
+            if self._stale:
+                self._refresh()
+
+    def snapshot_json(self, seat: int, snapshot: dict[str, Any] | None = None) -> str:
+        """`snapshot` (default: the seat's current one) as JSON text, encoded once however many requests and
+        event streams send it (readers on any thread: a race encodes it twice, the same text)."""
+        snapshot = self.snapshots[seat] if snapshot is None else snapshot
+        cached = self._texts.get(seat)
+        if cached is not None and cached[0] is snapshot:
+            return cached[1]
+        text = payload_json(snapshot)
+        self._texts[seat] = (snapshot, text)
+        return text
 
     def _rebuild_logs(self) -> None:
         for seat in self.logs:
@@ -345,10 +388,18 @@ class LiveGame:
                     step = self.session.bot_move()
                     if self.closed:      # stopped for the server's end or a forgetting: not kept, not shown
                         continue
-                    if step is not None:
-                        self._on_step(step, len(self.session.record.steps))
-                    self._advance_chance()
-                    self._save()
+                    # the pages see the step, the chance after it and who is to think next in one refresh
+                    with self._one_refresh():
+                        if step is not None:
+                            self._on_step(step, len(self.session.record.steps))
+                        self._advance_chance()
+                        self._save()
+                        following = None if self._halt.is_set() or self.closed else self._bot_to_move()
+                        self.thinking = following
+                        if following is None:   # the thread's end, decided with the lock held
+                            self._running = False
+                            self._refresh()
+                            return
                 except Exception as exc:   # a bot failing is shown on the page, not lost in a thread
                     self.error = f"a bot failed: {type(exc).__name__}: {exc}"
                     self._running = False
@@ -390,11 +441,12 @@ class LiveGame:
                 raise NotNow(f"seat {SEAT_LETTERS[self.thinking]} (a bot) is thinking: wait for your turn")
             if self.session.to_move() != seat:
                 raise NotNow(f"seat {SEAT_LETTERS[seat]} is not to move")
-            step = self.session.play(seat, move)
-            self._on_step(step, len(self.session.record.steps))
-            self._advance_chance()
-            self._start_bots()
-            self._save()            # kept before it is answered
+            with self._one_refresh():
+                step = self.session.play(seat, move)
+                self._on_step(step, len(self.session.record.steps))
+                self._advance_chance()
+                self._start_bots()
+                self._save()            # kept before it is answered
             return self.snapshots[seat]
         finally:
             self.lock.release()
@@ -445,6 +497,48 @@ class LiveGame:
         record = copy.copy(self.session.record)
         record.steps = list(record.steps)
         return record.for_seat(seat).to_json()
+
+
+def kept_setup(game: KeptGame | SavedGame, store: GameStore | None) -> tuple[Any, int, int | None, list[str],
+                                                                        dict[str, Any] | None]:
+    """A kept game's setup, checked as far as it can be without its record (a restart checks every game's so,
+    before it listens): (spec, players, seed, seats, options).
+
+    Raises:
+        StoreError: naming the game and what is wrong.
+    """
+    setup = game.setup
+    try:
+        spec = get_spec(setup["kind"])
+        players, seats, options = setup["players"], list(setup["seats"]), setup.get("options")
+        check_players(spec, players)
+        if len(seats) != players or not all(isinstance(s, str) for s in seats) or "human" not in seats:
+            raise ValueError(f"seats {seats!r} for {players} players")
+        if not (options is None or isinstance(options, dict)) or not isinstance(game.token_digests, dict):
+            raise ValueError("options or tokens are not JSON objects")
+        return spec, players, setup.get("seed"), seats, options
+    except (ValueError, KeyError, TypeError) as exc:
+        where = store.path if store is not None else "the store"
+        raise StoreError(f"--store {where}: game {game.id[:8]}… cannot be restored ({exc}); the store was left "
+                         f"as it is") from None
+
+
+class PendingGame:
+    """A kept game a restarted server has not replayed yet: its row only (`KeptGame`), enough to count it in the
+    shares and to forget it; `GameHub.get` restores it at its first request."""
+
+    def __init__(self, kept: KeptGame) -> None:
+        self.id = kept.id
+        self.client = kept.client
+        self.kept = kept
+        self.last_used = time.monotonic()
+        self.failure: str | None = None       # why it could not be restored, once tried
+
+    def is_over(self) -> bool:
+        return self.kept.header.get("result") is not None
+
+    def close(self) -> None:
+        """Nothing runs for a game not restored."""
 
 
 def replayed_changes(session: GameSession) -> dict[int, list[list[list[Any]]]]:
@@ -543,8 +637,7 @@ def seat_marks(game: LiveGame, seat: int) -> dict[str, Any]:
     (`view_changes`), the first of them step `first` (0-based, as the log's lines)."""
     steps = game.session.record.steps
     letter = SEAT_LETTERS[seat]
-    mine = [i for i, step in enumerate(steps) if step.actor == letter]
-    since = mine[-1] + 1 if mine else 0
+    since = next((i + 1 for i in range(len(steps) - 1, -1, -1) if steps[i].actor == letter), 0)
     changes = game.changes.get(seat, [])
     first = max(0, min(since, len(changes) - MARKED_STEPS), len(changes) - MAX_MARKED_STEPS)
     return {"since": since, "first": first, "steps": changes[first:]}
@@ -557,35 +650,67 @@ class GameHub:
     for `limits.game_idle_seconds`, never another client's game in play, and refuses (429) when there is none
     (a forgotten game's bot stops, its streams end).
 
-    With a `store`, the games kept there are restored first (least recently changed first), every game is
+    With a `store`, the games kept there are taken back first (least recently changed first), every game is
     written to it as it goes, and a forgotten game is dropped from it; the server's end (`close`) leaves them
-    there for the next start.
+    there for the next start. A kept game is read as its row only (a `PendingGame`: its setup checked, counted
+    in the shares) and replayed at its first request (`get`), so a restart listens at once: replaying and
+    narrating every game first took 18 s for 75 games on a loaded machine.
 
     Raises:
-        StoreError: a kept game cannot be restored (the store is left as it is).
+        StoreError: a kept game's row cannot be read back or its setup is not one this server plays (the
+        store is left as it is).
     """
 
     def __init__(self, limits: ServerLimits | None = None, store: GameStore | None = None) -> None:
         self.limits = limits or ServerLimits()
         self.store = store
-        self.games: OrderedDict[str, LiveGame] = OrderedDict()
+        self.games: OrderedDict[str, LiveGame | PendingGame] = OrderedDict()
         self._lock = threading.Lock()
+        self._restoring = threading.Lock()    # one replay at a time: they share the GIL anyway
         if store is not None:
-            try:
-                for saved in store.games():
-                    game = LiveGame.restore(saved, store, self.limits.bot_seconds)
-                    self.games[game.id] = game
-            except BaseException:
-                self.close()
-                raise
+            for kept in store.kept():
+                kept_setup(kept, store)
+                self.games[kept.id] = PendingGame(kept)
 
-    def _forget(self, game: LiveGame) -> None:
+    def is_pending(self, game_id: str) -> bool:
+        """Whether `game_id` is a kept game not replayed yet (its first request replays it: `get`)."""
+        return isinstance(self.games.get(game_id), PendingGame)
+
+    def _restore(self, pending: PendingGame) -> LiveGame:
+        """The kept game replayed and put in its place (the first request for it since the restart).
+
+        Raises:
+            StoreReadError: it cannot be read back or replayed (every request for it says so; the store keeps
+            it). LookupError: it was forgotten meanwhile.
+        """
+        with self._restoring:
+            current = self.games.get(pending.id)
+            if isinstance(current, LiveGame):
+                return current               # restored by the request this one waited for
+            if current is not pending:
+                raise LookupError(f"no game {_shown(pending.id)} on this server (it was forgotten: start a new one)")
+            if pending.failure is not None:
+                raise StoreReadError(pending.failure)
+            try:
+                game = LiveGame.restore(self.store.load(pending.kept), self.store, self.limits.bot_seconds)
+            except (StoreReadError, StoreError) as exc:
+                pending.failure = str(exc)
+                raise StoreReadError(pending.failure) from None
+            with self._lock:
+                if self.games.get(pending.id) is pending:
+                    game.last_used = pending.last_used
+                    self.games[pending.id] = game    # in its place in the order of use
+                    return game
+            game.close()                     # forgotten while it was replayed
+            raise LookupError(f"no game {_shown(pending.id)} on this server (it was forgotten: start a new one)")
+
+    def _forget(self, game: LiveGame | PendingGame) -> None:
         """The game's bot stops, its streams end, and the store drops it."""
         game.close()
         if self.store is not None:
             self.store.forget(game.id)
 
-    def _room_for(self, client: str) -> LiveGame | None:
+    def _room_for(self, client: str) -> LiveGame | PendingGame | None:
         """The game to forget so that `client` may create one (called with the lock held), or None when there
         is room already.
 
@@ -601,7 +726,7 @@ class GameHub:
             return mine[0]
         now = time.monotonic()
         for game in self.games.values():
-            if game.session.is_over() or now - game.last_used >= self.limits.game_idle_seconds:
+            if game.is_over() or now - game.last_used >= self.limits.game_idle_seconds:
                 return game
         raise Busy(f"this server holds {self.limits.max_games} games, all in play (its limit): try again later")
 
@@ -630,6 +755,11 @@ class GameHub:
         return game
 
     def get(self, game_id: str) -> LiveGame:
+        """The game `game_id` (a kept game not replayed since the restart is replayed now: `_restore`).
+
+        Raises:
+            LookupError: no such game. StoreReadError: a kept game that cannot be restored.
+        """
         with self._lock:
             game = self.games.get(game_id)
             if game is not None:
@@ -638,6 +768,8 @@ class GameHub:
         if game is None:
             raise LookupError(f"no game {_shown(game_id)} on this server (it may have been forgotten: "
                               f"start a new one)")
+        if isinstance(game, PendingGame):
+            return self._restore(game)
         return game
 
     def close(self) -> None:

@@ -18,12 +18,15 @@ Each client gets its share (issue 35, G04-G07): games, event streams, analyses s
 built are counted per client (its address, `client_of`) as well as in all; a client at its share makes
 room from its own (its least recently used game is forgotten) or is refused (429), and a new game forgets
 another client's game only when that one is over or untouched for `game_idle_seconds`. Behind a reverse
-proxy every client has the proxy's address: the shares are then the server's totals.
+proxy every client has the proxy's address, unless the operator names the proxy (`--trusted-proxy`): then a
+request from it is counted under the address its `X-Forwarded-For` gives (`client_of`); the header of any
+other peer is ignored, so a client cannot make itself many by sending one.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import ipaddress
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -140,7 +143,64 @@ def parse_limits(items: list[str] | None, base: ServerLimits | None = None) -> S
     return dataclasses.replace(limits, **changes)
 
 
-def client_of(request: Any) -> str:
-    """The key a request's client is counted under: its address (a proxy's, behind a reverse proxy)."""
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def parse_trusted_proxies(items: str | list[str] | tuple[str, ...] | None) -> tuple[Network, ...]:
+    """`--trusted-proxy ADDR[,ADDR]` (repeatable): the addresses (or networks, `10.0.0.0/8`) of the reverse
+    proxies whose `X-Forwarded-For` the server believes.
+
+    Raises:
+        OptionError: naming an item that is not an address or a network.
+    """
+    if isinstance(items, str):
+        items = [items]
+    networks: list[Network] = []
+    for item in items or ():
+        for text in str(item).split(","):
+            text = text.strip()
+            try:
+                networks.append(ipaddress.ip_network(text.strip("[]"), strict=False))
+            except ValueError:
+                raise OptionError(f"--trusted-proxy {text!r}: expected an IP address or network (127.0.0.1, "
+                                  f"10.0.0.0/8, ::1), comma-separated") from None
+    return tuple(networks)
+
+
+def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    text = text.strip()
+    if text.startswith("[") and "]" in text:          # [v6]:port
+        text = text[1:text.index("]")]
+    elif text.count(":") == 1:                        # v4:port
+        text = text.split(":", 1)[0]
+    try:
+        address = ipaddress.ip_address(text)
+    except ValueError:
+        return None
+    return getattr(address, "ipv4_mapped", None) or address
+
+
+def _trusted(address: Any, proxies: tuple[Network, ...]) -> bool:
+    return address is not None and any(address.version == net.version and address in net for net in proxies)
+
+
+def client_of(request: Any, proxies: tuple[Network, ...] = ()) -> str:
+    """The key a request's client is counted under: its address; for a request from one of the trusted
+    `proxies`, the right-most hop of its `X-Forwarded-For` that is not a trusted proxy (each proxy appends
+    the address it was reached from, so the hops right of that one were added by trusted machines and the
+    ones left of it by whoever sent the request: they may be made up). A hop that is not an address ends the
+    walk: the last address read is the client. Any other peer's header is ignored."""
     client = getattr(request, "client", None)
-    return getattr(client, "host", None) or "unknown"
+    peer = getattr(client, "host", None) or "unknown"
+    if not proxies or not _trusted(_address(peer), proxies):
+        return peer
+    hops = [hop for value in request.headers.getlist("x-forwarded-for") for hop in value.split(",")]
+    found = peer
+    for hop in reversed(hops):
+        address = _address(hop)
+        if address is None:
+            break
+        found = str(address)
+        if not _trusted(address, proxies):
+            break
+    return found

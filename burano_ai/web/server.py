@@ -8,7 +8,7 @@ import webbrowser
 from burano_ai.core.errors import OptionError
 from burano_ai.games import DEFAULT_GAME
 from burano_ai.web.guard import allowed_hosts
-from burano_ai.web.limits import ServerLimits, parse_limits
+from burano_ai.web.limits import ServerLimits, parse_limits, parse_trusted_proxies
 from burano_ai.web.store import IN_MEMORY, GameStore, open_store
 
 #: Hosts that are this machine; anything else exposes the board (and its games) to the network.
@@ -50,13 +50,16 @@ def exposure(host: str, port: int, limits: ServerLimits, allow_hosts: list[str])
 
 def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False, log_level: str = "warning",
           game: str = DEFAULT_GAME, public: bool = False, allow_hosts: list[str] | None = None,
-          limits: list[str] | ServerLimits | None = None, store: str | None = None) -> None:
+          limits: list[str] | ServerLimits | None = None, store: str | None = None,
+          trusted_proxies: list[str] | None = None) -> None:
     """Serve the board until interrupted; with `open_browser`, open it in the default browser; `game` is
     the game the new-game form offers first (`burano serve --game`).
 
     A non-loopback `host` needs `public` (`--public`); `allow_hosts`: more names the Host header may give
     (`--allow-host`); `limits`: `NAME=VALUE` items or a `ServerLimits` (`--limit`); `store`: the file the
-    games are kept in across restarts (`--store`; None: `store.default_store_path()`, ":memory:": none).
+    games are kept in across restarts (`--store`; None: `store.default_store_path()`, ":memory:": none);
+    `trusted_proxies`: the reverse proxies whose `X-Forwarded-For` is believed (`--trusted-proxy`; uvicorn's
+    own reading of the header, which trusts 127.0.0.1 by default, is off: a local peer's header is ignored too).
     """
     import socket
 
@@ -69,6 +72,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False,
     check_address(host, port)
     allow_hosts = list(allow_hosts or [])
     server_limits = limits if isinstance(limits, ServerLimits) else parse_limits(limits)
+    proxies = parse_trusted_proxies(trusted_proxies)
     if not is_loopback(host) and not public:
         raise OptionError(f"--host {host} lets other machines reach the board: add --public to mean it "
                           f"(docs/web.md, \"Running it for other people\")")
@@ -89,7 +93,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False,
         url = f"http://127.0.0.1:{port}/"
     kept = open_store(store)   # StoreError: one line, nothing written
     try:
-        app = create_app(game, limits=server_limits, port=port, allow_hosts=allow_hosts, store=kept)
+        app = create_app(game, limits=server_limits, port=port, allow_hosts=allow_hosts, store=kept,
+                         trusted_proxies=[str(net) for net in proxies])
         print(f"burano serve: the board is at {url} (Ctrl-C to stop)", flush=True)
         print(f"burano serve: {store_line(kept, len(app.state.games.games))}", flush=True)
         if not is_loopback(host):
@@ -97,7 +102,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False,
                 print(f"burano serve: public: {line}", flush=True)
         if open_browser:
             threading.Timer(0.5, webbrowser.open, args=(url,)).start()
-        uvicorn.run(app, host=host, port=port, log_level=log_level, timeout_graceful_shutdown=1)
+        uvicorn.run(app, host=host, port=port, log_level=log_level, timeout_graceful_shutdown=1, proxy_headers=False)
     finally:
         if kept is not None:
             kept.close()
@@ -107,7 +112,8 @@ def store_line(store: GameStore | None, restored: int) -> str:
     """Where the games are kept, said when the server starts."""
     if store is None:
         return f"games are kept in memory only: a restart ends them (--store {IN_MEMORY})"
-    back = f"; {restored} game{'s' if restored != 1 else ''} restored" if restored else ""
+    back = f"; {restored} game{'s' if restored != 1 else ''} restored (each replayed at its first request)" \
+        if restored else ""
     return f"games are kept in {store.path} and survive a restart{back}"
 
 
@@ -131,7 +137,7 @@ class BackgroundServer:
         self.app = app if app is not None else create_app(port=port, **options)
         self.url = f"http://127.0.0.1:{port}"
         self._server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=port, log_level="warning",
-                                                     timeout_graceful_shutdown=1))
+                                                     timeout_graceful_shutdown=1, proxy_headers=False))
         self._thread = threading.Thread(target=self._server.run, daemon=True)
         self._thread.start()
         deadline = time.monotonic() + start_timeout

@@ -7,9 +7,10 @@ answered is a move kept: a commit in WAL mode has written its pages to the file'
 so a `kill -9` (or any crash) of the server loses nothing answered. The journal is not flushed to the disk
 at every commit (`synchronous=NORMAL`): a crash of the whole machine or a power cut may lose the last
 moments' moves, never the file's consistency; a flush per move (`FULL`) cost 2-8 ms a move here, serialised
-over every game, for a failure the server cannot survive anyway. A restarted server replays every kept record
-(`GameSession.resume`) and the games go on where they stood: whose turn, the bots thinking again, the
-seats' tokens still valid.
+over every game, for a failure the server cannot survive anyway. A restarted server reads the games' rows
+only (`kept`: it listens at once, however many games it keeps) and replays a game's record (`load`,
+`GameSession.resume`) at the game's first request; the game goes on where it stood: whose turn, the bots
+thinking again, the seats' tokens still valid.
 
 What the file holds is the umpire's, never a client's, and no more than the server held in memory:
 
@@ -76,6 +77,11 @@ class StoreWriteError(RuntimeError):
     """A write to the store failed (a full disk, a file gone): the change it carried is not kept (HTTP 503)."""
 
 
+class StoreReadError(RuntimeError):
+    """A kept game cannot be read back or replayed at its first request after a restart (HTTP 503); the store
+    keeps it as it is."""
+
+
 def token_digest(token: str) -> str:
     """What the store keeps of a seat's token: its SHA-256, hex."""
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
@@ -85,6 +91,18 @@ def default_store_path() -> Path:
     """`$XDG_STATE_HOME/burano/games.sqlite3` (`~/.local/state/burano/games.sqlite3` by default)."""
     base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
     return Path(base) / "burano" / "games.sqlite3"
+
+
+@dataclass
+class KeptGame:
+    """One game's row without its steps: all a restarted server reads of a game before it listens
+    (`GameStore.kept`); its steps are read when the game is first asked for (`GameStore.load`)."""
+
+    id: str
+    client: str
+    setup: dict[str, Any]
+    header: dict[str, Any]          # the record without its steps
+    token_digests: dict[int, str]
 
 
 @dataclass
@@ -186,27 +204,51 @@ class GameStore:
             raise StoreWriteError(f"the server could not write to its store {self.path}: {_reason(exc)}") from None
 
     # -- reading ---------------------------------------------------------------------------------------
-    def games(self) -> Iterator[SavedGame]:
-        """Every kept game, least recently changed first.
+    def kept(self) -> list[KeptGame]:
+        """Every kept game's row, least recently changed first (no step is read: a restart reads these only).
 
         Raises:
             StoreError: a row that cannot be read back (naming the game).
         """
         with self._lock:
             rows = self._db.execute("SELECT id, client, setup, header, tokens FROM games ORDER BY touched, id").fetchall()
-            steps: dict[str, list[str]] = {}
-            for game, step in self._db.execute("SELECT game, step FROM steps ORDER BY game, ply"):
-                steps.setdefault(game, []).append(step)
+        kept = []
         for game_id, client, setup, header, tokens in rows:
             try:
-                record = json.loads(header)
-                record["steps"] = [json.loads(s) for s in steps.get(game_id, [])]
-                saved = SavedGame(game_id, client, json.loads(setup), record,
-                                  {int(seat): str(digest) for seat, digest in json.loads(tokens).items()})
+                game = KeptGame(game_id, client, json.loads(setup), json.loads(header),
+                                {int(seat): str(digest) for seat, digest in json.loads(tokens).items()})
+                if not isinstance(game.setup, dict) or not isinstance(game.header, dict):
+                    raise TypeError("its setup and header must be JSON objects")
             except (ValueError, TypeError, AttributeError) as exc:
                 raise StoreError(f"--store {self.path}: game {game_id[:8]}… cannot be read back ({exc}); the "
                                  f"store was left as it is") from None
-            yield saved
+            kept.append(game)
+        return kept
+
+    def load(self, game: KeptGame) -> SavedGame:
+        """The kept game with its steps (its full record).
+
+        Raises:
+            StoreReadError: a step that cannot be read back (naming the game).
+        """
+        with self._lock:
+            steps = [row[0] for row in self._db.execute("SELECT step FROM steps WHERE game = ? ORDER BY ply",
+                                                        (game.id,))]
+        try:
+            record = dict(game.header, steps=[json.loads(s) for s in steps])
+        except ValueError as exc:
+            raise StoreReadError(f"game {game.id[:8]}… cannot be read back from the store {self.path} ({exc}); "
+                                 f"the store keeps it as it is") from None
+        return SavedGame(game.id, game.client, game.setup, record, game.token_digests)
+
+    def games(self) -> Iterator[SavedGame]:
+        """Every kept game with its steps, least recently changed first.
+
+        Raises:
+            StoreError: a row that cannot be read back; StoreReadError: a step (naming the game).
+        """
+        for game in self.kept():
+            yield self.load(game)
 
     def count(self) -> int:
         with self._lock:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from burano_ai.core._game import playouts
 from burano_ai.core.seats import TERMINAL
 from burano_ai.games.goofspiel import _ops_check
 
@@ -87,3 +88,35 @@ def walk_against_reference(c_game, ref_game, seeds, hidden: bool, world=compiled
         final = start.clone()
         assert final.playout(seed) == scores and final.key() == key and final.returns() == shares
     return checked
+
+
+def check_playouts(state, seeds, policies=(None,), *, games: int, min_steps: int) -> list:
+    """C playouts from `state`, one a seed and policy (None: the default policy), end the game with its
+    invariants and returns summing to 1, and leave `state` alone; `playouts` plays `games` games of more
+    than `min_steps` steps each on average and hands out `games` wins in all. Returns the finished games."""
+    before = state.to_json()
+    finished = []
+    for seed in seeds:
+        for policy in policies:
+            copy = state.clone()
+            copy.playout(seed) if policy is None else copy.playout(seed, policy)
+            assert copy.is_terminal() and abs(sum(copy.returns()) - 1.0) < 1e-12
+            copy.check()
+            finished.append(copy)
+    assert state.to_json() == before
+    steps, wins = playouts(state, games, seed=7)
+    assert steps > games * min_steps and abs(sum(wins) - games) < 1e-9
+    return finished
+
+
+def mean_playout_score(state, seeds, policy: str, check: bool = False) -> float:
+    """A seat's mean final score over C playouts of `policy` from `state`, one a seed (each finished game's
+    invariants checked when `check`)."""
+    total = 0.0
+    for seed in seeds:
+        copy = state.clone()
+        copy.playout(seed, policy)
+        if check:
+            copy.check()
+        total += sum(copy.scores())
+    return total / (len(seeds) * state.num_players)

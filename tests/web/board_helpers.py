@@ -12,8 +12,12 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import pytest
+
+from burano_ai.session import GameSession
+
 from .conftest import screenshot
-from .test_web_browser import WAIT_FOR_TURN, _page_state, _value_at
+from .test_web_browser import WAIT_FOR_TURN, _page_state, check_marks, views_in
 
 #: The smallest text on the board in CSS pixels (its font size times the block's scale).
 SMALLEST_TEXT = """() => {
@@ -27,23 +31,6 @@ SMALLEST_TEXT = """() => {
 }"""
 
 
-def views_in(payload, fmt: str) -> list[dict]:
-    """Every position of format `fmt` anywhere in a JSON payload."""
-    out = []
-
-    def walk(node):
-        if isinstance(node, dict):
-            if node.get("format") == fmt:
-                out.append(node)
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value)
-    walk(payload)
-    return out
-
-
 def check_honest(payload, seat_views, fmt: str, check_view: Callable[[dict], None] | None = None) -> None:
     """Every position in `payload` is seat A's view of a position already reached (`seat_views`: A's view
     after each step; `check_view` asserts the game's own hiding first); every last-move mark's value is the
@@ -54,12 +41,37 @@ def check_honest(payload, seat_views, fmt: str, check_view: Callable[[dict], Non
         if check_view is not None:
             check_view(view)
         assert json.dumps(view, sort_keys=True) in reached, "the page received a position the game never reached"
-    if isinstance(payload, dict) and isinstance(payload.get("marks"), dict):
-        marks = payload["marks"]
-        for i, changes in enumerate(marks["steps"]):
-            step = marks["first"] + i
-            for path, _before, after in changes:
-                assert _value_at(seat_views[step + 1], path) == after, f"a mark of step {step} is not in A's view"
+    check_marks(payload, seat_views)
+
+
+def check_the_honest_check_fails(game: str, fmt: str, false_mark: list, *, bot: str = "greedy",
+                                 later_moves: int | None = None,
+                                 check_view: Callable[[dict], None] | None = None) -> tuple[GameSession, list[dict]]:
+    """`check_honest` can fail: a position the game has not reached (A's view after `later_moves` more of
+    its moves, None: at the end), a view of another seat and a false mark (`false_mark`: one change
+    ``[path, before, after]`` whose value is not in A's view) are caught, A's own view passes. Returns the
+    session of the seeded 2-player game (seed 6, A against `bot`) at A's first decision and A's views."""
+    session = GameSession(2, 6, ["human", bot], game=game)
+    session.advance()   # up to A's first decision
+    seat_views = [s.to_dict(0) for _ply, s in session.record.positions()]
+    later = GameSession(2, 6, ["human", bot], game=game)
+    later.advance()
+    moves = 0
+    while not later.is_over() and (later_moves is None or moves < later_moves):   # draws A must not see yet
+        later.play(0, later.legal_moves(0)[0])
+        later.advance()
+        moves += 1
+
+    def honest(payload):
+        check_honest(payload, seat_views, fmt, check_view)
+    honest({"view": seat_views[-1]})
+    with pytest.raises(AssertionError, match="never reached"):
+        honest({"view": later.view(0)})
+    with pytest.raises(AssertionError, match="not its seat's"):
+        honest({"view": dict(seat_views[-1], view="B")})
+    with pytest.raises(AssertionError, match="not in A's view"):
+        honest({"marks": {"first": 0, "steps": [[false_mark]]}})
+    return session, seat_views
 
 
 def move_targets(page, board: str, moves: list[str]) -> list[list[str]]:
@@ -104,6 +116,30 @@ class ClickedGame:
     moves: list[str] = field(default_factory=list)
     marked: int = 0
     least_text: float = 99.0
+
+
+def board_renderer(page, live_server: str, kind: str, board: str) -> Callable[[dict], str]:
+    """A function that draws a view with `board`'s ``renderBoard`` for seat A (its SVG text), in the page
+    of a `kind` game."""
+    page.goto(f"{live_server}/?kind={kind}&players=2&seed=1&seats=human,greedy")
+    page.wait_for_function(f"window.{board} !== undefined")
+    return lambda view: page.evaluate(f"([v]) => {board}.renderBoard(v, {{seat: 0}})", [view])
+
+
+def click_first_decisions(page, board: str, rng, decisions: int, where="") -> None:
+    """A's first `decisions` decisions (fewer when the game ends first): at each, no text below 12 px, no
+    block drawn over another and each legal move's first element clickable; then a random legal move
+    (`rng`) clicked."""
+    for _ in range(decisions):
+        state = _page_state(page)
+        if state["game"]["over"]:
+            break
+        assert page.evaluate(SMALLEST_TEXT) >= 12
+        check_blocks_apart(page, where)
+        for move, keys in zip(state["legal"], move_targets(page, board, state["legal"])):
+            assert page.locator(f'#board [data-key="{keys[0]}"].legal').count() >= 1, (where, move)
+        click_move(page, board, rng.choice(state["legal"]))
+        page.wait_for_function(WAIT_FOR_TURN, arg=[state["game"]["version"]])
 
 
 def click_through(page, board: str, fmt: str, choose: Callable[[list[str]], str], midgame: int,

@@ -7,9 +7,11 @@ available here). They are skipped, with the reason, only when Chromium is missin
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -72,15 +74,12 @@ def playwright_driver():
         yield pw
 
 
-def _launch(pw, profile: str):
-    return pw.chromium.launch_persistent_context(profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS,
-                                                 headless=True, viewport={"width": 1280, "height": 800})
-
-
-@pytest.fixture(scope="module")
-def browser_context(playwright_driver):
-    profile = tempfile.mkdtemp(prefix="burano-chromium-")
-    context = _launch(playwright_driver, profile)
+@contextlib.contextmanager
+def _browser(pw, prefix: str):
+    """A Chromium (1280 x 800) with a fresh profile of its own; closed and its profile removed after."""
+    profile = tempfile.mkdtemp(prefix=prefix)
+    context = pw.chromium.launch_persistent_context(profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS,
+                                                    headless=True, viewport={"width": 1280, "height": 800})
     try:
         yield context
     finally:
@@ -88,19 +87,20 @@ def browser_context(playwright_driver):
         shutil.rmtree(profile, ignore_errors=True)
 
 
+@pytest.fixture(scope="module")
+def browser_context(playwright_driver):
+    with _browser(playwright_driver, "burano-chromium-") as context:
+        yield context
+
+
 @pytest.fixture
 def stranger_page(playwright_driver):
     """A page in a second browser (its own profile): another person, who holds none of the first page's
     tokens."""
-    profile = tempfile.mkdtemp(prefix="burano-chromium-stranger-")
-    context = _launch(playwright_driver, profile)
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    try:
+    with _browser(playwright_driver, "burano-chromium-stranger-") as context:
+        page = context.new_page()
+        page.set_default_timeout(15_000)
         yield page
-    finally:
-        context.close()
-        shutil.rmtree(profile, ignore_errors=True)
 
 
 @pytest.fixture
@@ -109,6 +109,16 @@ def page(browser_context):
     page.set_default_timeout(15_000)
     yield page
     page.close()
+
+
+def wait_until(condition, guard: float = 20.0) -> bool:
+    """Poll `condition()` until true or `guard` seconds pass (a guard against hangs, not a timing check)."""
+    deadline = time.monotonic() + guard
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.01)
+    return condition()
 
 
 def screenshot(page, name: str) -> Path:

@@ -7,29 +7,17 @@ from __future__ import annotations
 import json
 import random
 
-from .board_helpers import views_in
 from .conftest import screenshot
-from .test_web_browser import RECORD_RESPONSES, WAIT_FOR_TURN, _click_generic, _page_state, _server_game
+from .test_web_browser import _server_game, click_through_generic, open_game, views_in
 
 
 def test_a_whole_azul_game_clicked_through_on_the_generic_board(live_server, page):
-    page.add_init_script(RECORD_RESPONSES)
-    page.goto(f"{live_server}/?kind=azul-sintra&board=generic&players=2&seed=5&seats=human,greedy")
-    page.wait_for_function("window.buranoPage().game && window.buranoPage().legal.length > 0")
-    state = _page_state(page)
+    state = open_game(page, f"{live_server}/?kind=azul-sintra&board=generic&players=2&seed=5&seats=human,greedy",
+                      record=True)
     assert state["game"]["kind"] == "azul-sintra" and state["board"] == "generic"
     screenshot(page, "azul-start")
     rng = random.Random(2)
-    clicks = 0
-    while not state["game"]["over"]:
-        view = page.evaluate("window.buranoState()")
-        assert view["format"] == "azul-sintra-position/1" and view["view"] == "A"
-        buttons = page.locator("#board button.gb-move").evaluate_all("bs => bs.map(b => b.dataset.move)")
-        assert buttons == state["legal"]
-        _click_generic(page, rng.choice(state["legal"]))
-        clicks += 1
-        page.wait_for_function(WAIT_FOR_TURN, arg=[state["game"]["version"]])
-        state = _page_state(page)
+    state, clicks = click_through_generic(page, "azul-sintra-position/1", lambda _view, legal: rng.choice(legal))
     screenshot(page, "azul-over")
     assert page.locator("#result").inner_text().startswith("Game over")
     session = _server_game(live_server, state["game"]["id"]).session

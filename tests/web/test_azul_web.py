@@ -17,18 +17,14 @@ import random
 import re
 from pathlib import Path
 
-from .board_helpers import (SMALLEST_TEXT, check_blocks_apart, check_everything_received, check_honest,
-                            click_move, click_through, move_targets)
+from .board_helpers import (board_renderer, check_everything_received, check_the_honest_check_fails,
+                            click_first_decisions, click_through)
 from .conftest import screenshot
-from .test_web_browser import RECORD_RESPONSES, WAIT_FOR_TURN, _page_state, _server_game
+from .test_web_browser import _server_game, open_game
 
 ROOT = Path(__file__).resolve().parents[2]
 FORMAT = "azul-sintra-position/1"
 BOARD = "AzulSintraBoard"
-
-
-def _check_honest(payload, seat_views):
-    check_honest(payload, seat_views, FORMAT)
 
 
 def test_the_board_module_carries_the_placeholder_data_file():
@@ -45,10 +41,7 @@ def test_the_board_module_carries_the_placeholder_data_file():
 
 
 def test_a_whole_azul_game_clicked_through_on_its_board(live_server, page):
-    page.add_init_script(RECORD_RESPONSES)
-    page.goto(f"{live_server}/?kind=azul-sintra&players=2&seed=6&seats=human,greedy")
-    page.wait_for_function("window.buranoPage().game && window.buranoPage().legal.length > 0")
-    state = _page_state(page)
+    state = open_game(page, f"{live_server}/?kind=azul-sintra&players=2&seed=6&seats=human,greedy", record=True)
     assert state["game"]["kind"] == "azul-sintra" and state["board"] == "azul-sintra"
     assert page.locator('#board [data-block="table"]').count() == 1
     assert page.locator('#board [data-block^="seat-"]').count() == 2
@@ -82,25 +75,10 @@ def test_a_whole_azul_game_clicked_through_on_its_board(live_server, page):
 
 
 def test_the_honest_check_finds_a_leak():
-    """The check above can fail: a position the game has not reached, a view of another seat, a false mark."""
-    import pytest
+    """The check above can fail: a position the game has not reached (the bag draws to the end), a view
+    of another seat, a false mark."""
+    check_the_honest_check_fails("azul-sintra", FORMAT, [["centre"], "", "PPPP"])
 
-    from burano_ai.session import GameSession
-    session = GameSession(2, 6, ["human", "greedy"], game="azul-sintra")
-    session.advance()   # up to A's first decision
-    seat_views = [s.to_dict(0) for _ply, s in session.record.positions()]
-    later = GameSession(2, 6, ["human", "greedy"], game="azul-sintra")
-    later.advance()
-    while not later.is_over():   # the game's end: bag draws the page must not see in advance
-        later.play(0, later.legal_moves(0)[0])
-        later.advance()
-    _check_honest({"view": seat_views[-1]}, seat_views)
-    with pytest.raises(AssertionError, match="never reached"):
-        _check_honest({"view": later.view(0)}, seat_views)
-    with pytest.raises(AssertionError, match="not its seat's"):
-        _check_honest({"view": dict(seat_views[-1], view="B")}, seat_views)
-    with pytest.raises(AssertionError, match="not in A's view"):
-        _check_honest({"marks": {"first": 0, "steps": [[[["centre"], "", "PPPP"]]]}}, seat_views)
 
 
 def test_a_position_with_its_own_data_is_drawn_from_it(live_server, page):
@@ -112,11 +90,10 @@ def test_a_position_with_its_own_data_is_drawn_from_it(live_server, page):
     data = json.loads((ROOT / "burano_ai/games/azul_sintra/data/placeholder.json").read_text())
     data["placeholder"] = False
     data["window_values"]["value"] = [9, 8, 7, 6, 5, 5, 3, 2]
-    page.goto(f"{live_server}/?kind=azul-sintra&players=2&seed=1&seats=human,greedy")
-    page.wait_for_function("window.AzulSintraBoard !== undefined")
-    drawn = page.evaluate("([v]) => AzulSintraBoard.renderBoard(v, {seat: 0})", [dict(view, data=data)])
+    draw = board_renderer(page, live_server, "azul-sintra", BOARD)
+    drawn = draw(dict(view, data=data))
     assert "PLACEHOLDER" not in drawn and "9 pt" in drawn and "1 pt" not in drawn
-    drawn = page.evaluate("([v]) => AzulSintraBoard.renderBoard(v, {seat: 0})", [view])
+    drawn = draw(view)
     assert "PLACEHOLDER DATA" in drawn and "1 pt" in drawn and "9 pt" not in drawn
 
 
@@ -125,19 +102,8 @@ def test_three_and_four_players_fit_at_1280_by_800(live_server, page):
     every legal move of the first decisions has its clickable element; a few moves clicked."""
     for players in (3, 4):
         seats = ",".join(["human"] + ["greedy"] * (players - 1))
-        page.goto(f"{live_server}/?kind=azul-sintra&players={players}&seed=2&seats={seats}")
-        page.wait_for_function("window.buranoPage().game && window.buranoPage().legal.length > 0")
+        open_game(page, f"{live_server}/?kind=azul-sintra&players={players}&seed=2&seats={seats}")
         assert page.locator('#board [data-key^="fac:"]').count() == 2 * players + 1
         assert page.locator('#board [data-block^="seat-"]').count() == players
-        rng = random.Random(players)
-        for _ in range(3):
-            state = _page_state(page)
-            if state["game"]["over"]:
-                break
-            assert page.evaluate(SMALLEST_TEXT) >= 12
-            check_blocks_apart(page, players)
-            for move, keys in zip(state["legal"], move_targets(page, BOARD, state["legal"])):
-                assert page.locator(f'#board [data-key="{keys[0]}"].legal').count() >= 1, (players, move)
-            click_move(page, BOARD, rng.choice(state["legal"]))
-            page.wait_for_function(WAIT_FOR_TURN, arg=[state["game"]["version"]])
+        click_first_decisions(page, BOARD, random.Random(players), 3, players)
         screenshot(page, f"azul-board-{players}p")

@@ -18,10 +18,10 @@ import random
 
 import pytest
 
-from .board_helpers import (SMALLEST_TEXT, check_blocks_apart, check_everything_received, check_honest,
-                            click_move, click_through, move_targets)
+from .board_helpers import (check_everything_received, check_honest, check_the_honest_check_fails,
+                            click_first_decisions, click_move, click_through)
 from .conftest import screenshot
-from .test_web_browser import RECORD_RESPONSES, WAIT_FOR_TURN, _page_state, _server_game
+from .test_web_browser import WAIT_FOR_TURN, _page_state, _server_game, open_game
 
 FORMAT = "venice-2099-position/1"
 BOARD = "Venice2099Board"
@@ -40,10 +40,7 @@ def _check_honest(payload, seat_views):
 
 
 def test_a_whole_venice_game_clicked_through_on_its_board(live_server, page):
-    page.add_init_script(RECORD_RESPONSES)
-    page.goto(f"{live_server}/?kind=venice-2099&players=2&seed=4&seats=human,random")
-    page.wait_for_function("window.buranoPage().game && window.buranoPage().legal.length > 0")
-    state = _page_state(page)
+    state = open_game(page, f"{live_server}/?kind=venice-2099&players=2&seed=4&seats=human,random", record=True)
     assert state["game"]["kind"] == "venice-2099" and state["board"] == "venice-2099"
     assert page.locator('#board [data-block="city"]').count() == 1
     assert page.locator('#board [data-key^="sq:"]').count() == 36          # the 6x6 city of 2 players (§3.2)
@@ -77,44 +74,21 @@ def test_a_whole_venice_game_clicked_through_on_its_board(live_server, page):
 
 def test_the_honest_check_finds_a_leak():
     """The check above can fail: a position the game has not reached, B's hand shown, a false mark."""
-    from burano_ai.session import GameSession
-    session = GameSession(2, 6, ["human", "random"], game="venice-2099")
-    session.advance()   # up to A's first decision
-    seat_views = [s.to_dict(0) for _ply, s in session.record.positions()]
-    _check_honest({"view": seat_views[-1]}, seat_views)
+    session, seat_views = check_the_honest_check_fails("venice-2099", FORMAT, [["coins_sunk"], 0, 99], bot="random",
+                                                       later_moves=1, check_view=_hides_b_s_hand)
     full = list(session.record.positions())[-1][1].to_dict()
-    with pytest.raises(AssertionError, match="not its seat's"):
-        _check_honest({"view": dict(seat_views[-1], view="B")}, seat_views)
     with pytest.raises(AssertionError, match="hidden hand"):
         _check_honest({"view": dict(full, view="A")}, seat_views)
-    later = GameSession(2, 6, ["human", "random"], game="venice-2099")
-    later.advance()
-    later.play(0, later.legal_moves(0)[0])
-    later.advance()
-    with pytest.raises(AssertionError, match="never reached"):
-        _check_honest({"view": later.view(0)}, seat_views)
-    with pytest.raises(AssertionError, match="not in A's view"):
-        _check_honest({"marks": {"first": 0, "steps": [[[["coins_sunk"], 0, 99]]]}}, seat_views)
+
 
 
 def test_five_players_fit_at_1280_by_800_and_every_move_has_its_element(live_server, page):
     """The 8x8 city and five seats: no text below 12 px, no block drawn over another, every legal move of
     the first decisions has its clickable element; a few moves clicked."""
-    page.goto(f"{live_server}/?kind=venice-2099&players=5&seed=2&seats=human,random,random,random,random")
-    page.wait_for_function("window.buranoPage().game && window.buranoPage().legal.length > 0")
+    open_game(page, f"{live_server}/?kind=venice-2099&players=5&seed=2&seats=human,random,random,random,random")
     assert page.locator('#board [data-key^="sq:"]').count() == 64
     assert page.locator('#board [data-key^="seat:"]').count() == 5
-    rng = random.Random(5)
-    for _ in range(6):
-        state = _page_state(page)
-        if state["game"]["over"]:
-            break
-        assert page.evaluate(SMALLEST_TEXT) >= 12
-        check_blocks_apart(page)
-        for move, keys in zip(state["legal"], move_targets(page, BOARD, state["legal"])):
-            assert page.locator(f'#board [data-key="{keys[0]}"].legal').count() >= 1, move
-        click_move(page, BOARD, rng.choice(state["legal"]))
-        page.wait_for_function(WAIT_FOR_TURN, arg=[state["game"]["version"]])
+    click_first_decisions(page, BOARD, random.Random(5), 6)
     screenshot(page, "venice-board-5p")
 
 
@@ -149,8 +123,7 @@ def test_the_table_and_the_city_read_clearly(live_server, page):
     supply line); black districts' numerals were dark grey on black (the page's `svg text` fill beat the
     white one); a figure on a platform covered the word; the hand was bare numbers sorted by colour though
     the lowest is played. A 3-player game whose figures go to platforms, checked in Chromium."""
-    page.goto(f"{live_server}/?kind=venice-2099&players=3&seed=3&seats=human,random,random")
-    page.wait_for_function("window.buranoPage().game && window.buranoPage().legal.length > 0")
+    open_game(page, f"{live_server}/?kind=venice-2099&players=3&seed=3&seats=human,random,random")
     for _ in range(4):      # A's figures onto platforms
         state = _page_state(page)
         board = page.evaluate("window.buranoState()")["board"]

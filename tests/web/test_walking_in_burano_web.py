@@ -17,19 +17,15 @@ import json
 import random
 from pathlib import Path
 
-from .board_helpers import (SMALLEST_TEXT, check_blocks_apart, check_everything_received, check_honest,
-                            click_move, click_through, move_targets)
+from .board_helpers import (board_renderer, check_everything_received, check_the_honest_check_fails,
+                            click_first_decisions, click_through)
 from .conftest import screenshot
-from .test_web_browser import RECORD_RESPONSES, WAIT_FOR_TURN, _page_state, _server_game
+from .test_web_browser import _server_game, open_game
 
 ROOT = Path(__file__).resolve().parents[2]
 FORMAT = "walking-in-burano-position/1"
 BOARD_JS = ROOT / "burano_ai/games/walking_in_burano/web/board.js"
 BOARD = "WalkingInBuranoBoard"
-
-
-def _check_honest(payload, seat_views):
-    check_honest(payload, seat_views, FORMAT)
 
 
 def test_the_board_module_carries_the_placeholder_data_file():
@@ -47,10 +43,8 @@ def test_the_board_module_carries_the_placeholder_data_file():
 
 
 def test_a_whole_walking_in_burano_game_clicked_through_on_its_board(live_server, page):
-    page.add_init_script(RECORD_RESPONSES)
-    page.goto(f"{live_server}/?kind=walking-in-burano&players=2&seed=6&seats=human,greedy")
-    page.wait_for_function("window.buranoPage().game && window.buranoPage().legal.length > 0")
-    state = _page_state(page)
+    state = open_game(page, f"{live_server}/?kind=walking-in-burano&players=2&seed=6&seats=human,greedy",
+                      record=True)
     assert state["game"]["kind"] == "walking-in-burano" and state["board"] == "walking-in-burano"
     assert page.locator('#board [data-block="table"]').count() == 1
     assert page.locator('#board [data-block^="seat-"]').count() == 2
@@ -80,31 +74,17 @@ def test_a_whole_walking_in_burano_game_clicked_through_on_its_board(live_server
 
 
 def test_the_honest_check_finds_a_leak():
-    """The check above can fail: a position the game has not reached, a view of another seat, a false mark."""
-    import pytest
+    """The check above can fail: a position the game has not reached (the draws to the end), a view of
+    another seat, a false mark."""
+    check_the_honest_check_fails("walking-in-burano", FORMAT, [["discard"], [], [5]])
 
-    from burano_ai.session import GameSession
-    session = GameSession(2, 6, ["human", "greedy"], game="walking-in-burano")
-    session.advance()   # up to A's first decision
-    seat_views = [s.to_dict(0) for _ply, s in session.record.positions()]
-    later = GameSession(2, 6, ["human", "greedy"], game="walking-in-burano")
-    later.advance()
-    while not later.is_over():   # the game's end: draws the page must not see in advance
-        later.play(0, later.legal_moves(0)[0])
-        later.advance()
-    _check_honest({"view": seat_views[-1]}, seat_views)
-    with pytest.raises(AssertionError, match="never reached"):
-        _check_honest({"view": later.view(0)}, seat_views)
-    with pytest.raises(AssertionError, match="not its seat's"):
-        _check_honest({"view": dict(seat_views[-1], view="B")}, seat_views)
-    with pytest.raises(AssertionError, match="not in A's view"):
-        _check_honest({"marks": {"first": 0, "steps": [[[["discard"], [], [5]]]]}}, seat_views)
 
 
 def test_another_seat_s_hidden_cards_are_drawn_as_backs(live_server, page):
     """A view where B's returns are pooled: B's pooled hand cards are drawn as card backs, their ids
     appear nowhere on the board, and a position with its own (non-placeholder) data has no caption."""
     from burano_ai.games import get_spec
+    from burano_ai.random_play import random_step
     spec = get_spec("walking-in-burano")
     game = spec.new_game(2)
     for seed in range(200):
@@ -116,26 +96,21 @@ def test_another_seat_s_hidden_cards_are_drawn_as_backs(live_server, page):
             if any(isinstance(c, str) for c in view["seats"][1]["hand"]):
                 found = state.clone()
                 break
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
+            random_step(state, rng)
         if found is not None:
             break
     assert found is not None
     full, view = found.to_dict(), found.to_dict(0)
     hidden = [c for c in full["seats"][1]["hand"] if c not in view["seats"][1]["hand"]]
     assert hidden
-    page.goto(f"{live_server}/?kind=walking-in-burano&players=2&seed=1&seats=human,greedy")
-    page.wait_for_function("window.WalkingInBuranoBoard !== undefined")
-    drawn = page.evaluate("([v]) => WalkingInBuranoBoard.renderBoard(v, {seat: 0})", [view])
+    draw = board_renderer(page, live_server, "walking-in-burano", BOARD)
+    drawn = draw(view)
     assert "a hidden L" in drawn and "PLACEHOLDER DATA" in drawn
     for c in hidden:
         assert f'data-key="hand:B:{c}"' not in drawn and f"card {c}:" not in drawn
     data = json.loads((ROOT / "burano_ai/games/walking_in_burano/data/placeholder.json").read_text())
     data["placeholder"] = False
-    drawn = page.evaluate("([v]) => WalkingInBuranoBoard.renderBoard(v, {seat: 0})", [dict(view, data=data)])
+    drawn = draw(dict(view, data=data))
     assert "PLACEHOLDER" not in drawn
 
 
@@ -144,21 +119,10 @@ def test_three_and_four_players_fit_at_1280_by_800(live_server, page):
     legal move of the first decisions has its clickable element; a few moves clicked."""
     for players in (3, 4):
         seats = ",".join(["human"] + ["greedy"] * (players - 1))
-        page.goto(f"{live_server}/?kind=walking-in-burano&players={players}&seed=2&seats={seats}")
-        page.wait_for_function("window.buranoPage().game && window.buranoPage().legal.length > 0")
+        open_game(page, f"{live_server}/?kind=walking-in-burano&players={players}&seed=2&seats={seats}")
         # a full market of N = P + 1 columns, less the cards taken by the seats before A this round
         assert 3 * (players + 1) - 3 * (players - 1) <= page.locator('#board [data-key^="mk:"]').count() <= 3 * (players + 1)
         assert page.locator('#board text', has_text=f"column {players + 1}").count() == 1
         assert page.locator('#board [data-block^="seat-"]').count() == players
-        rng = random.Random(players)
-        for _ in range(4):
-            state = _page_state(page)
-            if state["game"]["over"]:
-                break
-            assert page.evaluate(SMALLEST_TEXT) >= 12
-            check_blocks_apart(page, players)
-            for move, keys in zip(state["legal"], move_targets(page, BOARD, state["legal"])):
-                assert page.locator(f'#board [data-key="{keys[0]}"].legal').count() >= 1, (players, move)
-            click_move(page, BOARD, rng.choice(state["legal"]))
-            page.wait_for_function(WAIT_FOR_TURN, arg=[state["game"]["version"]])
+        click_first_decisions(page, BOARD, random.Random(players), 4, players)
         screenshot(page, f"walking-in-burano-board-{players}p")

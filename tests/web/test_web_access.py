@@ -12,6 +12,7 @@ import time
 import pytest
 
 from burano_ai.web.limits import ServerLimits, parse_limits
+from .conftest import wait_until
 
 TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,}$")
 
@@ -283,7 +284,7 @@ def test_every_searching_bot_stops_at_the_servers_time_cap(make_client):
         started = time.monotonic()
         payload = _create(client, seats=(spec, "human"))
         live = client.app.state.games.get(payload["game"])
-        assert _wait(lambda: live.session.to_move() == 1 and live.thinking is None, guard=30.0), spec
+        assert wait_until(lambda: live.session.to_move() == 1 and live.thinking is None, guard=30.0), spec
         assert time.monotonic() - started < 30, spec
         assert [s.actor for s in live.session.record.steps].count("A") >= 1
         live.close()
@@ -299,10 +300,10 @@ def test_a_forgotten_games_third_party_bot_stops(make_client, spec):
     client = make_client(limits=ServerLimits(max_games=1))
     first = _create(client, seats=(spec, "human"))
     old = client.app.state.games.get(first["game"])
-    assert _wait(lambda: old.thinking == 0 and old._running)
+    assert wait_until(lambda: old.thinking == 0 and old._running)
     _create(client, seats=("human", "random"))            # the first game is forgotten
     assert old.closed
-    assert _wait(lambda: not old._running, guard=10.0), "the forgotten game's bot is still thinking"
+    assert wait_until(lambda: not old._running, guard=10.0), "the forgotten game's bot is still thinking"
 
 
 def test_parse_limits_names_what_is_wrong():
@@ -315,16 +316,6 @@ def test_parse_limits_names_what_is_wrong():
             parse_limits([item])
 
 
-def _wait(condition, guard: float = 20.0) -> bool:
-    """Poll `condition()` until true or `guard` seconds pass (a guard against hangs, not a timing check)."""
-    deadline = time.monotonic() + guard
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.01)
-    return condition()
-
-
 def test_forgetting_a_game_stops_its_thinking_bot(make_client):
     """Regression: evicting a game (beyond the most kept) did not stop its bot: a bot seated first thought
     on for its whole budget."""
@@ -335,7 +326,7 @@ def test_forgetting_a_game_stops_its_thinking_bot(make_client):
     assert first["thinking"] == "A" and old.thinking == 0 and old._running   # it answers while the bot thinks
     _create(client, seats=("human", "random"))
     assert list(games.games) != [first["game"]] and old.closed
-    assert _wait(lambda: not old._running, guard=10.0), "the forgotten game's bot is still thinking"
+    assert wait_until(lambda: not old._running, guard=10.0), "the forgotten game's bot is still thinking"
     _error(client.get(f"/api/games/{first['game']}", headers=_with(first["tokens"]["B"])), 404, "no game")
 
 
@@ -349,7 +340,7 @@ def test_undo_during_a_think_stops_the_bot_and_takes_the_move_back(client):
         moved = client.post(f"/api/games/{game}/move", json={"move": move}, headers=_with(token)).json()
     assert moved["thinking"] == "B"
     before = len(live.session.record.steps)
-    assert _wait(lambda: live.session.bot(1).stop_event is not None and live.thinking == 1)
+    assert wait_until(lambda: live.session.bot(1).stop_event is not None and live.thinking == 1)
     result: dict = {}
     worker = threading.Thread(target=lambda: result.update(
         r=client.post(f"/api/games/{game}/undo", json={}, headers=_with(token))))
@@ -359,7 +350,7 @@ def test_undo_during_a_think_stops_the_bot_and_takes_the_move_back(client):
     undone = result["r"].json()
     assert result["r"].status_code == 200 and "pick flat" in undone["legal"], undone
     assert undone["to_move"] == "A" and undone["thinking"] is None and len(undone["log"]) == before - 2
-    assert _wait(lambda: not live._running, guard=10.0)
+    assert wait_until(lambda: not live._running, guard=10.0)
     assert [s.actor for s in live.session.record.steps].count("B") == 0 and live.session.to_move() == 0
 
 
@@ -377,7 +368,7 @@ def test_the_record_downloads_while_a_bot_thinks(client):
     assert not worker.is_alive(), "the record waited for the bot's think"
     assert result["r"].status_code == 200 and json.loads(result["r"].text)["view"] == "B"
     live.close()   # the bot stops thinking
-    assert _wait(lambda: not live._running, guard=10.0)
+    assert wait_until(lambda: not live._running, guard=10.0)
 
 
 def test_undo_refuses_a_bot_that_cannot_be_interrupted(make_client):
@@ -397,8 +388,8 @@ def test_undo_refuses_a_bot_that_cannot_be_interrupted(make_client):
     assert moved["thinking"] == "B"
     _error(client.post(f"/api/games/{game}/undo", json={}, headers=_with(token)), 409, "cannot be interrupted")
     live = client.app.state.games.get(game)
-    assert _wait(lambda: not live._running or live.session.to_move() == 0)   # it moves, then undo works
-    assert _wait(lambda: live.thinking is None)
+    assert wait_until(lambda: not live._running or live.session.to_move() == 0)   # it moves, then undo works
+    assert wait_until(lambda: live.thinking is None)
     assert client.post(f"/api/games/{game}/undo", json={}, headers=_with(token)).status_code == 200
 
 
@@ -416,7 +407,7 @@ def test_the_running_analyses_are_capped_and_an_owners_new_one_replaces_its_old(
     finally:
         client.post(f"/api/analysis/{first['id']}/stop", headers=_with(first["token"]))
     analyses = client.app.state.analyses
-    assert _wait(lambda: analyses.analyses[first["id"]].done)
+    assert wait_until(lambda: analyses.analyses[first["id"]].done)
     seat = _with(payload["tokens"]["A"])
     one = client.post(f"/api/games/{payload['game']}/analysis", json={}, headers=seat).json()
     two = client.post(f"/api/games/{payload['game']}/analysis", json={}, headers=seat).json()   # the seat's again

@@ -34,6 +34,20 @@ WAIT_FOR_TURN = """([version]) => {
 }"""
 
 
+#: The page has its game and the seat's legal moves.
+GAME_READY = "window.buranoPage().game && window.buranoPage().legal.length > 0"
+
+
+def open_game(page, url: str, record: bool = False) -> dict:
+    """Open the page at `url` (recording every response it receives, RECORD_RESPONSES, when `record`) and
+    wait for its game and the seat's legal moves; returns the page's state."""
+    if record:
+        page.add_init_script(RECORD_RESPONSES)
+    page.goto(url)
+    page.wait_for_function(GAME_READY)
+    return _page_state(page)
+
+
 def _page_state(page):
     return page.evaluate("window.buranoPage()")
 
@@ -129,28 +143,40 @@ def _value_at(view, path):
     return view
 
 
-def _check_honest(payload, session, hidden_moves, seat_views=None):
-    """No view but seat A's, no opponent's blind card or secret pyramid; with `seat_views` (seat A's view
-    after each step of the game), every last-move mark's value is the one in A's view after its step."""
-    views = []
-    if seat_views is not None and isinstance(payload, dict) and isinstance(payload.get("marks"), dict):
-        marks = payload["marks"]
-        for i, changes in enumerate(marks["steps"]):
-            step = marks["first"] + i
-            for path, _before, after in changes:
-                assert _value_at(seat_views[step + 1], path) == after, f"a mark of step {step} is not in A's view"
+def views_in(payload, fmt: str) -> list[dict]:
+    """Every position of format `fmt` anywhere in a JSON payload."""
+    out = []
 
     def walk(node):
         if isinstance(node, dict):
-            if node.get("format") == "burano-position/1":
-                views.append(node)
+            if node.get("format") == fmt:
+                out.append(node)
             for value in node.values():
                 walk(value)
         elif isinstance(node, list):
             for value in node:
                 walk(value)
     walk(payload)
-    for view in views:
+    return out
+
+
+def check_marks(payload, seat_views) -> None:
+    """Every last-move mark's value in `payload` is the one in seat A's view after its step (`seat_views`:
+    A's view after each step of the game)."""
+    if isinstance(payload, dict) and isinstance(payload.get("marks"), dict):
+        marks = payload["marks"]
+        for i, changes in enumerate(marks["steps"]):
+            step = marks["first"] + i
+            for path, _before, after in changes:
+                assert _value_at(seat_views[step + 1], path) == after, f"a mark of step {step} is not in A's view"
+
+
+def _check_honest(payload, session, hidden_moves, seat_views=None):
+    """No view but seat A's, no opponent's blind card or secret pyramid; with `seat_views` (seat A's view
+    after each step of the game), every last-move mark's value is the one in A's view after its step."""
+    if seat_views is not None:
+        check_marks(payload, seat_views)
+    for view in views_in(payload, "burano-position/1"):
         assert view["view"] == "A", "the page received a view that is not its seat's"
         for seat in view["seats"]:
             if seat["seat"] == "A":
@@ -612,6 +638,29 @@ def _click_generic(page, move: str) -> None:
     page.locator(f"#board button.gb-move.legal[data-move={json.dumps(move)}]").click()
 
 
+def click_through_generic(page, fmt: str, choose, check=None, after_click=None) -> tuple[dict, int]:
+    """Seat A's moves clicked on the generic board to the game's end: at each decision the view is A's (of
+    format `fmt`) with one button per legal move in the server's order (`check(view, legal)`: the game's
+    own assertions), and the button of `choose(view, legal)` is clicked (then `after_click(clicks)`, once
+    the page has its next turn). Returns the final page state and the clicks."""
+    state = _page_state(page)
+    clicks = 0
+    while not state["game"]["over"]:
+        view = page.evaluate("window.buranoState()")
+        assert view["format"] == fmt and view["view"] == "A"
+        buttons = page.locator("#board button.gb-move").evaluate_all("bs => bs.map(b => b.dataset.move)")
+        assert buttons == state["legal"]   # one button per legal move, in the server's order
+        if check is not None:
+            check(view, state["legal"])
+        _click_generic(page, choose(view, state["legal"]))
+        clicks += 1
+        page.wait_for_function(WAIT_FOR_TURN, arg=[state["game"]["version"]])
+        if after_click is not None:
+            after_click(clicks)
+        state = _page_state(page)
+    return state, clicks
+
+
 def test_a_whole_game_on_the_generic_board(live_server, page):
     """Burano with ?board=generic: the view as text blocks and a button per legal move, played to the end
     against a random bot by clicking those buttons; the same honest-view check as on the drawn board."""
@@ -622,24 +671,17 @@ def test_a_whole_game_on_the_generic_board(live_server, page):
     assert page.locator("#board svg").count() == 0 and page.locator("#generic-board").is_checked()
     screenshot(page, "generic-start")
     rng = random.Random(7)
-    clicks = 0
-    while True:
-        state = _page_state(page)
-        if state["game"]["over"]:
-            break
-        view = page.evaluate("window.buranoState()")
-        assert view["view"] == "A"
-        buttons = page.locator("#board button.gb-move").evaluate_all("bs => bs.map(b => b.dataset.move)")
-        assert buttons == state["legal"]   # one button per legal move, in the server's order
-        moves_this_turn = view.get("context", {}).get("moves", 0) if view["phase"] == "turn" else 0
-        _click_generic(page, _choose(rng, state["legal"], moves_this_turn))
-        clicks += 1
-        page.wait_for_function(WAIT_FOR_TURN, arg=[state["game"]["version"]])
+
+    def choose(view, legal):
+        return _choose(rng, legal, view.get("context", {}).get("moves", 0) if view["phase"] == "turn" else 0)
+
+    def midgame(clicks):
         if clicks == 30:
             # the view's blocks: the facts and one block per seat, the page's own seat marked
             assert page.locator('#board .gb-block[data-block="facts"]').count() == 1
             assert page.locator("#board .gb-block.me h4").inner_text() == "seats · seat A (you)"
             screenshot(page, "generic-midgame")
+    state, clicks = click_through_generic(page, "burano-position/1", choose, after_click=midgame)
     assert page.locator("#result").inner_text().startswith("Game over")
     assert page.locator("#board button.gb-move").count() == 0
     session = _server_game(live_server, state["game"]["id"]).session
@@ -721,19 +763,7 @@ def test_the_chooser_switches_games(live_server, page, second_game):
 def _check_goofspiel_honest(payload, session, hidden_moves):
     """Seat A's page: every Goofspiel view is A's, with no other seat's bid of this round; no hidden bid
     in the log."""
-    views = []
-
-    def walk(node):
-        if isinstance(node, dict):
-            if node.get("format") == "goofspiel-position/1":
-                views.append(node)
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value)
-    walk(payload)
-    for view in views:
+    for view in views_in(payload, "goofspiel-position/1"):
         assert view["view"] == "A", "the page received a view that is not its seat's"
         for i, seat in enumerate(view["seats"][1:], 1):
             assert seat["bid"] in (None, "?"), f"seat {i}'s bid reached the page: {seat['bid']}"
@@ -764,17 +794,12 @@ def test_a_whole_goofspiel_game_against_a_bot_on_the_generic_board(live_server, 
     assert state["game"]["kind"] == "goofspiel" and state["board"] == "generic" and "kind=goofspiel" in page.url
     assert page.locator("#status").inner_text().startswith("Goofspiel · your move")
     screenshot(page, "goofspiel-start")
+
+    def bids_of_the_hand(view, legal):
+        assert legal == [f"bid {card}" for card in view["seats"][0]["hand"]]
     rng = random.Random(3)
-    bids = 0
-    while not state["game"]["over"]:
-        view = page.evaluate("window.buranoState()")
-        assert view["format"] == "goofspiel-position/1" and view["view"] == "A"
-        buttons = page.locator("#board button.gb-move").evaluate_all("bs => bs.map(b => b.dataset.move)")
-        assert buttons == state["legal"] == [f"bid {card}" for card in view["seats"][0]["hand"]]
-        _click_generic(page, rng.choice(state["legal"]))
-        bids += 1
-        page.wait_for_function(WAIT_FOR_TURN, arg=[state["game"]["version"]])
-        state = _page_state(page)
+    state, bids = click_through_generic(page, "goofspiel-position/1", lambda _view, legal: rng.choice(legal),
+                                        bids_of_the_hand)
     screenshot(page, "goofspiel-over")
     assert page.locator("#result").inner_text().startswith("Game over")
     session = _server_game(live_server, state["game"]["id"]).session

@@ -33,7 +33,12 @@ from .test_web_browser import WAIT_FOR_TURN, _page_state
 WIDTHS = {"burano": [(4, 900)], "goofspiel": [(5, 1920), (2, 900)], "azul-sintra": [(4, 900), (3, 1920)],
           "walking-in-burano": [(4, 1920), (3, 900)], "venice-2099": [(5, 900), (2, 1920)]}
 GAMES = [pytest.param(spec.key, players, width, id=f"{spec.key}-{players}p-{width}")
-         for spec in all_specs() for players, width in WIDTHS[spec.key]]
+         for spec in all_specs() for players, width in WIDTHS.get(spec.key, ())]
+
+
+def test_every_game_with_a_board_of_its_own_is_clicked_through_here():
+    """The generic board's games (the poker games) are clicked in their own folders' tests."""
+    assert {s.key for s in all_specs() if "web_board" in s.capabilities} <= set(WIDTHS)
 
 #: The elements of each move on the board drawn now (the page's own `board()` module).
 TARGETS = """([ms]) => { const p = window.buranoPage();

@@ -14,15 +14,7 @@ import httpx
 import pytest
 
 from burano_ai.web.limits import ServerLimits
-
-
-def _wait(condition, guard: float = 20.0) -> bool:
-    deadline = time.monotonic() + guard
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.01)
-    return condition()
+from .conftest import wait_until
 
 
 @pytest.fixture
@@ -61,7 +53,7 @@ def test_concurrent_moves_and_undos_on_one_game_never_fail(serve):
         for round_ in range(25):
             legal = client.get(f"/api/games/{game}").json()["legal"]
             if not legal:
-                assert _wait(lambda: client.get(f"/api/games/{game}").json()["legal"], guard=10)
+                assert wait_until(lambda: client.get(f"/api/games/{game}").json()["legal"], guard=10)
                 legal = client.get(f"/api/games/{game}").json()["legal"]
             barrier = threading.Barrier(3)
 
@@ -176,7 +168,7 @@ def test_event_streams_are_capped_and_end_with_their_game(serve):
                                 daemon=True) for i in range(2)]
     for reader in readers:
         reader.start()
-    assert _wait(lambda: all(len(g) >= 2 for g in got)), got
+    assert wait_until(lambda: all(len(g) >= 2 for g in got)), got
     assert server.app.state.streams.open == 2
     third = httpx.get(f"{server.url}/api/games/{game}/events", params={"token": token}, timeout=10)
     assert third.status_code == 429 and "event streams" in third.json()["error"]
@@ -185,7 +177,7 @@ def test_event_streams_are_capped_and_end_with_their_game(serve):
     for reader in readers:
         reader.join(timeout=20)
     assert not any(reader.is_alive() for reader in readers), "a forgotten game's stream goes on"
-    assert _wait(lambda: server.app.state.streams.open == 0)
+    assert wait_until(lambda: server.app.state.streams.open == 0)
 
 
 def test_an_idle_stream_waits_for_a_change_instead_of_polling(serve):
@@ -207,13 +199,13 @@ def test_an_idle_stream_waits_for_a_change_instead_of_polling(serve):
     reader = threading.Thread(target=_stream, args=(server.url, f"/api/games/{game}/events", {"token": token}, got, stop),
                               daemon=True)
     reader.start()
-    assert _wait(lambda: len(got) >= 2)
+    assert wait_until(lambda: len(got) >= 2)
     time.sleep(0.5)   # 25 looks at the game under the old polling
     assert len(reads) == 1, len(reads)
     moved = httpx.post(f"{server.url}/api/games/{game}/move", json={"move": "pick flat"},
                        headers={"X-Burano-Token": token}, timeout=10)
     assert moved.status_code == 200
-    assert _wait(lambda: len(got) >= 3 and got[-1]["log"][:1] and got[-1]["log"][0].startswith("A: pick flat"), guard=10), got[-1]
+    assert wait_until(lambda: len(got) >= 3 and got[-1]["log"][:1] and got[-1]["log"][0].startswith("A: pick flat"), guard=10), got[-1]
     stop.set()
     server.app.state.games.get(game).close()
     reader.join(timeout=20)
@@ -233,10 +225,10 @@ def test_an_analysis_stops_when_its_page_goes_away(serve):
     reader = threading.Thread(target=_stream, args=(server.url, f"/api/analysis/{started['id']}/events",
                                                     {"token": started["token"]}, got, stop), daemon=True)
     reader.start()
-    assert _wait(lambda: len(got) >= 3)   # the status, the first payload, a report
+    assert wait_until(lambda: len(got) >= 3)   # the status, the first payload, a report
     stop.set()   # the page goes away (the reader closes the connection at its next line)
     reader.join(timeout=20)
-    assert _wait(lambda: analysis.done, guard=10), "the analysis searches on for nobody"
+    assert wait_until(lambda: analysis.done, guard=10), "the analysis searches on for nobody"
     assert not analysis.error
     # a finished analysis: its stream sends the last payload and ends
     done: list = []
@@ -264,13 +256,13 @@ def test_a_replay_stops_being_built_when_its_client_goes_away(serve, monkeypatch
     plies = len(session.record.steps)
     with pytest.raises(httpx.ReadTimeout):
         httpx.post(f"{server.url}/api/replays", json={"record": session.record.to_json()}, timeout=1.0)
-    assert _wait(lambda: len(steps_seen) > 0)
+    assert wait_until(lambda: len(steps_seen) > 0)
     counts = [len(steps_seen)]
 
     def settled():   # no step for half a second: the work stopped (it would go on for ~50 s)
         time.sleep(0.5)
         counts.append(len(steps_seen))
         return counts[-1] == counts[-2]
-    assert _wait(settled, guard=20.0), counts
+    assert wait_until(settled, guard=20.0), counts
     assert len(steps_seen) < plies // 2, (len(steps_seen), plies)
     assert server.app.state.replays.replays == {}

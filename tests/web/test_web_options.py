@@ -6,20 +6,14 @@ with one line naming it."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from burano_ai.record import GameRecord
+from games.azul_sintra.helpers import corrected_data
 
-REPO = Path(__file__).resolve().parents[2]
-PLACEHOLDER = REPO / "burano_ai/games/azul_sintra/data/placeholder.json"
 
 
 def _corrected() -> dict:
-    data = json.loads(PLACEHOLDER.read_text(encoding="utf-8"))
-    data["placeholder"] = False
-    data["name"] = "corrected (web test)"
-    data["window_values"]["value"] = [v + 10 for v in data["window_values"]["value"]]
-    return data
+    return corrected_data("corrected (web test)")
 
 
 def _create(client, options=None, kind="azul-sintra", seed=4):

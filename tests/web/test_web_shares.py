@@ -16,16 +16,16 @@ from burano_ai.web.limits import ServerLimits
 
 @pytest.fixture
 def server():
-    """Clients of one app, each with an address of its own: `server(limits)` makes the app and returns
-    `client(address)`, a TestClient whose requests come from `address`."""
+    """Clients of one app, each with an address of its own: `server(limits, **create_app options)` makes the app
+    and returns `client(address)`, a TestClient whose requests come from `address`."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         from fastapi.testclient import TestClient
     from burano_ai.web.app import create_app
     opened = []
 
-    def make(limits: ServerLimits):
-        app = create_app(limits=limits)
+    def make(limits: ServerLimits, **options):
+        app = create_app(limits=limits, **options)
 
         def client(address: str):
             c = TestClient(app, raise_server_exceptions=False, base_url="http://127.0.0.1", client=(address, 40000))
@@ -229,3 +229,98 @@ def test_a_game_is_made_and_played_while_uploads_build_on_a_real_server(monkeypa
         for t in uploads:
             t.join(60)
         server.stop()
+
+
+# --- behind a reverse proxy: --trusted-proxy ------------------------------------------------------------
+
+class _Request:
+    def __init__(self, peer: str, *forwarded: str) -> None:
+        from starlette.datastructures import Headers
+        self.client = type("Client", (), {"host": peer})()
+        self.headers = Headers(raw=[(b"x-forwarded-for", value.encode()) for value in forwarded])
+
+
+@pytest.mark.parametrize("peer, forwarded, client", [
+    ("10.0.0.66", ["1.2.3.4"], "10.0.0.66"),                       # not a proxy: its header is ignored
+    ("127.0.0.1", ["1.2.3.4"], "127.0.0.1"),                       # nor is loopback trusted unless named
+    ("10.0.0.9", [], "10.0.0.9"),                                  # the proxy's own request
+    ("10.0.0.9", ["1.2.3.4"], "1.2.3.4"),
+    ("10.0.0.9", ["6.6.6.6, 7.7.7.7, 1.2.3.4"], "1.2.3.4"),         # hops the client made up, left of its own
+    ("10.0.0.9", ["6.6.6.6", "1.2.3.4"], "1.2.3.4"),                # two headers read as one list
+    ("10.0.0.9", ["1.2.3.4, 10.1.2.3"], "1.2.3.4"),                 # through a second trusted proxy (10.1/16)
+    ("10.0.0.9", ["10.1.0.1, 10.1.0.2"], "10.1.0.1"),               # every hop trusted: the left-most
+    ("10.0.0.9", ["1.2.3.4, not-an-address"], "10.0.0.9"),          # a garbled hop ends the walk
+    ("10.0.0.9", ["1.2.3.4:5555"], "1.2.3.4"),
+    ("10.0.0.9", ["[2001:db8::1]:443"], "2001:db8::1"),
+    ("::ffff:10.0.0.9", ["1.2.3.4"], "1.2.3.4"),                   # an IPv4 proxy seen on a dual-stack socket
+])
+def test_a_client_is_the_rightmost_untrusted_hop_and_only_behind_a_trusted_proxy(peer, forwarded, client):
+    from burano_ai.web.limits import client_of, parse_trusted_proxies
+    proxies = parse_trusted_proxies(["10.0.0.9", "10.1.0.0/16"])
+    assert client_of(_Request(peer, *forwarded), proxies) == client
+    assert client_of(_Request(peer, *forwarded)) == peer            # no --trusted-proxy: the peer, always
+
+
+def test_a_trusted_proxy_must_be_an_address_or_network():
+    from burano_ai.core.errors import OptionError
+    from burano_ai.web.limits import parse_trusted_proxies
+    assert [str(n) for n in parse_trusted_proxies(["10.0.0.9, ::1", "[::1]", "192.168.0.0/24"])] == \
+        ["10.0.0.9/32", "::1/128", "::1/128", "192.168.0.0/24"]
+    with pytest.raises(OptionError, match="--trusted-proxy 'proxy.local': expected an IP address"):
+        parse_trusted_proxies("10.0.0.9,proxy.local")
+
+
+def test_shares_behind_a_trusted_proxy_follow_x_forwarded_for_and_a_spoofed_header_is_ignored(server):
+    client = server(ServerLimits(max_games=16, client_games=1), trusted_proxies=["10.0.0.9"])
+    proxy, mallory = client("10.0.0.9"), client("10.0.0.66")
+    forwarded = [_create_from(proxy, "1.1.1.1"), _create_from(proxy, "6.6.6.6, 2.2.2.2")]
+    assert [_opens(proxy, p) for p in forwarded] == [200, 200]      # two people behind the proxy: a game each
+    spoofed = [_create_from(mallory, f"9.9.9.{i}") for i in range(3)]
+    assert [_opens(mallory, p) for p in spoofed] == [404, 404, 200]  # one client, whatever its header says
+    assert {g.client for g in mallory.app.state.games.games.values()} == {"1.1.1.1", "2.2.2.2", "10.0.0.66"}
+
+
+def _create_from(client, forwarded: str) -> dict:
+    response = client.post("/api/games", json={"kind": "goofspiel", "players": 2, "seats": ["human", "random"]},
+                           headers={"X-Forwarded-For": forwarded})
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def test_uvicorn_does_not_read_x_forwarded_for_from_loopback():
+    """uvicorn believes X-Forwarded-For from 127.0.0.1 by default; the server turns that off, so a local
+    peer cannot become many clients by sending the header either."""
+    import httpx
+
+    from burano_ai.web.server import BackgroundServer
+    server = BackgroundServer(limits=ServerLimits(client_games=1))
+    try:
+        with httpx.Client(base_url=server.url, timeout=30) as http:
+            made = []
+            for i in range(2):
+                response = http.post("/api/games", headers={"X-Forwarded-For": f"9.9.9.{i}"},
+                                     json={"kind": "goofspiel", "players": 2, "seats": ["human", "random"]})
+                assert response.status_code == 200, response.text
+                made.append(response.json())
+        assert [g.client for g in server.app.state.games.games.values()] == ["127.0.0.1"]
+        assert list(server.app.state.games.games) == [made[1]["game"]]
+    finally:
+        server.app.state.games.close()
+        server.stop()
+
+
+def test_serve_refuses_a_trusted_proxy_that_is_not_an_address_in_one_line(runner, monkeypatch):
+    import uvicorn
+
+    from cli import app
+    served = []
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: served.append(k))
+    result = runner.invoke(app, ["serve", "--port", "0", "--store", ":memory:", "--trusted-proxy", "10.0.0.9,proxy"])
+    assert result.exit_code == 2 and not served, result.output
+    assert result.stderr.strip().splitlines() == [
+        "error: --trusted-proxy 'proxy': expected an IP address or network (127.0.0.1, 10.0.0.0/8, ::1), "
+        "comma-separated"]
+    result = runner.invoke(app, ["serve", "--port", "0", "--store", ":memory:", "--trusted-proxy", "10.0.0.9",
+                                 "--trusted-proxy", "fd00::/8"])
+    assert result.exit_code == 0, result.output
+    assert served and served[0]["proxy_headers"] is False      # uvicorn never reads the header itself

@@ -124,6 +124,67 @@ def test_a_bot_to_move_when_the_server_stopped_thinks_again(serve_store):
     assert payload["legal"] and any(step.actor == "B" for step in restored.session.record.steps[kept:])
 
 
+def _goofspiel_with_moves(client, moves: int = 2) -> tuple[str, dict]:
+    created = client.post("/api/games", json={"kind": "goofspiel", "players": 2, "seats": ["human", "random"]}).json()
+    game, token = created["game"], _seat(created)
+    payload = created
+    for _ in range(moves):
+        client.post(f"/api/games/{game}/move", json={"move": payload["legal"][0]}, headers=token)
+        payload = _wait_turn(client, game, token)
+    return game, token
+
+
+def test_a_restart_replays_no_game_before_its_first_request(serve_store, monkeypatch):
+    """A restart reads the games' rows only, so it listens at once however many games are kept; a game is
+    replayed at its first request (a move's included: off the event loop), the others stay as they were."""
+    from burano_ai.session import GameSession
+    from burano_ai.web.games import LiveGame, PendingGame
+    client = serve_store()
+    made = [_goofspiel_with_moves(client) for _ in range(3)]
+    before = [_wait_turn(client, game, token) for game, token in made]
+    replays = []
+    resume = GameSession.resume.__func__
+    monkeypatch.setattr(GameSession, "resume", classmethod(lambda cls, record, *a, **k: replays.append(record)
+                                                            or resume(cls, record, *a, **k)))
+    client = serve_store()
+    hub = client.app.state.games
+    assert replays == [] and [type(g) for g in hub.games.values()] == [PendingGame] * 3
+    (first, token), (second, second_token) = made[0], made[1]
+    assert _wait_turn(client, first, token)["log"] == before[0]["log"]
+    assert len(replays) == 1 and isinstance(hub.games[first], LiveGame) and hub.is_pending(second)
+    moved = client.post(f"/api/games/{second}/move", json={"move": before[1]["legal"][0]}, headers=second_token)
+    assert moved.status_code == 200 and moved.json()["ply"] > before[1]["ply"]
+    assert len(replays) == 2 and hub.is_pending(made[2][0])
+    assert client.get(f"/api/games/{made[2][0]}", headers={"X-Burano-Token": "nope"}).status_code == 403
+
+
+def test_a_kept_game_that_cannot_be_replayed_answers_503_and_stays_in_the_store(serve_store):
+    client = serve_store()
+    (bad, bad_token), (good, good_token) = _goofspiel_with_moves(client), _goofspiel_with_moves(client)
+    serve_store.stop()
+    _sqlite(serve_store.path, f"UPDATE steps SET step = '{{\"actor\": \"A\", \"move\": \"bid 99\"}}' "
+                              f"WHERE game = '{bad}' AND ply = 1")
+    client = serve_store()                         # it listens: the damage shows at the game's first request
+    for _ in range(2):
+        answer = client.get(f"/api/games/{bad}", headers=bad_token)
+        assert answer.status_code == 503 and f"game {bad[:8]}… cannot be restored" in answer.json()["error"], \
+            answer.text
+    assert client.post(f"/api/games/{bad}/move", json={"move": "bid 1"}, headers=bad_token).status_code == 503
+    assert client.get(f"/api/games/{good}", headers=good_token).status_code == 200
+    serve_store.stop()
+    assert bad in [row[0] for row in _rows(serve_store.path, "SELECT id FROM games")]
+
+
+def test_a_game_forgotten_before_its_first_request_leaves_the_store_unreplayed(serve_store):
+    client = serve_store()
+    kept, _ = _goofspiel_with_moves(client)
+    client = serve_store(ServerLimits(client_games=1))
+    _goofspiel_with_moves(client, moves=0)        # the client's share: its kept game makes room
+    assert kept not in client.app.state.games.games
+    serve_store.stop()
+    assert kept not in [row[0] for row in _rows(serve_store.path, "SELECT id FROM games")]
+
+
 def test_the_store_keeps_no_token_and_no_secret(serve_store):
     client = serve_store()
     created = client.post("/api/games", json={"kind": "goofspiel", "players": 2, "seats": ["human", "human"]}).json()

@@ -12,9 +12,9 @@ keep phase (the keep choice changes nothing the preference sees). Measured in do
 
 from __future__ import annotations
 
-import math
 from typing import Sequence
 
+from burano_ai.core.priors import softmax_prior
 from burano_ai.games.azul_sintra.data import NUM_COLOURS, STRIP_CELLS, TOKEN_STEPS
 from burano_ai.games.azul_sintra.rules import (
     BREAK, CENTRE, JOKER_DRAFT0, PHASE_DRAFT, RESET, decode_draft, decode_joker_draft,
@@ -53,8 +53,4 @@ def prior(state, player: int, legal: Sequence[int]) -> dict[int, float] | None:
     elsewhere (the keep phase, another seat, no moves)."""
     if state.phase != PHASE_DRAFT or player != state.to_move or not legal:
         return None
-    values = [draft_value(state, a) for a in legal]
-    top = max(values)
-    weights = [math.exp((v - top) / PRIOR_TEMPERATURE) for v in values]
-    total = sum(weights)
-    return {a: w / total for a, w in zip(legal, weights)}
+    return softmax_prior(legal, [draft_value(state, a) for a in legal], PRIOR_TEMPERATURE)

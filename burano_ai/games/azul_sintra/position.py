@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from burano_ai.core.arguments import check_instance
+from burano_ai.core.arguments import check_instance, value_text
 from burano_ai.core.errors import OptionError
 from burano_ai.core.fields import POSITION, assert_valid, parse_position_json, position_data
 from burano_ai.core.seats import SEAT_LETTERS
@@ -49,7 +49,7 @@ def make_flags(**flags: object) -> Flags:
     """
     for name, value in flags.items():
         if not isinstance(value, bool):
-            raise OptionError(f"azul-sintra {name} must be true or false, not {value!r}")
+            raise OptionError(f"azul-sintra {name} must be true or false, not {value_text(value)}")
     return Flags(**flags)  # type: ignore[arg-type]
 
 
@@ -62,11 +62,13 @@ def check_config(num_players: object, side: object, first_player: object,
     """
     if isinstance(num_players, bool) or not isinstance(num_players, int) or \
             not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
-        raise OptionError(f"azul-sintra players must be an int in {MIN_PLAYERS}..{MAX_PLAYERS}, not {num_players!r}")
+        raise OptionError(f"azul-sintra players must be an int in {MIN_PLAYERS}..{MAX_PLAYERS}, "
+                          f"not {value_text(num_players)}")
     if side not in SIDES:
-        raise OptionError(f"azul-sintra side must be 'A' or 'B', not {side!r}")
+        raise OptionError(f"azul-sintra side must be 'A' or 'B', not {value_text(side)}")
     if isinstance(first_player, bool) or not isinstance(first_player, int) or not 0 <= first_player < num_players:
-        raise OptionError(f"azul-sintra first_player must be a seat 0..{num_players - 1}, not {first_player!r}")
+        raise OptionError(f"azul-sintra first_player must be a seat 0..{num_players - 1}, "
+                          f"not {value_text(first_player)}")
     if flags.auto_keep and side != "A":
         raise OptionError("azul-sintra auto_keep is a side-A option: on side B the kept colour scores (§8, RU:178)")
     if flags.random_first_player and first_player != 0:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+from burano_ai.core.seeds import check_seed
 from burano_ai.games.burano import actions
 from burano_ai.games.burano import topology
 from burano_ai.games.burano.data import buildings
@@ -45,11 +46,11 @@ def deal(num_players: int, seed: int = 0, layout: WorkshopLayout | None = None) 
         layout: the workshop layout; default: the player count's (`position.workshop_layout`).
 
     Raises:
-        OptionError: `num_players` is not 2, 3 or 4.
+        OptionError: `num_players` is not 2, 3 or 4. TypeError: `seed` is not an int (None included).
     """
     if layout is None:
         layout = workshop_layout(num_players)
-    rng = random.Random(seed)
+    rng = random.Random(check_seed(seed))   # None would deal from the OS's entropy: no seeded API allows it
     pos = Position(num_players, layout)
     docks = [c for c in range(NUM_COLOURS) for _ in range(DOCKS_PER_COLOUR)]
     rng.shuffle(docks)

@@ -30,7 +30,6 @@ from burano_ai.games.burano.data.fish import HAND_CARD_VP
 from burano_ai.games.burano.data.ring import COIN, FOUNTAIN
 from burano_ai.games.burano.data.roofs import (
     FLAT, FOUNTAINS, ISLAND_MAJORITY, ROOF_KINDS, ROOF_PAIRS, WORKSHOP_MAJORITY)
-from burano_ai.games.burano.data.route import NUM_ISLANDS
 from burano_ai.games.burano.data.turn import COINS_PER_VP, LACE_PAID_VP, SEASONS, UNION_BONUS
 from burano_ai.games.burano.position import Position
 from burano_ai.games.burano.reference.game import Game as ReferenceGame
@@ -135,18 +134,12 @@ def _leftovers(s, *_) -> Reason:
 def _island_majority(s, *_) -> Reason:
     season = _season_name(s)
     won: dict[int, list[str]] = {}
-    for i in range(NUM_ISLANDS):
-        counts = s.island_workers[i]
-        best = max(counts)
-        if best == 0:
-            continue
-        tied = [p for p in range(s.num_players) if counts[p] == best]
-        holders = [p for p in tied if s.has_card(p, buildings.ISLAND_TIES)]
+    for i, tied, scorers in s.island_majority_scorers():
         name = topology.ISLAND_NAMES[i]
-        if len(tied) == 1 or holders:
-            won.setdefault((holders or tied)[0], []).append(name + (" (tie won with island-ties)" if len(tied) > 1 else ""))
+        if len(scorers) == 1:
+            won.setdefault(scorers[0], []).append(name + (" (tie won with island-ties)" if len(tied) > 1 else ""))
         else:
-            for p in tied:
+            for p in scorers:
                 won.setdefault(p, []).append(f"{name} (shared)")
     return lambda p: f"end of {season}, island majority: {', '.join(won.get(p, []))}"
 
@@ -276,7 +269,12 @@ def ledger(before, action: int) -> tuple[list[Entry], dict[str, Any]]:
     """The bookings of applying `action` at `before` (a full State of either implementation), and the
     full position after it as the reference model computes it."""
     position = before.to_position()   # a fresh copy: the ledger takes its fields as they are
-    state = _Ledger(_reference_game(position.num_players, tuple(position.layout.rows)))
+    game = _reference_game(position.num_players, tuple(position.layout.rows))
+    # made bare rather than by `_Ledger(game)`, whose deal every field below replaces (that deal and its copy
+    # were half of a web move's narration)
+    state = _Ledger.__new__(_Ledger)
+    Position.__init__(state, game.num_players, game.layout)
+    state.game = game
     for name in Position.FIELDS:
         setattr(state, name, getattr(position, name))
     state.start_books()

@@ -44,14 +44,7 @@ from burano_ai.games.burano.data.ring import ACTIVE_WORKERS, NUM_HOUSES, NUM_PIE
 from burano_ai.games.burano.data.roofs import NUM_ROOF_KINDS, ROOF_KINDS, ROOF_PAIRS, ROOF_SLOTS
 from burano_ai.games.burano.data.route import NUM_ISLANDS
 from burano_ai.games.burano.data.ships import SHIPS
-from burano_ai.games.burano.data.turn import (
-    ACTIONS,
-    MAX_MOVES,
-    PREP_SLOTS,
-    PYRAMID_SIZE,
-    SEASON_ROUNDS,
-    SEASONS,
-)
+from burano_ai.games.burano.data.turn import ACTIONS, MAX_MOVES, PREP_SLOTS, PYRAMID_SIZE, SEASON_ROUNDS, SEASONS
 from burano_ai.games.burano.enums import (
     CHANCE_KIND_NAMES,
     EMPTY,

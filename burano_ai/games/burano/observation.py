@@ -41,14 +41,7 @@ from burano_ai.games.burano.data.roofs import (
 )
 from burano_ai.games.burano.data.route import NUM_ISLANDS
 from burano_ai.games.burano.data.ships import SHIPS
-from burano_ai.games.burano.data.turn import (
-    ACTIONS,
-    MAX_MOVES,
-    PREP_SLOTS,
-    PYRAMID_SIZE,
-    SEASON_ROUNDS,
-    SEASONS,
-)
+from burano_ai.games.burano.data.turn import ACTIONS, MAX_MOVES, PREP_SLOTS, PYRAMID_SIZE, SEASON_ROUNDS, SEASONS
 from burano_ai.games.burano.data.workshops import NUM_SQUARES
 from burano_ai.games.burano.notation import BUILDING_NAMES, PIECE_NAMES
 from burano_ai.games.burano.enums import CHANCE_KIND_NAMES, PHASE_NAMES, STAGE_NAMES

@@ -173,6 +173,21 @@ class Position:
             counts[self.house(player, s)[0]] += 1
         return counts
 
+    def island_majority_scorers(self) -> list[tuple[int, list[int], list[int]]]:
+        """The season-end island majority [RD-15], per island with workers on it: (island, the seats tied
+        for the most workers, the seats that score it). One seat scores when it alone has the most or holds
+        the island-ties card; otherwise the tied seats share."""
+        out = []
+        for i in range(NUM_ISLANDS):
+            counts = self.island_workers[i]
+            best = max(counts)
+            if best == 0:
+                continue
+            tied = [p for p in range(self.num_players) if counts[p] == best]
+            holders = [p for p in tied if self.has_card(p, buildings.ISLAND_TIES)]
+            out.append((i, tied, [(holders or tied)[0]] if len(tied) == 1 or holders else tied))
+        return out
+
     def has_card(self, player: int, card_family: int) -> bool:
         """Whether `player` holds a building card of `card_family`."""
         if type(player) is not int or not 0 <= player < self.num_players:     # the rules' own calls pass these tests
@@ -234,13 +249,17 @@ class Position:
             player = parse_seat(player, self.num_players, "player")
         return sum(1 for c in self.players[player].pyramid if c != EMPTY)
 
-    def is_supported(self, player: int, pos: int) -> bool:
-        """A pyramid position can take a cube: a base cell, or all the cells below it filled [RD-18]."""
+    def _pyramid_cell(self, player: int, pos: int) -> tuple[list[int], int]:
+        """Seat `player`'s pyramid and the position `pos` in it, both checked (a seat, a pyramid position)."""
         if type(player) is not int or not 0 <= player < self.num_players:     # the rules' own calls pass these tests
             player = parse_seat(player, self.num_players, "player")
         if type(pos) is not int or not 0 <= pos < PYRAMID_SIZE:
             pos = check_index(pos, PYRAMID_SIZE, "pyramid position")
-        pyr = self.players[player].pyramid
+        return self.players[player].pyramid, pos
+
+    def is_supported(self, player: int, pos: int) -> bool:
+        """A pyramid position can take a cube: a base cell, or all the cells below it filled [RD-18]."""
+        pyr, pos = self._pyramid_cell(player, pos)
         if pos < 9:
             return True
         if pos < actions.TOP:

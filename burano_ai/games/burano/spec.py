@@ -156,6 +156,11 @@ class BuranoSpec(Declaration, PeopleSide):
         from burano_ai.games.burano.words import describe_move
         return describe_move(state, action)
 
+    def describe_moves(self, state, actions: list[int]) -> list[str]:
+        """`describe_move` of each of `actions`, the seat's view read once (`words.describe_moves`)."""
+        from burano_ai.games.burano.words import describe_moves
+        return describe_moves(state, actions)
+
     def move_notes(self, state) -> list[str]:
         """What the next move costs and why moves are missing (`words.move_notes`)."""
         from burano_ai.games.burano.words import move_notes

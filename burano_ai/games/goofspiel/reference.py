@@ -242,9 +242,10 @@ class State(ReferenceState, Position, game=Game, names=rules, view=position_to_d
         return k
 
     def resample(self, seat: int | str, seed: int) -> State:
-        """A copy with each other seat's bid of this round redrawn uniformly from that seat's hand.
+        """A copy with each other seat's bid of this round redrawn from that seat's hand by the prior,
+        weight 1 / (1 + |card - prize|) (the model the search samples a later seat's secret bid by).
 
-        Exactly what is consistent with `seat`'s view: it saw that those seats bid, not what.
+        Consistent with `seat`'s view: it saw that those seats bid, not what.
 
         Raises:
             TypeError / OptionError: `seat` is not a seat of this game (`parse_seat`); TypeError: bad `seed`.
@@ -254,7 +255,13 @@ class State(ReferenceState, Position, game=Game, names=rules, view=position_to_d
         out = self.clone()
         for p in range(self.num_players):
             if p != seat and out.bids[p]:
-                out.bids[p] = out.hands[p][rng.below(len(out.hands[p]))]
+                hand = sorted(out.hands[p])
+                u = rng.uniform() * sum(rules.bid_weight(c, out.prize) for c in hand)
+                for card in hand:
+                    u -= rules.bid_weight(card, out.prize)
+                    if u < 0.0:
+                        break
+                out.bids[p] = card
         return out
 
     def __repr__(self) -> str:

@@ -29,7 +29,7 @@ from __future__ import annotations
 import functools
 import re
 
-from burano_ai.core.arguments import check_action_id
+from burano_ai.core.arguments import check_action_id, value_text
 from burano_ai.core.errors import IllegalMoveError, OptionError
 from burano_ai.core.seats import seat_letter
 from burano_ai.core.seeds import mix64
@@ -61,10 +61,10 @@ def check_config(num_players: object, num_cards: object, points_order: object) -
     for name, value, low, high in (("players", num_players, MIN_PLAYERS, MAX_PLAYERS),
                                    ("num_cards", num_cards, MIN_CARDS, MAX_CARDS)):
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise OptionError(f"goofspiel {name} must be an int in {low}..{high}, not {value!r}")
+            raise OptionError(f"goofspiel {name} must be an int in {low}..{high}, not {value_text(value)}")
     if points_order not in POINTS_ORDERS:
         raise OptionError(f"goofspiel points_order must be one of {', '.join(POINTS_ORDERS)}, "
-                          f"not {points_order!r}")
+                          f"not {value_text(points_order)}")
     return num_players, num_cards, points_order  # type: ignore[return-value]
 
 

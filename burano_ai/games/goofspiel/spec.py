@@ -165,6 +165,9 @@ class GoofspielSpec(Declaration):
         """``bid 5``, ``prize 7``: the move texts are already people's words."""
         return state.action_to_string(action)
 
+    def describe_moves(self, state, actions: list[int]) -> list[str]:
+        return [self.describe_move(state, a) for a in actions]
+
     def move_notes(self, state) -> list[str]:
         """The prize bid for (`prize 7 is up for bids`)."""
         if state.is_terminal() or state.is_chance_node():

@@ -28,9 +28,9 @@ Measured in docs/strength.md (Venice 2099, "The search prior").
 
 from __future__ import annotations
 
-import math
 from typing import Sequence
 
+from burano_ai.core.priors import softmax_prior
 from burano_ai.games.venice_2099 import rules
 from burano_ai.games.venice_2099.data import NUM_DISTRICTS, NUMERIC_VALUES, X_INDEX, token_value
 from burano_ai.games.venice_2099.rules import (
@@ -112,9 +112,5 @@ def prior(state, player: int, legal: Sequence[int]) -> dict[int, float] | None:
             or not legal:
         return None
     chance = sink_chances(state, player)
-    values = [action_value(state, player, a, chance) for a in legal]
-    top = max(values)
-    weights = [math.exp((v - top) / PRIOR_TEMPERATURE) for v in values]
-    total = sum(weights)
-    return {a: w / total for a, w in zip(legal, weights)}
+    return softmax_prior(legal, [action_value(state, player, a, chance) for a in legal], PRIOR_TEMPERATURE)
 

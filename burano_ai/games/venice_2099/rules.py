@@ -43,7 +43,7 @@ import functools
 import re
 from dataclasses import asdict, dataclass, fields
 
-from burano_ai.core.arguments import check_action_id
+from burano_ai.core.arguments import check_action_id, value_text
 from burano_ai.core.errors import IllegalMoveError, OptionError
 from burano_ai.core.seeds import SplitMix64, mix64
 from burano_ai.games.venice_2099.data import (
@@ -114,24 +114,26 @@ def check_options(values: object = None, what: str = "venice-2099 option") -> Op
     v = DEFAULT_OPTIONS.to_dict()
     v.update(values)
     if v["forecast_values"] not in FORECAST_VALUES:
-        raise OptionError(f"{what} forecast_values: expected \"3-8X\" or \"2-8\", got {v['forecast_values']!r:.40}")
+        raise OptionError(f"{what} forecast_values: expected \"3-8X\" or \"2-8\", "
+                          f"got {value_text(v['forecast_values'], 40)}")
     if isinstance(v["move_dirs"], bool) or v["move_dirs"] not in (4, 8):
-        raise OptionError(f"{what} move_dirs: expected 8 or 4, got {v['move_dirs']!r:.40}")
+        raise OptionError(f"{what} move_dirs: expected 8 or 4, got {value_text(v['move_dirs'], 40)}")
     for name in ("diagonal_squeeze", "gondola_move_is_step1", "rescue_to_platform", "placement_round_robin",
                  "auto_apply_forced"):
         if not isinstance(v[name], bool):
-            raise OptionError(f"{what} {name}: expected true or false, got {v[name]!r:.40}")
+            raise OptionError(f"{what} {name}: expected true or false, got {value_text(v[name], 40)}")
     t = v["treasure_supply"]
     if isinstance(t, bool) or not isinstance(t, int) or not 0 <= t <= MAX_TREASURE_SUPPLY:
         raise OptionError(f"{what} treasure_supply: expected an int 0..{MAX_TREASURE_SUPPLY} "
-                          f"(0 = unlimited), got {t!r:.40}")
+                          f"(0 = unlimited), got {value_text(t, 40)}")
     return Options(**v)
 
 
 def check_players(num_players: object) -> int:
     if isinstance(num_players, bool) or not isinstance(num_players, int) or \
             not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
-        raise OptionError(f"venice-2099 players must be an int in {MIN_PLAYERS}..{MAX_PLAYERS}, not {num_players!r}")
+        raise OptionError(f"venice-2099 players must be an int in {MIN_PLAYERS}..{MAX_PLAYERS}, "
+                          f"not {value_text(num_players)}")
     return num_players
 
 

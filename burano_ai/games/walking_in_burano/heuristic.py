@@ -29,9 +29,9 @@ orders its own seat's decisions by it, and the bot key `pyramid_bias` weighs it 
 
 from __future__ import annotations
 
-import math
 from typing import Sequence
 
+from burano_ai.core.priors import softmax_prior
 from burano_ai.games.walking_in_burano import rules, scoring
 from burano_ai.games.walking_in_burano.data import CARDS_PER_ACQUIRE, HAND_LIMIT, IS_TOURIST, card_level
 from burano_ai.games.walking_in_burano.rules import (
@@ -113,8 +113,4 @@ def prior(state, player: int, legal: Sequence[int]) -> dict[int, float] | None:
     build or visit; None elsewhere (returns, another seat, no moves). Whatever `SEARCH_PRIOR` says."""
     if state.phase not in (PHASE_ACQUIRE, PHASE_BUILD, PHASE_VISIT) or player != state.to_move or not legal:
         return None
-    values = [action_value(state, a) for a in legal]
-    top = max(values)
-    weights = [math.exp((v - top) / PRIOR_TEMPERATURE) for v in values]
-    total = sum(weights)
-    return {a: w / total for a, w in zip(legal, weights)}
+    return softmax_prior(legal, [action_value(state, a) for a in legal], PRIOR_TEMPERATURE)

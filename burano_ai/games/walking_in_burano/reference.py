@@ -19,6 +19,7 @@ import random
 from typing import Any
 
 from burano_ai.core.arguments import check_index
+from burano_ai.core.errors import OptionError
 from burano_ai.core.game import NO_TURN
 from burano_ai.core.reference import ReferenceGame, ReferenceState
 from burano_ai.core.seats import CHANCE, SEAT_LETTERS, TERMINAL, parse_seat
@@ -149,8 +150,17 @@ class State(ReferenceState, Position, game=Game, names=rules, view=position_to_d
         return target_ok(self.seats[p], card, target)
 
     def breaks_soft_rule(self, p: int, card: int, target: int) -> bool:
-        """§6.3 [WD-8] (`breaks_soft_rule`)."""
+        """§6.3 [WD-8] (`breaks_soft_rule`).
+
+        Raises:
+            OptionError: `target` names a house the seat's street does not have (nor new left or right).
+        """
         p, card, target = self._seat_card_target(p, card, target)
+        houses = len(self.seats[p].street)
+        if target not in (TARGET_LEFT, TARGET_RIGHT) and target >= houses:
+            raise OptionError(f"target {target}: seat {SEAT_LETTERS[p]}'s street has {houses} house"
+                              f"{'' if houses == 1 else 's'} (targets: 0..{houses - 1}, {TARGET_LEFT} new left, "
+                              f"{TARGET_RIGHT} new right)")
         return breaks_soft_rule(self.data, self.seats[p], card, target)
 
     def place_actions(self) -> list[int]:

@@ -2,11 +2,25 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from burano_ai.games.azul_sintra.data import COLUMNS, NUM_COLOURS, PIECES_PER_COLOUR
 from burano_ai.games.azul_sintra.rules import PHASE_DRAFT
 
 P, O, Y, B, G = range(5)
 LETTERS = "POYBG"
+#: The built-in component data file (placeholder data, AD-4..AD-7).
+PLACEHOLDER = Path(__file__).resolve().parents[3] / "burano_ai/games/azul_sintra/data/placeholder.json"
+
+
+def corrected_data(name: str = "corrected (test)") -> dict:
+    """The placeholder file with `placeholder: false`, the name `name` and every window worth 10 more."""
+    data = json.loads(PLACEHOLDER.read_text(encoding="utf-8"))
+    data["placeholder"] = False
+    data["name"] = name
+    data["window_values"]["value"] = [v + 10 for v in data["window_values"]["value"]]
+    return data
 
 
 def strip_id(name: str) -> int:

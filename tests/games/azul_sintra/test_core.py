@@ -15,9 +15,8 @@ import random
 
 import pytest
 
-from burano_ai.core._game import playouts
-
 from burano_ai.games.azul_sintra.reference import Game as ReferenceGame
+from conformance.c_interface import check_playouts, mean_playout_score
 
 core = pytest.importorskip("burano_ai.games.azul_sintra._core")
 
@@ -61,17 +60,7 @@ def test_the_core_plays_every_step_as_the_reference_does(n, side):
 
 
 def test_playouts_in_c_end_the_game_with_its_invariants_and_leave_the_original_alone():
-    game = core.Game(3, "B")
-    state = game.new_initial_state()
-    before = state.to_json()
-    for seed in range(20):
-        copy = state.clone()
-        copy.playout(seed)
-        assert copy.is_terminal() and abs(sum(copy.returns()) - 1.0) < 1e-12
-        copy.check()
-    assert state.to_json() == before
-    steps, wins = playouts(state, 50, seed=7)
-    assert steps > 50 * 300 and abs(sum(wins) - 50) < 1e-9
+    check_playouts(core.Game(3, "B").new_initial_state(), range(20), games=50, min_steps=300)
 
 
 def test_a_state_pickles_and_a_json_round_trip_keeps_the_key():
@@ -139,15 +128,7 @@ def test_the_heuristic_playout_places_rather_than_breaks_and_stays_legal():
     far better than uniform random (mean score over the same 100 seeds)."""
     from burano_ai.games.goofspiel import _ops_check
     state = core.Game(2, "B").new_initial_state()
-    means = {}
-    for policy in ("random", "heuristic"):
-        total = 0
-        for seed in range(100):
-            copy = state.clone()
-            copy.playout(seed, policy)
-            copy.check()
-            total += sum(copy.scores())
-        means[policy] = total / 200
+    means = {policy: mean_playout_score(state, range(100), policy, check=True) for policy in ("random", "heuristic")}
     assert means["heuristic"] > means["random"] + 30, means
     again = state.clone()
     assert again.playout(5, "heuristic") == state.clone().playout(5, "heuristic")

@@ -8,6 +8,7 @@ import pytest
 
 from burano_ai.core.errors import OptionError
 from burano_ai.games.azul_sintra import data as D
+from positions import set_item
 
 
 def test_the_rulebook_numbers():
@@ -39,10 +40,7 @@ def test_the_placeholder_data_is_the_spec_s_and_says_it_is_a_placeholder():
 
 def _edited(path, value):
     d = D.default_data().to_dict()
-    target = d
-    for key in path[:-1]:
-        target = target[key]
-    target[path[-1]] = value
+    set_item(d, path, value)
     return d
 
 

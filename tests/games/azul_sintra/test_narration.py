@@ -16,6 +16,7 @@ import pytest
 from burano_ai.games import get_spec
 from burano_ai.games.azul_sintra.narration import Entry, describe_result, format_entries, step_entries
 from burano_ai.record import GameRecord, record_narration
+from burano_ai.random_play import random_step
 from burano_ai.session import GameSession
 
 SPEC = get_spec("azul-sintra")
@@ -28,12 +29,7 @@ def seeded_steps(players: int, side: str, implementation: str, seed: int):
     rng = random.Random(seed)
     while not state.is_terminal():
         before = state.clone()
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
-        else:
-            action = rng.choice(state.legal_actions())
-        state.apply_action(action)
+        action = random_step(state, rng)
         yield before, action, state.clone()
 
 

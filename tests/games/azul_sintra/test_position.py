@@ -15,7 +15,7 @@ from burano_ai.core.errors import PositionError
 from burano_ai.games import get_spec
 from burano_ai.games.azul_sintra.position import position_from_dict, position_from_json
 from burano_ai.games.azul_sintra.reference import Game
-from positions import random_game_states
+from positions import check_every_view, item_parent, random_game_states
 
 ROOT = Path(__file__).resolve().parents[3]
 jsonschema = pytest.importorskip("jsonschema")
@@ -33,10 +33,7 @@ def test_the_schema_is_valid_and_accepts_every_position_of_random_games_full_and
     count = 0
     for n, side in ((2, "A"), (3, "B"), (4, "A")):
         for s in positions(n, side, seed=n):
-            for seat in (None, *range(n)):
-                d = s.to_dict(seat)
-                assert not list(VALIDATOR.iter_errors(d))
-                count += 1
+            count += check_every_view(VALIDATOR, s)
     assert count > 300
 
 
@@ -178,9 +175,7 @@ def test_fuzzed_positions_load_as_a_checked_state_or_fail_in_one_line():
         d = copy.deepcopy(rng.choice(bases))
         for _ in range(rng.choice([1, 1, 2])):
             path, _value = rng.choice([p for p in _paths(d) if p[0]])
-            target = d
-            for key in path[:-1]:
-                target = target[key]
+            target = item_parent(d, path)
             if rng.random() < 0.1 and isinstance(target, dict):
                 del target[path[-1]]
             else:

@@ -466,43 +466,30 @@ def test_burano_play_narrates_every_score_change_of_the_bots_turns(tmp_path):
     make whose VP or coins changed in A's views, each consequence is on the screen and the amounts
     told add up to the changes A's views show; the end names the result. A types some moves in
     people's words (`End the turn without a move: +1 coin`), which the table accepts."""
-    import io
     import os
-    import sys
-    from pathlib import Path
 
-    pexpect = pytest.importorskip("pexpect")
-    cli = str(Path(__file__).resolve().parents[3] / "cli.py")
-    prompt = r"([A-D]) to move>(?=\x1b\[\d+D)"
+    from pty_helpers import spawn_cli, type_a_game
+
+    pytest.importorskip("pexpect")
     env = dict(os.environ, PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm", COLUMNS="140", LINES="50")
     seed = 11
     record_path = tmp_path / "game.json"
-    child = pexpect.spawn(sys.executable, [cli, "play", "--players", "2", "--you", "A", "--bots", "random",
-                                           "--seed", str(seed), "--record", str(record_path)],
-                          cwd=str(tmp_path), env=env, dimensions=(50, 140), encoding="utf-8", timeout=60)
-    transcript = io.StringIO()
-    child.logfile_read = transcript
+    child, transcript = spawn_cli(tmp_path, ["play", "--players", "2", "--you", "A", "--bots", "random",
+                                             "--seed", str(seed), "--record", str(record_path)],
+                                  env=env, rows=50, columns=140, timeout=60)
     shadow = GameSession(2, seed, ["human", "random"])
     shadow.advance()
     spoken = 0
-    try:
-        while child.expect([prompt, "game over: final scores"]) == 0:
-            assert child.match.group(1) == "A"
-            legal = shadow.legal_moves(0)
-            words = shadow.describe_legal(0)
-            ending = [i for i, w in enumerate(words) if w.startswith("end the turn")]
-            if ending and spoken < 3:   # people's words as input
-                child.send(words[ending[0]].capitalize() + "\r")
-                move = legal[ending[0]]
-                spoken += 1
-            else:
-                child.send("1\r")
-                move = legal[0]
-            shadow.play(0, move)
-            shadow.advance()
-        child.expect(pexpect.EOF)
-    finally:
-        child.close()
+
+    def choose(_moves, legal):
+        nonlocal spoken
+        words = shadow.describe_legal(0)
+        ending = [i for i, w in enumerate(words) if w.startswith("end the turn")]
+        if ending and spoken < 3:   # people's words as input
+            spoken += 1
+            return words[ending[0]].capitalize(), legal[ending[0]]
+        return "1", legal[0]
+    type_a_game(child, shadow, 0, choose)
     text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][0-9A-Za-z]|\r", "", transcript.getvalue())
     assert child.exitstatus == 0, text[-3000:]
     assert shadow.is_over() and spoken == 3

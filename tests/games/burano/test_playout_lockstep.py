@@ -23,8 +23,8 @@ from burano_ai.random_play import random_step
 PICK_SEEDS = 4   # draws per decision and policy
 
 
-def _turn_decisions(num_players: int, seed: int, policy: str):
-    """Yield every turn decision of a seeded game whose moves are the `policy` playout's own picks."""
+def _decisions(num_players: int, seed: int, policy: str):
+    """Yield every decision of a seeded game whose moves are the `policy` playout's own picks."""
     state = _core.Game(num_players).new_initial_state(seed)
     rng = random.Random(seed)
     step = 0
@@ -32,11 +32,15 @@ def _turn_decisions(num_players: int, seed: int, policy: str):
         if state.is_chance_node():
             random_step(state, rng)
             continue
-        if _core._turn_actions_counted(state):
-            yield state
+        yield state
         (action, _), _ = _core._choose_lockstep(state, seed * 100_003 + step, policy)
         state.apply_action(action)
         step += 1
+
+
+def _turn_decisions(num_players: int, seed: int, policy: str):
+    """Yield every turn decision (the counted families) of `_decisions`' game."""
+    return (state for state in _decisions(num_players, seed, policy) if _core._turn_actions_counted(state))
 
 
 @pytest.mark.parametrize("policy", ["random", "heuristic"])
@@ -75,21 +79,6 @@ def test_every_family_occurs():
 # Decisions the playout draws from without scoring the written list: the colour choices by counting
 # (choose_colour_c), the dock swaps with `go` legal by the score bound (choose_swap_c).
 SHORTCUT_PHASES = (Phase.PYRAMID, Phase.REPLENISH, Phase.FISH_SWAP)
-
-
-def _decisions(num_players: int, seed: int, policy: str):
-    """Yield every decision of a seeded game whose moves are the `policy` playout's own picks."""
-    state = _core.Game(num_players).new_initial_state(seed)
-    rng = random.Random(seed)
-    step = 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            random_step(state, rng)
-            continue
-        yield state
-        (action, _), _ = _core._choose_lockstep(state, seed * 100_003 + step, policy)
-        state.apply_action(action)
-        step += 1
 
 
 @pytest.mark.parametrize("policy", ["random", "heuristic"])

@@ -99,11 +99,16 @@ def test_the_full_layout_is_the_old_one_with_lower_case_colours():
     assert max(len(line) for line in lines) <= 120
 
 
+def _view_after(players: int, seed: int, bot_moves: int, seat: int) -> dict:
+    """Seat `seat`'s view after `bot_moves` random-bot moves of a seeded game of `players`."""
+    session = GameSession(players, seed, ["random"] * players)
+    for _ in range(bot_moves):
+        session.bot_move()
+    return session.view(seat)
+
+
 def test_colours_are_lower_case_and_seats_capitals():
-    state = GameSession(4, 2, ["random"] * 4)
-    for _ in range(400):
-        state.bot_move()
-    view = state.view(0)
+    view = _view_after(4, 2, 400, 0)
     for width in (None, 80):
         text = render_position(view, width)
         # island cells: a colour letter and the stack's height
@@ -124,10 +129,7 @@ def test_colours_are_lower_case_and_seats_capitals():
 
 
 def test_the_styles_are_the_colours_and_the_text_is_the_plain_rendering():
-    view = GameSession(3, 4, ["random"] * 3)
-    for _ in range(150):
-        view.bot_move()
-    view = view.view(1)
+    view = _view_after(3, 4, 150, 1)
     for width in (None, 80):
         lines = render_lines(view, width)
         assert "\n".join(line.text for line in lines) + "\n" == render_position(view, width)

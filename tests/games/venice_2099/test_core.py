@@ -17,10 +17,9 @@ from collections import Counter
 
 import pytest
 
-from burano_ai.core._game import playouts
-
 from burano_ai.games.venice_2099 import rules
 from burano_ai.games.venice_2099.reference import Game as ReferenceGame
+from conformance.c_interface import check_playouts, mean_playout_score
 
 core = pytest.importorskip("burano_ai.games.venice_2099._core")
 
@@ -131,21 +130,13 @@ def _core_at(ref):
 def test_playouts_in_c_end_the_game_with_its_invariants_and_leave_the_original_alone():
     for n in (2, 3, 4, 5):
         state = random_state(n, n, lambda s: s.phase == rules.PHASE_MOVE)
-        before = state.to_json()
-        for seed in range(10):
-            for policy in ("random", "heuristic"):
-                copy = state.clone()
-                copy.playout(seed, policy)
-                assert copy.is_terminal() and abs(sum(copy.returns()) - 1.0) < 1e-12
-                copy.check()
-                # §7 "the final board is fixed at the deal": the "2"s plus the set-aside cards' districts (T13)
-                land = sorted(t for s, t in enumerate(copy.tiles) if copy.is_land(s))
-                fixed = sorted([d for d in rules.districts_in_play(n, copy.removed_colour) if d % 8 == 0] +
-                               [rules.card_district(k) for k in copy.set_aside()])
-                assert land == fixed
-        assert state.to_json() == before
-        steps, wins = playouts(state, 30, seed=7)
-        assert steps > 30 * n * rules.config_counts(n)["cards_each"] and abs(sum(wins) - 30) < 1e-9
+        for copy in check_playouts(state, range(10), ("random", "heuristic"), games=30,
+                                   min_steps=n * rules.config_counts(n)["cards_each"]):
+            # §7 "the final board is fixed at the deal": the "2"s plus the set-aside cards' districts (T13)
+            land = sorted(t for s, t in enumerate(copy.tiles) if copy.is_land(s))
+            fixed = sorted([d for d in rules.districts_in_play(n, copy.removed_colour) if d % 8 == 0] +
+                           [rules.card_district(k) for k in copy.set_aside()])
+            assert land == fixed
     with pytest.raises(Exception, match="unknown playout policy"):
         state.clone().playout(1, "smart")
 
@@ -154,14 +145,7 @@ def test_the_heuristic_playout_keeps_figures_and_scores_more_than_random():
     """policy "heuristic" (the search's default): seeded, and its figures end on surviving districts far
     more often than uniform random play's, for a higher mean score (the same 60 seeds)."""
     state = random_state(3, 11, lambda s: s.phase == rules.PHASE_MOVE)
-    means = {}
-    for policy in ("random", "heuristic"):
-        total = 0
-        for seed in range(60):
-            copy = state.clone()
-            copy.playout(seed, policy)
-            total += sum(copy.scores())
-        means[policy] = total / 180
+    means = {policy: mean_playout_score(state, range(60), policy) for policy in ("random", "heuristic")}
     assert means["heuristic"] > means["random"] + 5, means
     assert state.clone().playout(5, "heuristic") == state.clone().playout(5, "heuristic")
 

@@ -11,6 +11,7 @@ from burano_ai.core.seats import SEAT_LETTERS
 from burano_ai.games import get_spec
 from burano_ai.games.venice_2099 import rules
 from burano_ai.games.venice_2099.greedy import choose_greedy
+from burano_ai.random_play import random_action
 from .helpers import build, sq
 
 SPEC = get_spec("venice-2099")
@@ -55,11 +56,8 @@ def test_every_change_of_every_step_of_random_games_is_narrated():
         rng = random.Random(n)
         s = SPEC.new_game(n, "reference").new_initial_state()
         while not s.is_terminal():
-            if s.is_chance_node():
-                o = s.chance_outcomes()
-                a = rng.choices([a for a, _ in o], [p for _, p in o])[0]
-            else:
-                a = rng.choice(s.legal_actions())
+            a = random_action(s, rng)
+            if not s.is_chance_node():
                 words = SPEC.describe_move(s, a)
                 assert words and words != s.action_to_string(a) or a in (rules.PASS_MOVE,)
             told, after = effects(s, a)

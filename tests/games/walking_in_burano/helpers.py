@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from burano_ai.games import get_spec
+from burano_ai.random_play import random_step
 from burano_ai.games.walking_in_burano.position import EMPTY, SCAFFOLD, House
 from burano_ai.games.walking_in_burano.rules import PHASE_BUILD
 
@@ -14,16 +15,6 @@ S = SCAFFOLD
 
 def game(players: int = 2, implementation: str = "reference", **options):
     return SPEC.new_game(players, implementation, **options)
-
-
-def random_step(state, rng: random.Random) -> int:
-    if state.is_chance_node():
-        outcomes = state.chance_outcomes()
-        action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
-    else:
-        action = rng.choice(state.legal_actions())
-    state.apply_action(action)
-    return action
 
 
 def dealt(players: int = 2, seed: int = 0, **options):

@@ -18,6 +18,7 @@ from burano_ai.games.walking_in_burano.position import (
     Options, new_position, position_from_dict, position_from_json, position_to_dict,
 )
 from burano_ai.games.walking_in_burano.render import render_lines
+from positions import check_every_view, set_item
 from .helpers import SPEC, building, dealt, game, random_step
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -98,10 +99,7 @@ def test_the_card_table_of_the_spec_matches_the_data():
 
 def _edited(path, value):
     d = D.default_data().to_dict()
-    target = d
-    for key in path[:-1]:
-        target = target[key]
-    target[path[-1]] = value
+    set_item(d, path, value)
     return d
 
 
@@ -148,10 +146,7 @@ def test_the_schema_accepts_every_position_of_random_games_full_and_viewed():
     count = 0
     for n, options in zip((2, 3, 4, 2), OPTION_SETS):
         for s in positions(n, seed=n, every=9, **options):
-            for seat in (None, *range(n)):
-                d = s.to_dict(seat)
-                assert not list(VALIDATOR.iter_errors(d))
-                count += 1
+            count += check_every_view(VALIDATOR, s)
     assert count > 300
 
 

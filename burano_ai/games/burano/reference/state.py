@@ -150,11 +150,7 @@ class State(ReferenceState, Position, names=enums, view=position_to_dict):
 
     def is_free(self, player: int, pos: int) -> bool:
         """A pyramid cube is free when no cube rests on it (§4.2 take)."""
-        if type(player) is not int or not 0 <= player < self.num_players:     # the rules' own calls pass these tests
-            player = parse_seat(player, self.num_players, "player")
-        if type(pos) is not int or not 0 <= pos < PYRAMID_SIZE:
-            pos = check_index(pos, PYRAMID_SIZE, "pyramid position")
-        pyr = self.players[player].pyramid
+        pyr, pos = self._pyramid_cell(player, pos)
         if pyr[pos] == EMPTY:
             return False
         if pos < 9:
@@ -943,18 +939,9 @@ class State(ReferenceState, Position, names=enums, view=position_to_dict):
 
     def _score_island_majority(self) -> None:
         vp = ISLAND_MAJORITY_VP[self.num_players]
-        for i in range(NUM_ISLANDS):
-            counts = self.island_workers[i]
-            best = max(counts)
-            if best == 0:
-                continue
-            tied = [p for p in range(self.num_players) if counts[p] == best]
-            holders = [p for p in tied if self.has_card(p, buildings.ISLAND_TIES)]
-            if len(tied) == 1 or holders:
-                self.players[(holders or tied)[0]].vp += vp
-            else:
-                for p in tied:
-                    self.players[p].vp += vp // len(tied)
+        for _island, tied, scorers in self.island_majority_scorers():
+            for p in scorers:
+                self.players[p].vp += vp if len(scorers) == 1 else vp // len(tied)
 
     def _next_lace_player(self) -> None:
         order = self.turn_order()
