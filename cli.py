@@ -865,7 +865,8 @@ def suggest(
         try:
             if live:
                 result = _suggest_live(engine_suggest, state, stop, iterations, options,
-                                       check_settled if settle else None)
+                                       check_settled if settle else None,
+                                       spec.score_name if spec.utility == "payoff" else None)
             else:
                 result = engine_suggest(state, stop=stop, **options)
         finally:
@@ -891,7 +892,7 @@ def suggest(
             data["placeholder"] = notice
         typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
         return
-    _print_suggestion(result, top, plans, _score_header(spec, state))
+    _print_suggestion(result, top, plans, _score_header(spec, state), payoff=spec.utility == "payoff")
     if notice:
         typer.echo(f"note: {spec.key} uses {notice}")
 
@@ -915,9 +916,10 @@ def _cli_moves(moves: Optional[list[str]], option: str) -> Optional[list[str]]:
     return out
 
 
-def _suggest_live(engine_suggest, state, stop, total: Optional[int], options: dict, also=None):
-    """Run the search with a live line on stderr: the best move so far, its win chance, iterations/s
-    (`also`: called with each partial result too)."""
+def _suggest_live(engine_suggest, state, stop, total: Optional[int], options: dict, also=None,
+                  unit: Optional[str] = None):
+    """Run the search with a live line on stderr: the best move so far, its win chance (in a payoff game, its
+    expected score in `unit`: chips), iterations/s (`also`: called with each partial result too)."""
     from rich.live import Live
     from rich.text import Text
 
@@ -929,7 +931,7 @@ def _suggest_live(engine_suggest, state, stop, total: Optional[int], options: di
         if best is not None:
             text.append("   best so far: ")
             text.append(best, style="bold")
-            text.append(f"  win {win:.1%}")
+            text.append(f"  {win:+.2f} {unit}" if unit else f"  win {win:.1%}")
         text.append("   (Ctrl-C: stop and show it)", style="dim")
         return text
 
@@ -937,7 +939,8 @@ def _suggest_live(engine_suggest, state, stop, total: Optional[int], options: di
         def on_report(partial) -> None:
             best = partial.best
             view.update(line(partial.iterations, partial.iterations_per_second, partial.move or None,
-                             best.win_prob if best else None, partial.elapsed), refresh=True)
+                             (best.expected_vp if unit else best.win_prob) if best else None, partial.elapsed),
+                        refresh=True)
             if also is not None:
                 also(partial)
 
@@ -945,9 +948,11 @@ def _suggest_live(engine_suggest, state, stop, total: Optional[int], options: di
         return engine_suggest(state, stop=stop, on_report=on_report, report_every=LIVE_EVERY, **options)
 
 
-def _suggest_legend(score: str) -> str:
-    """The legend under `burano suggest`'s table; `score` is the game's score column ("VP" in Burano)."""
-    return (f"win: chance to win; {score}: expected final {score}; margin: expected final {score} minus the best "
+def _suggest_legend(score: str, payoff: bool = False) -> str:
+    """The legend under `burano suggest`'s table; `score` is the game's score column ("VP" in Burano; a
+    payoff game's table has no win column: its search weighs the chips won or lost, not the chance to win)."""
+    return (f"{'' if payoff else 'win: chance to win; '}{score}: expected final {score}; margin: expected final "
+            f"{score} minus the best "
             f"other seat's (+ ahead of, - behind the leader); [n]: iterations through a plan step; ?: fewer than "
             f"{PLAN_MIN_VISITS} (a guess); ⟨…⟩: a chance event follows, the rest of the plan is averaged over its "
             f"outcomes")
@@ -958,7 +963,7 @@ def _score_header(spec, state) -> str:
     return spec.score_columns(state)[0][0]
 
 
-def _print_suggestion(result, top: int, plans: bool = False, score: str = "VP") -> None:
+def _print_suggestion(result, top: int, plans: bool = False, score: str = "VP", payoff: bool = False) -> None:
     from rich.markup import escape
     from rich.table import Table
 
@@ -968,18 +973,19 @@ def _print_suggestion(result, top: int, plans: bool = False, score: str = "VP") 
         console.print(escape(result.tie_text), style="yellow")
     console.print(escape(f"plan for this turn: {PLAN_ARROW.join(step.text() for step in result.pv)}"))
     table = Table(show_header=True, header_style="bold", box=None)
-    for col, justify in (("move", "left"), ("visits", "right"), ("win", "right"), (score, "right"),
-                         ("margin", "right")):
-        table.add_column(col, justify=justify)
+    columns = ("move", "visits") + (() if payoff else ("win",)) + (score, "margin")
+    for col in columns:
+        table.add_column(col, justify="left" if col == "move" else "right")
     for c in result.candidates[:top]:
-        table.add_row(c.move, str(c.visits), f"{c.win_prob:.1%}", f"{c.expected_vp:.1f}",
-                      f"{c.expected_margin:+.1f}")
+        win = () if payoff else (f"{c.win_prob:.1%}",)
+        value = f"{c.expected_vp:+.2f}" if payoff else f"{c.expected_vp:.1f}"
+        table.add_row(c.move, str(c.visits), *win, value, f"{c.expected_margin:+.1f}")
     console.print(table)
     if plans:
         console.print("plans:")
         for c in result.candidates[:top]:
             console.print(escape(f"  {PLAN_ARROW.join(step.text() for step in c.plan)}"))
-    console.print(escape(_suggest_legend(score)), style="dim")
+    console.print(escape(_suggest_legend(score, payoff)), style="dim")
     console.print(f"{result.iterations} iterations in {result.elapsed:.2f} s "
                   f"({result.iterations_per_second:.0f}/s), seed {result.seed}, {result.mode}"
                   f"{'' if result.deterministic else ' (not reproducible)'}")

@@ -106,7 +106,7 @@ def load_position(position: Any, game_factory: GameFactory | None = None,
                             f"{type(position).__name__}")
     spec = spec_for_position(data, game)
     state, view_seat = spec.load_position(data, game_factory)
-    check_playable(state, spec)   # the rules' part of validation: a move at every decision, outcomes at chance
+    check_playable(state)         # the rules' part of validation: a move at every decision, outcomes at chance
     return state, view_seat
 
 

@@ -867,8 +867,11 @@ class Table:
             if line is not None:
                 self.term.print(f"  the plan's {self.shortcut.unit} in one line: {line}")
         score = self.spec.score_columns(self.session.state)[0][0]
+        payoff = self.spec.utility == "payoff"      # chips won or lost: the search weighs them, not the win chance
         for c in result.candidates[:HINT_TOP]:
-            self.term.print(f"  {c.move:<24} win {c.win_prob:6.1%}  {score} {c.expected_vp:5.1f}  visits {c.visits}")
+            win = "" if payoff else f"win {c.win_prob:6.1%}  "
+            value = f"{c.expected_vp:+5.2f}" if payoff else f"{c.expected_vp:5.1f}"
+            self.term.print(f"  {c.move:<24} {win}{score} {value}  visits {c.visits}")
 
     # -- saving and the end
 

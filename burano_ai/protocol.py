@@ -45,7 +45,7 @@ from burano_ai.core.options import game_options_json, make_game, parse_game_opti
 from burano_ai.core.people import offered_actions
 from burano_ai.core.seats import CHANCE, SEAT_LETTERS, TERMINAL, parse_seat
 from burano_ai.engine import MAX_THREADS, load_position, root_moves, spec_for_position, suggest
-from burano_ai.games import DEFAULT_GAME, all_specs, get_spec
+from burano_ai.games import DEFAULT_GAME, all_specs, get_spec, implementation_of
 from burano_ai.record import FORMAT as RECORD_FORMAT
 from burano_ai.record import (UNSEEN, GameRecord, RecordError, _did_you_mean, _hidden_options,
                                apply_moves, describe_step, play_in_worlds)
@@ -547,7 +547,8 @@ def parse_query(data: dict, default_threads: int | None = None, game_factory=Non
         from burano_ai.search.netfile import eval_to_net
         from burano_ai.search.params import Params
         try:
-            game_key = state.game_name if getattr(state, "game_name", None) else default_game
+            found = implementation_of(state.game)
+            game_key = found[0].key if found is not None else default_game
             params = Params(**{**get_spec(game_key).search_defaults, "net": eval_to_net(evaluation)})
             if params.net is not None:
                 from burano_ai.search.netfile import net_for

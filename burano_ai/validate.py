@@ -19,12 +19,11 @@ from burano_ai.core.errors import PositionError
 from burano_ai.core.seats import SEAT_LETTERS
 
 
-def check_playable(state: Any, spec: Any = None) -> None:
+def check_playable(state: Any) -> None:
     """Raise PositionError unless the game is over, the chance event has outcomes, or the actor can move.
 
     Args:
         state: a State of any rules implementation, freshly built from a validated position.
-        spec: the game's `GameSpec`, to name the phase in the message (`GameSpec.phase_name`).
 
     Raises:
         PositionError: a decision with no legal move (naming the seat and the phase), or a chance node
@@ -34,11 +33,11 @@ def check_playable(state: Any, spec: Any = None) -> None:
         return
     if state.is_chance_node():
         if not state.chance_outcomes():
-            kind = "" if spec is None else f" {spec.phase_name(state)!r}"
+            kind = f" {state.chance_kind_name()!r}"
             raise PositionError(f"position.context.chance: the chance event{kind} has no outcome here")
         return
     if not state.legal_actions():
         actor = state.current_player()
         seat = SEAT_LETTERS[actor] if 0 <= actor < len(SEAT_LETTERS) else str(actor)
-        phase = "" if spec is None else f" in phase {spec.phase_name(state)!r}"
+        phase = f" in phase {state.phase_name()!r}"
         raise PositionError(f"position.phase: seat {seat} has no legal move{phase}; no game reaches this position")

@@ -1,11 +1,12 @@
-"""The State-API fuzzing harness of every registered game (issue 35, G01/G09), shared by
+"""The State-API fuzzing harness of every registered game (issue 35, G01/G09; issue 32), shared by
 tests/test_state_fuzz.py (hypothesis, in CI) and scripts/fuzz_state.py (long campaigns, every case in a
 child process). See docs/reliability.md.
 
 A **case** is a deterministic function of `(game, players, corpus index, seed)`: a position from the
 corpus (seeded random games of every game and player count, played in lockstep by the compiled core and
 the reference model: the start, chance nodes, decisions of every phase met, the end), loaded as a pair
-of States (one per implementation), then `calls` random calls of the States' public methods — every
+of States (one per implementation; one State for a game with a single implementation, such as the
+Python-only poker games), then `calls` random calls of the States' public methods — every
 public method of either class, found by introspection, so a method added later is fuzzed without
 editing this file — with arguments drawn by parameter name from pools of legal, boundary and wrong
 values (ids past the last action, ±2³¹, 2⁶⁴, 10³⁰, an int of 5,000 digits, seats out of range,
@@ -18,7 +19,7 @@ The oracle (`run_case`) raises `Finding` for:
 - ``invariant``: a refused or read-only call that changed the state (its C struct, or every field of the
   reference), an `apply_action`/`play` that applied something not legal, a state that fails `check()`
   after an accepted move;
-- ``divergence``: the two implementations disagree on a method they both have (one accepts, the other
+- ``divergence`` (a game with two implementations): the two disagree on a method they both have (one accepts, the other
   refuses; different results for the same arguments; different states after the same move).
 
 A crash (a signal) cannot be seen in-process: scripts/fuzz_state.py runs each batch of cases in a child
@@ -69,8 +70,9 @@ PROTOCOL = ("legal_actions", "chance_outcomes", "apply_action", "clone", "scores
             "estimated_scores", "decision_mode", "prior", "turn_id", "chance_kind_name", "phase_name",
             "current_player", "is_terminal", "is_chance_node")
 #: Methods the campaign does not call: `check` raises AssertionError by design (an invariant checker,
-#: called by the oracle itself after every accepted move).
-SKIPPED = frozenset(("check",))
+#: called by the oracle itself after every accepted move); a Game's `state_class` is the class of its
+#: States, an attribute (States come from `new_initial_state` and the loaders), not a method.
+SKIPPED = frozenset(("check", "state_class"))
 
 
 # ------------------------------------------------------------------------------------------------
@@ -88,17 +90,16 @@ class Entry:
     plies: int
     target: str = "state"
 
-    def states(self) -> tuple[Any, Any]:
-        """The (compiled, reference) pair at this position, played afresh (deterministic)."""
-        spec = get_spec(self.game)
-        core = spec.new_game(self.players, "compiled").new_initial_state(self.seed)
-        ref = spec.new_game(self.players, "reference").new_initial_state(self.seed)
+    def states(self) -> tuple[Any, ...]:
+        """The States at this position, one per implementation (`implementations_of`: the (compiled,
+        reference) pair of a compared game), played afresh (deterministic)."""
+        states = tuple(_new_state(self.game, self.players, self.seed, impl) for impl in implementations_of(self.game))
         rng = random.Random(f"corpus-{self.game}-{self.players}-{self.seed}")
         for _ in range(self.plies):
-            action = random_offered(ref, rng)
-            core.apply_action(action)
-            ref.apply_action(action)
-        return core, ref
+            action = random_offered(states[-1], rng)
+            for state in states:
+                state.apply_action(action)
+        return states
 
 
 def random_offered(state, rng: random.Random) -> int:
@@ -110,9 +111,31 @@ def random_offered(state, rng: random.Random) -> int:
 
 
 def game_keys() -> list[str]:
-    """The games with a compiled core and a reference model (the campaign compares the two; a Python-only
-    game has its own argument tests)."""
+    """The games with a compiled core and a reference model (the campaign compares the two)."""
     return [spec.key for spec in all_specs() if {"compiled", "reference"} <= set(spec.implementations)]
+
+
+def single_keys() -> list[str]:
+    """The games with a single implementation (the poker games, Python-only): the campaign checks each
+    call's outcome and the state's invariants, with no second implementation to compare."""
+    return [spec.key for spec in all_specs() if len(spec.implementations) == 1]
+
+
+def campaign_keys() -> list[str]:
+    """Every game the campaign reaches: the compared ones, then the single-implementation ones."""
+    return game_keys() + single_keys()
+
+
+def implementations_of(game: str) -> tuple[str, ...]:
+    """The implementations a case loads, in order: ("compiled", "reference") for a compared game, else
+    the game's one implementation. The last one draws the arguments (`run_case`)."""
+    return IMPLEMENTATIONS if game in game_keys() else tuple(get_spec(game).implementations)
+
+
+def _new_state(game: str, players: int, seed: int, implementation: str | None = None) -> Any:
+    """A new State of `game` in `implementation` (default: the last of `implementations_of`)."""
+    spec = get_spec(game)
+    return spec.new_game(players, implementation or implementations_of(game)[-1]).new_initial_state(seed)
 
 
 @functools.lru_cache(maxsize=None)
@@ -123,7 +146,7 @@ def corpus(game: str) -> tuple[Entry, ...]:
     entries: list[Entry] = []
     for players in range(spec.min_players, spec.max_players + 1):
         for seed in range(CORPUS_GAMES):
-            ref = spec.new_game(players, "reference").new_initial_state(seed)
+            ref = _new_state(game, players, seed)
             rng = random.Random(f"corpus-{game}-{players}-{seed}")
             length = 0
             while not ref.is_terminal():
@@ -244,9 +267,9 @@ def position_value(rng: random.Random, state) -> Any:
         return _position_of(state)
     if r < 0.5:
         return state.to_dict()
-    other = get_spec(rng.choice(game_keys()))
+    other = get_spec(rng.choice(campaign_keys()))
     if r < 0.7:
-        return _position_of(other.new_game(other.default_players, "reference").new_initial_state(0))
+        return _position_of(_new_state(other.key, other.default_players, 0))
     return rng.choice(_wrong_types())
 
 
@@ -278,9 +301,9 @@ def argument(rng: random.Random, name: str, state, n: int, num_actions: int) -> 
     if name in ("pos", "position", "other", "ref"):
         return position_value(rng, state)
     if name == "game":
-        other = get_spec(rng.choice(game_keys()))
-        return rng.choice((state.game, None, 5, "x", other.new_game(other.default_players, "reference"),
-                           other.new_game(other.default_players, "compiled")))
+        other = get_spec(rng.choice(campaign_keys()))
+        return rng.choice((state.game, None, 5, "x") + tuple(other.new_game(other.default_players, impl)
+                                                             for impl in implementations_of(other.key)))
     if name == "land":
         size = rng.choice((0, 1, 16, 25, 36, 49, 64))
         return rng.choice((None, [True] * size, [False] * size, [1] * size, "x", 5, [None] * size))
@@ -315,11 +338,10 @@ def public_methods(state) -> dict[str, tuple[str, ...]]:
 
 
 @functools.lru_cache(maxsize=None)
-def methods_of(game: str) -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
+def methods_of(game: str) -> tuple[dict[str, tuple[str, ...]], ...]:
+    """The public methods of `game`'s State classes, one table per implementation (`implementations_of`)."""
     spec = get_spec(game)
-    core = spec.new_game(spec.default_players, "compiled").new_initial_state(0)
-    ref = spec.new_game(spec.default_players, "reference").new_initial_state(0)
-    return public_methods(core), public_methods(ref)
+    return tuple(public_methods(_new_state(game, spec.default_players, 0, impl)) for impl in implementations_of(game))
 
 
 def snapshot(state) -> bytes:
@@ -390,8 +412,9 @@ class Stats:
 
 
 def run_case(entry: Entry, seed: int, calls: int = CALLS_PER_CASE, stats: Stats | None = None) -> Stats:
-    """`calls` random public-method calls on the (compiled, reference) pair at `entry` (its States, or its
-    Games when `entry.target` is "game": `run_game_case`).
+    """`calls` random public-method calls on the States at `entry` (the (compiled, reference) pair, or the
+    one State of a single-implementation game), or on its Games when `entry.target` is "game"
+    (`run_game_case`).
 
     Raises:
         Finding: a property violation (see the module docstring).
@@ -400,33 +423,36 @@ def run_case(entry: Entry, seed: int, calls: int = CALLS_PER_CASE, stats: Stats 
     if entry.target == "game":
         return run_game_case(entry, seed, calls, stats)
     rng = random.Random(f"case-{entry.game}-{entry.players}-{entry.seed}-{entry.plies}-{seed}")
-    core, ref = entry.states()
-    core_methods, ref_methods = methods_of(entry.game)
-    names = sorted(set(core_methods) | set(ref_methods))
-    n, num_actions = core.num_players, core.game.num_distinct_actions()
+    states = entry.states()
+    tables = methods_of(entry.game)
+    ref = states[-1]                        # draws the arguments
+    names = sorted(set().union(*tables))
+    n, num_actions = ref.num_players, ref.game.num_distinct_actions()
     for i in range(calls):
         # A move a sixth of the time (the case walks on), the State API proper (`core.game.State`, where
         # the crashes were) a third, any public method of either class otherwise.
         r = rng.random()
         method = "apply_action" if r < 0.16 else rng.choice(PROTOCOL) if r < 0.5 else rng.choice(names)
-        params = core_methods[method] if method in core_methods else ref_methods[method]
+        params = next(table[method] for table in tables if method in table)
         static = params[:1] == ("@static",)
         params = params[1:] if static else params
         arity = len(params)
         if rng.random() < 0.05 and arity:
             arity = rng.randrange(arity)          # an optional argument left out (or a missing one)
         args = tuple(argument(rng, p, ref, n, num_actions) for p in params[:arity])
-        _one_call(entry, i, core, ref, method, args, static, core_methods, ref_methods, stats)
-        if core.is_terminal() and rng.random() < 0.1:
+        _one_call(entry, i, states, method, args, static, tables, stats)
+        if ref.is_terminal() and rng.random() < 0.1:
             break
     return stats
 
 
-def _one_call(entry, i, core, ref, method, args, static, core_methods, ref_methods, stats) -> None:
+def _one_call(entry, i, states, method, args, static, tables, stats) -> None:
+    """One call of `method` on each State of `states` that has it (`tables`: their method tables); raises
+    Finding. Two States (compiled, reference) are compared; one is checked alone."""
     where = f"{entry.game} {entry.players}p seed {entry.seed} ply {entry.plies}, call {i}: {method}{_args_repr(args)}"
-    offered = set(_offered(ref))
+    offered = set(_offered(states[-1]))
     results = {}
-    for impl, state, methods in (("compiled", core, core_methods), ("reference", ref, ref_methods)):
+    for impl, state, methods in zip(implementations_of(entry.game), states, tables):
         if method not in methods:
             continue
         target = state.clone() if method in ON_A_COPY else state
@@ -450,6 +476,15 @@ def _one_call(entry, i, core, ref, method, args, static, core_methods, ref_metho
             if isinstance(applied, bool) or not isinstance(applied, int) or applied not in offered:
                 raise Finding("invariant", f"{where}: {impl} accepted {args[0]!r}, not an offered action "
                                            f"(offered: {sorted(offered)[:20]})")
+    if method in MUTATING and all(status == "ok" for status, _ in results.values()):
+        stats.moves += 1
+        if len(states) == 2 and states[0].to_dict() != states[1].to_dict():
+            raise Finding("divergence", f"{where}: to_dict() differs after the move")
+        for impl, state in zip(implementations_of(entry.game), states):
+            try:
+                state.check()
+            except AssertionError as exc:
+                raise Finding("invariant", f"{where}: {impl} check() after the move: {exc}") from exc
     if len(results) == 2 and method not in NOT_COMPARED:
         (c_status, c_res), (r_status, r_res) = results["compiled"], results["reference"]
         if c_status != r_status:
@@ -463,22 +498,13 @@ def _one_call(entry, i, core, ref, method, args, static, core_methods, ref_metho
             if not same:
                 raise Finding("divergence", f"{where}: compiled {str(_normal(method, c_res))[:120]}, "
                                             f"reference {str(_normal(method, r_res))[:120]}")
-        if method in MUTATING and c_status == "ok":
-            stats.moves += 1
-            if core.to_dict() != ref.to_dict():
-                raise Finding("divergence", f"{where}: to_dict() differs after the move")
-            for impl, state in (("compiled", core), ("reference", ref)):
-                try:
-                    state.check()
-                except AssertionError as exc:
-                    raise Finding("invariant", f"{where}: {impl} check() after the move: {exc}") from exc
 
 
 def case_for(index: int, base_seed: int = 0) -> tuple[Entry, int]:
     """Case `index` of a campaign: a game, a corpus position and a call seed, all from the index; one case in
     `1 / GAME_CASE_SHARE` calls the Game classes (the State cases are the ones these indices always gave)."""
     rng = random.Random(f"campaign-{base_seed}-{index}")
-    game = rng.choice(game_keys())
+    game = rng.choice(campaign_keys())
     entry, seed = rng.choice(corpus(game)), rng.randrange(2**32)
     if random.Random(f"target-{base_seed}-{index}").random() < GAME_CASE_SHARE:
         entry = dataclasses.replace(entry, target="game")
@@ -594,7 +620,7 @@ def _new_game_call(rng: random.Random, spec: Any, stats: Stats, where: str) -> N
         options[rng.choice(("nope", "Side", "seed", "players"))] = 1      # an option the game does not have
     call = f"{where}: new_game{_args_repr((players,))} options {_args_repr(tuple(options.items()))}"
     made = {}
-    for impl in IMPLEMENTATIONS:
+    for impl in implementations_of(spec.key):
         try:
             made[impl] = ("ok", spec.new_game(players, impl, **options))
         except API_ERRORS as exc:
@@ -602,6 +628,13 @@ def _new_game_call(rng: random.Random, spec: Any, stats: Stats, where: str) -> N
         except Exception as exc:  # noqa: BLE001 - the property: nothing else escapes
             raise Finding("exception", f"{call}: {impl} raised {_short(exc)}") from exc
         stats.add(f"{impl}.new_game")
+    if len(made) == 1:                  # a single implementation: an accepted Game deals a sound position
+        ((status, game),) = made.values()
+        if status == "error":
+            stats.refused += 1
+        else:
+            _checked(game.new_initial_state(0), f"{call}: its first position")
+        return
     (c_status, c_game), (r_status, r_game) = made["compiled"], made["reference"]
     if c_status != r_status:
         detail = _short(c_game) if c_status == "error" else _short(r_game)
@@ -616,12 +649,20 @@ def _new_game_call(rng: random.Random, spec: Any, stats: Stats, where: str) -> N
         raise Finding("divergence", f"{call}: the first positions of seed 0 differ")
 
 
+def _checked(state, what: str) -> None:
+    """Finding('invariant') unless `state` passes its `check()`."""
+    try:
+        state.check()
+    except AssertionError as exc:
+        raise Finding("invariant", f"{what} failing check(): {exc}") from exc
+
+
 def run_game_case(entry: Entry, seed: int, calls: int = CALLS_PER_CASE, stats: Stats | None = None) -> Stats:
     """`calls` random calls of the Game classes of `entry.game` with `entry.players` seats (the position at
     `entry` feeds their arguments), and of `spec.new_game` itself.
 
-    Each call must return or raise a `BuranoError`/`TypeError` in both implementations alike, leave the Game
-    as it was (`game_fingerprint`), and agree on the result; a State returned passes `check()`, and its JSON
+    Each call must return or raise a `BuranoError`/`TypeError` (in both implementations alike, for a game
+    with two), leave the Game as it was (`game_fingerprint`), and agree on the result; a State returned passes `check()`, and its JSON
     loads in the other implementation as the same position.
 
     Raises:
@@ -630,19 +671,19 @@ def run_game_case(entry: Entry, seed: int, calls: int = CALLS_PER_CASE, stats: S
     stats = stats or Stats({})
     rng = random.Random(f"game-case-{entry.game}-{entry.players}-{entry.seed}-{entry.plies}-{seed}")
     spec = get_spec(entry.game)
-    _, state = entry.states()
-    games = {impl: spec.new_game(entry.players, impl) for impl in IMPLEMENTATIONS}
+    state = entry.states()[-1]
+    games = {impl: spec.new_game(entry.players, impl) for impl in implementations_of(entry.game)}
     fingerprints = {impl: game_fingerprint(g) for impl, g in games.items()}
     methods = {impl: public_methods(g) for impl, g in games.items()}
-    names = sorted(set(methods["compiled"]) | set(methods["reference"]))
-    n, num_actions = entry.players, games["reference"].num_distinct_actions()
+    names = sorted(set().union(*methods.values()))
+    n, num_actions = entry.players, state.game.num_distinct_actions()
     for i in range(calls):
         where = f"{entry.game} {entry.players}p seed {entry.seed} ply {entry.plies}, Game call {i}"
         if rng.random() < NEW_GAME_SHARE:
             _new_game_call(rng, spec, stats, where)
             continue
         method = rng.choice(names)
-        params = methods["compiled"].get(method, methods["reference"].get(method))
+        params = next(table[method] for table in methods.values() if method in table)
         static = params[:1] == ("@static",)
         params = params[1:] if static else params
         arity = len(params) - (1 if params and rng.random() < 0.05 else 0)   # an argument left out
@@ -662,10 +703,7 @@ def run_game_case(entry: Entry, seed: int, calls: int = CALLS_PER_CASE, stats: S
             if game_fingerprint(game) != fingerprints[impl]:
                 raise Finding("invariant", f"{where}: {impl} Game changed")
             if status == "ok" and method in GAME_STATE_RESULTS:
-                try:
-                    result.check()
-                except AssertionError as exc:
-                    raise Finding("invariant", f"{where}: {impl} returned a State failing check(): {exc}") from exc
+                _checked(result, f"{where}: {impl} returned a State")
             results[impl] = (status, result)
         if len(results) < 2:
             continue

@@ -19,7 +19,7 @@ from burano_ai.search.limits import Limit
 from burano_ai.session import GameSession
 
 #: Engine-side hooks and attributes every spec has (core.game.GameSpec).
-ENGINE_HOOKS = ("load_position", "phase_name", "decision_label", "step_visibility", "hidden_in_export",
+ENGINE_HOOKS = ("load_position", "decision_label", "step_visibility", "hidden_in_export",
                 "narrate_step", "step_effects", "describe_result", "describe_move", "move_notes", "bots")
 ENGINE_ATTRIBUTES = ("score_name", "chance_kinds", "unseen_texts", "position_format", "min_players", "max_players",
                      "default_players")
@@ -187,3 +187,24 @@ def test_a_goofspiel_query_over_real_pipes():
         result = engine.analyse({"players": 2, "seed": 4, "moves": ["prize 5"]}, Limit(iterations=200), seed=1,
                                 game="goofspiel")
         assert result.move.startswith("bid ") and result.iterations == 200
+
+
+@pytest.mark.parametrize("spec", all_specs(), ids=lambda s: s.key)
+def test_one_family_of_labels_for_where_the_game_stands(spec):
+    """Issue 32: `core.game.LABEL_FAMILY`. No game spells the State's phase a second time (the deprecated
+    `GameSpec.phase_name` alias lives in `Declaration` only), and a decision's label is the phase label of
+    the deciding seat's view, the words the analysis table and the web status line show."""
+    from burano_ai.core.game import LABEL_FAMILY, Declaration
+    assert LABEL_FAMILY == ("phase_name", "phase_label", "turn_label", "decision_label", "chance_label")
+    assert all("phase_name" not in vars(cls) for cls in type(spec).__mro__ if cls is not Declaration)
+    state = spec.new_game(spec.default_players).new_initial_state(3)
+    rng = random.Random(3)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+            continue
+        seat = state.current_player()
+        label = spec.decision_label(state, seat)
+        assert label == spec.phase_label(state.to_dict(seat)) and isinstance(state.phase_name(), str)
+        assert spec.turn_label(state.to_dict(seat))
+        state.apply_action(rng.choice(state.legal_actions()))

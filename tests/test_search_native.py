@@ -254,6 +254,47 @@ def test_the_tree_needs_a_native_state(mid3):
         make_searcher(reference_root, seat, NATIVE, 1)
 
 
+def test_the_native_tree_runs_where_the_spec_declares_native_search(mid3, monkeypatch):
+    """Issue 32: the search reads the root's capability from the registry (`games.implementation_of`),
+    not the root's type. The same compiled root runs the native tree, then, with the capability taken
+    off the spec (the registry's answer for its Game class), the Python tree (and tree="native" says why); the core playout follows the declaration."""
+    from burano_ai.games import get_spec, has_native_interface, implementation_of
+    root, seat = mid3
+    spec, implementation = implementation_of(root.game)
+    assert (spec.key, implementation) == ("burano", "compiled") and has_native_interface(root)
+    assert type(make_searcher(root, seat, Params(), 1)).__name__ == "NativeSearcher"
+    import dataclasses
+    import burano_ai.games as registry
+    undeclared = dataclasses.replace(spec, capabilities=spec.capabilities - {"native_search"})
+    monkeypatch.setitem(registry._implementations, type(root.game), (undeclared, "compiled"))
+    assert not has_native_interface(root)
+    blocker = ismcts.native_tree_blocker(root, Params())
+    assert "does not declare the native_search capability" in blocker, blocker
+    assert isinstance(make_searcher(root, seat, Params(), 1), Searcher)
+    with pytest.raises(OptionError, match="native_search"):
+        make_searcher(root, seat, NATIVE, 1)
+    from burano_ai.search.evaluators import random_playout
+
+    def ends(play) -> dict:
+        state = root.clone()
+        play(state)
+        assert state.is_terminal()
+        return state.to_dict()
+
+    generic, in_c = ends(lambda s: random_playout(s, 5)), ends(lambda s: s.playout(5, "random"))
+    assert generic != in_c                      # the two playouts tell apart which one ran
+    assert ends(lambda s: CorePlayout("random").play(s, 5)) == generic        # not declared: Python's
+    monkeypatch.undo()
+    assert ismcts.native_tree_blocker(root, Params()) is None
+    assert ends(lambda s: CorePlayout("random").play(s, 5)) == in_c           # declared: the core's
+    kuhn = get_spec("kuhn-poker").new_game(2).new_initial_state(0)
+    assert implementation_of(kuhn.game) == (get_spec("kuhn-poker"), "python") and not has_native_interface(kuhn)
+
+    class OwnGame:                              # a user's own Game, in no registry entry
+        num_players = 2
+    assert implementation_of(OwnGame()) is None
+
+
 def test_the_native_tree_cimports_no_game():
     """`_native.pyx` reaches a game only through `burano_ai.core._game`: no cimport or import of a
     game module (`burano_ai.games...`), nor of a game's C vocabulary."""

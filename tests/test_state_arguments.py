@@ -6,11 +6,15 @@ test here failed on the code before the fix (the crashes in a child process, so 
 instead of pytest dying): `State.prior(seat, [10**9])` killed the compiled Venice 2099 and Azul cores
 with SIGSEGV; ids past the last action returned a probability read out of bounds; `set_from` with an
 oversized list wrote past Walking in Burano's C arrays (SIGSEGV); `price(square)` read out of bounds.
-The property-based campaign over every public method is tests/test_state_fuzz.py.
+The Python-only poker games (one implementation, `core.history.HistoryState`) have their own section at
+the end: the same hostile seats, ids, seeds, indents and huge ints over every public method (each was an
+IndexError, or a seat -1 / an id -1 read from the end, before issue 32's fix). The property-based
+campaign over every public method, single-implementation games included, is tests/test_state_fuzz.py.
 """
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import textwrap
@@ -21,7 +25,7 @@ import pytest
 from burano_ai.core.errors import BuranoError, IllegalMoveError, OptionError, PositionError
 from burano_ai.games import get_spec
 from signal_helpers import terminal_signals
-from state_fuzzing import game_keys     # the games with a compiled core and a reference model
+from state_fuzzing import game_keys, single_keys     # compared games (compiled + reference); one implementation
 
 IMPLEMENTATIONS = ("compiled", "reference")
 HUGE = 10 ** 5000      # str() of it raises ValueError (Python's 4,300-digit limit)
@@ -280,3 +284,104 @@ def test_copy_fields_from_and_rescue_squares_take_their_own_types(key):
         for bad in ("x", 5, [1]):
             with pytest.raises(TypeError):
                 state.rescue_squares(bad)
+
+
+# --- the single-implementation games (the Python-only poker games) ---------------------------------
+
+SEAT_METHODS = ("finishing_key", "legal_actions", "to_dict", "to_json", "information_state_key", "info",
+                "action_strings")
+
+
+def alone_at_decision(key: str, players: int | None = None):
+    spec = get_spec(key)
+    return at_decision(key, next(iter(spec.implementations)), players)
+
+
+@pytest.mark.parametrize("key", single_keys())
+def test_single_implementation_games_refuse_bad_seats_everywhere(key):
+    state = alone_at_decision(key)
+    before = state.to_dict()
+    for name in SEAT_METHODS + ("resample", "prior"):
+        call = {"resample": lambda seat: state.resample(seat, 0),
+                "prior": lambda seat: state.prior(seat, state.legal_actions())}.get(name, getattr(state, name))
+        for seat in BAD_SEATS + (() if name == "prior" else (-1,)):     # prior(CHANCE, ...) is None
+            with pytest.raises(OptionError, match="is not a seat of this"):
+                call(seat)
+        for seat in (1.0, True, [0]) + ((None,) if name in ("finishing_key", "resample", "prior") else ()):
+            with pytest.raises(TypeError):
+                call(seat)
+    assert state.to_dict() == before
+
+
+@pytest.mark.parametrize("key", single_keys())
+def test_single_implementation_games_refuse_bad_ids_kinds_seeds_and_indents(key):
+    state = alone_at_decision(key)
+    before = state.to_dict()
+    n = state.game.num_distinct_actions()
+    for action in (-1, n, 99, 2**31, -(2**63), 10**30):               # -1 read the last text from the end
+        with pytest.raises(IllegalMoveError, match="out of range"):
+            state.action_to_string(action)
+        with pytest.raises(IllegalMoveError):
+            state.clone().apply_action(action)
+    for action in (HUGE, -HUGE):
+        for call in (state.action_to_string, state.clone().apply_action):
+            with pytest.raises(IllegalMoveError, match="about 5,001 digits"):
+                call(action)
+    for action in (1.5, "0", None, True, [0]):
+        for call in (state.action_to_string, state.clone().apply_action):
+            with pytest.raises(TypeError, match="action id must be an int"):
+                call(action)
+    chance = get_spec(key).new_game(2, next(iter(get_spec(key).implementations))).new_initial_state(0)
+    with pytest.raises(IllegalMoveError, match="out of range"):      # a deal's ids: below max_chance_outcomes
+        chance.action_to_string(chance.game.max_chance_outcomes())
+    for kind in (len(state.CHANCE_KINDS), -1, 99, 2**64, HUGE):
+        with pytest.raises(OptionError, match="chance kind .* out of range"):
+            state.chance_kind_name(kind)
+    for kind in (1.5, "0", True):
+        with pytest.raises(TypeError):
+            state.chance_kind_name(kind)
+    for seed in (None, 1.5, "1", True, [1]):
+        with pytest.raises(TypeError, match="seed"):
+            state.resample(0, seed)
+        with pytest.raises(TypeError, match="seed"):
+            state.game.new_initial_state(seed)
+    assert state.resample(0, HUGE).information_state_key(0) == state.information_state_key(0)
+    assert state.resample(0, -(2**70)).information_state_key(0) == state.information_state_key(0)
+    for indent in (10**9, -1, HUGE):
+        with pytest.raises(OptionError, match="indent"):
+            state.to_json(None, indent)
+    for indent in ("  ", 1.5, True):
+        with pytest.raises(TypeError):
+            state.to_json(None, indent)
+    for legal in ([n], [-1], [HUGE], [0, 0], list(range(n + 1))):
+        with pytest.raises(OptionError):
+            state.prior(state.current_player(), legal)
+    for legal in ([1.5], ["x"], [True], None, "ab", iter([0])):
+        with pytest.raises(TypeError):
+            state.prior(state.current_player(), legal)
+    for text in ("", "9" * 5000, "-" + "9" * 4400, "\x00", "bet bet"):
+        with pytest.raises(IllegalMoveError):
+            state.clone().play(text)
+    for text in (None, 5, b"bet"):
+        with pytest.raises(TypeError):
+            state.string_to_action(text)
+    assert state.to_dict() == before
+
+
+@pytest.mark.parametrize("key", single_keys())
+def test_single_implementation_games_load_only_their_own_positions(key):
+    state = alone_at_decision(key)
+    game = state.game
+    for bad in ("", "{", "[]", "null", '{"format": "x"}', "9" * 5000, b"\xff"):
+        with pytest.raises(PositionError):
+            game.state_from_json(bad)
+    for bad in (None, 5, {}):
+        with pytest.raises((TypeError, PositionError)):
+            game.state_from_json(bad)
+    data = state.to_dict()
+    for field, value in (("players", 9), ("players", 10**40), ("players", True), ("history", ["?"]),
+                         ("history", [5]), ("view", "Z"), ("view", 2**64), ("info", {"pot": -1})):
+        with pytest.raises(PositionError):
+            game.state_from_json(json.dumps({**data, field: value}))
+    with pytest.raises(PositionError):                                  # a 5,000-digit player count
+        game.state_from_json(json.dumps({**data, "players": 0}).replace('"players": 0', '"players": ' + "9" * 5000))

@@ -1,11 +1,13 @@
-"""The State-API campaign in CI (issue 35): every public method of every game's State, both implementations.
+"""The State-API campaign in CI (issue 35): every public method of every game's State, every implementation.
 
 Hypothesis draws cases (tests/state_fuzzing.py): a corpus position of any registered game and player
-count, loaded in the compiled core and the reference model, then random calls of every public method
-of either State class with arguments drawn by parameter name (legal, boundary and wrong values); and
-calls of the Game classes and of `GameSpec.new_game` with hostile arguments (`state_fuzzing.run_game_case`).
-A call must return or raise a `BuranoError`/`TypeError`, change nothing when it refuses or only reads, apply
-only offered actions, and agree with the other implementation. Derandomized, no example database: CI
+count, loaded in the compiled core and the reference model (or in the one implementation of a
+Python-only game: the poker games), then random calls of every public method of the State classes with
+arguments drawn by parameter name (legal, boundary and wrong values); and calls of the Game classes and
+of `GameSpec.new_game` with hostile arguments (`state_fuzzing.run_game_case`). A call must return or
+raise a `BuranoError`/`TypeError`, change nothing when it refuses or only reads, apply only offered
+actions, leave a state that passes `check()`, and (a game with two implementations) agree with the
+other one. Derandomized, no example database: CI
 sees the same cases every time. About ten seconds; the long campaign, every batch in a child process
 so that a crash is caught too, is `python scripts/fuzz_state.py --calls N` (docs/reliability.md).
 """
@@ -19,7 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import state_fuzzing as F
-from state_fuzzing import game_keys     # the games with a compiled core and a reference model
+from burano_ai.games import all_specs
+from state_fuzzing import campaign_keys, game_keys, single_keys
 
 FUZZ = settings(deadline=None, derandomize=True, database=None, print_blob=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -35,21 +38,26 @@ def _run(entry, seed, calls=F.CALLS_PER_CASE):
 
 def test_the_campaign_reaches_every_game_and_both_implementations():
     """The corpus holds positions of every game and player count, chance nodes, decisions and ends; the
-    method tables list the State API in both implementations."""
-    for key in game_keys():
+    method tables list the State API in every implementation; every registered game is in the campaign,
+    the Python-only poker games among the single-implementation ones."""
+    assert sorted(campaign_keys()) == sorted(spec.key for spec in all_specs())
+    assert {"kuhn-poker", "leduc-poker"} <= set(single_keys())
+    for key in campaign_keys():
         entries = F.corpus(key)
-        core_methods, ref_methods = F.methods_of(key)
-        for name in ("apply_action", "prior", "finishing_key", "legal_actions", "resample", "to_json"):
-            assert name in core_methods and name in ref_methods, (key, name)
+        tables = F.methods_of(key)
+        assert len(tables) == (2 if key in game_keys() else 1)
+        for name in ("apply_action", "prior", "finishing_key", "legal_actions", "resample", "to_json",
+                     "action_to_string", "chance_kind_name", "information_state_key", "string_to_action"):
+            assert all(name in table for table in tables), (key, name)
         kinds = set()
         for entry in entries:
-            core, ref = entry.states()
-            assert core.to_dict() == ref.to_dict()
-            kinds.add("chance" if core.is_chance_node() else "end" if core.is_terminal() else "decision")
+            states = entry.states()
+            assert all(s.to_dict() == states[0].to_dict() for s in states)
+            kinds.add("chance" if states[0].is_chance_node() else "end" if states[0].is_terminal() else "decision")
         assert kinds == {"chance", "decision", "end"}, (key, kinds)
 
 
-@pytest.mark.parametrize("key", game_keys())
+@pytest.mark.parametrize("key", campaign_keys())
 @settings(FUZZ, max_examples=60)
 @given(data=st.data())
 def test_random_calls_of_every_public_method(key, data):
@@ -59,13 +67,14 @@ def test_random_calls_of_every_public_method(key, data):
     assert stats.total > 0
 
 
-@pytest.mark.parametrize("key", game_keys())
+@pytest.mark.parametrize("key", campaign_keys())
 @settings(FUZZ, max_examples=12)
 @given(data=st.data())
 def test_random_calls_of_every_game_method_and_of_new_game(key, data):
     """The Game classes (new_initial_state, state_from_json with mutated, foreign and junk texts,
     state_from_position, num_distinct_actions, ...) and `GameSpec.new_game` with hostile player counts
-    and options, both implementations: the same acceptance, the same results, Games unchanged."""
+    and options, every implementation: the same acceptance and results in both (a game with two), Games
+    unchanged, States returned sound (the Python-only poker games too)."""
     entry = data.draw(st.sampled_from(F.corpus(key)), label="position")
     seed = data.draw(st.integers(0, 2**32 - 1), label="seed")
     stats = _run(dataclasses.replace(entry, target="game"), seed)
@@ -118,6 +127,8 @@ def test_the_oracle_reports_an_exception_outside_the_family():
     entry = F.corpus("goofspiel")[0]
     core, ref = entry.states()
     methods = ({"finishing_key": ("player",)}, {"finishing_key": ("player",)})
+    poker = F.corpus("kuhn-poker")[0]
+    (alone,) = poker.states()
 
     class Broken:
         def __init__(self, state):
@@ -134,7 +145,9 @@ def test_the_oracle_reports_an_exception_outside_the_family():
 
     stats = F.Stats({})
     with pytest.raises(F.Finding, match="exception: .*IndexError"):
-        F._one_call(entry, 0, Broken(core), ref, "finishing_key", (9,), False, *methods, stats)
+        F._one_call(entry, 0, (Broken(core), ref), "finishing_key", (9,), False, methods, stats)
+    with pytest.raises(F.Finding, match="exception: .*IndexError"):        # a game checked alone, too
+        F._one_call(poker, 0, (Broken(alone),), "finishing_key", (9,), False, methods[:1], stats)
 
     class Mutating(Broken):
         def finishing_key(self, player):
@@ -142,7 +155,9 @@ def test_the_oracle_reports_an_exception_outside_the_family():
             raise F.API_ERRORS[0]("refused")
 
     with pytest.raises(F.Finding, match="invariant: .*refused call changed the state"):
-        F._one_call(entry, 0, Mutating(core), ref, "finishing_key", (9,), False, *methods, stats)
+        F._one_call(entry, 0, (Mutating(core), ref), "finishing_key", (9,), False, methods, stats)
+    with pytest.raises(F.Finding, match="invariant: .*refused call changed the state"):
+        F._one_call(poker, 0, (Mutating(alone),), "finishing_key", (9,), False, methods[:1], stats)
 
 
 def test_campaign_repro_walking_in_burano_breaks_soft_rule_of_a_house_the_street_lacks():

@@ -16,6 +16,7 @@ optional capabilities it has (`capabilities`), which services read instead of pr
 from __future__ import annotations
 
 import importlib
+import warnings
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
@@ -73,6 +74,26 @@ class State(Protocol):
     def chance_kind(self) -> int: ...      # the pending chance event's kind, 0..6 (the C interface's)
     def chance_kind_name(self, kind: int | None = None) -> str: ...   # its name ("fish-draw", "prize")
     def phase_name(self) -> str: ...       # the part of the game the State is in ("pyramid", "bid")
+
+
+#: Where the game stands, one family of names (issue 32). Each answers one question for one reader;
+#: none is a synonym of another:
+#:
+#: - `State.phase_name()`: the rules' name of the pending phase, one word, stable ("pyramid", "bid",
+#:   "over"; "chance" or the phase at a chance node, whose event `State.chance_kind_name()` names
+#:   ("fish-draw", "prize")). For programs and messages about the rules (`validate`, logs, plans).
+#: - `GameSpec.phase_label(position)`: where the game stands, in a few words for people ("spring r1",
+#:   "round 3", "setup", "over"): a column of the analysis table, the web status line.
+#: - `GameSpec.turn_label(position)`: the heading of a person's turn, longer ("spring round 1, rounds
+#:   (turn)", "round 3, prize 7"): `burano play` prints it above the moves.
+#: - `GameSpec.decision_label(state, seat)`: the pending decision of `seat` as the analysis lists it;
+#:   by default (`Declaration`) `phase_label` of the seat's view, the same words.
+#: - `GameSpec.chance_label(position)`: what the pending chance event is, for people ("fish").
+#:
+#: `GameSpec.phase_name(state)` was a second spelling of the first (the State's phase, or its chance
+#: kind at a chance node): it is gone from the contract and from every game, and `Declaration` keeps
+#: it only as a deprecated alias for outside callers.
+LABEL_FAMILY = ("phase_name", "phase_label", "turn_label", "decision_label", "chance_label")
 
 
 def check_prior_arguments(state: Any, player: Any, legal: Any) -> tuple[int, list[int] | None]:
@@ -271,7 +292,7 @@ DECLARATION = ("key", "title", "min_players", "max_players", "default_players", 
 class Declaration:
     """The declaration members a game of win/loss shares gets without writing them: `utility` "shares",
     returns in 0..1, and the counts read off its Game (a spec of the games written before the declaration
-    inherits it; `core.spec.SpecBase` builds on it)."""
+    inherits it; `core.spec.SpecBase` builds on it); and the label defaults of `LABEL_FAMILY`."""
 
     utility: str = "shares"
 
@@ -283,6 +304,16 @@ class Declaration:
         """(distinct actions, most chance outcomes at one node), read off the Game of `num_players`."""
         game = self.new_game(num_players)  # type: ignore[attr-defined]
         return game.num_distinct_actions(), game.max_chance_outcomes()
+
+    def decision_label(self, state: Any, seat: int) -> str:
+        """`phase_label` of `seat`'s view of `state` (`LABEL_FAMILY`)."""
+        return self.phase_label(state.to_dict(seat))  # type: ignore[attr-defined]
+
+    def phase_name(self, state: Any) -> str:
+        """Deprecated (`LABEL_FAMILY`): `state.chance_kind_name()` at a chance node, else `state.phase_name()`."""
+        warnings.warn("GameSpec.phase_name(state) is deprecated: use state.phase_name() (or, at a chance node, "
+                      "state.chance_kind_name())", DeprecationWarning, stacklevel=2)
+        return state.chance_kind_name() if state.is_chance_node() else state.phase_name()
 
 
 def payoff_range_of(game: Any) -> tuple[float, float] | None:
@@ -364,12 +395,9 @@ class GameSpec(Protocol):
         """
         ...
 
-    def phase_name(self, state: State) -> str:
-        """The name of the part of the game `state` is in, for messages ("pyramid", "round")."""
-        ...
-
     def decision_label(self, state: State, seat: int) -> str:
-        """Where in the game a decision of `seat` stands, for people ("spring r1", "turn 3")."""
+        """Where in the game a decision of `seat` stands, for people ("spring r1", "turn 3"): `phase_label`
+        of the seat's view unless the game says otherwise (`LABEL_FAMILY`)."""
         ...
 
     def step_visibility(self, state: State, action: int) -> StepVisibility:
@@ -452,11 +480,13 @@ class GameSpec(Protocol):
         ...
 
     def phase_label(self, position: dict[str, Any]) -> str:
-        """Where the game stands, in a few words ("spring r1"); "" when the game has no phases."""
+        """Where the game stands, in a few words ("spring r1"); "" when the game has no phases
+        (`LABEL_FAMILY`)."""
         ...
 
     def turn_label(self, position: dict[str, Any]) -> str:
-        """Where the game stands, for the heading of a person's turn ("spring round 1, rounds (turn)")."""
+        """Where the game stands, for the heading of a person's turn ("spring round 1, rounds (turn)")
+        (`LABEL_FAMILY`)."""
         ...
 
     def chance_label(self, position: dict[str, Any]) -> str:

@@ -2,7 +2,7 @@
 
 A small game (Kuhn poker, Leduc poker) writes its rules only: a `HistoryState` subclass with the
 OpenSpiel five (`current_player`, `_legal`, `chance_outcomes`, `_apply`, `returns`), the text of an
-action (`action_to_string`) and who alone sees a step (`_owner`). Everything else a service asks of a
+action (`_action_text`) and who alone sees a step (`_owner`). Everything else a service asks of a
 State comes from here: the checked `apply_action` and `play`, `clone`, views, JSON in and out, the
 information-state key, `resample`, and the engine hooks with defaults a Python-only game can use.
 
@@ -27,9 +27,9 @@ import json
 import random
 from typing import Any, Mapping, Sequence
 
-from burano_ai.core.arguments import check_action_id, check_indent, value_text
+from burano_ai.core.arguments import check_action_id, check_indent, check_index, value_text
 from burano_ai.core.errors import IllegalMoveError, OptionError, PositionError
-from burano_ai.core.game import NO_TURN, DecisionMode, check_prior_arguments
+from burano_ai.core.game import DECLARATION, NO_TURN, DecisionMode, check_prior_arguments
 from burano_ai.core.jsonio import parse_json_text
 from burano_ai.core.seats import CHANCE, SEAT_LETTERS, TERMINAL, parse_seat
 from burano_ai.core.seeds import check_seed
@@ -64,7 +64,18 @@ class HistoryGame:
     @classmethod
     def of(cls, spec: Any, state_class: type[HistoryState]) -> type[HistoryGame]:
         """The Game class of `spec` whose States are `state_class`, named `Game` in the spec's module (its
-        `implementations` entry, and where pickle finds it)."""
+        `implementations` entry, and where pickle finds it).
+
+        Raises:
+            TypeError: `spec` lacks a member of the declaration (`core.game.DECLARATION`), or `state_class`
+                is not a `HistoryState` subclass.
+        """
+        missing = [name for name in DECLARATION if not hasattr(spec, name)]
+        if missing:
+            raise TypeError(f"a game's spec must declare {', '.join(DECLARATION)}; {value_text(spec)} lacks "
+                            f"{', '.join(missing)}")
+        if not (isinstance(state_class, type) and issubclass(state_class, HistoryState)):
+            raise TypeError(f"state_class must be a HistoryState subclass, not {value_text(state_class)}")
         return type("Game", (cls,), {"spec": spec, "state_class": state_class, "__module__": type(spec).__module__,
                                      "__qualname__": "Game", "__doc__": f"{spec.title} for one player count."})
 
@@ -132,9 +143,10 @@ class HistoryState:
     """A position of a game held as its action history, with the whole State API (module docstring).
 
     A subclass sets up its fields in `_setup`, and implements `current_player`, `_legal`,
-    `chance_outcomes`, `_apply`, `returns`, `action_to_string` and `_owner`; it may override the
+    `chance_outcomes`, `_apply`, `returns`, `_action_text` and `_owner`; it may override the
     engine hooks (`decision_mode`, `prior`, `turn_id`, `finishing_key`, `estimated_scores`) and
-    `_revealed`, `info`.
+    `_revealed`, `_info`. The hooks take checked arguments (an id in range, a seat index or None): the
+    public methods here check what a caller passes first, so a game never validates.
     """
 
     #: The names of its chance events (`chance_kind` indexes it; the spec's `chance_kinds`).
@@ -169,7 +181,8 @@ class HistoryState:
     def returns(self) -> list[float]:
         raise NotImplementedError
 
-    def action_to_string(self, action: int) -> str:
+    def _action_text(self, action: int) -> str:
+        """The text of `action` here (an id below the node's count: outcomes at chance, actions elsewhere)."""
         raise NotImplementedError
 
     def _owner(self, action: int) -> int:
@@ -180,7 +193,7 @@ class HistoryState:
         """Seats whose private steps every seat now sees (a poker showdown); none by default."""
         return frozenset()
 
-    def info(self, seat: int | None) -> dict[str, Any]:
+    def _info(self, seat: int | None) -> dict[str, Any]:
         """Derived fields for people, as `seat` (None: the umpire) sees them; none by default."""
         return {}
 
@@ -200,6 +213,24 @@ class HistoryState:
 
     def is_chance_node(self) -> bool:
         return self.current_player() == CHANCE
+
+    def action_to_string(self, action: int) -> str:
+        """The text of `action` here: a chance outcome at a chance node, a move elsewhere.
+
+        Raises:
+            TypeError: `action` is not an int. IllegalMoveError: no such id at this node.
+        """
+        action = check_action_id(action)
+        count = self.game.max_chance_outcomes() if self.is_chance_node() else self.game.num_distinct_actions()
+        return self._action_text(check_index(action, count, "action", IllegalMoveError))
+
+    def info(self, seat: int | str | None = None) -> dict[str, Any]:
+        """The position's derived fields for people (the pot, the cards `seat` sees; None: the umpire).
+
+        Raises:
+            TypeError / OptionError: `seat` is not a seat of this game.
+        """
+        return self._info(None if seat is None else parse_seat(seat, self.num_players))
 
     def legal_actions(self, player: int | str | None = None) -> list[int]:
         """The legal moves of the seat to move ([] at chance and at the end); with `player`, [] unless it
@@ -299,14 +330,20 @@ class HistoryState:
     def __repr__(self) -> str:
         return f"<{self.game.spec.key} State {' '.join(self.action_strings())}>"
 
-    def action_strings(self, seat: int | None = None) -> list[str]:
-        """The history's texts; for a `seat`, its view ("?" for a step it does not see)."""
+    def action_strings(self, seat: int | str | None = None) -> list[str]:
+        """The history's texts; for a `seat`, its view ("?" for a step it does not see).
+
+        Raises:
+            TypeError / OptionError: `seat` is not a seat of this game.
+        """
+        if seat is not None:
+            seat = parse_seat(seat, self.num_players)
         out: list[str] = []
         replay = type(self)(self.game)
         revealed = self._revealed()
         for action, owner in zip(self.history, self.owners):
             hidden = seat is not None and owner not in (PUBLIC, seat) and owner not in revealed
-            out.append(UNSEEN if hidden else replay.action_to_string(action))
+            out.append(UNSEEN if hidden else replay._action_text(action))
             replay._step(action)
         return out
 
@@ -342,7 +379,13 @@ class HistoryState:
         return 0
 
     def chance_kind_name(self, kind: int | None = None) -> str:
-        return self.CHANCE_KINDS[0 if kind is None else kind]
+        """The name of a chance kind (default: the pending one).
+
+        Raises:
+            TypeError: `kind` is not an int. OptionError: no such kind.
+        """
+        names = self.CHANCE_KINDS
+        return names[self.chance_kind if kind is None else check_index(kind, len(names), "chance kind")]
 
     def phase_name(self) -> str:
         """"chance", "play" or "over"."""
@@ -370,7 +413,7 @@ class HistoryState:
         out: dict[str, Any] = {"format": self.game.spec.position_format, "players": self.num_players,
                                "options": dict(self.game.options), "history": self.action_strings(seat),
                                "view": None if seat is None else SEAT_LETTERS[seat]}
-        info = self.info(seat)
+        info = self._info(seat)
         if info:
             out["info"] = info
         return out
@@ -494,6 +537,6 @@ def load_history_position(spec, data: Any, game_factory=None) -> tuple[HistorySt
     else:
         game = game_factory(players, **options)
     state = fill_history(game, history, seat, random.Random(0))
-    if "info" in data and data["info"] != state.info(seat):
+    if "info" in data and data["info"] != state._info(seat):
         raise _fail("info", "does not match the history (it is derived: leave it out)")
     return state, seat

@@ -10,6 +10,7 @@ what its game shows better (Burano: its board, phases, colours, score columns, i
 from __future__ import annotations
 
 import json
+import textwrap
 from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
@@ -83,6 +84,15 @@ def _signed(x: float) -> str:
     return f"{x:+g}"
 
 
+def amount_text(spec, value: float, signed: bool = False) -> str:
+    """A score as a message writes it: `12 VP`; in a payoff game, chips counted (`1 chip`, `+3 chips`)."""
+    number = f"{value:+g}" if signed else f"{value:g}"
+    unit = spec.score_name
+    if spec.utility == "payoff" and abs(value) == 1 and unit.endswith("s"):
+        unit = unit[:-1]
+    return f"{number} {unit}"
+
+
 def score_effects(spec, before: State, after: State) -> list[StepEffect]:
     """The generic `GameSpec.step_effects`: each seat's score change, read from every reader's own views
     (the view before and after, loaded back with `spec.load_position`), so a score a seat cannot see is
@@ -92,7 +102,7 @@ def score_effects(spec, before: State, after: State) -> list[StepEffect]:
     for reader in range(n):
         old = spec.load_position(before.to_dict(reader))[0].scores()
         new = spec.load_position(after.to_dict(reader))[0].scores()
-        parts = [f"{SEAT_LETTERS[p]} {_signed(new[p] - old[p])} {spec.score_name}"
+        parts = [f"{SEAT_LETTERS[p]} {amount_text(spec, new[p] - old[p], signed=True)}"
                  for p in range(n) if new[p] != old[p]]
         if parts:
             told.setdefault(", ".join(parts), []).append(reader)
@@ -112,6 +122,10 @@ def result_lines(spec, state: State) -> list[str]:
     winners = [p for p in range(n) if keys[p] == best]
     names = " and ".join(SEAT_LETTERS[p] for p in winners)
     level = [p for p in range(n) if scores[p] == scores[winners[0]]]
+    if spec.utility == "payoff":            # chips won or lost, not a score reached
+        if len(winners) > 1:
+            return [f"{names} split the pot ({amount_text(spec, scores[winners[0]], signed=True)} each)"]
+        return [f"{names} wins {amount_text(spec, scores[winners[0]])}"]
     if len(winners) > 1:
         return [f"{names} share the win ({scores[winners[0]]:g} {spec.score_name} each, equal on every tie-break)"]
     if len(level) > 1:
@@ -136,10 +150,13 @@ class PeopleSide:
     search_defaults: Mapping[str, Any] = MappingProxyType({})
 
     def render(self, position: dict[str, Any], width: int | None = None) -> str:
-        """Every field of the position, one `key: value` line each (nested values as compact JSON; the
-        same at any `width`)."""
+        """Every field of the position, one `key: value` line each (nested values as compact JSON), a
+        line longer than `width` columns wrapped with its continuation indented (None: never wrapped)."""
         lines = [f"{key}: {value if isinstance(value, str) else json.dumps(value, separators=(', ', ': '))}"
                  for key, value in position.items() if key != "format"]
+        if width is not None:
+            lines = [part for line in lines for part in
+                     textwrap.wrap(line, max(width, 20), subsequent_indent="  ", break_on_hyphens=False) or [""]]
         return "\n".join(lines) + "\n"
 
     def render_styled(self, position: dict[str, Any], width: int | None = None) -> list[list[tuple[str, str]]]:

@@ -14,7 +14,7 @@ from typing import Any, Mapping, Sequence
 from burano_ai.core.errors import BuranoError
 from burano_ai.core.game import BotDeclaration, Declaration, StepVisibility, import_game_class
 from burano_ai.core.history import PUBLIC, load_history_position
-from burano_ai.core.people import PeopleSide
+from burano_ai.core.people import PeopleSide, amount_text
 from burano_ai.core.seats import SEAT_LETTERS
 
 
@@ -49,8 +49,10 @@ class SpecBase(Declaration, PeopleSide):
         return [(self.score_name, [f"{score:g}" for score in state.scores()])]
 
     def describe_scores(self, scores: Sequence[float]) -> str:
-        """"A 2 chips, B -2 chips"."""
-        return ", ".join(f"{letter} {score:g} {self.score_name}" for letter, score in zip(SEAT_LETTERS, scores))
+        """"A +2 chips, B -2 chips" in a payoff game (what each seat won or lost), "A 3 points, B 5 points"."""
+        payoff = self.utility == "payoff"
+        return ", ".join(f"{letter} {amount_text(self, score, signed=payoff)}"
+                         for letter, score in zip(SEAT_LETTERS, scores))
     unseen_texts: frozenset[str] = frozenset()
 
     @property
@@ -61,13 +63,6 @@ class SpecBase(Declaration, PeopleSide):
     def load_position(self, data: Mapping[str, Any], game_factory=None):
         """Check a position object of the history format and build its State (`core.history`)."""
         return load_history_position(self, data, game_factory)
-
-    def phase_name(self, state) -> str:
-        return state.phase_name()
-
-    def decision_label(self, state, seat: int) -> str:
-        """`step 5`."""
-        return f"step {len(state.history) + 1}"
 
     def step_visibility(self, state, action: int) -> StepVisibility:
         """A step the game gives an owner (`HistoryState._owner`) is seen by that seat alone."""

@@ -8,6 +8,8 @@ pyproject.toml check that).
 from __future__ import annotations
 
 import importlib
+import sys
+from typing import Any
 
 from burano_ai.core.errors import OptionError
 
@@ -51,6 +53,44 @@ def get_spec(key: str):
 def all_specs() -> list:
     """The specs of every registered game, in registry order."""
     return [get_spec(key) for key in REGISTRY]
+
+
+#: Game class -> (spec, implementation name), or None for a class no registered game declares.
+_implementations: dict[type, tuple[Any, str] | None] = {}
+
+
+def implementation_of(game: Any) -> tuple[Any, str] | None:
+    """(spec, implementation name) of `game`, a Game object of a registered game (its class is one of the
+    spec's `implementations`), or None for a Game no registered game declares (a user's own class).
+
+    Services read a State's capabilities through it (`implementation_of(state.game)`: the spec's
+    `capabilities` and the implementation's name) instead of probing the State's type or attributes. The
+    answer is cached per class; no game module is imported that is not imported already (a Game's class is).
+    """
+    kind = type(game)
+    try:
+        return _implementations[kind]
+    except KeyError:
+        pass
+    found = None
+    for key, target in REGISTRY.items():
+        package = target.partition(":")[0].rpartition(".")[0]
+        if kind.__module__ == package or kind.__module__.startswith(package + "."):
+            spec = get_spec(key)
+            for name, entry in spec.implementations.items():
+                module, _, attribute = entry.partition(":")
+                if module in sys.modules and getattr(sys.modules[module], attribute, None) is kind:
+                    found = (spec, name)
+            break
+    _implementations[kind] = found
+    return found
+
+
+def has_native_interface(state: Any) -> bool:
+    """Whether `state` is the compiled State of a game that declares "native_search" (its class extends
+    `core._game.NativeState`: the native tree and the C playout run it), read from the registry."""
+    found = implementation_of(state.game)
+    return found is not None and found[1] == "compiled" and "native_search" in found[0].capabilities
 
 
 def _package(key: str) -> str:

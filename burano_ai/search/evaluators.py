@@ -36,6 +36,7 @@ from burano_ai.core.game import NO_TURN, DecisionMode
 from burano_ai.core.seats import CHANCE, TERMINAL
 from burano_ai.core.errors import OptionError
 from burano_ai.core.seeds import SEED_MASK
+from burano_ai.games import has_native_interface
 from burano_ai.search.rewards import estimated_scores
 
 #: The policies of the State's own playout (`CorePlayout`).
@@ -207,11 +208,10 @@ class CorePlayout:
         return f"the core's {self.policy} playout"
 
     def play(self, state, seed: int) -> None:
-        """Play `state` to the end in place: natively if the State can, else `random_playout`."""
-        # The compiled State's playout method (`State.playout(seed, policy)`, in the game's C core).
-        native = getattr(state, "playout", None)
-        if callable(native):
-            native(seed, self.policy)
+        """Play `state` to the end in place: in its C core when it is the compiled State of a game that
+        declares "native_search" (`State.playout(seed, policy)`), else `random_playout`."""
+        if has_native_interface(state):
+            state.playout(seed, self.policy)
         else:
             random_playout(state, seed)
 

@@ -56,6 +56,7 @@ from burano_ai.core.game import NO_TURN, DecisionMode, payoff_range_of
 from burano_ai.core.seats import CHANCE, TERMINAL
 from burano_ai.core.errors import OptionError
 from burano_ai.core.seeds import derive, mix64
+from burano_ai.games import implementation_of
 from burano_ai.search.evaluators import sample_chance_cumulative, sample_weighted
 from burano_ai.search.params import Params, root_constant
 from burano_ai.search.rewards import margins, payoff_rewards, rewards, top_shares
@@ -313,18 +314,29 @@ class Searcher:
 
 
 def native_tree_blocker(root, params: Params) -> str | None:
-    """Why the native tree (`burano_ai.search._native.NativeSearcher`) cannot run this search, or None."""
+    """Why the native tree (`burano_ai.search._native.NativeSearcher`) cannot run this search, or None.
+
+    The root's game says whether it can (`burano_ai.games.implementation_of`): the native tree runs the
+    compiled State of a game that declares the "native_search" capability, nothing else.
+    """
     if params.native_tree_blocker is not None:
         return params.native_tree_blocker
     if payoff_range_of(root.game) is not None:
         return "the native tree scores win shares: a game of payoffs (utility \"payoff\") searches in Python"
     try:
-        from burano_ai.core._game import NativeState
         from burano_ai.search import _native  # noqa: F401
     except ImportError:
         return "the native search (burano_ai.core._game, burano_ai.search._native) is not built"
-    if not isinstance(root, NativeState):
-        return (f"the root is a {type(root).__module__}.{type(root).__name__}, not a compiled State with the C "
+    found = implementation_of(root.game)
+    if found is None:
+        return (f"the root's game {type(root.game).__module__}.{type(root.game).__name__} is no registered game's "
+                f"implementation (the native tree runs a registered game's compiled State)")
+    spec, implementation = found
+    if "native_search" not in spec.capabilities:
+        return f"{spec.title} does not declare the native_search capability (it has no compiled State with " \
+               f"the C game interface)"
+    if implementation != "compiled":
+        return (f"the root is {spec.title}'s {implementation} implementation, not its compiled State with the C "
                 f"game interface (burano_ai.core._game.NativeState)")
     return None
 

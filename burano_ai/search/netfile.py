@@ -260,8 +260,10 @@ def net_for(root: Any, net: str):
     """The C net (`burano_ai.search._native.NetEval`) for a search from `root` (a NativeState) with
     `Params.net` = `net`, checked against the root's game, player count and encoder; None for "auto"
     where the game ships no net for the player count."""
+    from burano_ai.games import implementation_of
     from burano_ai.search._native import NetEval
-    game = root.game_name
+    found = implementation_of(root.game)        # the registry names the game (Burano's C core names none)
+    game = found[0].key if found is not None else root.game_name
     players = root.num_players
     path = resolve_net_path(game, players, net)
     if path is None:

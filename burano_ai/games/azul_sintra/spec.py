@@ -116,14 +116,6 @@ class AzulSintraSpec(Declaration, PeopleSide):
         state = game.state_from_position(pos)
         return state, position_view(data, pos.num_players)
 
-    def phase_name(self, state) -> str:
-        """"setup", "refill", "draft", "keep" or "over"."""
-        return rules.PHASE_NAMES[state.phase]
-
-    def decision_label(self, state, seat: int) -> str:
-        """`round 2`."""
-        return f"round {state.round + 1}"
-
     def step_visibility(self, state, action: int) -> StepVisibility:
         """Everything is public (perfect information, §11.1)."""
         if state.is_chance_node():

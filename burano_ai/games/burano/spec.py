@@ -11,7 +11,7 @@ from burano_ai.core.game import BotDeclaration, Declaration, StepVisibility, imp
 from burano_ai.core.people import PeopleSide
 from burano_ai.core.seats import SEAT_LETTERS
 from burano_ai.games.burano.data.colours import MAX_PLAYERS, MIN_PLAYERS, PLAYER_COLOURS
-from burano_ai.games.burano.enums import PHASE_NAMES, ChanceKind, Stage
+from burano_ai.games.burano.enums import ChanceKind, Stage
 from burano_ai.games.burano.notation import FORMAT as POSITION_FORMAT
 
 #: Chance kinds that belong to one seat (its draw), named in the step's `seat`.
@@ -71,16 +71,6 @@ class BuranoSpec(Declaration, PeopleSide):
         factory = game_factory or self.game_class("compiled")
         state = factory(position.num_players).state_from_position(position)
         return state, position_view(data, position.num_players)
-
-    def phase_name(self, state) -> str:
-        """The phase's name ("pyramid", "action", ...); at a chance node the chance event's ("fish-draw")."""
-        if state.is_chance_node():
-            return ChanceKind(state.chance_kind).label
-        return PHASE_NAMES[state.phase]
-
-    def decision_label(self, state, seat: int) -> str:
-        """`spring r1` in the rounds, else the season and stage (`setup`, `summer pyramid`, ...)."""
-        return self.phase_label(state.to_dict(seat))
 
     def step_visibility(self, state, action: int) -> StepVisibility:
         """Rules spec §1, §4.1, §5.1: a blind fish draw is seen by its drawer only, a pyramid cube by its

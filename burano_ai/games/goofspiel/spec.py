@@ -93,16 +93,6 @@ class GoofspielSpec(Declaration):
         return self.game_class(implementation)(pos.num_players, pos.num_cards, pos.points_order) \
             .state_from_position(pos)
 
-    def phase_name(self, state) -> str:
-        """"prize" at a prize reveal, "bid" while the seats bid, "over" at the end."""
-        if state.is_chance_node():
-            return rules.CHANCE_KIND_NAMES[0]
-        return rules.PHASE_NAMES[state.phase]
-
-    def decision_label(self, state, seat: int) -> str:
-        """`round 3`."""
-        return f"round {state.round + 1}"
-
     def step_visibility(self, state, action: int):
         """A prize reveal is public; a bid is seen by its bidder only, but the round's last bid resolves
         the round and reveals every bid of it, so that step is public (and closes the secret ones)."""

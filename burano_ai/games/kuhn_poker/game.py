@@ -65,31 +65,31 @@ class State(HistoryState):
     def _owner(self, action: int) -> int:
         return len(self.cards) if self.is_chance_node() else PUBLIC
 
-    def in_showdown(self) -> list[int]:
+    def _in_showdown(self) -> list[int]:
         """The seats that contest the pot: those that bet, or all when nobody did."""
         return [p for p in range(self.num_players) if self.first_bettor < 0 or self.ante[p] == 2]
 
-    def winner(self) -> int:
-        """The seat with the highest card among `in_showdown` (the game must be over)."""
-        return max(self.in_showdown(), key=lambda p: self.cards[p])
+    def _winner(self) -> int:
+        """The seat with the highest card among `_in_showdown` (the game must be over)."""
+        return max(self._in_showdown(), key=lambda p: self.cards[p])
 
     def returns(self) -> list[float]:
         if not self.is_terminal():
             return [0.0] * self.num_players
-        win, pot = self.winner(), sum(self.ante)
+        win, pot = self._winner(), sum(self.ante)
         return [float(pot - a if p == win else -a) for p, a in enumerate(self.ante)]
 
     def _revealed(self) -> frozenset[int]:
         """At the end, the cards of the seats in the showdown are shown (when more than one is in it)."""
-        shown = self.in_showdown() if self.is_terminal() else []
+        shown = self._in_showdown() if self.is_terminal() else []
         return frozenset(shown if len(shown) > 1 else ())
 
-    def action_to_string(self, action: int) -> str:
+    def _action_text(self, action: int) -> str:
         if self.is_chance_node():
             return f"deal {card_names(self.num_players)[action]}"
         return ACTION_TEXTS[action]
 
-    def info(self, seat: int | None) -> dict:
+    def _info(self, seat: int | None) -> dict:
         """The pot, every seat's chips in it, the cards the reader sees, the seat to move."""
         names = card_names(self.num_players)
         seen = self._revealed() | ({seat} if seat is not None else set(range(self.num_players)))

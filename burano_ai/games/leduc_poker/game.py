@@ -102,21 +102,21 @@ class State(HistoryState):
     def _owner(self, action: int) -> int:
         return len(self.private) if self.is_chance_node() and self.chance_kind == 0 else PUBLIC
 
-    def hand_rank(self, seat: int) -> int:
+    def _hand_rank(self, seat: int) -> int:
         """The strength of `seat`'s hand at the showdown: a pair above every private rank."""
         rank = self.private[seat] // 2
         return 100 + rank if rank == self.public // 2 else rank
 
-    def winners(self) -> list[int]:
+    def _winners(self) -> list[int]:
         """The seats that share the pot (the game must be over)."""
         seats = self._in()
-        best = max(self.hand_rank(p) for p in seats) if len(seats) > 1 else None
-        return [p for p in seats if best is None or self.hand_rank(p) == best]
+        best = max(self._hand_rank(p) for p in seats) if len(seats) > 1 else None
+        return [p for p in seats if best is None or self._hand_rank(p) == best]
 
     def returns(self) -> list[float]:
         if not self.over:
             return [0.0] * self.num_players
-        win, pot = self.winners(), sum(self.ante)
+        win, pot = self._winners(), sum(self.ante)
         return [(pot / len(win) if p in win else 0.0) - a for p, a in enumerate(self.ante)]
 
     def _revealed(self) -> frozenset[int]:
@@ -124,12 +124,12 @@ class State(HistoryState):
         seats = self._in()
         return frozenset(seats if self.over and len(seats) > 1 else ())
 
-    def action_to_string(self, action: int) -> str:
+    def _action_text(self, action: int) -> str:
         if self.is_chance_node():
             return f"{self.CHANCE_KINDS[self.chance_kind]} {card_name(action, self.num_players)}"
         return ACTION_TEXTS[action]
 
-    def info(self, seat: int | None) -> dict:
+    def _info(self, seat: int | None) -> dict:
         """The round, pot, chips in per seat, who folded, the cards the reader sees, the seat to move."""
         n = self.num_players
         seen = self._revealed() | ({seat} if seat is not None else set(range(n)))

@@ -115,16 +115,6 @@ class Venice2099Spec(Declaration, PeopleSide):
         state = factory(pos.num_players, **flags).state_from_position(pos)
         return state, (None if view < 0 else view)
 
-    def phase_name(self, state) -> str:
-        """"setup", "place", "move", "buy", "card", "rescue" or "over"."""
-        return rules.PHASE_NAMES[state.phase]
-
-    def decision_label(self, state, seat: int) -> str:
-        """`turn 5`, `placement`."""
-        if state.phase == rules.PHASE_PLACE:
-            return "placement"
-        return f"turn {state.turn() + 1}"
-
     def step_visibility(self, state, action: int) -> StepVisibility:
         """A dealt card is seen by the seat it goes to only (§9); every other step is public."""
         if state.is_chance_node():

@@ -126,14 +126,6 @@ class WalkingInBuranoSpec(Declaration, PeopleSide):
         state = game.state_from_position(pos)
         return state, position_view(data, pos.num_players)
 
-    def phase_name(self, state) -> str:
-        """"deal", "first", "acquire", "build", "visit", "return", "refill" or "over"."""
-        return rules.PHASE_NAMES[state.phase]
-
-    def decision_label(self, state, seat: int) -> str:
-        """`round 2`."""
-        return f"round {state.round + 1}"
-
     def step_visibility(self, state, action: int) -> StepVisibility:
         """Everything is public (§14) except a returned card, seen by its returner only unless returns
         are public; the others see its level (the step's kind, `return-L2`)."""

@@ -206,12 +206,9 @@ def test_f1_a_decision_without_a_legal_move_is_rejected_by_the_rules_check(imple
 
 
 def test_check_playable_rejects_a_chance_node_without_outcomes():
-    from burano_ai.games import get_spec
     from burano_ai.validate import check_playable
 
     class NoOutcomes:
-        chance_kind = 1    # ChanceKind.FISH_DRAW
-
         def is_terminal(self):
             return False
 
@@ -221,8 +218,11 @@ def test_check_playable_rejects_a_chance_node_without_outcomes():
         def chance_outcomes(self):
             return []
 
+        def chance_kind_name(self):
+            return "fish-draw"      # the State names its chance event (core.game.LABEL_FAMILY)
+
     with pytest.raises(PositionError, match="'fish-draw' has no outcome"):
-        check_playable(NoOutcomes(), get_spec("burano"))
+        check_playable(NoOutcomes())
 
 
 @pytest.mark.parametrize("implementation", sorted(FACTORIES))
