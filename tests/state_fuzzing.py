@@ -486,11 +486,8 @@ def _one_call(entry, i, states, method, args, static, tables, stats) -> None:
             except AssertionError as exc:
                 raise Finding("invariant", f"{where}: {impl} check() after the move: {exc}") from exc
     if len(results) == 2 and method not in NOT_COMPARED:
-        (c_status, c_res), (r_status, r_res) = results["compiled"], results["reference"]
-        if c_status != r_status:
-            detail = _short(c_res) if c_status == "error" else _short(r_res)
-            raise Finding("divergence", f"{where}: compiled {c_status}, reference {r_status} ({detail})")
-        if c_status == "ok" and method not in OUTCOME_ONLY and method not in MUTATING:
+        c_res, r_res = results["compiled"][1], results["reference"][1]
+        if not _both_refused(where, results) and method not in OUTCOME_ONLY and method not in MUTATING:
             try:
                 same = _normal(method, c_res) == _normal(method, r_res)
             except Exception as exc:  # noqa: BLE001 - a result that cannot be compared is a finding
@@ -635,18 +632,24 @@ def _new_game_call(rng: random.Random, spec: Any, stats: Stats, where: str) -> N
         else:
             _checked(game.new_initial_state(0), f"{call}: its first position")
         return
-    (c_status, c_game), (r_status, r_game) = made["compiled"], made["reference"]
-    if c_status != r_status:
-        detail = _short(c_game) if c_status == "error" else _short(r_game)
-        raise Finding("divergence", f"{call}: compiled {c_status}, reference {r_status} ({detail})")
-    if c_status == "error":
+    if _both_refused(call, made):
         stats.refused += 2
         return
+    c_game, r_game = made["compiled"][1], made["reference"][1]
     if game_fingerprint(c_game) != game_fingerprint(r_game):
         raise Finding("divergence", f"{call}: compiled {game_fingerprint(c_game)}, "
                                     f"reference {game_fingerprint(r_game)}")
     if c_game.new_initial_state(0).to_dict() != r_game.new_initial_state(0).to_dict():
         raise Finding("divergence", f"{call}: the first positions of seed 0 differ")
+
+
+def _both_refused(where: str, results: dict) -> bool:
+    """True when both implementations refused the call; Finding('divergence') when only one did."""
+    (c_status, c_res), (r_status, r_res) = results["compiled"], results["reference"]
+    if c_status != r_status:
+        detail = _short(c_res) if c_status == "error" else _short(r_res)
+        raise Finding("divergence", f"{where}: compiled {c_status}, reference {r_status} ({detail})")
+    return c_status == "error"
 
 
 def _checked(state, what: str) -> None:
@@ -707,12 +710,9 @@ def run_game_case(entry: Entry, seed: int, calls: int = CALLS_PER_CASE, stats: S
             results[impl] = (status, result)
         if len(results) < 2:
             continue
-        (c_status, c_res), (r_status, r_res) = results["compiled"], results["reference"]
-        if c_status != r_status:
-            detail = _short(c_res) if c_status == "error" else _short(r_res)
-            raise Finding("divergence", f"{where}: compiled {c_status}, reference {r_status} ({detail})")
-        if c_status == "error":
+        if _both_refused(where, results):
             continue
+        c_res, r_res = results["compiled"][1], results["reference"][1]
         kind = "clone" if method in GAME_STATE_RESULTS else method
         if _normal(kind, c_res) != _normal(kind, r_res):
             raise Finding("divergence", f"{where}: compiled {str(_normal(kind, c_res))[:120]}, "
