@@ -373,9 +373,9 @@ def test_new_deals_the_start_of_its_seed_and_suggest_searches_it(runner, tmp_pat
     one, two = new("--seed", 1), new("--seed", 2)
     assert one != two and new("--seed", 1) == one
     secret = {new() for _ in range(5)}
-    # five secret deals differ from each other and from seed 1's, unless the game has so few deals that
-    # they repeat among themselves (Kuhn poker, 2 players: 6 deals)
-    assert len(secret) > 1 and (one not in secret or len(secret) < 5)
+    # five secret deals differ from each other and from seed 1's in the board games; a poker hand has so
+    # few deals (Kuhn poker, 2 players: 6; Leduc: 30) that a secret one may well be seed 1's
+    assert len(secret) > 1 and (one not in secret or "web_board" not in spec.capabilities)
     for n, text in enumerate([one, two, *sorted(secret)[:1]]):
         state = spec.load_position(json.loads(text))[0]
         assert not state.is_chance_node() and not state.is_terminal()

@@ -129,7 +129,11 @@ def test_every_game_undoes_only_what_shows_nothing_hidden(key):
     spec = get_spec(key)
     players = spec.default_players
     outcomes = {"allowed": 0, "refused": 0}
-    for trial in range(2 * players):
+    trial = -1
+    # 2 games a seat; a short game (a poker hand, often over at the person's move) plays on until 4 undos
+    # have been asked for (at most 60 games)
+    while trial < 59 and (trial < 2 * players - 1 or sum(outcomes.values()) < 4):
+        trial += 1
         me = trial % players
         letter = "ABCDEF"[me]
         seats = ["random"] * players
@@ -162,7 +166,9 @@ def test_every_game_undoes_only_what_shows_nothing_hidden(key):
             outcomes["allowed"] += 1
             session.play(me, move)              # and on: the same move meets fresh draws
             session.advance()
-    assert outcomes["allowed"] > 0, outcomes
+    # in a poker hand every decision hides the other cards and every later step is a bet the person sees
+    # (its answer to another bet could tell the card), so only the board games have undos to allow
+    assert outcomes["allowed"] > 0 or "web_board" not in spec.capabilities, outcomes
     if key == "azul-sintra":
         assert outcomes["refused"] == 0, outcomes
     else:
