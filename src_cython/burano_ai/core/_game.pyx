@@ -24,11 +24,11 @@ import json
 
 from burano_ai.core.arguments import check_action_id, check_indent, check_index
 from burano_ai.core.errors import IllegalMoveError, OptionError, PositionError
+from burano_ai.core.game import check_prior_arguments
 from burano_ai.core.seats import parse_seat
 from burano_ai.core.seeds import check_seed
 
 cdef object _U64 = (1 << 64) - 1
-_SEAT_LETTERS = "ABCDEF"
 
 
 cdef int playout_policy(policy) except -1:
@@ -266,7 +266,6 @@ cdef class NativeState:
         Raises:
             TypeError / OptionError: a bad seat or id list (`core.game.check_prior_arguments`).
         """
-        from burano_ai.core.game import check_prior_arguments
         cdef int* buf
         cdef double* out
         cdef int i, n, ok
