@@ -749,12 +749,18 @@ def suggest(
                                        "(default: the seat to move)."),
     seconds: Optional[float] = typer.Option(None, "--time", metavar="S", help="Search time in seconds."),
     iterations: Optional[int] = typer.Option(None, "--iterations", metavar="N",
-                                             help="Search iterations (default, without --time: search until the best move is clear of the others, at least 10,000 iterations and at most 10 s; with --workers: 10,000)."),
+                                             help="Search iterations (default, without --time: search until the best move is clear of the others and two independent trees agree on it, at least 10,000 iterations and at most 10 s; with --workers: 10,000)."),
     threads: Optional[int] = typer.Option(None, "--threads", metavar="T",
                                           help="Threads sharing one search tree (default: every usable core, "
-                                               "1 with --workers). More than 1 is not bit-reproducible."),
+                                               "1 with --workers or --trees). More than 1 is not "
+                                               "bit-reproducible."),
     workers: int = typer.Option(1, "--workers", metavar="W",
                                 help="Worker processes, a search tree each (root-parallel; reproducible)."),
+    trees: Optional[int] = typer.Option(None, "--trees", metavar="K",
+                                        help="Independent search trees in this process, a thread each "
+                                             "(root-parallel; reproducible with --iterations). Moves the "
+                                             "trees disagree on are reported tied. Default: 2 when "
+                                             "searching until settled without --threads, else 1."),
     seed: int = typer.Option(0, "--seed", help="Seed: the same seed and iteration budget give the same answer "
                                                "with --threads 1 or --workers W."),
     top: int = typer.Option(8, "--top", metavar="N", help="Candidate moves to list."),
@@ -803,6 +809,10 @@ def suggest(
     # Without a budget: search until the best move is clear of the others (no tie) after at least
     # SETTLE_MIN_ITERATIONS, or SETTLE_SECONDS have passed (then the tie is what the search can say).
     settle = seconds is None and iterations is None and workers == 1
+    if trees is None:
+        # Settling asks two independent trees to agree: one tree can starve a move whose value shows only
+        # deeper and still look sure of its answer (issue 33); two trees on a core each cost nothing.
+        trees = SETTLE_TREES if settle and threads is None else 1
     if seconds is None and iterations is None:
         if settle:
             seconds = SETTLE_SECONDS
@@ -817,7 +827,8 @@ def suggest(
     except OptionError as exc:
         raise OptionError(str(exc).replace("allow_moves", "--allow").replace("avoid_moves", "--avoid")) from None
     options = dict(seat=searcher, limit=limit, params=params, seed=seed, workers=workers, threads=threads,
-                   view=view, allow_moves=allow_moves, avoid_moves=avoid_moves, **game_keyword(spec, DEFAULT_GAME))
+                   trees=trees, view=view, allow_moves=allow_moves, avoid_moves=avoid_moves,
+                   **game_keyword(spec, DEFAULT_GAME))
     live = not as_json and sys.stderr.isatty()
     if workers > 1:     # worker processes cannot be stopped early or report: a progress bar, Ctrl-C aborts
         if live:
@@ -853,10 +864,12 @@ def suggest(
 
         if settle:
             options = dict(options, on_report=check_settled, report_every=LIVE_EVERY)
+        check_stop = threading.Event()      # ends the runner-up checks after a settled search (Ctrl-C)
 
         def on_interrupt(signum, frame) -> None:
             interrupted.append(True)
             stop.set()
+            check_stop.set()
             signal.signal(signal.SIGINT, signal.default_int_handler)    # a second Ctrl-C aborts
 
         in_main = threading.current_thread() is threading.main_thread()
@@ -869,6 +882,8 @@ def suggest(
                                        spec.score_name if spec.utility == "payoff" else None)
             else:
                 result = engine_suggest(state, stop=stop, **options)
+            if settled and not interrupted:
+                result = _check_runner_ups(engine_suggest, state, result, options, check_stop, live)
         finally:
             if in_main and previous is signal.default_int_handler:
                 signal.signal(signal.SIGINT, previous)
@@ -877,12 +892,17 @@ def suggest(
                 "interrupted (Ctrl-C): this is the best move found so far",))
         elif settle:
             notes = tuple(n for n in result.notes if not n.startswith("stopped after"))
-            if settled:
-                notes += (f"settled after {result.iterations:,} iterations ({result.elapsed:.1f} s): the best move was "
-                          f"clear of the others for {SETTLE_REPORTS * LIVE_EVERY:g} s",)
+            if settled and not result.tied:
+                notes += (f"settled after {settled[0]:,} iterations: the best move was clear of the others for "
+                          f"{SETTLE_REPORTS * LIVE_EVERY:g} s, and the runner-ups checked on their own are not as "
+                          f"good",)
+            elif settled:
+                notes += (f"not settled: the best move was clear of the others after {settled[0]:,} iterations, "
+                          f"but a runner-up checked on its own is as good (the moves named tied)",)
             else:
-                notes += (f"not settled within {SETTLE_SECONDS:g} s ({result.iterations:,} iterations): the moves "
-                          f"named tied remain as good as each other as far as the search can tell (--time for more)",)
+                notes += (f"not settled within {SETTLE_SECONDS:g} s: the moves named tied remain as good as each "
+                          f"other as far as the search can tell (--time for more)",)
+            notes += (f"{result.iterations:,} iterations in {result.elapsed:.1f} s in all",)
             result = dataclasses.replace(result, notes=notes)
     notice = _placeholder_notice(spec, position=state.to_dict())
     if as_json:
@@ -897,6 +917,37 @@ def suggest(
         typer.echo(f"note: {spec.key} uses {notice}")
 
 
+def _check_runner_ups(engine_suggest, state, result, options: dict, stop, live: bool):
+    """`burano suggest`'s runner-up check after it settled: the SETTLE_VERIFY other candidates of the highest
+    value each searched on its own, as deep as the suggested move was, within SETTLE_SECONDS in all
+    (`engine.with_runner_ups_checked`)."""
+    from burano_ai.core.seeds import derive
+    from burano_ai.engine import CHECK_SEED_KEY, with_runner_ups_checked
+    from burano_ai.search import Limit
+
+    best = result.best
+    if best is None or len(result.candidates) < 2:
+        return result
+    checks = []
+    # By mean value, not rank: a starved move has few visits (the ranking lists it low) but a mean that
+    # already stands out among the moves left behind.
+    runners = sorted(result.candidates[1:], key=lambda c: (-c.value, -c.visits, c.action))[:SETTLE_VERIFY]
+    for k, runner in enumerate(runners):
+        if stop.is_set():
+            break
+        if live:
+            _console(stderr=True, highlight=False).print(f"checking {runner.move} on its own ...", style="dim",
+                                                         end="\r")
+        own = engine_suggest(state, **{**options, "on_report": None, "report_every": None, "stop": stop,
+                                        "limit": Limit(iterations=max(best.visits, 1),
+                                                       seconds=SETTLE_SECONDS / SETTLE_VERIFY),
+                                        "seed": derive(result.seed, CHECK_SEED_KEY, k),
+                                        "allow_moves": [runner.action], "avoid_moves": None})
+        checks.append(own)
+    params = options.get("params")
+    return with_runner_ups_checked(result, checks, params.final_selection if params is not None else "lcb")
+
+
 #: Seconds between updates of `burano suggest`'s live line (and its checks whether the answer settled).
 LIVE_EVERY = 0.25
 #: `burano suggest` without --time or --iterations searches until the best move is clear of every other
@@ -905,6 +956,12 @@ SETTLE_MIN_ITERATIONS = 10_000
 SETTLE_SECONDS = 10.0
 #: ... and the same clear best move at this many live reports in a row (a second of agreement).
 SETTLE_REPORTS = 4
+#: ... searched by this many independent trees (a thread each), which must all choose it: a tree that starved
+#: a move whose value shows only deeper is outvoted by one that did not (docs/benchmarks.md, "Settling").
+SETTLE_TREES = 2
+#: ... and then the runner-ups searched on their own as deep as the best move was
+#: (`engine.with_runner_ups_checked`): a move starved beside the best one shows its real value only so.
+SETTLE_VERIFY = 2
 
 
 def _cli_moves(moves: Optional[list[str]], option: str) -> Optional[list[str]]:

@@ -20,6 +20,7 @@ Every bad input raises a `ValueError` subclass from `burano_ai.core.errors` that
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from typing import Any, Callable
@@ -32,7 +33,7 @@ from burano_ai.search.limits import DEFAULT_SUGGEST_ITERATIONS, Limit
 from burano_ai.search.params import Params
 from burano_ai.core.game import GameFactory
 from burano_ai.search.parallel import canonical_root, default_threads, run_search
-from burano_ai.search.result import Candidate, PlanStep, SearchResult, build_result
+from burano_ai.search.result import Candidate, PlanStep, SearchResult, build_result, rank_candidates
 from burano_ai.validate import check_playable
 
 #: Most worker processes `suggest` accepts.
@@ -116,7 +117,7 @@ def default_params(state: Any, game: str | None = None) -> Params:
 
 
 def _check_options(limit: Any, params: Any, seed: Any, workers: Any, threads: Any,
-                   progress: Any) -> tuple[Limit, Params | None]:
+                   progress: Any, trees: Any = 1) -> tuple[Limit, Params | None]:
     if limit is None:
         limit = Limit(iterations=DEFAULT_SUGGEST_ITERATIONS)
     if not isinstance(limit, Limit):
@@ -135,6 +136,11 @@ def _check_options(limit: Any, params: Any, seed: Any, workers: Any, threads: An
         if threads > 1 and workers > 1:
             raise OptionError(f"threads={threads} shares one tree and workers={workers} runs separate trees: "
                               "choose one of them")
+    if isinstance(trees, bool) or not isinstance(trees, int) or not 1 <= trees <= MAX_WORKERS:
+        raise OptionError(f"trees must be a whole number from 1 to {MAX_WORKERS}, not {trees!r}")
+    if trees > 1 and (workers > 1 or (threads or 1) > 1):
+        raise OptionError(f"trees={trees} runs independent trees on a thread each: not with threads={threads} "
+                          f"or workers={workers}")
     if progress is not None and not callable(progress):
         raise OptionError(f"progress must be callable(done, total), not {progress!r}")
     return limit, params
@@ -210,7 +216,7 @@ def suggest(position: Any, seat: int | str | None = None, limit: Limit | None = 
             game_factory: GameFactory | None = None, view: int | str | None = None,
             threads: int | None = None, on_report: Callable[[SearchResult], None] | None = None,
             report_every: float | None = None, stop: Any = None, allow_moves: Any = None,
-            avoid_moves: Any = None, game: str | None = None) -> SearchResult:
+            avoid_moves: Any = None, game: str | None = None, trees: int = 1) -> SearchResult:
     """Search the position for the seat to move and return the suggested move with its statistics.
 
     Args:
@@ -241,6 +247,10 @@ def suggest(position: Any, seat: int | str | None = None, limit: Limit | None = 
         allow_moves / avoid_moves: move texts (as `state.action_to_string` writes them) or action ids:
             the root moves the search may choose (only these / all but these).
         game: the game of a position text or dict (`load_position`); default: its `format` tag's.
+        trees: independent trees searched in this process, a thread each, with the seeds of root-parallel
+            workers (`search.parallel`); they stream reports and stop as one search. When they choose
+            different moves the result says so (`SearchResult.tree_moves`) and reports those moves tied.
+            Not with `threads` or `workers` above 1.
 
     A search with `on_report`, `stop` or both is the same search as without them: with one thread the
     same seed and iteration budget give the same final result. Worker processes take neither.
@@ -250,12 +260,12 @@ def suggest(position: Any, seat: int | str | None = None, limit: Limit | None = 
     Raises:
         PositionError: malformed position, game over, a chance event pending, or no legal move.
         OptionError: unknown seat, a seat that is not to move, a view of another seat, a bad limit,
-            params, seed, worker or thread count, threads and workers both above 1, a bad `on_report`,
-            `report_every` or `stop`, streaming with workers, a move in `allow_moves` / `avoid_moves`
+            params, seed, worker, thread or tree count, two of threads, workers and trees above 1,
+            a bad `on_report`, `report_every` or `stop`, streaming with workers, a move in `allow_moves` / `avoid_moves`
             that is not legal, or no move left by them.
     """
     start = time.perf_counter()
-    limit, params = _check_options(limit, params, seed, workers, threads, progress)
+    limit, params = _check_options(limit, params, seed, workers, threads, progress, trees)
     report_every = _check_streaming(on_report, report_every, stop, workers)
     state, view_seat = load_position(position, game_factory, game)
     if params is None:
@@ -298,16 +308,17 @@ def suggest(position: Any, seat: int | str | None = None, limit: Limit | None = 
     # the same position); anything else is reduced to the seat's view first.
     root = state if view_seat == seat else canonical_root(state, seat, game_factory)
     if threads is None:
-        threads = default_threads(root, params, workers)
+        threads = 1 if trees > 1 else default_threads(root, params, workers)
     def on_summary(partial: dict) -> None:
         on_report(build_result(partial, seat, seed, workers, time.perf_counter() - start,
                                root.action_to_string, tuple(partial["notes"]), threads=partial["threads"],
                                selection=params.final_selection, partial=True,
-                               chance_kind_name=root.chance_kind_name))
+                               chance_kind_name=root.chance_kind_name, trees=trees))
     summary = run_search(root, seat, limit, params, seed=seed, workers=workers, progress=progress,
                          game_factory=game_factory, threads=threads,
                          root_actions=None if allowed is None else tuple(allowed), stop=stop,
-                         on_summary=None if on_report is None else on_summary, report_every=report_every)
+                         on_summary=None if on_report is None else on_summary, report_every=report_every,
+                         trees=trees)
     elapsed = time.perf_counter() - start
     if summary["iterations"] < 1:   # run_search runs at least one; an answer without search is a bug
         raise RuntimeError("the search ran no iteration")
@@ -324,4 +335,44 @@ def suggest(position: Any, seat: int | str | None = None, limit: Limit | None = 
         notes.append(params.result_note)
     return build_result(summary, seat, seed, workers, elapsed, root.action_to_string, tuple(notes),
                         threads=summary["threads"], selection=params.final_selection, stopped=stopped,
-                        chance_kind_name=root.chance_kind_name)
+                        chance_kind_name=root.chance_kind_name, trees=trees)
+
+
+def with_runner_ups_checked(result: SearchResult, checks: list[SearchResult], selection: str = "lcb") -> SearchResult:
+    """`result` with runner-ups replaced by their own searches (`checks`: each a `suggest` restricted to one
+    runner-up by `allow_moves`), the candidates ranked again, a note per check.
+
+    Why: a tree starves a move whose value shows only deeper. Its mean stays low because it got few visits,
+    while the move the tree locked onto got the depth that shows its value (issue 33: on the README's
+    example both roofs reach a 0.58 value when searched deeply, and the one left behind shows 0.39-0.41).
+    Searched on its own for as many iterations as the suggested move had, a runner-up is compared at a
+    like depth, so the suggestion and its ties (`SearchResult.tied`) are honest about it.
+    """
+    best = result.best
+    checked: dict[int, Candidate] = {}
+    notes = list(result.notes)
+    iterations = result.iterations
+    elapsed = result.elapsed
+    for own in checks:
+        mine = own.best
+        if mine is None or best is None:
+            continue
+        before = next((c for c in result.candidates if c.action == mine.action), None)
+        checked[mine.action] = mine
+        iterations += own.iterations
+        elapsed += own.elapsed
+        was = "" if before is None else f" (it had {before.value:.3f} from {before.visits:,} visits beside {best.move}, "\
+                                          f"{best.value:.3f})"
+        notes.append(f"checked {mine.move} on its own: {mine.visits:,} iterations, value {mine.value:.3f}{was}")
+    if not checked:
+        return result
+    candidates = rank_candidates([checked.get(c.action, c) for c in result.candidates], selection)
+    first = candidates[0]
+    return dataclasses.replace(result, action=first.action, move=first.move, candidates=tuple(candidates),
+                               pv=first.plan, iterations=iterations, elapsed=elapsed,
+                               iterations_per_second=iterations / elapsed if elapsed > 0 else 0.0,
+                               notes=tuple(notes))
+
+
+#: The key that derives the seed of a runner-up's own search (`burano suggest`) from the suggestion's seed.
+CHECK_SEED_KEY = 0x76657269

@@ -314,7 +314,7 @@ def test_suggest_without_a_budget_searches_until_the_answer_settles():
     result = json.loads(out.stdout)
     notes = " ".join(result["notes"])
     assert result["iterations"] >= 10_000
-    assert ("settled after" in notes) != ("not settled within" in notes), notes
+    assert ("settled after" in notes) != ("not settled" in notes), notes
     if "settled after" in notes:
         assert not result["tied"]
     # an explicit budget is obeyed exactly, as before

@@ -12,6 +12,13 @@ per second on T free cores, but not bit-reproducible (which statistics an iterat
 the threads' timing). The Python tree runs one thread: asked for more, it runs one and says so in the
 summary's notes. Deterministic modes are one thread, or root-parallel workers.
 
+With ``trees = K > 1``, K independent trees run in this process, a thread each (the native tree releases the
+GIL while it iterates), with the seeds ``worker_seed(seed, k)`` and their share of the iteration budget:
+the root-parallel search of the workers below without processes, so it can stream reports and be stopped.
+The merged summary also says which move each tree would have chosen on its own (``tree_moves``): when
+they differ, no tree's answer is settled (`search.result`: the moves are reported tied). One tree that
+starved a move whose value shows only deeper cannot hide it when another tree found it (issue 33).
+
 With ``workers = W > 1``, W processes each run an independent search on that view with the seed
 ``worker_seed(seed, w)`` and their share of the iteration budget (`Limit.split`); the parent sums their
 root statistics and their plan trees edge by edge. Worker processes rebuild the root from the view JSON
@@ -50,6 +57,7 @@ from burano_ai.core.workers import follow_parent, workers_stop_on_signals
 from burano_ai.search.ismcts import Searcher, make_searcher, native_tree_blocker, worker_seed
 from burano_ai.search.limits import Limit
 from burano_ai.search.params import Params
+from burano_ai.search.result import summary_choice
 from burano_ai.search.tree import merge_plans
 
 GameFactory = Callable[[int], Any]
@@ -115,8 +123,9 @@ def auto_start_method() -> str:
     return "spawn"
 
 
-def merge_summaries(summaries: list[dict[str, Any]]) -> dict[str, Any]:
-    """Sum the summaries of independent searches (root statistics, plan trees, counts)."""
+def merge_summaries(summaries: list[dict[str, Any]], selection: str = "lcb") -> dict[str, Any]:
+    """Sum the summaries of independent searches (root statistics, plan trees, counts); ``tree_moves``
+    lists the move each search would have chosen on its own (`result.summary_choice` by `selection`)."""
     root_stats: dict[int, tuple[float, ...]] = {}
     for s in summaries:
         for action, values in s["root_stats"].items():
@@ -134,6 +143,7 @@ def merge_summaries(summaries: list[dict[str, Any]]) -> dict[str, Any]:
         "root_stats": root_stats,
         "seat_shares": seat_shares,
         "nodes": sum(s["nodes"] for s in summaries),
+        "tree_moves": [summary_choice(s, selection) for s in summaries],
     }
 
 
@@ -218,7 +228,7 @@ def run_search(root, seat: int, limit: Limit, params: Params, seed: int = 0, wor
                progress: Progress | None = None, game_factory: GameFactory | None = None,
                threads: int = 1, root_actions=None, stop: threading.Event | None = None,
                on_summary: Callable[[dict[str, Any]], None] | None = None,
-               report_every: float | None = None) -> dict[str, Any]:
+               report_every: float | None = None, trees: int = 1) -> dict[str, Any]:
     """Search from `root` (already canonical: see `canonical_root`) and return the merged summary.
 
     Every search (each worker's) runs at least one iteration, even when `limit.seconds` is spent first.
@@ -228,17 +238,21 @@ def run_search(root, seat: int, limit: Limit, params: Params, seed: int = 0, wor
     `root_actions` restricts the root moves (action ids; see `ismcts.Searcher`). `stop` (a
     `threading.Event`) ends the search within `STOP_CHECK_SECONDS` plus the iterations in flight;
     `on_summary(summary)` receives the summary so far every `report_every` seconds (see
-    `_run_at_least_once`). Worker processes (`workers` > 1) take neither: an OptionError.
+    `_run_at_least_once`). Worker processes (`workers` > 1) take neither: an OptionError. `trees` > 1 runs
+    that many independent trees in threads of this process (see the module docstring); it takes both.
 
     Raises:
         PositionError: `seat` is not to move at `root`, or has no legal move there.
         OptionError: `params.tree` is "native" and the native tree cannot run this search, or both
-            `threads` and `workers` are above 1.
+            `threads` and `workers` are above 1, or `trees` above 1 with either.
         RuntimeError: a worker failed (the message says how); the other workers are stopped.
     """
     if threads > 1 and workers > 1:
         raise OptionError(f"threads={threads} shares one tree and workers={workers} runs separate trees: "
                           "choose one of them")
+    if trees > 1 and (threads > 1 or workers > 1):
+        raise OptionError(f"trees={trees} runs independent trees on a thread each: not with threads={threads} "
+                          f"or workers={workers}")
     if workers > 1 and (stop is not None or on_summary is not None):
         raise OptionError(f"workers={workers}: searches in worker processes cannot be stopped early or report "
                           "while they run; use threads")
@@ -250,6 +264,9 @@ def run_search(root, seat: int, limit: Limit, params: Params, seed: int = 0, wor
         raise PositionError(f"seat {SEAT_LETTERS[seat]} is to move but has no legal move: "
                             "the position cannot arise in a game")
     deadline = None if limit.seconds is None else time.time() + limit.seconds
+    if trees > 1:
+        return _run_trees(root, seat, params, seed, trees, limit.split(trees), deadline, progress, root_actions,
+                          stop, on_summary, report_every)
     shares = limit.split(workers)
     if workers == 1:
         searcher = make_searcher(root, seat, params, worker_seed(seed, 0), root_actions=root_actions)
@@ -315,7 +332,65 @@ def run_search(root, seat: int, limit: Limit, params: Params, seed: int = 0, wor
     finally:
         _stop(procs, all_done=len(summaries) == len(active))
         results.close()
-    return {**merge_summaries([summaries[w] for w in sorted(summaries)]), "threads": 1, "notes": []}
+    merged = merge_summaries([summaries[w] for w in sorted(summaries)], params.final_selection)
+    return {**merged, "threads": 1, "notes": []}
+
+
+def _run_trees(root, seat: int, params: Params, seed: int, trees: int, shares: list, deadline: float | None,
+               progress: Progress | None, root_actions, stop: threading.Event | None,
+               on_summary: Callable[[dict[str, Any]], None] | None, report_every: float | None) -> dict[str, Any]:
+    """`trees` independent searches on threads of this process (`run_search`, trees > 1).
+
+    Each tree runs `_run_at_least_once` on its own thread with its own seed and share of the budget; the
+    calling thread watches `stop`, reports progress, and every `report_every` seconds hands `on_summary` the
+    merge of the trees' latest summaries (each taken by its tree between two chunks of its iterations).
+    With an iteration budget the result does not depend on the threads' timing: each tree is the same
+    search as on its own.
+    """
+    searchers = [make_searcher(root, seat, params, worker_seed(seed, k), root_actions=root_actions)
+                 for k in range(trees)]
+    latest: list[dict[str, Any] | None] = [None] * trees
+    failures: list[BaseException] = []
+    halt = threading.Event()        # the caller's stop, or a tree that failed
+
+    def work(k: int) -> None:
+        def keep(summary: dict[str, Any]) -> None:
+            latest[k] = summary
+        try:
+            _run_at_least_once(searchers[k], shares[k], deadline, None, 1, stop=halt,
+                               on_summary=None if on_summary is None else keep, report_every=report_every)
+        except BaseException as exc:        # re-raised in the calling thread
+            failures.append(exc)
+            halt.set()
+
+    runners = [threading.Thread(target=work, args=(k,), name=f"burano-tree-{k}", daemon=True)
+               for k in range(trees) if shares[k] is None or shares[k] > 0]
+    for t in runners:
+        t.start()
+    next_report = None if on_summary is None else time.time() + report_every
+    try:
+        while any(t.is_alive() for t in runners):
+            time.sleep(STOP_CHECK_SECONDS)
+            if stop is not None and stop.is_set():
+                halt.set()
+            if progress is not None:
+                progress(sum(s.iterations for s in searchers), None if shares[0] is None else sum(shares))
+            if next_report is not None and time.time() >= next_report:
+                ready = [s for s in latest if s is not None]
+                if ready and not halt.is_set():
+                    on_summary({**merge_summaries(ready, params.final_selection), "threads": 1, "notes": []})
+                next_report = time.time() + report_every
+    finally:       # normally every tree is done here; after an error in on_summary or progress they stop
+        halt.set()
+        for t in runners:
+            t.join()
+    if failures:
+        raise failures[0]
+    stopped = stop is not None and stop.is_set()
+    used = [s for s, share in zip(searchers, shares) if share is None or share > 0]
+    summaries = [s.summary(PARTIAL_PLAN_NODES) if stopped else s.summary() for s in used]
+    out = {**merge_summaries(summaries, params.final_selection), "threads": 1, "notes": []}
+    return {**out, "stopped": True} if stopped else out
 
 
 def _stop(procs: list, all_done: bool) -> None:

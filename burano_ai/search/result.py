@@ -140,6 +140,10 @@ class SearchResult:
         stopped: the search was stopped before its budget ran out (`engine.suggest(stop=...)`, Ctrl-C
             in `burano suggest`): the result is the best so far. Only then `to_dict` has "stopped": true.
         partial: a report while the search runs (`engine.suggest(on_report=...)`), not its final result.
+        trees: independent trees searched in this process, a thread each (`engine.suggest(trees=...)`).
+        tree_moves: when several trees searched (trees or workers), the move each would have chosen on its
+            own, in tree order. Moves that differ from the suggestion are reported tied with it (`tied`):
+            a tree can starve a move whose value shows only deeper, and another tree's choice says so.
     """
 
     seat: int
@@ -157,6 +161,8 @@ class SearchResult:
     threads: int = 1
     stopped: bool = False
     partial: bool = False
+    trees: int = 1
+    tree_moves: tuple[int, ...] = ()
 
     @property
     def seat_letter(self) -> str:
@@ -174,6 +180,8 @@ class SearchResult:
         """How the search ran, in words: "1 thread", "2 threads, one tree", "2 workers, a tree each"."""
         if self.workers > 1:
             return f"{self.workers} workers, a tree each"
+        if self.trees > 1:
+            return f"{self.trees} trees, a thread each"
         if self.threads > 1:
             return f"{self.threads} threads, one tree"
         return "1 thread"
@@ -191,12 +199,17 @@ class SearchResult:
     def tied(self) -> tuple[Candidate, ...]:
         """The candidates statistically tied for first (`tied_candidates`), the suggested move first; empty
         when the suggested move is settled."""
-        return tied_candidates(self.candidates)
+        return tied_candidates(self.candidates, self.tree_moves)
+
+    @property
+    def trees_disagree(self) -> bool:
+        """Several independent trees searched and not all of them chose the suggested move."""
+        return any(a != self.action for a in self.tree_moves)
 
     @property
     def tie_text(self) -> str:
         """One line for people: the tied moves named, or "" when the answer is settled."""
-        return tie_text(self.tied)
+        return tie_text(self.tied, self.trees_disagree)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
@@ -218,7 +231,12 @@ class SearchResult:
             "deterministic": self.deterministic,
             "tied": [c.move for c in self.tied],
             **({"stopped": True} if self.stopped else {}),
+            **({"trees": self.trees} if self.trees > 1 else {}),
+            **({"tree_moves": [self._move_text(a) for a in self.tree_moves]} if self.tree_moves else {}),
         }
+
+    def _move_text(self, action: int) -> str:
+        return next((c.move for c in self.candidates if c.action == action), str(action))
 
     def __str__(self) -> str:
         lines = [f"seat {self.seat_letter}: {self.move}   plan: {PLAN_ARROW.join(s.text() for s in self.pv)}",
@@ -240,26 +258,30 @@ def is_tied(best: Candidate, other: Candidate) -> bool:
     return gap <= TIE_MARGIN or gap <= TIE_Z * math.hypot(best.stderr, other.stderr)
 
 
-def tied_candidates(candidates: tuple[Candidate, ...] | list[Candidate]) -> tuple[Candidate, ...]:
+def tied_candidates(candidates: tuple[Candidate, ...] | list[Candidate],
+                    tree_moves: tuple[int, ...] | list[int] = ()) -> tuple[Candidate, ...]:
     """The ranked `candidates` (the suggested move first) that are statistically tied with the first,
     the first included; empty when no other candidate is. Only candidates with at least LCB_MIN_SHARE of
-    the top visits count (see TIE_Z)."""
+    the top visits count (see TIE_Z); a move that one of several independent trees chose (`tree_moves`)
+    is tied whatever its statistics: the trees disagree, so no answer is settled."""
     if len(candidates) < 2:
         return ()
     best = candidates[0]
     floor = LCB_MIN_SHARE * max(c.visits for c in candidates)
-    tied = [c for c in candidates[1:] if c.visits >= floor and is_tied(best, c)]
+    chosen = set(tree_moves)
+    tied = [c for c in candidates[1:] if c.action in chosen or (c.visits >= floor and is_tied(best, c))]
     return (best, *tied) if tied else ()
 
 
-def tie_text(tied: tuple[Candidate, ...]) -> str:
+def tie_text(tied: tuple[Candidate, ...], trees_disagree: bool = False) -> str:
     """`tied: build orange@e1, build orange@i7 (statistically tied: ...)`, or "" for no tie."""
     if not tied:
         return ""
     named = ", ".join(c.move for c in tied[:TIE_NAMED])
     more = f" and {len(tied) - TIE_NAMED} more" if len(tied) > TIE_NAMED else ""
+    why = "; the independent trees chose different moves" if trees_disagree else ""
     return (f"tied: {named}{more} (statistically tied: values within {TIE_MARGIN:g} or {TIE_Z:g} standard "
-            f"errors; as good as each other as far as the search can tell)")
+            f"errors{why}; as good as each other as far as the search can tell)")
 
 
 def rank_candidates(candidates: list[Candidate], selection: str = "lcb") -> list[Candidate]:
@@ -312,10 +334,23 @@ def candidate_plan(plan: PlanTree, action: int, seat: int, action_to_string: Cal
                  for a, v, k in principal_variation({action: plan[action]}, seat))
 
 
+def summary_choice(summary: dict[str, Any], selection: str = "lcb") -> int:
+    """The move one search's summary would suggest on its own (`rank_candidates` by `selection`), or -1."""
+    candidates = []
+    for action, (visits, value, *_rest) in summary["plan"].items():
+        if visits == 0:
+            continue
+        _share, _vp, _margin, *squares = summary["root_stats"].get(action, (0.0, 0.0, 0.0))
+        candidates.append(Candidate(action=action, move="", visits=visits, value=value / visits, win_prob=0.0,
+                                    expected_vp=0.0, expected_margin=0.0,
+                                    lcb=lower_bound(value, squares[0] if squares else None, visits)))
+    return rank_candidates(candidates, selection)[0].action if candidates else -1
+
+
 def build_result(summary: dict[str, Any], seat: int, seed: int, workers: int, elapsed: float,
                  action_to_string: Callable[[int], str], notes: tuple[str, ...] = (),
                  threads: int = 1, selection: str = "lcb", stopped: bool = False,
-                 partial: bool = False, *, chance_kind_name: Callable[[int], str]) -> SearchResult:
+                 partial: bool = False, *, chance_kind_name: Callable[[int], str], trees: int = 1) -> SearchResult:
     """Turn a (merged) search summary into a SearchResult (`selection`: see `rank_candidates`;
     `action_to_string` and `chance_kind_name` are the root State's, which name its moves and chance kinds)."""
     plan: PlanTree = summary["plan"]
@@ -341,4 +376,5 @@ def build_result(summary: dict[str, Any], seat: int, seed: int, workers: int, el
                         candidates=tuple(candidates), pv=best.plan if best else (), iterations=iterations,
                         elapsed=elapsed, iterations_per_second=iterations / elapsed if elapsed > 0 else 0.0,
                         seed=seed, workers=workers, nodes=summary.get("nodes", 0), notes=tuple(notes),
-                        threads=threads, stopped=stopped, partial=partial)
+                        threads=threads, stopped=stopped, partial=partial, trees=trees,
+                        tree_moves=tuple(summary.get("tree_moves", ())))
