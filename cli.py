@@ -24,6 +24,7 @@ quietly with 141 (128 + SIGPIPE).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import errno
 import functools
@@ -932,18 +933,25 @@ def _check_runner_ups(engine_suggest, state, result, options: dict, stop, live: 
     # By mean value, not rank: a starved move has few visits (the ranking lists it low) but a mean that
     # already stands out among the moves left behind.
     runners = sorted(result.candidates[1:], key=lambda c: (-c.value, -c.visits, c.action))[:SETTLE_VERIFY]
-    for k, runner in enumerate(runners):
-        if stop.is_set():
-            break
+    with contextlib.ExitStack() as stack:
+        view = None
         if live:
-            _console(stderr=True, highlight=False).print(f"checking {runner.move} on its own ...", style="dim",
-                                                         end="\r")
-        own = engine_suggest(state, **{**options, "on_report": None, "report_every": None, "stop": stop,
-                                        "limit": Limit(iterations=max(best.visits, 1),
-                                                       seconds=SETTLE_SECONDS / SETTLE_VERIFY),
-                                        "seed": derive(result.seed, CHECK_SEED_KEY, k),
-                                        "allow_moves": [runner.action], "avoid_moves": None})
-        checks.append(own)
+            from rich.live import Live
+            from rich.text import Text
+            view = stack.enter_context(Live(Text(""), console=_console(stderr=True, highlight=False),
+                                            transient=True, auto_refresh=False))
+        for k, runner in enumerate(runners):
+            if stop.is_set():
+                break
+            if view is not None:
+                view.update(Text(f"checking {runner.move} on its own ({k + 1} of {len(runners)})  "
+                                 f"(Ctrl-C: stop and show it)", style="dim"), refresh=True)
+            own = engine_suggest(state, **{**options, "on_report": None, "report_every": None, "stop": stop,
+                                            "limit": Limit(iterations=max(best.visits, 1),
+                                                           seconds=SETTLE_SECONDS / SETTLE_VERIFY),
+                                            "seed": derive(result.seed, CHECK_SEED_KEY, k),
+                                            "allow_moves": [runner.action], "avoid_moves": None})
+            checks.append(own)
     params = options.get("params")
     return with_runner_ups_checked(result, checks, params.final_selection if params is not None else "lcb")
 
