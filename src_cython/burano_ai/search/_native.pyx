@@ -414,7 +414,7 @@ cdef enum:
 ctypedef struct NetC:
     int num_layers
     int sizes[NET_MAX_LAYERS + 1]                # sizes[0] inputs, sizes[i + 1] units of layer i
-    float* weights[NET_MAX_LAYERS]               # layer i: sizes[i + 1] rows of sizes[i] (row-major)
+    float* weights[NET_MAX_LAYERS]               # layer i: sizes[i] columns of sizes[i + 1] (weights[i][c * rows + r])
     float* biases[NET_MAX_LAYERS]
     double score_scale
 
@@ -466,7 +466,7 @@ cdef class NetEval:
             for r in range(rows):
                 row = w[r]
                 for c in range(cols):
-                    self.c.weights[i][r * cols + c] = <float>row[c]
+                    self.c.weights[i][c * rows + r] = <float>row[c]      # column-major: see net_forward
                 self.c.biases[i][r] = <float>b[r]
         self.num_inputs = self.c.sizes[0]
         self.num_outputs = self.c.sizes[len(layers)]
@@ -524,12 +524,18 @@ def time_leaf_evaluations(NetEval net, NativeState state, int seat, long count):
 cdef void net_forward(const NetC* net, const float* inp, float* out, float* scratch) noexcept nogil:
     """`out` = the net's outputs for `inp`; `scratch` holds 2 * NET_MAX_WIDTH floats (`inp` is not changed).
 
-    The hidden layers write the two halves of `scratch` in turn; the last layer writes `out`."""
+    The hidden layers write the two halves of `scratch` in turn; the last layer writes `out`. A layer adds
+    its inputs' columns one by one into all of its units at once (the weights are stored column-major):
+    the loop over units has no dependence between iterations, so the compiler vectorises it, and an input
+    of 0 (most of an encoder's one-hot slots) is skipped. Each unit still sums its inputs in column order,
+    so the outputs are those of the row-by-row dot products, bit for bit (adding 0 × w changes nothing).
+    """
     cdef int i, r, c, rows, cols
     cdef const float* src = inp
     cdef float* dst
     cdef const float* w
-    cdef float acc
+    cdef const float* bias
+    cdef float x
     for i in range(net.num_layers):
         rows = net.sizes[i + 1]
         cols = net.sizes[i]
@@ -537,14 +543,20 @@ cdef void net_forward(const NetC* net, const float* inp, float* out, float* scra
             dst = out
         else:
             dst = scratch + (i % 2) * NET_MAX_WIDTH
+        bias = net.biases[i]
         for r in range(rows):
-            w = net.weights[i] + r * cols
-            acc = net.biases[i][r]
-            for c in range(cols):
-                acc = acc + w[c] * src[c]
-            if i < net.num_layers - 1 and acc < 0.0:
-                acc = 0.0
-            dst[r] = acc
+            dst[r] = bias[r]
+        for c in range(cols):
+            x = src[c]
+            if x == 0.0:
+                continue
+            w = net.weights[i] + c * rows
+            for r in range(rows):
+                dst[r] = dst[r] + w[r] * x
+        if i < net.num_layers - 1:
+            for r in range(rows):
+                if dst[r] < 0.0:
+                    dst[r] = 0.0
         src = dst
 
 
