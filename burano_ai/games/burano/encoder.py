@@ -13,8 +13,8 @@ from typing import Any, Mapping
 
 ENCODER_VERSION = 1
 MAX_PLAYERS = 4
-GLOBAL_FEATURES = 72
-SEAT_FEATURES = 73
+GLOBAL_FEATURES = 70
+SEAT_FEATURES = 53
 NUM_FEATURES = GLOBAL_FEATURES + MAX_PLAYERS * SEAT_FEATURES
 SPECIES_A = 4          # species 0..3 are group A, 4..7 group B [RD-10]
 
@@ -75,6 +75,28 @@ def lace_vp(state, p: int) -> int:
                                              for size in topology.union_sizes(state.layout, squares))
 
 
+def hand_shape(pl) -> tuple[int, int, int, int, int]:
+    """A hand as the ships read it (§6.2): cards, species held, the most of one species, species held twice
+    or more, three times or more."""
+    counts = [known + blind for known, blind in zip(pl.hand_known, pl.hand_blind)]
+    return (sum(counts), sum(1 for c in counts if c >= 1), max(counts), sum(1 for c in counts if c >= 2),
+            sum(1 for c in counts if c >= 3))
+
+
+def sailing(state, p: int) -> tuple[int, int, int]:
+    """Seat `p`'s fishing prospects: the best matches on an island one sail away, whether a port one sail away
+    holds a ship, the best matches on any island."""
+    from burano_ai.games.burano import topology
+    near = port = 0
+    for node in state.sail_destinations(p):
+        island = topology.NODE_ISLAND[node]
+        if island >= 0:
+            near = max(near, state.matches(p, island))
+        elif state.ports[topology.NODE_PORT[node]]:
+            port = 1
+    return near, port, max(state.matches(p, island) for island in range(len(state.docks)))
+
+
 def encode(position: Mapping[str, Any], seat: int) -> list[float]:
     """The features of the full position `position` (a `to_dict()` without a seat) from `seat`'s side."""
     from burano_ai.games.burano.data import buildings
@@ -99,9 +121,8 @@ def encode(position: Mapping[str, Any], seat: int) -> list[float]:
     out[18 + (state.first_player - seat) % n] = 1.0
     for c, left in enumerate(state.supply()):
         out[22 + c] = left / 20.0
-        action = state.markers[c]
-        out[28 + c] = 1.0 if action == FISHING else 0.0
-        out[34 + c] = 1.0 if action == LACE else 0.0
+        out[28 + c] = 1.0 if state.markers[c] == FISHING else 0.0
+        out[34 + c] = 1.0 if state.markers[c] == LACE else 0.0
     for sp, cards in enumerate(state.fish_display):
         out[40 + sp] = cards / 3.0
     out[48] = sum(state.fish_deck()) / 48.0
@@ -112,9 +133,8 @@ def encode(position: Mapping[str, Any], seat: int) -> list[float]:
         out[60 + kind] = sum(state.roof_stack(kind)) / 12.0
     for ship in state.ports[0]:
         out[64 + ship] = 1.0
-    for level, cubes in enumerate(state.cubes):
-        out[68 + level] = sum(1 for c in cubes if c != EMPTY) / 40.0
-    out[71] = len(state.roofs) / 20.0
+    out[68] = sum(1 for level in state.cubes for c in level if c != EMPTY) / 40.0
+    out[69] = len(state.roofs) / 20.0
 
     islands = island_vp(state)
     for k in range(n):
@@ -127,36 +147,38 @@ def encode(position: Mapping[str, Any], seat: int) -> list[float]:
         out[base + 2] = pl.privilege / 10.0
         out[base + 3] = bonus / 30.0
         out[base + 4] = (pl.vp + bonus) / 100.0
-        for sp in range(8):
-            out[base + 5 + sp] = (pl.hand_known[sp] + pl.hand_blind[sp]) / 6.0
-        out[base + 13] = sum(pl.sold[:SPECIES_A]) / 8.0
-        out[base + 14] = sum(pl.sold[SPECIES_A:]) / 8.0
-        for c in pl.pyramid:
-            if c != EMPTY:
-                out[base + 15 + c] += 1.0 / 5.0
-        out[base + 21] = state.pyramid_count(p) / 14.0
-        out[base + 22] = sum(1 for pos in range(len(pl.pyramid)) if state.is_free(p, pos)) / 9.0
+        for i, (v, scale) in enumerate(zip(hand_shape(pl), (10, 4, 4, 3, 2))):
+            out[base + 5 + i] = v / scale
+        out[base + 10] = sum(pl.sold[:SPECIES_A]) / 8.0
+        out[base + 11] = sum(pl.sold[SPECIES_A:]) / 8.0
         for c in range(6):
-            out[base + 23 + c] = pl.prep[c] / 3.0
-        out[base + 29] = sum(pl.reserve) / 20.0
+            out[base + 12 + c] = pl.pyramid.count(c) / 5.0
+            out[base + 19 + c] = pl.prep[c] / 3.0
+        out[base + 18] = sum(1 for pos in range(len(pl.pyramid)) if state.is_free(p, pos)) / 9.0
+        out[base + 25] = sum(pl.reserve) / 20.0
         for tile in pl.roof_slots:
             if tile is not None:
-                out[base + 30 + tile[0]] += 1.0 / 3.0
-        for card in pl.buildings:
-            out[base + 34 + families[card]] += 1.0 / copies[families[card]]
+                out[base + 26 + tile[0]] += 1.0 / 3.0
+        owned = [families[card] for card in pl.buildings]
+        out[base + 30] = owned.count(buildings.ROOF_BONUS) / 3.0
+        out[base + 31] = owned.count(buildings.ROOF_WILDCARD) / 3.0
+        out[base + 32] = 1.0 if buildings.LONG_VOYAGE in owned else 0.0
+        out[base + 33] = 1.0 if buildings.LACE_BUMPING in owned else 0.0
+        out[base + 34] = 1.0 if buildings.ISLAND_TIES in owned else 0.0
         workers = len(state.workshop_workers(p))
-        out[base + 44] = pl.ring_workers / 13.0
-        out[base + 45] = sum(state.island_workers[i][p] for i in range(len(state.island_workers))) / 6.0
-        out[base + 46] = workers / 6.0
-        out[base + 47] = state.island_majorities(p) / 6.0
-        out[base + 48] = state.workshop_majorities(p) / 6.0
-        out[base + 49] = state.visible_symbols(p, FOUNTAIN) / 6.0
-        out[base + 50] = state.visible_symbols(p, COIN) / 6.0
-        for c, covered in enumerate(state.covered_colours(p)):
-            out[base + 51 + c] = covered / 4.0
+        out[base + 35] = pl.ring_workers / 13.0
+        out[base + 36] = sum(state.island_workers[i][p] for i in range(len(state.island_workers))) / 6.0
+        out[base + 37] = workers / 6.0
+        out[base + 38] = state.island_majorities(p) / 6.0
+        out[base + 39] = state.workshop_majorities(p) / 6.0
+        out[base + 40] = state.visible_symbols(p, FOUNTAIN) / 6.0
+        out[base + 41] = state.visible_symbols(p, COIN) / 6.0
         for c in state.arrows(p):
-            out[base + 57 + c] += 1.0 / 3.0
-        out[base + 63] = islands[p] / 12.0
-        out[base + 64] = lace_vp(state, p) / 30.0
-        out[base + 65 + pl.boat] = 1.0
+            out[base + 42 + c] += 1.0 / 3.0
+        near, port, best = sailing(state, p)
+        out[base + 48] = near / 3.0
+        out[base + 49] = float(port)
+        out[base + 50] = best / 3.0
+        out[base + 51] = islands[p] / 12.0
+        out[base + 52] = lace_vp(state, p) / 30.0
     return out

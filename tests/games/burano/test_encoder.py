@@ -41,8 +41,10 @@ def test_the_slots_hold_the_documented_numbers_from_every_seat(position):
         assert block[2] == pytest.approx(3 / 10)         # privilege / 10
         assert block[3] == pytest.approx(14 / 30)        # the end bonus as it stands / 30
         assert block[4] == pytest.approx(51 / 100)       # VP + that bonus
-        assert block[5 + 1] == pytest.approx(2 / 6)      # tuna (species 1) in hand / 6
-        assert block[34 + 9] == 1.0                      # the Monument family (its one copy)
+        assert block[5] == pytest.approx(2 / 10)         # fish cards in hand / 10
+        assert block[6] == pytest.approx(1 / 4)          # one species held
+        assert block[7] == pytest.approx(2 / 4)          # two of it
+        assert block[8] == pytest.approx(1 / 3) and block[9] == 0.0   # held twice, not three times
         assert out[0] == 1.0 and out[5 + 2] == 1.0       # spring; the stage of the rounds
         assert out[14 + (0 - seat) % 3] == 1.0           # A is to move, relative to `seat`
         assert not out[G + 3 * S:].any()                 # no fourth seat at 3 players

@@ -3,7 +3,7 @@
 # _core.pyx, after the rules functions (it reads the derived fields and the small derived quantities).
 # It reads the world it is given (the search's sampled world, as the playout does), not one seat's view.
 #
-# Layout (ENCODER_VERSION 1, 72 + 4 * 73 = 364 floats), seats relative to `seat` (k = 0 is `seat`):
+# Layout (ENCODER_VERSION 1, 70 + 4 * 53 = 282 floats), seats relative to `seat` (k = 0 is `seat`):
 #   [0..3]   season (spring, summer, autumn, winter), one-hot
 #   [4]      rounds played: (rounds of the seasons before + round - 1) / 14
 #   [5..11]  stage (setup, pyramid, rounds, lace scoring, replenish, roof refill, end), one-hot
@@ -16,30 +16,32 @@
 #   [50..59] building display cards per family (data.buildings order) / the family's copies
 #   [60..63] roof tiles left per kind (island, workshop, fountains, flat) / 12
 #   [64..67] ship (different, identical, pairs, triples) is in the left port (else the right)
-#   [68..70] cubes on the island per level / 40; [71] roofs laid / 20
-#   then per relative seat k < 4 (zeros past the player count), 73 floats:
+#   [68]     cubes on the island / 40; [69] roofs laid / 20
+#   then per relative seat k < 4 (zeros past the player count), 53 floats:
 #     +0 VP / 100, +1 coins / 20, +2 privilege / 10,
 #     +3 the §10 end bonus as it would stand now ((coins + privilege) // 5, fish cards in hand, building
 #        cards' end VP; 0 once the game is over, when it is in the VP) / 30, +4 (VP + that bonus) / 100
-#     +5..12 fish cards in hand (face up and blind) per species / 6
-#     +13 sold fish of group A / 8, +14 of group B / 8 [RD-10]
-#     +15..20 pyramid cubes per colour / 5, +21 pyramid cubes / 14, +22 free pyramid cubes / 9
-#     +23..28 preparation-area cubes per colour / 3, +29 reserve cubes / 20
-#     +30..33 roof tiles in slots per kind / 3
-#     +34..43 building cards owned per family / the family's copies
-#     +44 ring workers / 13, +45 workers on islands / 6, +46 workers in the workshop area / 6
-#     +47 islands it has the majority on (a roof's island score) / 6, +48 workshop tiles likewise / 6
-#     +49 visible fountains / 6, +50 visible coin symbols / 6
-#     +51..56 covered houses per colour (the next replenishment) / 4
-#     +57..62 arrows per colour (fishing matches, lace colours) / 3
-#     +63 the clean-up island-majority VP as the islands stand now / 12
-#     +64 the lace-scoring VP if every workshop worker were paid (2 each and the union bonus) / 30
-#     +65..72 the boat's route node, one-hot
+#     the hand as the ships read it (§6.2): +5 fish cards / 10, +6 species held / 4,
+#        +7 the most cards of one species / 4, +8 species held twice or more / 3, +9 three times or more / 2
+#     +10 sold fish of group A / 8, +11 of group B / 8 [RD-10]
+#     +12..17 pyramid cubes per colour / 5, +18 free pyramid cubes (takeable) / 9
+#     +19..24 preparation-area cubes per colour / 3, +25 reserve cubes / 20
+#     +26..29 roof tiles in slots per kind / 3
+#     +30 roof colour bonus cards / 3, +31 roof wildcards / 3, +32 Long voyage, +33 Lace bumping,
+#        +34 Island ties (the other cards only score at the end: in +3)
+#     +35 ring workers / 13, +36 workers on islands / 6, +37 workers in the workshop area / 6
+#     +38 islands it has the majority on (a roof's island score) / 6, +39 workshop tiles likewise / 6
+#     +40 visible fountains / 6, +41 visible coin symbols / 6
+#     +42..47 arrows per colour (fishing matches, lace colours) / 3
+#     +48 the best matches on an island one sail away / 3, +49 a port one sail away holds a ship,
+#        +50 the best matches on any island / 3
+#     +51 the clean-up island-majority VP as the islands stand now / 12
+#     +52 the lace-scoring VP if every workshop worker were paid (2 each and the union bonus) / 30
 
 cdef enum:
     BU_ENCODER_VERSION = 1
-    BU_GLOBAL_FEATURES = 72
-    BU_SEAT_FEATURES = 73
+    BU_GLOBAL_FEATURES = 70
+    BU_SEAT_FEATURES = 53
     BU_NUM_FEATURES = BU_GLOBAL_FEATURES + MAX_PLAYERS * BU_SEAT_FEATURES
     BU_SPECIES_A = 4                  # species 0..3 are group A, 4..7 group B [RD-10]
 
@@ -123,8 +125,10 @@ cdef void bu_encode(const void* game, const void* state, int seat, float* out) n
     cdef const StateC* s = <const StateC*>state
     cdef const PlayerC* pl
     cdef int island_vp[MAX_PLAYERS]
+    cdef int colours[NUM_COLOURS]
     cdef int arr[3]
-    cdef int n = s.num_players, k, p, c, j, l, h, base, cnt, bonus, workers, mover
+    cdef int n = s.num_players, k, p, c, j, h, d, node, base, cnt, bonus, workers, mover, longv
+    cdef int held, most, twice, thrice, near, port, best
     for k in range(BU_NUM_FEATURES):
         out[k] = 0.0
     if 0 <= s.season < 4:
@@ -159,13 +163,11 @@ cdef void bu_encode(const void* game, const void* state, int seat, float* out) n
         out[60 + j] = BURANO_POPCOUNT(s.roof_stack[j]) / 12.0
     for j in range(NUM_SHIPS):
         out[64 + j] = 1.0 if (s.ports[0] >> j) & 1 else 0.0
-    for l in range(NUM_LEVELS):
-        cnt = 0
-        for h in range(NUM_HOLES):
-            if s.cubes[l][h] >= 0:
-                cnt += 1
-        out[68 + l] = cnt / 40.0
-    out[71] = s.num_roofs / 20.0
+    cnt = 0
+    for h in range(NUM_HOLES):
+        cnt += s.height[h]
+    out[68] = cnt / 40.0
+    out[69] = s.num_roofs / 20.0
     bu_island_vp(s, island_vp)
     for k in range(n):
         p = (seat + k) % n
@@ -177,44 +179,81 @@ cdef void bu_encode(const void* game, const void* state, int seat, float* out) n
         out[base + 2] = pl.privilege / 10.0
         out[base + 3] = bonus / 30.0
         out[base + 4] = (pl.vp + bonus) / 100.0
+        cnt = held = most = twice = thrice = 0
         for j in range(NUM_SPECIES):
-            cnt = pl.hand_known[j] + pl.hand_blind[j]
-            out[base + 5 + j] = cnt / 6.0
-            out[base + (13 if j < BU_SPECIES_A else 14)] += pl.sold[j] / 8.0
+            c = pl.hand_known[j] + pl.hand_blind[j]
+            cnt += c
+            held += c >= 1
+            twice += c >= 2
+            thrice += c >= 3
+            if c > most:
+                most = c
+        out[base + 5] = cnt / 10.0
+        out[base + 6] = held / 4.0
+        out[base + 7] = most / 4.0
+        out[base + 8] = twice / 3.0
+        out[base + 9] = thrice / 2.0
         cnt = 0
+        for j in range(NUM_SPECIES):
+            if j < BU_SPECIES_A:
+                cnt += pl.sold[j]
+        out[base + 10] = cnt / 8.0
+        cnt = 0
+        for j in range(BU_SPECIES_A, NUM_SPECIES):
+            cnt += pl.sold[j]
+        out[base + 11] = cnt / 8.0
+        cnt = 0
+        for c in range(NUM_COLOURS):
+            colours[c] = 0
         for j in range(PYRAMID_SIZE):
             c = pl.pyramid[j]
             if c >= 0:
-                out[base + 15 + c] += 1.0 / 5.0
+                colours[c] += 1
                 if is_free(pl, j):
                     cnt += 1
-        out[base + 21] = pl.pyramid_count / 14.0
-        out[base + 22] = cnt / 9.0
+        out[base + 18] = cnt / 9.0
         cnt = 0
         for c in range(NUM_COLOURS):
-            out[base + 23 + c] = pl.prep[c] / 3.0
+            out[base + 12 + c] = colours[c] / 5.0
+            out[base + 19 + c] = pl.prep[c] / 3.0
             cnt += pl.reserve[c]
-        out[base + 29] = cnt / 20.0
+        out[base + 25] = cnt / 20.0
         for j in range(NUM_ROOF_SLOTS):
             if pl.roof_slots[j] >= 0:
-                out[base + 30 + pl.roof_slots[j] // NUM_ROOF_PAIRS] += 1.0 / 3.0
-        for j in range(NUM_CARD_FAMILIES):
-            out[base + 34 + j] = (<double>BURANO_POPCOUNT(pl.buildings & T.family_cards[j])
-                                  / BURANO_POPCOUNT(T.family_cards[j]))
+                out[base + 26 + pl.roof_slots[j] // NUM_ROOF_PAIRS] += 1.0 / 3.0
+        out[base + 30] = BURANO_POPCOUNT(pl.buildings & T.family_cards[BF_ROOF_BONUS]) / 3.0
+        out[base + 31] = BURANO_POPCOUNT(pl.buildings & T.family_cards[BF_ROOF_WILDCARD]) / 3.0
+        out[base + 32] = 1.0 if has_family(s, p, BF_LONG_VOYAGE) else 0.0
+        out[base + 33] = 1.0 if has_family(s, p, BF_LACE_BUMPING) else 0.0
+        out[base + 34] = 1.0 if has_family(s, p, BF_ISLAND_TIES) else 0.0
         workers = BURANO_POPCOUNT(pl.workshop_mask)
-        out[base + 44] = pl.ring_workers / 13.0
-        out[base + 45] = pl.island_total / 6.0
-        out[base + 46] = workers / 6.0
-        out[base + 47] = island_majorities(s, p) / 6.0
-        out[base + 48] = workshop_majorities(g, s, p) / 6.0
-        out[base + 49] = visible_symbols(pl, SYM_FOUNTAIN) / 6.0
-        out[base + 50] = visible_symbols(pl, SYM_COIN) / 6.0
-        for j in range(1, pl.ring_workers + 1):
-            out[base + 51 + pl.house_colour[house_index(pl, j)]] += 1.0 / 4.0
+        out[base + 35] = pl.ring_workers / 13.0
+        out[base + 36] = pl.island_total / 6.0
+        out[base + 37] = workers / 6.0
+        out[base + 38] = island_majorities(s, p) / 6.0
+        out[base + 39] = workshop_majorities(g, s, p) / 6.0
+        out[base + 40] = visible_symbols(pl, SYM_FOUNTAIN) / 6.0
+        out[base + 41] = visible_symbols(pl, SYM_COIN) / 6.0
         arrows(pl, arr)
         for j in range(3):
-            out[base + 57 + arr[j]] += 1.0 / 3.0
-        out[base + 63] = island_vp[p] / 12.0
-        out[base + 64] = (T.lace_paid_vp * workers + union_bonus(g, pl.workshop_mask)) / 30.0
+            out[base + 42 + arr[j]] += 1.0 / 3.0
+        near = port = best = 0
         if 0 <= pl.boat < NUM_ROUTE_NODES:
-            out[base + 65 + pl.boat] = 1.0
+            longv = 1 if has_family(s, p, BF_LONG_VOYAGE) else 0
+            for d in range(T.dest_n[pl.boat][longv]):
+                node = T.dest[pl.boat][longv][d]
+                if T.node_island[node] >= 0:
+                    c = dock_matches(s.docks[T.node_island[node]], arr)
+                    if c > near:
+                        near = c
+                elif s.ports[T.node_port[node]] != 0:
+                    port = 1
+        for j in range(NUM_ISLANDS):
+            c = dock_matches(s.docks[j], arr)
+            if c > best:
+                best = c
+        out[base + 48] = near / 3.0
+        out[base + 49] = port
+        out[base + 50] = best / 3.0
+        out[base + 51] = island_vp[p] / 12.0
+        out[base + 52] = (T.lace_paid_vp * workers + union_bonus(g, pl.workshop_mask)) / 30.0
