@@ -22,7 +22,7 @@ builds (BURANO_DEBUG=1) check the two after every `apply_action`.
 Source layout, in dependency order: `_types.pxd` (the C vocabulary), then the files this module
 includes, `_tables.pxi` (rules tables), `_zobrist.pxi` (keys and setters), `_derived.pxi` (derived
 values), `_legal.pxi` (legal actions), `_apply.pxi` (apply and chance), `_playout.pxi` (resample,
-heuristic policy, playout, debug checks), `_ops.pxi` (the pyramid prior, the order of finish, the
+heuristic policy, playout, debug checks), `_encode.pxi` (the learned evaluation's encoder), `_ops.pxi` (the pyramid prior, the order of finish, the
 turn id and `BURANO_OPS`, Burano's table of the C game interface), then the Python API below. They
 are `include`d rather than built as modules of their own because the hot path must stay one C compilation unit: Cython cannot
 share module-level C variables (the tables `T`, `ZOBRIST`) between extension modules, and calls across
@@ -110,6 +110,7 @@ include "_derived.pxi"
 include "_legal.pxi"
 include "_apply.pxi"
 include "_playout.pxi"
+include "_encode.pxi"
 include "_ops.pxi"
 
 _init_prior_tables()

@@ -232,5 +232,8 @@ def _init_ops():
     BURANO_OPS.consistent = ops_consistent
     BURANO_OPS.is_offered = ops_is_offered
     BURANO_OPS.info_key = ops_info_key
+    BURANO_OPS.encoder_version = BU_ENCODER_VERSION       # _encode.pxi
+    BURANO_OPS.num_features = bu_num_features
+    BURANO_OPS.encode = bu_encode
     _require(<int>CHANCE_PLAYER == <int>OPS_CHANCE_PLAYER and <int>TERMINAL_PLAYER == <int>OPS_TERMINAL_PLAYER
              and <int>MAX_PLAYERS <= <int>MAX_SEATS and NUM_MARKER_MAPPINGS <= NUM_ACTIONS, "the C game interface")
