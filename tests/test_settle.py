@@ -20,7 +20,7 @@ import pytest
 from burano_ai.core.errors import OptionError
 from burano_ai.engine import suggest, with_runner_ups_checked
 from burano_ai.games import get_spec
-from burano_ai.search import Limit
+from burano_ai.search import Limit, Params
 from burano_ai.search.result import LCB_Z, Candidate, SearchResult, tie_text, tied_candidates
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -152,7 +152,8 @@ def test_the_readme_example_no_longer_settles_on_a_starved_roof():
     import cli
     from burano_ai.engine import suggest as engine_suggest
     state = get_spec("burano").example_position()
-    options = dict(limit=Limit(iterations=120_000), seed=4, trees=2, threads=1, params=None)
+    # the heuristic playout alone (the default before Burano's 4-player net): the search that starved the roof
+    options = dict(limit=Limit(iterations=120_000), seed=4, trees=2, threads=1, params=Params())
     result = engine_suggest(state, **options)
     assert result.move == "roof 1 c5-c3" and not result.tied and not result.trees_disagree    # before the fix
     checked = cli._check_runner_ups(engine_suggest, state, result, options, threading.Event(), live=False)

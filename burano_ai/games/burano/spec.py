@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
 from burano_ai.core.fields import position_view
@@ -51,6 +52,10 @@ class BuranoSpec(Declaration, PeopleSide):
     score_name: str = "vp"
     chance_kinds: tuple[str, ...] = ChanceKind.labels()
     unseen_texts: frozenset[str] = frozenset({"fish: ?", "pyramid ?"})
+    # The learned evaluation (docs/learning.md): the shipped net of the player count (nets/4p.json, encoder
+    # version 1: SPRT H1 at 0.05 s a decision against the playout alone, docs/strength.md), blended half and
+    # half with the heuristic playout; the playout alone where no net is shipped (2 and 3 players).
+    search_defaults = MappingProxyType({"net": "auto", "net_weight": 0.5})
 
     def game_class(self, implementation: str = "compiled"):
         """The Game class of `implementation` ("compiled" or "reference")."""
