@@ -38,6 +38,7 @@ import sys
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import process as _futures_process
 from typing import Any, Iterable, Iterator
 
 #: Seconds a terminated worker has to end before it is killed.
@@ -110,6 +111,30 @@ def workers_stop_on_signals(stop, signums: Iterable[int] | None = None) -> Itera
             signal.signal(signum, before)
 
 
+class _LockedWakeup(_futures_process._ThreadWakeup):
+    """The executor's wake-up pipe with its check-then-write and its check-then-close under one lock.
+
+    CPython 3.11's `_ThreadWakeup.wakeup` tests `_closed` and then writes, unlocked, and at interpreter exit
+    `_python_exit` wakes every executor's manager thread without the executor's lock: when a Ctrl-C had
+    stopped the workers, the manager thread could close the pipe between the test and the write, and the
+    exiting parent printed an `OSError: [Errno 9] Bad file descriptor` traceback (seen under load,
+    tests/test_pool_signals.py). CPython 3.12 takes a lock there the same way. Our lock is the innermost one:
+    nothing else is taken while it is held.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._burano_lock = threading.Lock()
+
+    def close(self) -> None:
+        with self._burano_lock:
+            super().close()
+
+    def wakeup(self) -> None:
+        with self._burano_lock:
+            super().wakeup()
+
+
 class _Pool(ProcessPoolExecutor):
     """A ProcessPoolExecutor that starts a worker as one uninterruptible step.
 
@@ -120,7 +145,19 @@ class _Pool(ProcessPoolExecutor):
     - In the parent, SIGTERM, SIGHUP and SIGINT that arrive while a worker is being started are held and
       raised once it is started: a handler run half-way left a worker without its start-up data (an EOFError
       traceback from it).
+    - Its manager thread's wake-up pipe is a `_LockedWakeup`.
     """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        stock = getattr(self, "_executor_manager_thread_wakeup", None)
+        queue = getattr(self, "_call_queue", None)
+        if isinstance(stock, _futures_process._ThreadWakeup) and not isinstance(stock, _LockedWakeup) \
+                and getattr(queue, "thread_wakeup", None) is stock:
+            # No manager thread has it yet (it starts with the first task); the call queue wakes it too.
+            locked = _LockedWakeup()
+            self._executor_manager_thread_wakeup = queue.thread_wakeup = locked
+            stock.close()
 
     def _spawn_process(self) -> None:
         held: list[int] = []
