@@ -316,8 +316,11 @@ def test_suggest_without_a_budget_searches_until_the_answer_settles():
     notes = " ".join(result["notes"])
     assert result["iterations"] >= 10_000
     assert ("settled after" in notes) != ("not settled" in notes), notes
-    if "settled after" in notes:
-        assert not result["tied"]
+    if "settled after" in notes:        # clear, and still clear once the runner-ups were checked
+        assert not result["tied"] and "the runner-ups checked on their own are not as good" in notes
+    if "clear of the others" in notes:  # it settled: then the two runner-ups of highest value were checked
+        assert notes.count("on its own: ") == 2, notes
+    assert result["trees"] == 2 and len(result["tree_moves"]) == 2     # two independent trees by default
     # an explicit budget is obeyed exactly, as before
     out = _cli("suggest", "--game", "goofspiel", "--json", "--iterations", "700", "--threads", "1")
     assert json.loads(out.stdout)["iterations"] == 700
