@@ -65,9 +65,9 @@ class AzulSintraSpec(Declaration, PeopleSide):
                                               "web_board"})
     web_board: str = "games/azul-sintra/board.js"
     placeholder_notice: str = PLACEHOLDER_NOTICE
-    # The learned evaluation (docs/learning.md): the shipped net of the player count (nets/2p.json and
-    # nets/3p.json: SPRT H1 at 0.05 s a decision against the playout alone, docs/strength.md), blended half
-    # and half with the heuristic playout; the playout alone where no net is shipped (4 players).
+    # The learned evaluation (docs/learning.md): the shipped net of the player count (nets/2p.json, 3p.json
+    # and 4p.json: each SPRT H1 at 0.05 s a decision against the playout alone, docs/strength.md), blended
+    # half and half with the heuristic playout.
     search_defaults = MappingProxyType({"net": "auto", "net_weight": 0.5})
     game_options = GAME_OPTIONS      # a class attribute, not a field (`core.game.GameOption`)
 
