@@ -361,8 +361,8 @@ def with_runner_ups_checked(result: SearchResult, checks: list[SearchResult], se
         checked[mine.action] = mine
         iterations += own.iterations
         elapsed += own.elapsed
-        was = "" if before is None else f" (it had {before.value:.3f} from {before.visits:,} visits beside {best.move}, "\
-                                          f"{best.value:.3f})"
+        was = ("" if before is None else
+               f" (it had {before.value:.3f} from {before.visits:,} visits beside {best.move}, {best.value:.3f})")
         notes.append(f"checked {mine.move} on its own: {mine.visits:,} iterations, value {mine.value:.3f}{was}")
     if not checked:
         return result
