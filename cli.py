@@ -884,7 +884,7 @@ def suggest(
             else:
                 result = engine_suggest(state, stop=stop, **options)
             if settled and not interrupted:
-                result = _check_runner_ups(engine_suggest, state, result, options, check_stop, live)
+                result = _check_runner_ups(state, result, options, check_stop, live)
         finally:
             if in_main and previous is signal.default_int_handler:
                 signal.signal(signal.SIGINT, previous)
@@ -918,42 +918,24 @@ def suggest(
         typer.echo(f"note: {spec.key} uses {notice}")
 
 
-def _check_runner_ups(engine_suggest, state, result, options: dict, stop, live: bool):
-    """`burano suggest`'s runner-up check after it settled: the SETTLE_VERIFY other candidates of the highest
-    value each searched on its own, as deep as the suggested move was, within SETTLE_SECONDS in all
-    (`engine.with_runner_ups_checked`)."""
-    from burano_ai.core.seeds import derive
-    from burano_ai.engine import CHECK_SEED_KEY, with_runner_ups_checked
-    from burano_ai.search import Limit
+def _check_runner_ups(state, result, options: dict, stop, live: bool):
+    """`burano suggest`'s runner-up check after it settled (`engine.check_runner_ups`: SETTLE_VERIFY
+    runner-ups within SETTLE_SECONDS in all), with a transient live line naming the move being checked."""
+    from burano_ai.engine import check_runner_ups
 
-    best = result.best
-    if best is None or len(result.candidates) < 2:
-        return result
-    checks = []
-    # By mean value, not rank: a starved move has few visits (the ranking lists it low) but a mean that
-    # already stands out among the moves left behind.
-    runners = sorted(result.candidates[1:], key=lambda c: (-c.value, -c.visits, c.action))[:SETTLE_VERIFY]
     with contextlib.ExitStack() as stack:
-        view = None
+        on_check = None
         if live:
             from rich.live import Live
             from rich.text import Text
             view = stack.enter_context(Live(Text(""), console=_console(stderr=True, highlight=False),
                                             transient=True, auto_refresh=False))
-        for k, runner in enumerate(runners):
-            if stop.is_set():
-                break
-            if view is not None:
-                view.update(Text(f"checking {runner.move} on its own ({k + 1} of {len(runners)})  "
+
+            def on_check(k: int, count: int, runner) -> None:
+                view.update(Text(f"checking {runner.move} on its own ({k + 1} of {count})  "
                                  f"(Ctrl-C: stop and show it)", style="dim"), refresh=True)
-            own = engine_suggest(state, **{**options, "on_report": None, "report_every": None, "stop": stop,
-                                            "limit": Limit(iterations=max(best.visits, 1),
-                                                           seconds=SETTLE_SECONDS / SETTLE_VERIFY),
-                                            "seed": derive(result.seed, CHECK_SEED_KEY, k),
-                                            "allow_moves": [runner.action], "avoid_moves": None})
-            checks.append(own)
-    params = options.get("params")
-    return with_runner_ups_checked(result, checks, params.final_selection if params is not None else "lcb")
+        return check_runner_ups(state, result, SETTLE_VERIFY, SETTLE_SECONDS / SETTLE_VERIFY, stop, on_check,
+                                **options)
 
 
 #: Seconds between updates of `burano suggest`'s live line (and its checks whether the answer settled).

@@ -27,6 +27,7 @@ from typing import Any, Callable
 
 from burano_ai.core.errors import BuranoError, OptionError, PositionError
 from burano_ai.core.jsonio import MAX_POSITION_BYTES, parse_json_text, read_text_file
+from burano_ai.core.seeds import derive
 from burano_ai.core.seats import CHANCE, SEAT_LETTERS, TERMINAL, parse_seat
 from burano_ai.games import DEFAULT_GAME, all_specs, get_spec
 from burano_ai.search.limits import DEFAULT_SUGGEST_ITERATIONS, Limit
@@ -374,5 +375,40 @@ def with_runner_ups_checked(result: SearchResult, checks: list[SearchResult], se
                                notes=tuple(notes))
 
 
-#: The key that derives the seed of a runner-up's own search (`burano suggest`) from the suggestion's seed.
+#: The key that derives the seed of a runner-up's own search (`check_runner_ups`) from the suggestion's seed.
 CHECK_SEED_KEY = 0x76657269
+
+
+def check_runner_ups(position: Any, result: SearchResult, count: int = 2, seconds: float | None = None,
+                     stop: Any = None, on_check: Callable[[int, int, Candidate], None] | None = None,
+                     **options: Any) -> SearchResult:
+    """`result` (a `suggest` of `position`) with its `count` runner-ups of highest mean value each searched on
+    its own, as deep as the suggested move was, and the candidates ranked again (`with_runner_ups_checked`).
+
+    Runner-ups are picked by mean value, not rank: a starved move has few visits, so the ranking lists it
+    low, but its mean already stands out among the moves left behind. Each check is `suggest` restricted to
+    that move (`allow_moves`) for the suggested move's visits (at most `seconds` each, if given), with a seed
+    derived from `result.seed` (`CHECK_SEED_KEY`), and otherwise `options` (the keyword arguments of the
+    suggestion's own `suggest`: params, seat, threads, trees, game...). `stop` (a `threading.Event`) ends the
+    checks early; those done still count. `on_check(k, count, runner)` is called before the k-th check (from
+    0), e.g. for a live line. `burano suggest` without a budget runs this once its answer settled.
+    """
+    if count < 0:
+        raise OptionError(f"runner-ups to check must be 0 or more, not {count}")
+    best = result.best
+    if best is None or len(result.candidates) < 2 or count == 0:
+        return result
+    runners = sorted(result.candidates[1:], key=lambda c: (-c.value, -c.visits, c.action))[:count]
+    options = {k: v for k, v in options.items() if k not in ("on_report", "report_every", "progress")}
+    checks = []
+    for k, runner in enumerate(runners):
+        if stop is not None and stop.is_set():
+            break
+        if on_check is not None:
+            on_check(k, len(runners), runner)
+        checks.append(suggest(position, **{**options, "stop": stop, "limit": Limit(iterations=max(best.visits, 1),
+                                                                                     seconds=seconds),
+                                           "seed": derive(result.seed, CHECK_SEED_KEY, k),
+                                           "allow_moves": [runner.action], "avoid_moves": None}))
+    params = options.get("params")
+    return with_runner_ups_checked(result, checks, params.final_selection if params is not None else "lcb")

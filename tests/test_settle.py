@@ -132,15 +132,38 @@ def test_the_readme_example_no_longer_settles_on_a_starved_roof():
     """Regression (issue 34's must-show, the README's 5 seeds): seed 4 at 120,000 iterations, two trees —
     both trees lock onto `roof 1 c5-c3` (0.50) and leave `roof 3 e5-e7` 6,274 visits at 0.41, with no tie:
     the suggestion looked settled. Searched on its own as deep, e5-e7 is as good, and the answer says so."""
-    import threading
-
-    import cli
+    from burano_ai.engine import check_runner_ups
     from burano_ai.engine import suggest as engine_suggest
     state = get_spec("burano").example_position()
     # the heuristic playout alone (the default before Burano's 4-player net): the search that starved the roof
     options = dict(limit=Limit(iterations=120_000), seed=4, trees=2, threads=1, params=Params())
     result = engine_suggest(state, **options)
     assert result.move == "roof 1 c5-c3" and not result.tied and not result.trees_disagree    # before the fix
-    checked = cli._check_runner_ups(engine_suggest, state, result, options, threading.Event(), live=False)
+    checked = check_runner_ups(state, result, 2, **options)
     assert checked.tied and {c.move for c in checked.tied} >= {"roof 1 c5-c3", "roof 3 e5-e7"}, checked.notes
     assert any(n.startswith("checked roof 3 e5-e7 on its own: ") for n in checked.notes), checked.notes
+
+
+def test_check_runner_ups_searches_the_runner_ups_of_highest_value_each_on_its_own():
+    import threading
+
+    from burano_ai.engine import check_runner_ups
+    state = get_spec("goofspiel").new_game(2).new_initial_state(3)
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    options = dict(seed=7, threads=1, game="goofspiel")
+    result = suggest(state, limit=Limit(iterations=600), **options)
+    seen = []
+    checked = check_runner_ups(state, result, 2, on_check=lambda k, n, c: seen.append((k, n, c.action)), **options)
+    by_value = sorted(result.candidates[1:], key=lambda c: (-c.value, -c.visits, c.action))[:2]
+    assert [(k, n, a) for k, n, a in seen] == [(0, 2, by_value[0].action), (1, 2, by_value[1].action)]
+    assert sum(n.startswith("checked ") for n in checked.notes) == 2
+    assert checked.iterations == result.iterations + 2 * result.best.visits      # each as deep as the best move
+    again = check_runner_ups(state, result, 2, **options)
+    assert again.candidates == checked.candidates                                 # seeds derive from the result's
+    assert check_runner_ups(state, result, 0, **options) is result
+    stopped = threading.Event()
+    stopped.set()
+    assert check_runner_ups(state, result, 2, stop=stopped, **options) is result
+    with pytest.raises(OptionError, match="runner-ups to check must be 0 or more"):
+        check_runner_ups(state, result, -1, **options)
