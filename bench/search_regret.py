@@ -123,7 +123,9 @@ def main() -> None:
         print(line, flush=True)
     for (name, budget), got in rows.items():
         n = len(got)
-        print(f"{name + ', ' if name else ''}{budget} iterations: mean regret {sum(r[0] for r in got) / n:.4f} (reward), "
+        mean = sum(r[0] for r in got) / n
+        stderr = (sum((r[0] - mean) ** 2 for r in got) / max(n - 1, 1) / n) ** 0.5
+        print(f"{name + ', ' if name else ''}{budget} iterations: mean regret {mean:.4f} ± {stderr:.4f} (reward), "
               f"{sum(r[1] for r in got) / n:.2f} VP of margin; agrees with the reference {sum(r[2] for r in got) / n:.2f}")
 
 
