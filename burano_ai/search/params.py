@@ -75,7 +75,7 @@ from burano_ai.search.evaluators import PLAYOUT_POLICIES, CorePlayout, Evaluator
 
 START_METHODS = ("spawn", "fork", "forkserver")
 #: `Params.halving_visits`'s default (see "Root" in the module docstring).
-HALVING_VISITS = 32
+HALVING_VISITS = 16
 FINAL_SELECTIONS = ("lcb", "visits")
 TREES = ("auto", "python", "native")
 ROOTS = ("ucb", "halving")
