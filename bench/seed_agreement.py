@@ -62,6 +62,12 @@ def answers(state, params: Params, iterations: int, seeds: int):
     return moves, tied
 
 
+def split_line(name: str, before: list[str], after: list[str], tied: bool, first: str = "", second: str = "") -> str:
+    """One position's moves by seed before and after, and whether a split after is reported as a tie."""
+    return (f"{name}: {first}{dict(collections.Counter(before))} -> {second}{dict(collections.Counter(after))}"
+            + ("" if len(set(after)) == 1 else f" (reported as a tie: {'yes' if tied else 'no'})"))
+
+
 def variant(base: dict, text: str) -> Params:
     """The game's default search `base` with `text`'s KEY=VALUE,... changes (numbers parsed, none: None)."""
     changes = dict(base)
@@ -96,8 +102,7 @@ def compare(spec, args) -> int:
             remain += 1
             remain_tied += tied
         if len(set(before)) > 1 or len(set(after)) > 1:
-            print(f"{name}: {dict(collections.Counter(before))} -> {dict(collections.Counter(after))}"
-                  + ("" if len(set(after)) == 1 else f" (reported as a tie: {'yes' if tied else 'no'})"))
+            print(split_line(name, before, after, tied))
     print(f"{args.game} {spec.default_players}p, {count} positions, {args.iterations} iterations, seeds 1-{args.seeds}: "
           f"{split_first} split with {args.before}, {split_second} with {args.after}; {remain} of the first "
           f"{split_first} still split, {remain_tied} of those reported as a tie "
@@ -136,8 +141,7 @@ def main() -> int:
         if len(set(after)) > 1:
             split_after += 1
             remain_tied += tied
-        print(f"{name}: playout {dict(collections.Counter(before))} -> {args.eval} {dict(collections.Counter(after))}"
-              + ("" if len(set(after)) == 1 else f" (reported as a tie: {'yes' if tied else 'no'})"))
+        print(split_line(name, before, after, tied, "playout ", f"{args.eval} "))
     print(f"{args.game} {spec.default_players}p, {args.positions} positions, {args.iterations} iterations, "
           f"seeds 1-{args.seeds}: {split_before} split with the playout alone; with {args.eval} "
           f"(net_weight {args.net_weight}) {split_after} of them still split, {remain_tied} of those reported "
