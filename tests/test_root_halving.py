@@ -8,6 +8,11 @@ visits before it drops the worse half by mean, and the last two share the rest o
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from burano_ai.bots import make_bot
@@ -19,6 +24,7 @@ from burano_ai.search.params import halving_schedule
 
 _native = pytest.importorskip("burano_ai.search._native")
 
+ROOT = Path(__file__).resolve().parents[1]
 V0 = 4          # small first-phase visits: a few hundred iterations reach the last two moves
 
 
@@ -161,3 +167,11 @@ def test_bot_spec_root_options():
     for spec in ("ismcts:root=bad", "ismcts:halving_visits=0"):
         with pytest.raises(OptionError, match="root|halving_visits"):
             make_bot(spec, seed=1, game="azul-sintra")
+
+
+def test_a_bad_root_on_the_command_line_is_one_line_and_exit_2():
+    out = subprocess.run([sys.executable, str(ROOT / "cli.py"), "suggest", "--game", "goofspiel", "--iterations", "100",
+                          "--root", "halve"], capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")})
+    assert out.returncode == 2 and out.stderr.count("\n") == 1 and "root must be one of ucb, halving" in out.stderr, \
+        out.stderr
