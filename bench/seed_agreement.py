@@ -14,8 +14,8 @@ split that remains is reported as a tie (the suggestion of some seed names the o
 
 With --before and --after (each KEY=VALUE,... of `Params` fields over the game's default search, e.g.
 ``root=halving,halving_visits=16``; VALUE none for None) the two variants are compared instead of the
-playout and the evaluation, on every position: the splits of each, and of the "before" splits how many
-remain and how many of those are reported as a tie.
+playout and the evaluation, on every position: the splits of each and how many are reported as a tie,
+and of the "before" splits how many remain and how many of those are reported as a tie.
 """
 
 from __future__ import annotations
@@ -91,20 +91,23 @@ def compare(spec, args) -> int:
     base = {**spec.search_defaults}
     first, second = variant(base, args.before), variant(base, args.after)
     start = time.perf_counter()
-    count = split_first = split_second = remain = remain_tied = 0
+    count = split_first = split_second = tied_first = tied_second = remain = remain_tied = 0
     for name, state in positions(spec, args.positions, args.every):
         count += 1
-        before, _ = answers(state, first, args.iterations, args.seeds)
+        before, tied_before = answers(state, first, args.iterations, args.seeds)
         after, tied = answers(state, second, args.iterations, args.seeds)
         split_first += len(set(before)) > 1
         split_second += len(set(after)) > 1
+        tied_first += len(set(before)) > 1 and tied_before
+        tied_second += len(set(after)) > 1 and tied
         if len(set(before)) > 1 and len(set(after)) > 1:
             remain += 1
             remain_tied += tied
         if len(set(before)) > 1 or len(set(after)) > 1:
             print(split_line(name, before, after, tied))
     print(f"{args.game} {spec.default_players}p, {count} positions, {args.iterations} iterations, seeds 1-{args.seeds}: "
-          f"{split_first} split with {args.before}, {split_second} with {args.after}; {remain} of the first "
+          f"{split_first} split with {args.before} ({tied_first} reported as a tie), {split_second} with {args.after} "
+          f"({tied_second} reported as a tie); {remain} of the first "
           f"{split_first} still split, {remain_tied} of those reported as a tie "
           f"({time.perf_counter() - start:.0f} s)")
     return 0

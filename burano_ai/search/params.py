@@ -25,6 +25,20 @@ Exploration
     too few iterations for the plans; a constant of 1.4 everywhere also found the best last-round line
     later.
 
+Root
+    ``root="ucb"`` (the default) chooses the searching seat's move at the root by UCB, as at every other
+    node (Exploration above). UCB can starve a move whose value shows only deeper (issue 33): once
+    another move is ahead, the starved one never gets the visits that would show its value, and the
+    answer depends on the seed. ``root="halving"`` is sequential halving at the root (Gumbel AlphaZero's,
+    without a known budget, since searches are often time-limited): every root move is brought to
+    `halving_visits` (v0) visits, the alive move with the fewest visits going next (the visits of
+    iterations in flight included, so threads spread out; ties: the first in legal order); then the
+    better half by mean value stays alive and is brought to the next target, each phase costing about
+    v0 x m0 iterations for m0 root moves (`halving_schedule`), until two moves remain, which share the rest
+    of the search equally for as long as it runs: the runner-up is never starved. Below the root nothing
+    changes. A root with one move searches as before. The final move is chosen as always (`final_selection`):
+    dropped moves keep their few visits and values. HALVING_MEASURED
+
 Prior and secret choices
     The searching seat's own decisions where the game has a prior (`State.prior`: Burano's pyramid
     prior) are ordered by it through progressive bias
