@@ -17,8 +17,9 @@ import pytest
 
 from burano_ai.bots import make_bot
 from burano_ai.core.errors import OptionError
+from burano_ai.engine import suggest
 from burano_ai.games import get_spec
-from burano_ai.search import Params
+from burano_ai.search import Limit, Params
 from burano_ai.search.ismcts import make_searcher
 from burano_ai.search.params import halving_schedule
 
@@ -175,3 +176,23 @@ def test_a_bad_root_on_the_command_line_is_one_line_and_exit_2():
                          env={**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")})
     assert out.returncode == 2 and out.stderr.count("\n") == 1 and "root must be one of ucb, halving" in out.stderr, \
         out.stderr
+
+
+def test_halving_does_not_starve_a_move_whose_value_shows_deeper():
+    """Walking in Burano, decision 49 of seed_agreement's game 1 (tests/data/wib-starved-return.json):
+    `return 55` looks 0.79 at ~1,300 visits, below `return 42`, and UCB stops visiting it after ~8,000
+    iterations; searched deeper it is worth as much as `return 42` (0.87). Halving gives the two of them
+    the same visits, and the answer names them tied."""
+    state = (ROOT / "tests" / "data" / "wib-starved-return.json").read_text()
+    spec = get_spec("walking-in-burano")
+    results = {root: suggest(state, limit=Limit(iterations=20_000), params=Params(**{**spec.search_defaults,
+                                                                                      "root": root}),
+                             seed=1, threads=1) for root in ("ucb", "halving")}
+    ucb = {c.move: c for c in results["ucb"].candidates}
+    assert results["ucb"].move == "return 42" and not results["ucb"].tied
+    assert ucb["return 55"].visits * 5 < ucb["return 42"].visits                      # starved
+    assert ucb["return 55"].value < ucb["return 42"].value - 0.05
+    halving = {c.move: c for c in results["halving"].candidates}
+    assert abs(halving["return 55"].visits - halving["return 42"].visits) <= 1
+    assert abs(halving["return 55"].value - halving["return 42"].value) < 0.02      # as good, once searched
+    assert {c.move for c in results["halving"].tied} == {"return 42", "return 55"}
