@@ -37,7 +37,12 @@ Root
     v0 x m0 iterations for m0 root moves (`halving_schedule`), until two moves remain, which share the rest
     of the search equally for as long as it runs: the runner-up is never starved. Below the root nothing
     changes. A root with one move searches as before. The final move is chosen as always (`final_selection`):
-    dropped moves keep their few visits and values. HALVING_MEASURED
+    dropped moves keep their few visits and values. Measured (docs/strength.md, "Session 14: the root"):
+    halving finds the starved move of issue 33's kind (a Walking in Burano position: UCB leaves it 1,328
+    visits at 0.79 from 8,000 to 20,000 iterations, halving shows it at 0.87, as good as UCB's choice), but
+    it makes answers depend more on the seed, not less: at 2,000 iterations 70 of 108 positions split over
+    5 seeds against UCB's 58, and 6 of its splits are reported as ties against 39 of UCB's, since it drops
+    moves for good on means of 16-100 visits. UCB stays the default.
 
 Prior and secret choices
     The searching seat's own decisions where the game has a prior (`State.prior`: Burano's pyramid
