@@ -105,7 +105,8 @@ def compare(spec, args) -> int:
             remain_tied += tied
         if len(set(before)) > 1 or len(set(after)) > 1:
             print(split_line(name, before, after, tied))
-    print(f"{args.game} {spec.default_players}p, {count} positions, {args.iterations} iterations, seeds 1-{args.seeds}: "
+    print(f"{args.game} {spec.default_players}p, {count} positions, {args.iterations} iterations, "
+          f"seeds 1-{args.seeds}: "
           f"{split_first} split with {args.before} ({tied_first} reported as a tie), {split_second} with {args.after} "
           f"({tied_second} reported as a tie); {remain} of the first "
           f"{split_first} still split, {remain_tied} of those reported as a tie "

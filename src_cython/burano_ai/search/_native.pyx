@@ -1078,7 +1078,8 @@ cdef class NativeSearcher:
             self.halving_phase += 1
         best_i = -1
         for i in range(n):
-            if self.root_alive[legal[i]] and (best_i < 0 or self.nodes[kids[i]].visits < self.nodes[kids[best_i]].visits):
+            if self.root_alive[legal[i]] and (
+                    best_i < 0 or self.nodes[kids[i]].visits < self.nodes[kids[best_i]].visits):
                 best_i = i
         if best_i < 0:          # no alive move is legal (the root's moves never change: not reached)
             best_i = 0
