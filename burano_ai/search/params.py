@@ -35,8 +35,9 @@ Root
     iterations in flight included, so threads spread out; ties: the first in legal order); then the
     better half by mean value stays alive and is brought to the next target, each phase costing about
     v0 x m0 iterations for m0 root moves (`halving_schedule`), until two moves remain, which share the rest
-    of the search equally for as long as it runs: the runner-up is never starved. Below the root nothing
-    changes. A root with one move searches as before. The final move is chosen as always (`final_selection`):
+    of the search equally for as long as it runs: the runner-up is never starved. The game's prior orders
+    only the root's expansions there (no progressive bias). Below the root nothing changes. A root with one
+    move searches as before. The final move is chosen as always (`final_selection`):
     dropped moves keep their few visits and values. Measured (docs/strength.md, "Session 14: the root"):
     halving finds the starved move of issue 33's kind (a Walking in Burano position: UCB leaves it 1,328
     visits at 0.79 from 8,000 to 20,000 iterations, halving shows it at 0.87, as good as UCB's choice), but

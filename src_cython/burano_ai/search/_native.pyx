@@ -934,16 +934,18 @@ cdef class NativeSearcher:
 
         At a node with untried legal actions one of them is expanded (`expanded_out` says whether the
         iteration leaves the tree there: not at a forced move); else UCB with availability counts
-        (+ progressive bias) picks one. Either way every available child's availability goes up and the
-        chosen child's visits too: the virtual loss of the iteration in flight (its reward comes at
-        backpropagation). `action_out` gets the action.
+        (+ progressive bias) picks one, or `halving_choice` at the root with `params.root` = "halving".
+        Either way every available child's availability goes up and the chosen child's visits too: the
+        virtual loss of the iteration in flight (its reward comes at backpropagation). `action_out` gets
+        the action.
 
         Takes `tree_lock` for the tree's reads and writes only: the UCB arithmetic (a log and a square
         root per child) runs outside it on a snapshot of the children's statistics. The chosen child's
         visit is then `pending`: counted at the start of the thread's next critical section (the next
         tree step, or backpropagation), which reads no statistics of that child, so one lock per tree
         step suffices. With one thread nothing changes in between, so the choice is the one a single
-        critical section would make.
+        critical section would make. `halving_choice` needs no arithmetic worth taking out of the lock: its
+        choice is made and counted inside it.
         """
         cdef int* kids = w.kids
         cdef int* untried = w.untried
