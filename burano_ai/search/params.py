@@ -37,13 +37,15 @@ Root
     v0 x m0 iterations for m0 root moves (`halving_schedule`), until two moves remain, which share the rest
     of the search equally for as long as it runs: the runner-up is never starved. The game's prior orders
     only the root's expansions there (no progressive bias). Below the root nothing changes. A root with one
-    move searches as before. The final move is chosen as always (`final_selection`):
-    dropped moves keep their few visits and values. Measured (docs/strength.md, "Session 14: the root"):
+    move searches as before. The final move is chosen as always (`final_selection`): dropped moves keep
+    their few visits and values. `halving_visits` is 16: with 32, the first phase at an Azul root of 25
+    moves would not end within the ~700 iterations of a 0.05 s decision. Measured (docs/strength.md, "Session 14: the root"):
     halving finds the starved move of issue 33's kind (a Walking in Burano position: UCB leaves it 1,328
     visits at 0.79 from 8,000 to 20,000 iterations, halving shows it at 0.87, as good as UCB's choice), but
     it makes answers depend more on the seed, not less: at 2,000 iterations 70 of 108 positions split over
     5 seeds against UCB's 58, and 6 of its splits are reported as ties against 39 of UCB's, since it drops
-    moves for good on means of 16-100 visits. UCB stays the default.
+    moves for good on means of 16-100 visits. At equal time (Azul 2p, 0.05 s a decision) the SPRT accepted H0
+    after 214 pairs, Elo -0 [-32, +32]. UCB stays the default.
 
 Prior and secret choices
     The searching seat's own decisions where the game has a prior (`State.prior`: Burano's pyramid
