@@ -337,15 +337,22 @@ EVAL_HELP = ("Leaf evaluation: playout (the game's heuristic playout), net (the 
              "for the player count) or a net file (burano train); default: the game's default search.")
 
 
-def _search_params(spec, playout: Optional[str] = None, evaluation: Optional[str] = None):
-    """The game's default search with --playout and --eval applied (None: the default unchanged)."""
+ROOT_HELP = ("How the search chooses among the root's moves: ucb (default) or halving (sequential halving: no move "
+             "is starved of visits; docs/strength.md).")
+
+
+def _search_params(spec, playout: Optional[str] = None, evaluation: Optional[str] = None,
+                   root: Optional[str] = None):
+    """The game's default search with --playout, --eval and --root applied (None: the default unchanged)."""
     from burano_ai.search.netfile import eval_to_net
     from burano_ai.search import Params
-    if playout is None and evaluation is None:
+    if playout is None and evaluation is None and root is None:
         return None
     changes: dict[str, Any] = dict(spec.search_defaults)
     if playout is not None:
         changes["playout_policy"] = playout
+    if root is not None:
+        changes["root"] = root
     if evaluation is not None:
         changes["net"] = eval_to_net(evaluation.strip().lower() if evaluation.strip().lower() in ("playout", "net")
                                      else evaluation)
@@ -768,6 +775,7 @@ def suggest(
     playout: Optional[str] = typer.Option(None, "--playout", metavar="POLICY",
                                           help="Playout policy: heuristic (default) or random."),
     evaluation: Optional[str] = typer.Option(None, "--eval", metavar="playout|net|FILE", help=EVAL_HELP),
+    root: Optional[str] = typer.Option(None, "--root", metavar="ucb|halving", help=ROOT_HELP),
     plans: bool = typer.Option(False, "--plans", help="Show each candidate's plan (the JSON always has them)."),
     allow: Optional[list[str]] = typer.Option(None, "--allow", metavar="MOVE",
                                               help="Search only this move (repeat for several; quote moves "
@@ -821,7 +829,7 @@ def suggest(
             iterations = DEFAULT_SUGGEST_ITERATIONS
     limit = Limit(iterations=iterations, seconds=seconds)
     # None: the game's default search (`GameSpec.search_defaults`), which --playout and --eval override
-    params = _search_params(spec, playout, evaluation)
+    params = _search_params(spec, playout, evaluation, root)
     allow_moves, avoid_moves = _cli_moves(allow, "--allow"), _cli_moves(avoid, "--avoid")
     try:
         root_moves(state, allow_moves, avoid_moves)     # checked here to name the options as typed
@@ -1243,6 +1251,7 @@ def analyse(
                                         help="Write a PNG of the seat's win probability over the game."),
     game: Optional[str] = typer.Option(None, "--game", metavar="GAME", help=FILE_GAME_HELP),
     evaluation: Optional[str] = typer.Option(None, "--eval", metavar="playout|net|FILE", help=EVAL_HELP),
+    root: Optional[str] = typer.Option(None, "--root", metavar="ucb|halving", help=ROOT_HELP),
 ) -> None:
     """Analyse one seat's decisions in a game record: the engine's best move and its win probability vs
     the move played, the loss, and flags (inaccuracy, mistake, blunder; docs/analysis.md).
@@ -1261,7 +1270,7 @@ def analyse(
     spec = _record_game(file, game)
     record = GameRecord.load(file)
     analysed = check_seat(record, seat)
-    params = _search_params(spec, None, evaluation)
+    params = _search_params(spec, None, evaluation, root)
     if seconds is None and iterations is None:
         iterations = DEFAULT_SUGGEST_ITERATIONS
     limit = Limit(iterations=iterations, seconds=seconds)

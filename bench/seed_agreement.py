@@ -1,7 +1,9 @@
-"""Do `suggest`'s answers agree over seeds, with and without the learned evaluation? (issue 33)
+"""Do `suggest`'s answers agree over seeds, with and without the learned evaluation, or with two search
+variants? (issue 33)
 
 Run: python bench/seed_agreement.py --game azul-sintra [--positions 40] [--iterations 2000] [--seeds 5]
          [--eval net] [--net-weight 0.5]
+     python bench/seed_agreement.py --game azul-sintra --before root=ucb --after root=halving [...]
 
 Positions: decisions with at least three legal moves along seeded random games of the game (every
 `--every`-th decision of games 1, 2, ...), at its default player count. At each, `suggest` at the same
@@ -9,6 +11,11 @@ iteration budget, one thread, seeds 1..N, once with the playout alone (eval=play
 evaluation asked for. A position *splits* when the seeds name more than one move. For the positions
 where the playout alone splits, it prints the split before and after (the seeds' moves) and whether a
 split that remains is reported as a tie (the suggestion of some seed names the others' moves as tied).
+
+With --before and --after (each KEY=VALUE,... of `Params` fields over the game's default search, e.g.
+``root=halving,halving_visits=16``; VALUE none for None) the two variants are compared instead of the
+playout and the evaluation, on every position: the splits of each and how many are reported as a tie,
+and of the "before" splits how many remain and how many of those are reported as a tie.
 """
 
 from __future__ import annotations
@@ -55,6 +62,58 @@ def answers(state, params: Params, iterations: int, seeds: int):
     return moves, tied
 
 
+def split_line(name: str, before: list[str], after: list[str], tied: bool, first: str = "", second: str = "") -> str:
+    """One position's moves by seed before and after, and whether a split after is reported as a tie."""
+    return (f"{name}: {first}{dict(collections.Counter(before))} -> {second}{dict(collections.Counter(after))}"
+            + ("" if len(set(after)) == 1 else f" (reported as a tie: {'yes' if tied else 'no'})"))
+
+
+def variant(base: dict, text: str) -> Params:
+    """The game's default search `base` with `text`'s KEY=VALUE,... changes (numbers parsed, none: None)."""
+    changes = dict(base)
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        key, sep, value = part.partition("=")
+        if not sep:
+            raise SystemExit(f"--before/--after: {part!r} is not KEY=VALUE")
+        parsed: object = value
+        for kind in (int, float):
+            try:
+                parsed = kind(value)
+                break
+            except ValueError:
+                pass
+        changes[key.strip()] = None if value.lower() == "none" else parsed
+    return Params(**changes)
+
+
+def compare(spec, args) -> int:
+    """--before against --after on every position (see the module docstring)."""
+    base = {**spec.search_defaults}
+    first, second = variant(base, args.before), variant(base, args.after)
+    start = time.perf_counter()
+    count = split_first = split_second = tied_first = tied_second = remain = remain_tied = 0
+    for name, state in positions(spec, args.positions, args.every):
+        count += 1
+        before, tied_before = answers(state, first, args.iterations, args.seeds)
+        after, tied = answers(state, second, args.iterations, args.seeds)
+        split_first += len(set(before)) > 1
+        split_second += len(set(after)) > 1
+        tied_first += len(set(before)) > 1 and tied_before
+        tied_second += len(set(after)) > 1 and tied
+        if len(set(before)) > 1 and len(set(after)) > 1:
+            remain += 1
+            remain_tied += tied
+        if len(set(before)) > 1 or len(set(after)) > 1:
+            print(split_line(name, before, after, tied))
+    print(f"{args.game} {spec.default_players}p, {count} positions, {args.iterations} iterations, "
+          f"seeds 1-{args.seeds}: "
+          f"{split_first} split with {args.before} ({tied_first} reported as a tie), {split_second} with {args.after} "
+          f"({tied_second} reported as a tie); {remain} of the first "
+          f"{split_first} still split, {remain_tied} of those reported as a tie "
+          f"({time.perf_counter() - start:.0f} s)")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", required=True)
@@ -64,8 +123,14 @@ def main() -> int:
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--eval", default="net")
     parser.add_argument("--net-weight", type=float, default=0.5)
+    parser.add_argument("--before", help="KEY=VALUE,... of the first search variant (with --after)")
+    parser.add_argument("--after", help="KEY=VALUE,... of the second search variant (with --before)")
     args = parser.parse_args()
     spec = get_spec(args.game)
+    if (args.before is None) != (args.after is None):
+        parser.error("--before and --after go together")
+    if args.before is not None:
+        return compare(spec, args)
     base = {**spec.search_defaults}
     plain = Params(**{**base, "net": None})
     netted = Params(**{**base, "net": eval_to_net(args.eval), "net_weight": args.net_weight})
@@ -80,8 +145,7 @@ def main() -> int:
         if len(set(after)) > 1:
             split_after += 1
             remain_tied += tied
-        print(f"{name}: playout {dict(collections.Counter(before))} -> {args.eval} {dict(collections.Counter(after))}"
-              + ("" if len(set(after)) == 1 else f" (reported as a tie: {'yes' if tied else 'no'})"))
+        print(split_line(name, before, after, tied, "playout ", f"{args.eval} "))
     print(f"{args.game} {spec.default_players}p, {args.positions} positions, {args.iterations} iterations, "
           f"seeds 1-{args.seeds}: {split_before} split with the playout alone; with {args.eval} "
           f"(net_weight {args.net_weight}) {split_after} of them still split, {remain_tied} of those reported "

@@ -25,7 +25,8 @@ Spec strings: ``name`` or ``name:key=value,key=value``. Bots and their keys:
                     ``preset`` (a frozen search version, e.g. ``v0.1``: `burano_ai.bots.presets`; the
                     other keys override its values), ``eval`` (the leaf evaluation: playout | net | a net
                     file's path; docs/learning.md), ``net_weight`` (the net's share of a leaf's reward,
-                    (0, 1]).
+                    (0, 1]), ``root`` (ucb | halving: how the root's moves are chosen,
+                    `burano_ai.search.params`), ``halving_visits`` (halving's first-phase visits per move).
 ``mcts-pkg``        the PyPI `mcts` package's UCT on one determinization (see `MctsPkgBot`). Keys:
                     ``iterations`` (500 when no budget is given) or ``time``, ``c``,
                     ``rollout`` (native | python).

@@ -135,6 +135,8 @@ BOT_KEYS: dict[str, dict[str, Callable[[str], Any]]] = {
         "preset": _choice("preset", *PRESETS),
         "eval": _eval,
         "net_weight": _number("net_weight", low=0.0, strict_low=True, high=1.0),
+        "root": _choice("root", "ucb", "halving"),
+        "halving_visits": _whole("halving_visits"),
     },
     "mcts-pkg": {
         "iterations": _whole("iterations"),

@@ -58,7 +58,7 @@ from burano_ai.core.errors import OptionError
 from burano_ai.core.seeds import derive, mix64
 from burano_ai.games import implementation_of
 from burano_ai.search.evaluators import sample_chance_cumulative, sample_weighted
-from burano_ai.search.params import Params, root_constant
+from burano_ai.search.params import Params, halving_schedule, root_constant
 from burano_ai.search.rewards import margins, payoff_rewards, rewards, top_shares
 from burano_ai.search.tree import NO_CHANCE, Node, check_root, export_plan
 
@@ -131,6 +131,11 @@ class Searcher:
         self.evaluator = self.params.leaf_evaluator
         #: (lowest, highest) payoff of a "payoff" game (rewards are payoffs normalised), None for shares.
         self.payoff_range = payoff_range_of(root.game)
+        #: Sequential halving at the root (`Params.root` = "halving"; `halving_choice`): the root moves
+        #: still alive (None before the first choice among expanded moves), and the phase.
+        self.halving_alive: set[int] | None = None
+        self.halving_phase = 0
+        self.halving_moves = 0          # m0: the root's moves when halving started
 
     # --- driving
 
@@ -169,6 +174,7 @@ class Searcher:
         bias = params.prior_bias
         evaluator = self.evaluator
         horizon = evaluator.horizon_turns
+        halving = params.root == "halving"
         log, sqrt = math.log, math.sqrt
         world = self.root_state.resample(seat, seed)
         rng = None          # created on first use: seeding costs more than most iterations' other work
@@ -229,6 +235,12 @@ class Searcher:
                 child = children[action] = Node()
                 child.avail = 1
                 expanded = len(legal) > 1
+            elif node is root and halving and player == seat and len(legal) > 1:
+                for a in legal:
+                    children[a].avail += 1
+                action = self.halving_choice(legal)
+                child = children[action]
+                expanded = False
             else:
                 # UCB with availability counts (+ progressive bias where the node has a prior).
                 best_score = -1e300
@@ -293,6 +305,31 @@ class Searcher:
         for p, share in enumerate(shares):
             seat_shares[p] += share
         self.iterations += 1
+
+    def halving_choice(self, legal: list[int]) -> int:
+        """The root move of this iteration under sequential halving (`Params.root` = "halving"), every one
+        of `legal` expanded: the alive move with the fewest visits (ties: the first in `legal`), after
+        keeping the best half by mean value (ties: more visits, then the first in `legal`) for as many
+        phases as every alive move reached its target (`params.halving_schedule`). The same rule as the
+        native tree's (`_native.NativeSearcher.halving_choice`)."""
+        children = self.root.children
+        v0 = self.params.halving_visits
+        if self.halving_alive is None:
+            self.halving_alive = set(legal)
+            self.halving_moves = len(legal)
+        alive = [a for a in legal if a in self.halving_alive]
+        while True:
+            m, target = halving_schedule(v0, self.halving_moves, self.halving_phase)
+            if m <= 2 or any(children[a].visits < target for a in alive):
+                break
+            keep = halving_schedule(v0, self.halving_moves, self.halving_phase + 1)[0]
+            order = {a: i for i, a in enumerate(legal)}
+            alive = sorted(alive, key=lambda a: (-children[a].value / children[a].visits, -children[a].visits,
+                                                 order[a]))[:keep]
+            self.halving_alive = set(alive)
+            alive.sort(key=order.__getitem__)
+            self.halving_phase += 1
+        return min(alive or legal, key=lambda a: children[a].visits)
 
     # --- results
 

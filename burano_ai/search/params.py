@@ -25,6 +25,28 @@ Exploration
     too few iterations for the plans; a constant of 1.4 everywhere also found the best last-round line
     later.
 
+Root
+    ``root="ucb"`` (the default) chooses the searching seat's move at the root by UCB, as at every other
+    node (Exploration above). UCB can starve a move whose value shows only deeper (issue 33): once
+    another move is ahead, the starved one never gets the visits that would show its value, and the
+    answer depends on the seed. ``root="halving"`` is sequential halving at the root (Gumbel AlphaZero's,
+    without a known budget, since searches are often time-limited): every root move is brought to
+    `halving_visits` (v0) visits, the alive move with the fewest visits going next (the visits of
+    iterations in flight included, so threads spread out; ties: the first in legal order); then the
+    better half by mean value stays alive and is brought to the next target, each phase costing about
+    v0 x m0 iterations for m0 root moves (`halving_schedule`), until two moves remain, which share the rest
+    of the search equally for as long as it runs: the runner-up is never starved. The game's prior orders
+    only the root's expansions there (no progressive bias). Below the root nothing changes. A root with one
+    move searches as before. The final move is chosen as always (`final_selection`): dropped moves keep
+    their few visits and values. `halving_visits` is 16: with 32, the first phase at an Azul root of 25
+    moves would not end within the ~700 iterations of a 0.05 s decision. Measured (docs/strength.md, "Session 14: the root"):
+    halving finds the starved move of issue 33's kind (a Walking in Burano position: UCB leaves it 1,328
+    visits at 0.79 from 8,000 to 20,000 iterations, halving shows it at 0.87, as good as UCB's choice), but
+    it makes answers depend more on the seed, not less: at 2,000 iterations 70 of 108 positions split over
+    5 seeds against UCB's 58, and 6 of its splits are reported as ties against 39 of UCB's, since it drops
+    moves for good on means of 16-100 visits. At equal time (Azul 2p, 0.05 s a decision) the SPRT accepted H0
+    after 214 pairs, Elo -0 [-32, +32]. UCB stays the default.
+
 Prior and secret choices
     The searching seat's own decisions where the game has a prior (`State.prior`: Burano's pyramid
     prior) are ordered by it through progressive bias
@@ -74,8 +96,11 @@ from burano_ai.core.errors import OptionError
 from burano_ai.search.evaluators import PLAYOUT_POLICIES, CorePlayout, Evaluator, function_name
 
 START_METHODS = ("spawn", "fork", "forkserver")
+#: `Params.halving_visits`'s default (see "Root" in the module docstring).
+HALVING_VISITS = 16
 FINAL_SELECTIONS = ("lcb", "visits")
 TREES = ("auto", "python", "native")
+ROOTS = ("ucb", "halving")
 
 
 @dataclass(frozen=True, init=False)
@@ -119,6 +144,11 @@ class Params:
             or the path of a net file (`burano_ai.search.netfile`). Only the native tree runs a net.
         net_weight: with a net, the weight of its value in a leaf's reward, in (0, 1]: 1 = the net alone
             (no playout), below 1 a blend with the playout's result (both are run).
+        root: how the searching seat's moves at the root are chosen (see "Root" in the module docstring):
+            "ucb" (UCB with `root_constant`, as at every other node) or "halving" (sequential halving
+            without a known budget, `halving_schedule`).
+        halving_visits: with root="halving", the visits v0 every root move gets in the first phase (each
+            later phase costs about as many iterations as the first: `halving_schedule`).
     """
 
     exploration: float
@@ -134,12 +164,15 @@ class Params:
     final_selection: str
     net: str | None
     net_weight: float
+    root: str
+    halving_visits: int
 
     def __init__(self, exploration: float = 0.7, win_weight: float = 0.7, margin_scale: float = 10.0,
                  prior_bias: float = 1.0, playout_policy: str = "heuristic", evaluator: Evaluator | None = None,
                  start_method: str | None = None, tree: str = "auto", final_selection: str = "lcb",
                  root_exploration: float | None = 1.4, root_ramp: int = 20_000, *,
-                 pyramid_bias: float | None = None, net: str | None = None, net_weight: float = 1.0) -> None:
+                 pyramid_bias: float | None = None, net: str | None = None, net_weight: float = 1.0,
+                 root: str = "ucb", halving_visits: int = HALVING_VISITS) -> None:
         if pyramid_bias is not None:     # the old name of prior_bias (bot specs, presets, scripts)
             prior_bias = pyramid_bias
         for name, value in (("exploration", exploration), ("root_exploration", root_exploration),
@@ -148,7 +181,8 @@ class Params:
                             ("margin_scale", margin_scale), ("prior_bias", prior_bias),
                             ("playout_policy", playout_policy), ("evaluator", evaluator),
                             ("start_method", start_method), ("tree", tree), ("final_selection", final_selection),
-                            ("net", net), ("net_weight", net_weight)):
+                            ("net", net), ("net_weight", net_weight), ("root", root),
+                            ("halving_visits", halving_visits)):
             object.__setattr__(self, name, value)
         self.validate()
 
@@ -182,6 +216,11 @@ class Params:
         if self.final_selection not in FINAL_SELECTIONS:
             raise OptionError(f"final_selection must be one of {', '.join(FINAL_SELECTIONS)}, "
                               f"not {self.final_selection!r}")
+        if self.root not in ROOTS:
+            raise OptionError(f"root must be one of {', '.join(ROOTS)}, not {self.root!r}")
+        if isinstance(self.halving_visits, bool) or not isinstance(self.halving_visits, int) \
+                or self.halving_visits < 1:
+            raise OptionError(f"halving_visits must be a whole number >= 1, not {self.halving_visits!r}")
         if self.tree not in TREES:
             raise OptionError(f"tree must be one of {', '.join(TREES)}, not {self.tree!r}")
         if self.net is not None and (not isinstance(self.net, str) or not self.net):
@@ -244,6 +283,22 @@ def root_constant(c: float, root_c: float, ramp: float, avail: float) -> float:
     if avail >= ramp:
         return root_c
     return c + (root_c - c) * avail / ramp
+
+
+def halving_schedule(v0: int, m0: int, phase: int) -> tuple[int, int]:
+    """Phase `phase` of sequential halving at the root (`Params.root` = "halving") of `m0` moves with
+    `v0` first-phase visits: (m_k, t_k), the moves still alive and the visits each must reach before
+    the best half by mean value goes on. m_0 = m0, m_k = max(2, ceil(m_{k-1} / 2)) (never below 2 once
+    m0 >= 2); t_0 = v0, t_k = t_{k-1} + ceil(v0 * m0 / m_k), so every phase costs about v0 * m0
+    iterations. Once 2 are alive (or m0 <= 2) there is no later phase: they share the rest of the search.
+    The native tree runs the same schedule in C (`_native.halving_schedule`)."""
+    alive, target = m0, v0
+    for _ in range(phase):
+        if alive <= 2:
+            break
+        alive = max(2, (alive + 1) // 2)
+        target += (v0 * m0 + alive - 1) // alive
+    return alive, target
 
 
 def _describe(evaluator: Any) -> str:

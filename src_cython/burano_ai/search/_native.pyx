@@ -52,7 +52,7 @@ which tree statistics an iteration sees depends on the threads' timing: not bit-
 
 from libc.math cimport exp, log, sqrt
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 from posix.time cimport CLOCK_REALTIME, clock_gettime, timespec
 from cpython.exc cimport PyErr_CheckSignals
@@ -297,6 +297,29 @@ cdef inline double root_constant(double c, double root_c, double ramp, double av
     if avail >= ramp:
         return root_c
     return c + (root_c - c) * avail / ramp
+
+
+cdef inline void halving_schedule_c(int64_t v0, int64_t m0, int phase, int64_t* alive, int64_t* target) noexcept nogil:
+    """Phase `phase` of sequential halving at the root: the moves alive and their visit target
+    (`params.halving_schedule`, the same integers)."""
+    cdef int k
+    alive[0] = m0
+    target[0] = v0
+    for k in range(phase):
+        if alive[0] <= 2:
+            break
+        alive[0] = (alive[0] + 1) // 2
+        if alive[0] < 2:
+            alive[0] = 2
+        target[0] += (v0 * m0 + alive[0] - 1) // alive[0]
+
+
+def halving_schedule(v0, m0, phase):
+    """`halving_schedule_c` from Python: (moves alive, visit target) of phase `phase` (for the test that
+    compares it with `params.halving_schedule`)."""
+    cdef int64_t alive, target
+    halving_schedule_c(v0, m0, phase, &alive, &target)
+    return alive, target
 
 
 cdef struct SlotC:
@@ -643,6 +666,13 @@ cdef class NativeSearcher:
     cdef readonly NetEval net
     cdef const NetC* net_c            # &net.c, or NULL without a net
     cdef double net_weight
+    # Sequential halving at the root (`params.root` = "halving": `halving_visits` > 0; `halving_choice`),
+    # guarded by `tree_lock`: the moves alive (flags by action), m0 (0 before the first choice among
+    # expanded root moves) and the phase.
+    cdef int halving_visits
+    cdef int halving_moves
+    cdef int halving_phase
+    cdef uint8_t* root_alive          # `num_actions` flags
 
     def __cinit__(self):
         self.root_c = NULL
@@ -653,6 +683,7 @@ cdef class NativeSearcher:
         self.root_share = self.root_vp = self.root_margin = self.root_square = self.root_margin_square = NULL
         self.root_seat_share = NULL
         self.root_allowed = NULL
+        self.root_alive = NULL
         if burano_tree_lock_init(&self.tree_lock) != 0:
             raise MemoryError("cannot create the search tree's lock")
 
@@ -680,6 +711,12 @@ cdef class NativeSearcher:
         if self.root_allowed == NULL:
             raise MemoryError()
         memset(self.root_allowed, 0, na)
+        self.root_alive = <uint8_t*>calloc(na, 1)
+        if self.root_alive == NULL:
+            raise MemoryError()
+        self.halving_visits = params.halving_visits if params.root == "halving" else 0
+        self.halving_moves = 0
+        self.halving_phase = 0
         self.root_restricted = root_actions is not None
         if root_actions is not None:
             for a in root_actions:
@@ -768,6 +805,7 @@ cdef class NativeSearcher:
         free(self.root_margin_square)
         free(self.root_seat_share)
         free(self.root_allowed)
+        free(self.root_alive)
         pthread_mutex_destroy(&self.tree_lock)
 
     # --- tree storage
@@ -896,16 +934,18 @@ cdef class NativeSearcher:
 
         At a node with untried legal actions one of them is expanded (`expanded_out` says whether the
         iteration leaves the tree there: not at a forced move); else UCB with availability counts
-        (+ progressive bias) picks one. Either way every available child's availability goes up and the
-        chosen child's visits too: the virtual loss of the iteration in flight (its reward comes at
-        backpropagation). `action_out` gets the action.
+        (+ progressive bias) picks one, or `halving_choice` at the root with `params.root` = "halving".
+        Either way every available child's availability goes up and the chosen child's visits too: the
+        virtual loss of the iteration in flight (its reward comes at backpropagation). `action_out` gets
+        the action.
 
         Takes `tree_lock` for the tree's reads and writes only: the UCB arithmetic (a log and a square
         root per child) runs outside it on a snapshot of the children's statistics. The chosen child's
         visit is then `pending`: counted at the start of the thread's next critical section (the next
         tree step, or backpropagation), which reads no statistics of that child, so one lock per tree
         step suffices. With one thread nothing changes in between, so the choice is the one a single
-        critical section would make.
+        critical section would make. `halving_choice` needs no arithmetic worth taking out of the lock: its
+        choice is made and counted inside it.
         """
         cdef int* kids = w.kids
         cdef int* untried = w.untried
@@ -953,6 +993,18 @@ cdef class NativeSearcher:
             action_out[0] = action
             expanded_out[0] = n > 1
             return child
+        if node == ROOT and self.halving_visits > 0 and n > 1 and player == self.seat:
+            # Sequential halving (`halving_choice`), decided under the lock: the chosen child's visit is
+            # counted at once (not `pending`), so that other threads see it and spread out.
+            best_i = self.halving_choice(kids, legal, n, untried)
+            for i in range(n):
+                self.nodes[kids[i]].avail += 1
+            child = kids[best_i]
+            self.nodes[child].visits += 1
+            pthread_mutex_unlock(&self.tree_lock)
+            action_out[0] = legal[best_i]
+            expanded_out[0] = False
+            return child
         for i in range(n):
             ch = &self.nodes[kids[i]]
             ch.avail += 1
@@ -980,6 +1032,63 @@ cdef class NativeSearcher:
         action_out[0] = legal[best_i]
         expanded_out[0] = False
         return child
+
+    cdef int halving_choice(self, const int* kids, const int* legal, int n, int* rank) noexcept nogil:
+        """The index in `legal` (the root's moves, every one with its child `kids[i]`) of this iteration's
+        root move under sequential halving: `ismcts.Searcher.halving_choice`'s rule (the alive move with
+        the fewest visits, virtual ones included, after keeping the best half by mean value for as many
+        phases as every alive move reached its target). Call with `tree_lock` held; `rank` is scratch of
+        `n` entries."""
+        cdef int i, j, best_i
+        cdef int64_t alive, target, keep
+        cdef bint reached
+        cdef const NodeC* a
+        cdef const NodeC* b
+        if self.halving_moves == 0:
+            self.halving_moves = n
+            for i in range(n):
+                self.root_alive[legal[i]] = 1
+        while True:
+            halving_schedule_c(self.halving_visits, self.halving_moves, self.halving_phase, &alive, &target)
+            if alive <= 2:
+                break
+            reached = True
+            for i in range(n):
+                if self.root_alive[legal[i]] and self.nodes[kids[i]].visits < target:
+                    reached = False
+                    break
+            if not reached:
+                break
+            halving_schedule_c(self.halving_visits, self.halving_moves, self.halving_phase + 1, &keep, &target)
+            # Each alive move's rank: the alive moves ahead of it by mean value, then visits, then order.
+            for i in range(n):
+                rank[i] = 0
+                if not self.root_alive[legal[i]]:
+                    continue
+                a = &self.nodes[kids[i]]
+                for j in range(n):
+                    if j == i or not self.root_alive[legal[j]]:
+                        continue
+                    b = &self.nodes[kids[j]]
+                    if (b.value / b.visits > a.value / a.visits
+                            or (b.value / b.visits == a.value / a.visits
+                                and (b.visits > a.visits or (b.visits == a.visits and j < i)))):
+                        rank[i] += 1
+            for i in range(n):
+                if self.root_alive[legal[i]] and rank[i] >= keep:
+                    self.root_alive[legal[i]] = 0
+            self.halving_phase += 1
+        best_i = -1
+        for i in range(n):
+            if self.root_alive[legal[i]] and (
+                    best_i < 0 or self.nodes[kids[i]].visits < self.nodes[kids[best_i]].visits):
+                best_i = i
+        if best_i < 0:          # no alive move is legal (the root's moves never change: not reached)
+            best_i = 0
+            for i in range(1, n):
+                if self.nodes[kids[i]].visits < self.nodes[kids[best_i]].visits:
+                    best_i = i
+        return best_i
 
     cdef void abandon(self, WorkerC* w, int depth, int pending) noexcept nogil:
         """Take back the virtual visits of a failed iteration's first `depth` edges (a `pending` one was
