@@ -26,7 +26,7 @@ import random
 import sys
 import time
 
-from burano_ai.engine import suggest
+from burano_ai.engine import check_runner_ups, suggest
 from burano_ai.games import get_spec
 from burano_ai.search import Limit, Params
 from burano_ai.search.netfile import eval_to_net
@@ -54,12 +54,26 @@ def positions(spec, count: int, every: int):
     return out
 
 
-def answers(state, params: Params, iterations: int, seeds: int):
-    results = [suggest(state, limit=Limit(iterations=iterations), params=params, seed=s, threads=1)
-               for s in range(1, seeds + 1)]
+def searches(state, params: Params, iterations: int, seeds: int) -> list:
+    return [suggest(state, limit=Limit(iterations=iterations), params=params, seed=s, threads=1)
+            for s in range(1, seeds + 1)]
+
+
+def agreement(results: list) -> tuple[list[str], bool]:
+    """The seeds' moves, and whether every seed's answer names the other seeds' moves (or itself) tied."""
     moves = [r.move for r in results]
     tied = all(set(moves) <= {r.move} | {c.move for c in r.tied} for r in results)
     return moves, tied
+
+
+def answers(state, params: Params, iterations: int, seeds: int):
+    return agreement(searches(state, params, iterations, seeds))
+
+
+def checked(state, results: list, params: Params, count: int) -> list:
+    """Each answer with its `count` runner-ups searched on their own (`engine.check_runner_ups`, what
+    `burano suggest` does once its answer settled)."""
+    return [check_runner_ups(state, r, count, params=params, threads=1) for r in results]
 
 
 def split_line(name: str, before: list[str], after: list[str], tied: bool, first: str = "", second: str = "") -> str:
@@ -94,8 +108,13 @@ def compare(spec, args) -> int:
     count = split_first = split_second = tied_first = tied_second = remain = remain_tied = 0
     for name, state in positions(spec, args.positions, args.every):
         count += 1
-        before, tied_before = answers(state, first, args.iterations, args.seeds)
-        after, tied = answers(state, second, args.iterations, args.seeds)
+        first_results = searches(state, first, args.iterations, args.seeds)
+        before, tied_before = agreement(first_results)
+        # the same search again is the same answer (one thread, an iteration budget): reuse it
+        second_results = first_results if second == first else searches(state, second, args.iterations, args.seeds)
+        if args.after_check:
+            second_results = checked(state, second_results, second, args.after_check)
+        after, tied = agreement(second_results)
         split_first += len(set(before)) > 1
         split_second += len(set(after)) > 1
         tied_first += len(set(before)) > 1 and tied_before
@@ -107,7 +126,8 @@ def compare(spec, args) -> int:
             print(split_line(name, before, after, tied))
     print(f"{args.game} {spec.default_players}p, {count} positions, {args.iterations} iterations, "
           f"seeds 1-{args.seeds}: "
-          f"{split_first} split with {args.before} ({tied_first} reported as a tie), {split_second} with {args.after} "
+          f"{split_first} split with {args.before} ({tied_first} reported as a tie), {split_second} with {args.after}"
+          f"{f' and {args.after_check} runner-ups checked' if args.after_check else ''} "
           f"({tied_second} reported as a tie); {remain} of the first "
           f"{split_first} still split, {remain_tied} of those reported as a tie "
           f"({time.perf_counter() - start:.0f} s)")
@@ -125,6 +145,9 @@ def main() -> int:
     parser.add_argument("--net-weight", type=float, default=0.5)
     parser.add_argument("--before", help="KEY=VALUE,... of the first search variant (with --after)")
     parser.add_argument("--after", help="KEY=VALUE,... of the second search variant (with --before)")
+    parser.add_argument("--after-check", type=int, default=0, metavar="K",
+                        help="with --after: each of its answers then checks its K runner-ups of highest value on "
+                             "their own (engine.check_runner_ups)")
     args = parser.parse_args()
     spec = get_spec(args.game)
     if (args.before is None) != (args.after is None):
