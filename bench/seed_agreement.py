@@ -54,8 +54,11 @@ def positions(spec, count: int, every: int):
     return out
 
 
-def searches(state, params: Params, iterations: int, seeds: int) -> list:
-    return [suggest(state, limit=Limit(iterations=iterations), params=params, seed=s, threads=1)
+def searches(state, params: Params, iterations: int, seeds: int, trees: int = 1) -> list:
+    """`suggest` with seeds 1..`seeds`, `iterations` in all: one thread, or `trees` independent trees (a
+    move another tree chose is reported tied)."""
+    return [suggest(state, limit=Limit(iterations=iterations), params=params, seed=s,
+                    **({"threads": 1} if trees == 1 else {"trees": trees}))
             for s in range(1, seeds + 1)]
 
 
@@ -111,7 +114,8 @@ def compare(spec, args) -> int:
         first_results = searches(state, first, args.iterations, args.seeds)
         before, tied_before = agreement(first_results)
         # the same search again is the same answer (one thread, an iteration budget): reuse it
-        second_results = first_results if second == first else searches(state, second, args.iterations, args.seeds)
+        second_results = (first_results if second == first and args.after_trees == 1
+                          else searches(state, second, args.iterations, args.seeds, args.after_trees))
         if args.after_check:
             second_results = checked(state, second_results, second, args.after_check)
         after, tied = agreement(second_results)
@@ -127,6 +131,7 @@ def compare(spec, args) -> int:
     print(f"{args.game} {spec.default_players}p, {count} positions, {args.iterations} iterations, "
           f"seeds 1-{args.seeds}: "
           f"{split_first} split with {args.before} ({tied_first} reported as a tie), {split_second} with {args.after}"
+          f"{f', {args.after_trees} trees' if args.after_trees > 1 else ''}"
           f"{f' and {args.after_check} runner-ups checked' if args.after_check else ''} "
           f"({tied_second} reported as a tie); {remain} of the first "
           f"{split_first} still split, {remain_tied} of those reported as a tie "
@@ -148,6 +153,9 @@ def main() -> int:
     parser.add_argument("--after-check", type=int, default=0, metavar="K",
                         help="with --after: each of its answers then checks its K runner-ups of highest value on "
                              "their own (engine.check_runner_ups)")
+    parser.add_argument("--after-trees", type=int, default=1, metavar="T",
+                        help="with --after: search T independent trees (the same iterations in all), as the "
+                             "default `burano suggest` does with 2")
     args = parser.parse_args()
     spec = get_spec(args.game)
     if (args.before is None) != (args.after is None):
