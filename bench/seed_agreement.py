@@ -29,6 +29,7 @@ import time
 from burano_ai.engine import check_runner_ups, suggest
 from burano_ai.games import get_spec
 from burano_ai.search import Limit, Params
+from burano_ai.search.result import LCB_MIN_SHARE
 from burano_ai.search.netfile import eval_to_net
 
 
@@ -67,6 +68,20 @@ def agreement(results: list) -> tuple[list[str], bool]:
     moves = [r.move for r in results]
     tied = all(set(moves) <= {r.move} | {c.move for c in r.tied} for r in results)
     return moves, tied
+
+
+def untied(results: list) -> tuple[int, int]:
+    """Over every seed's answer: the moves another seed chose that it does not name tied, as (under a tenth of
+    its top visits, the floor below which `tied_candidates` names nothing; above it, with a value not tied)."""
+    moves = {r.move for r in results}
+    under = above = 0
+    for r in results:
+        top = max(c.visits for c in r.candidates)
+        for move in moves - {r.move} - {c.move for c in r.tied}:
+            other = next(c for c in r.candidates if c.move == move)
+            under += other.visits < LCB_MIN_SHARE * top
+            above += other.visits >= LCB_MIN_SHARE * top
+    return under, above
 
 
 def answers(state, params: Params, iterations: int, seeds: int):
@@ -109,10 +124,14 @@ def compare(spec, args) -> int:
     first, second = variant(base, args.before), variant(base, args.after)
     start = time.perf_counter()
     count = split_first = split_second = tied_first = tied_second = remain = remain_tied = 0
+    untied_under = untied_above = 0
     for name, state in positions(spec, args.positions, args.every):
         count += 1
         first_results = searches(state, first, args.iterations, args.seeds)
         before, tied_before = agreement(first_results)
+        under, above = untied(first_results)
+        untied_under += under
+        untied_above += above
         # the same search again is the same answer (one thread, an iteration budget): reuse it
         second_results = (first_results if second == first and args.after_trees == 1
                           else searches(state, second, args.iterations, args.seeds, args.after_trees))
@@ -136,6 +155,8 @@ def compare(spec, args) -> int:
           f"({tied_second} reported as a tie); {remain} of the first "
           f"{split_first} still split, {remain_tied} of those reported as a tie "
           f"({time.perf_counter() - start:.0f} s)")
+    print(f"{args.before}: another seed's move not named tied in a seed's answer: {untied_under} with under "
+          f"{LCB_MIN_SHARE:g} of the top visits, {untied_above} above that with a value not tied")
     return 0
 
 
