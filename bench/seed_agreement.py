@@ -16,6 +16,13 @@ With --before and --after (each KEY=VALUE,... of `Params` fields over the game's
 ``root=halving,halving_visits=16``; VALUE none for None) the two variants are compared instead of the
 playout and the evaluation, on every position: the splits of each and how many are reported as a tie,
 and of the "before" splits how many remain and how many of those are reported as a tie.
+`--after-check K` then checks K runner-ups of each "after" answer on their own (`engine.check_runner_ups`, as
+`burano suggest` does once its answer settled): ``--before root=ucb --after root=ucb --after-check 2``
+measures that check. `--after-trees T` searches T independent trees instead of one (the same iterations in
+all; a move another tree chose is reported tied), as the default `burano suggest` does with 2. The last line
+says why the first variant's splits go unreported: each move another seed chose that a seed's answer does
+not name tied, whether it had under LCB_MIN_SHARE of the top visits (never named tied) or more, with a value
+not tied.
 """
 
 from __future__ import annotations
