@@ -49,7 +49,10 @@ class GoofspielSpec(Declaration):
         "native_search", "hidden_information", "secret_moves", "heuristic_playout",
     })
     game_options = GAME_OPTIONS      # a class attribute, not a field (`core.game.GameOption`)
-    search_defaults = MappingProxyType({})    # a class attribute: the default search is `Params()`'s
+    # The learned evaluation (docs/learning.md): the shipped net of the player count where there is one
+    # (nets/4p.json: SPRT H1 at 0.05 s a decision against the playout alone, docs/strength.md), blended half
+    # and half with the heuristic playout; the playout alone at the other counts.
+    search_defaults = MappingProxyType({"net": "auto", "net_weight": 0.5})
 
     def game_class(self, implementation: str = "compiled"):
         """The Game class of `implementation` ("compiled" or "reference")."""
