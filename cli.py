@@ -337,8 +337,9 @@ EVAL_HELP = ("Leaf evaluation: playout (the game's heuristic playout), net (the 
              "for the player count) or a net file (burano train); default: the game's default search.")
 
 
-ROOT_HELP = ("How the search chooses among the root's moves: ucb (default) or halving (sequential halving: no move "
-             "is starved of visits; docs/strength.md).")
+ROOT_HELP = ("How the search chooses among the root's moves: ucb (default) or halving (sequential halving: every "
+             "move gets visits before the worse half is dropped, the last two share the rest; measured in "
+             "docs/strength.md).")
 
 
 def _search_params(spec, playout: Optional[str] = None, evaluation: Optional[str] = None,
