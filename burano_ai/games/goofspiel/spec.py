@@ -50,7 +50,7 @@ class GoofspielSpec(Declaration):
     })
     game_options = GAME_OPTIONS      # a class attribute, not a field (`core.game.GameOption`)
     # The learned evaluation (docs/learning.md): the shipped net of the player count where there is one
-    # (nets/3p.json and 4p.json: each SPRT H1 at 0.05 s a decision against the playout alone,
+    # (nets/3p.json, 4p.json and 5p.json: each SPRT H1 at 0.05 s a decision against the playout alone,
     # docs/strength.md), blended half and half with the heuristic playout; the playout alone elsewhere.
     search_defaults = MappingProxyType({"net": "auto", "net_weight": 0.5})
 
