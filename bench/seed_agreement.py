@@ -40,9 +40,11 @@ from burano_ai.search.result import LCB_MIN_SHARE
 from burano_ai.search.netfile import eval_to_net
 
 
-def positions(spec, count: int, every: int):
+def positions(spec, count: int, every: int, first: int = 1):
+    """`count` decisions with three or more legal moves, every `every`-th along seeded random games
+    `first`, `first` + 1, ... at the game's default player count, named "game G decision D"."""
     out = []
-    game = 0
+    game = first - 1
     while len(out) < count:
         game += 1
         rng = random.Random(game)

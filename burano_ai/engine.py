@@ -304,7 +304,7 @@ def suggest(position: Any, seat: int | str | None = None, limit: Limit | None = 
                             candidates=(Candidate(only, text, 0, 0.0, 0.0, 0.0, 0.0, plan=(step,)),),
                             pv=(step,), iterations=0, elapsed=elapsed,
                             iterations_per_second=0.0, seed=seed, workers=workers,
-                            notes=(f"only one legal move: {text}",))
+                            notes=(f"only one legal move: {text}",), tie_margin=params.tie_margin)
     # A one-seat view of the searching seat is its own canonical root (loading its view again gives
     # the same position); anything else is reduced to the seat's view first.
     root = state if view_seat == seat else canonical_root(state, seat, game_factory)
@@ -314,7 +314,7 @@ def suggest(position: Any, seat: int | str | None = None, limit: Limit | None = 
         on_report(build_result(partial, seat, seed, workers, time.perf_counter() - start,
                                root.action_to_string, tuple(partial["notes"]), threads=partial["threads"],
                                selection=params.final_selection, partial=True,
-                               chance_kind_name=root.chance_kind_name, trees=trees))
+                               chance_kind_name=root.chance_kind_name, trees=trees, tie_margin=params.tie_margin))
     summary = run_search(root, seat, limit, params, seed=seed, workers=workers, progress=progress,
                          game_factory=game_factory, threads=threads,
                          root_actions=None if allowed is None else tuple(allowed), stop=stop,
@@ -336,7 +336,7 @@ def suggest(position: Any, seat: int | str | None = None, limit: Limit | None = 
         notes.append(params.result_note)
     return build_result(summary, seat, seed, workers, elapsed, root.action_to_string, tuple(notes),
                         threads=summary["threads"], selection=params.final_selection, stopped=stopped,
-                        chance_kind_name=root.chance_kind_name, trees=trees)
+                        chance_kind_name=root.chance_kind_name, trees=trees, tie_margin=params.tie_margin)
 
 
 def with_runner_ups_checked(result: SearchResult, checks: list[SearchResult], selection: str = "lcb") -> SearchResult:

@@ -20,7 +20,9 @@ from typer.testing import CliRunner
 import cli
 from burano_ai.engine import suggest
 from burano_ai.games.goofspiel.position import Position, position_to_json
-from burano_ai.search import Limit
+from burano_ai.core.errors import OptionError
+from burano_ai.games import game_keys, get_spec
+from burano_ai.search import Limit, Params
 from burano_ai.search.result import (LCB_Z, TIE_MARGIN, TIE_Z, Candidate, SearchResult, tie_text,
                                      tied_candidates)
 from burano_ai.web.analysis import result_payload
@@ -80,6 +82,35 @@ def test_the_tie_line_names_a_few_and_counts_the_rest():
     text = tie_text(tied_candidates(many))
     assert text.startswith("tied: m0, m1, m2, m3, m4 and 3 more (statistically tied")
     assert tie_text(()) == ""
+
+
+# --- the tie margin of each game (Params.tie_margin, issue 33)
+
+
+def test_a_wider_margin_ties_what_the_default_one_leaves_settled():
+    best, behind = candidate("a", 5000, 0.60, 0.005), candidate("b", 4000, 0.53, 0.005)
+    assert tied_candidates([best, behind]) == ()                             # 0.07 apart: settled at 0.05
+    assert tied_candidates([best, behind], (), 0.08) == (best, behind)
+    result = SearchResult(seat=0, action=best.action, move="a", candidates=(best, behind), pv=(), iterations=9000,
+                          elapsed=1.0, iterations_per_second=9e3, seed=0, tie_margin=0.08)
+    assert result.tied == (best, behind) and "values within 0.08 " in result.tie_text
+
+
+def test_the_margin_is_checked_and_reaches_the_result(symmetric):
+    for bad in (-0.01, 1.0, "0.1", True, float("nan")):
+        with pytest.raises(OptionError, match="tie_margin must lie in"):
+            Params(tie_margin=bad)
+    result = suggest(symmetric.read_text(), limit=Limit(iterations=500), seed=0, threads=1,
+                     params=Params(tie_margin=0.2))
+    assert result.tie_margin == 0.2
+
+
+def test_every_game_searches_with_its_own_measured_margin():
+    """A game's default search sets the margin its splits were measured to need (docs/strength.md, "A tie
+    margin per game"); never narrower than the margin every game started from."""
+    for key in game_keys():
+        margin = Params(**get_spec(key).search_defaults).tie_margin
+        assert TIE_MARGIN <= margin < 0.2, (key, margin)
 
 
 # --- suggest, the CLI, the protocol and the web analysis on the symmetric position

@@ -94,6 +94,7 @@ from typing import Any
 
 from burano_ai.core.errors import OptionError
 from burano_ai.search.evaluators import PLAYOUT_POLICIES, CorePlayout, Evaluator, function_name
+from burano_ai.search.result import TIE_MARGIN
 
 START_METHODS = ("spawn", "fork", "forkserver")
 #: `Params.halving_visits`'s default (see "Root" in the module docstring).
@@ -149,6 +150,10 @@ class Params:
             without a known budget, `halving_schedule`).
         halving_visits: with root="halving", the visits v0 every root move gets in the first phase (each
             later phase costs about as many iterations as the first: `halving_schedule`).
+        tie_margin: a candidate whose value is within this of the suggestion's (0..1) is reported tied with
+            it whatever the standard errors (`SearchResult.tied`, `search.result.is_tied`). It changes no
+            move the search makes, only what the answer calls settled. A game whose independent searches
+            value the same moves further apart sets its own in its default search (bench/tie_calibration.py).
     """
 
     exploration: float
@@ -166,13 +171,14 @@ class Params:
     net_weight: float
     root: str
     halving_visits: int
+    tie_margin: float
 
     def __init__(self, exploration: float = 0.7, win_weight: float = 0.7, margin_scale: float = 10.0,
                  prior_bias: float = 1.0, playout_policy: str = "heuristic", evaluator: Evaluator | None = None,
                  start_method: str | None = None, tree: str = "auto", final_selection: str = "lcb",
                  root_exploration: float | None = 1.4, root_ramp: int = 20_000, *,
                  pyramid_bias: float | None = None, net: str | None = None, net_weight: float = 1.0,
-                 root: str = "ucb", halving_visits: int = HALVING_VISITS) -> None:
+                 root: str = "ucb", halving_visits: int = HALVING_VISITS, tie_margin: float = TIE_MARGIN) -> None:
         if pyramid_bias is not None:     # the old name of prior_bias (bot specs, presets, scripts)
             prior_bias = pyramid_bias
         for name, value in (("exploration", exploration), ("root_exploration", root_exploration),
@@ -182,7 +188,7 @@ class Params:
                             ("playout_policy", playout_policy), ("evaluator", evaluator),
                             ("start_method", start_method), ("tree", tree), ("final_selection", final_selection),
                             ("net", net), ("net_weight", net_weight), ("root", root),
-                            ("halving_visits", halving_visits)):
+                            ("halving_visits", halving_visits), ("tie_margin", tie_margin)):
             object.__setattr__(self, name, value)
         self.validate()
 
@@ -221,6 +227,9 @@ class Params:
         if isinstance(self.halving_visits, bool) or not isinstance(self.halving_visits, int) \
                 or self.halving_visits < 1:
             raise OptionError(f"halving_visits must be a whole number >= 1, not {self.halving_visits!r}")
+        if isinstance(self.tie_margin, bool) or not isinstance(self.tie_margin, (int, float)) \
+                or not 0.0 <= self.tie_margin < 1.0:
+            raise OptionError(f"tie_margin must lie in [0, 1), not {self.tie_margin!r}")
         if self.tree not in TREES:
             raise OptionError(f"tree must be one of {', '.join(TREES)}, not {self.tree!r}")
         if self.net is not None and (not isinstance(self.net, str) or not self.net):

@@ -37,6 +37,11 @@ LCB_Z = 2.0
 #: the default budget and a few times it (larger budgets lock in harder: issue 11 item 4). Only candidates
 #: the LCB selection ranks (visits ≥ LCB_MIN_SHARE of the top) can be tied: a rarely tried move has a wide
 #: interval because the search found it worse early and left it.
+#: TIE_MARGIN is the default of `Params.tie_margin`; a game whose independent searches spread wider sets its
+#: own in its default search (issue 33: bench/tie_calibration.py measures it; docs/strength.md, "A tie
+#: margin per game"). The spread that is not in the standard errors is the searches' own: each tree plays
+#: the later decisions its own way, and a move's value is the value of that play, so two trees value the
+#: same move apart by an amount that more iterations shrink slowly.
 TIE_Z = 2.0
 TIE_MARGIN = 0.05
 #: Tied moves named in the one-line text (`tie_text`); the rest are counted.
@@ -144,6 +149,8 @@ class SearchResult:
         tree_moves: when several trees searched (trees or workers), the move each would have chosen on its
             own, in tree order. Moves that differ from the suggestion are reported tied with it (`tied`):
             a tree can starve a move whose value shows only deeper, and another tree's choice says so.
+        tie_margin: values this close to the suggestion's are tied with it whatever their standard errors
+            (`Params.tie_margin`, the game's default search's: `tied`).
     """
 
     seat: int
@@ -163,6 +170,7 @@ class SearchResult:
     partial: bool = False
     trees: int = 1
     tree_moves: tuple[int, ...] = ()
+    tie_margin: float = TIE_MARGIN
 
     @property
     def seat_letter(self) -> str:
@@ -199,7 +207,7 @@ class SearchResult:
     def tied(self) -> tuple[Candidate, ...]:
         """The candidates statistically tied for first (`tied_candidates`), the suggested move first; empty
         when the suggested move is settled."""
-        return tied_candidates(self.candidates, self.tree_moves)
+        return tied_candidates(self.candidates, self.tree_moves, self.tie_margin)
 
     @property
     def trees_disagree(self) -> bool:
@@ -209,7 +217,7 @@ class SearchResult:
     @property
     def tie_text(self) -> str:
         """One line for people: the tied moves named, or "" when the answer is settled."""
-        return tie_text(self.tied, self.trees_disagree)
+        return tie_text(self.tied, self.trees_disagree, self.tie_margin)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
@@ -251,36 +259,37 @@ class SearchResult:
         return "\n".join(lines)
 
 
-def is_tied(best: Candidate, other: Candidate) -> bool:
+def is_tied(best: Candidate, other: Candidate, margin: float = TIE_MARGIN) -> bool:
     """Are the two moves' values statistically indistinguishable (TIE_Z standard errors of the
-    difference, or TIE_MARGIN)?"""
+    difference, or `margin`)?"""
     gap = abs(best.value - other.value)
-    return gap <= TIE_MARGIN or gap <= TIE_Z * math.hypot(best.stderr, other.stderr)
+    return gap <= margin or gap <= TIE_Z * math.hypot(best.stderr, other.stderr)
 
 
 def tied_candidates(candidates: tuple[Candidate, ...] | list[Candidate],
-                    tree_moves: tuple[int, ...] | list[int] = ()) -> tuple[Candidate, ...]:
+                    tree_moves: tuple[int, ...] | list[int] = (),
+                    margin: float = TIE_MARGIN) -> tuple[Candidate, ...]:
     """The ranked `candidates` (the suggested move first) that are statistically tied with the first,
     the first included; empty when no other candidate is. Only candidates with at least LCB_MIN_SHARE of
     the top visits count (see TIE_Z); a move that one of several independent trees chose (`tree_moves`)
-    is tied whatever its statistics: the trees disagree, so no answer is settled."""
+    is tied whatever its statistics: the trees disagree, so no answer is settled. `margin`: see `is_tied`."""
     if len(candidates) < 2:
         return ()
     best = candidates[0]
     floor = LCB_MIN_SHARE * max(c.visits for c in candidates)
     chosen = set(tree_moves)
-    tied = [c for c in candidates[1:] if c.action in chosen or (c.visits >= floor and is_tied(best, c))]
+    tied = [c for c in candidates[1:] if c.action in chosen or (c.visits >= floor and is_tied(best, c, margin))]
     return (best, *tied) if tied else ()
 
 
-def tie_text(tied: tuple[Candidate, ...], trees_disagree: bool = False) -> str:
+def tie_text(tied: tuple[Candidate, ...], trees_disagree: bool = False, margin: float = TIE_MARGIN) -> str:
     """`tied: build orange@e1, build orange@i7 (statistically tied: ...)`, or "" for no tie."""
     if not tied:
         return ""
     named = ", ".join(c.move for c in tied[:TIE_NAMED])
     more = f" and {len(tied) - TIE_NAMED} more" if len(tied) > TIE_NAMED else ""
     why = "; the independent trees chose different moves" if trees_disagree else ""
-    return (f"tied: {named}{more} (statistically tied: values within {TIE_MARGIN:g} or {TIE_Z:g} standard "
+    return (f"tied: {named}{more} (statistically tied: values within {margin:g} or {TIE_Z:g} standard "
             f"errors{why}; as good as each other as far as the search can tell)")
 
 
@@ -350,8 +359,10 @@ def summary_choice(summary: dict[str, Any], selection: str = "lcb") -> int:
 def build_result(summary: dict[str, Any], seat: int, seed: int, workers: int, elapsed: float,
                  action_to_string: Callable[[int], str], notes: tuple[str, ...] = (),
                  threads: int = 1, selection: str = "lcb", stopped: bool = False,
-                 partial: bool = False, *, chance_kind_name: Callable[[int], str], trees: int = 1) -> SearchResult:
-    """Turn a (merged) search summary into a SearchResult (`selection`: see `rank_candidates`;
+                 partial: bool = False, *, chance_kind_name: Callable[[int], str], trees: int = 1,
+                 tie_margin: float = TIE_MARGIN) -> SearchResult:
+    """Turn a (merged) search summary into a SearchResult (`selection`: see `rank_candidates`; `tie_margin`:
+    `Params.tie_margin`;
     `action_to_string` and `chance_kind_name` are the root State's, which name its moves and chance kinds)."""
     plan: PlanTree = summary["plan"]
     stats = summary["root_stats"]
@@ -377,4 +388,4 @@ def build_result(summary: dict[str, Any], seat: int, seed: int, workers: int, el
                         elapsed=elapsed, iterations_per_second=iterations / elapsed if elapsed > 0 else 0.0,
                         seed=seed, workers=workers, nodes=summary.get("nodes", 0), notes=tuple(notes),
                         threads=threads, stopped=stopped, partial=partial, trees=trees,
-                        tree_moves=tuple(summary.get("tree_moves", ())))
+                        tree_moves=tuple(summary.get("tree_moves", ())), tie_margin=tie_margin)
