@@ -67,8 +67,10 @@ class AzulSintraSpec(Declaration, PeopleSide):
     placeholder_notice: str = PLACEHOLDER_NOTICE
     # The learned evaluation (docs/learning.md): the shipped net of the player count (nets/2p.json, 3p.json
     # and 4p.json: each SPRT H1 at 0.05 s a decision against the playout alone, docs/strength.md), blended
-    # half and half with the heuristic playout.
-    search_defaults = MappingProxyType({"net": "auto", "net_weight": 0.5})
+    # half and half with the heuristic playout. Values within 0.07 of the suggestion's are reported tied: the
+    # margin that reports every split of 5 seeds as a tie at `burano suggest`'s default search (bench/
+    # tie_calibration.py; docs/strength.md, "A tie margin per game").
+    search_defaults = MappingProxyType({"net": "auto", "net_weight": 0.5, "tie_margin": 0.07})
     game_options = GAME_OPTIONS      # a class attribute, not a field (`core.game.GameOption`)
 
     def game_class(self, implementation: str = "compiled"):

@@ -54,8 +54,10 @@ class BuranoSpec(Declaration, PeopleSide):
     unseen_texts: frozenset[str] = frozenset({"fish: ?", "pyramid ?"})
     # The learned evaluation (docs/learning.md): the shipped net of the player count (nets/4p.json, encoder
     # version 1: SPRT H1 at 0.05 s a decision against the playout alone, docs/strength.md), blended half and
-    # half with the heuristic playout; the playout alone where no net is shipped (2 and 3 players).
-    search_defaults = MappingProxyType({"net": "auto", "net_weight": 0.5})
+    # half with the heuristic playout; the playout alone where no net is shipped (2 and 3 players). The tie
+    # margin stays the default 0.05: it reports every split of 5 seeds as a tie at `burano suggest`'s default
+    # search (bench/tie_calibration.py; docs/strength.md, "A tie margin per game").
+    search_defaults = MappingProxyType({"net": "auto", "net_weight": 0.5, "tie_margin": 0.05})
 
     def game_class(self, implementation: str = "compiled"):
         """The Game class of `implementation` ("compiled" or "reference")."""

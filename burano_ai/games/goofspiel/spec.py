@@ -51,8 +51,10 @@ class GoofspielSpec(Declaration):
     game_options = GAME_OPTIONS      # a class attribute, not a field (`core.game.GameOption`)
     # The learned evaluation (docs/learning.md): the shipped net of the player count where there is one
     # (nets/3p.json, 4p.json and 5p.json: each SPRT H1 at 0.05 s a decision against the playout alone,
-    # docs/strength.md), blended half and half with the heuristic playout; the playout alone elsewhere.
-    search_defaults = MappingProxyType({"net": "auto", "net_weight": 0.5})
+    # docs/strength.md), blended half and half with the heuristic playout; the playout alone elsewhere. The tie
+    # margin stays the default 0.05: it reports every split of 5 seeds as a tie at `burano suggest`'s default
+    # search (bench/tie_calibration.py; docs/strength.md, "A tie margin per game").
+    search_defaults = MappingProxyType({"net": "auto", "net_weight": 0.5, "tie_margin": 0.05})
 
     def game_class(self, implementation: str = "compiled"):
         """The Game class of `implementation` ("compiled" or "reference")."""

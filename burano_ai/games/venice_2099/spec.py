@@ -67,7 +67,10 @@ class Venice2099Spec(Declaration, PeopleSide):
     game_options = GAME_OPTIONS      # a class attribute, not a field (`core.game.GameOption`)
     #: The search prior (`heuristic.prior`) is off by default: at equal iterations it did not win clearly
     #: more than the search without it (docs/strength.md, Venice 2099); `pyramid_bias=1` turns it on.
-    search_defaults = MappingProxyType({"prior_bias": 0.0})
+    #: Values within 0.10 of the suggestion's are reported tied: independent searches value Venice's moves
+    #: further apart than any other game's, and 0.10 is where more margin stops reporting more of its seed
+    #: splits as ties (bench/tie_calibration.py; docs/strength.md, "A tie margin per game").
+    search_defaults = MappingProxyType({"prior_bias": 0.0, "tie_margin": 0.10})
 
     def game_class(self, implementation: str = "compiled"):
         return import_game_class(self, implementation)

@@ -73,10 +73,12 @@ class WalkingInBuranoSpec(Declaration, PeopleSide):
     web_board: str = "games/walking-in-burano/board.js"
     placeholder_notice: str = PLACEHOLDER_NOTICE
     game_options = GAME_OPTIONS      # a class attribute, not a field (`core.game.GameOption`)
-    # The learned evaluation (docs/learning.md): the shipped net of the player count (nets/2p.json, encoder
-    # version 2: SPRT H1 at 0.05 s a decision against the playout alone, docs/strength.md), blended half and
-    # half with the heuristic playout; the playout alone where no net is shipped (3 and 4 players).
-    search_defaults = MappingProxyType({"net": "auto", "net_weight": 0.5})
+    # The learned evaluation (docs/learning.md): the shipped net of the player count (nets/2p.json, 3p.json
+    # and 4p.json, encoder version 2: each SPRT H1 at 0.05 s a decision against the playout alone,
+    # docs/strength.md), blended half and half with the heuristic playout. Values within 0.06 of the
+    # suggestion's are reported tied: the margin that reports every split of 5 seeds as a tie at `burano
+    # suggest`'s default search (bench/tie_calibration.py; docs/strength.md, "A tie margin per game").
+    search_defaults = MappingProxyType({"net": "auto", "net_weight": 0.5, "tie_margin": 0.06})
 
     def game_class(self, implementation: str = "compiled"):
         return import_game_class(self, implementation)
