@@ -97,10 +97,12 @@ def answers(state, params: Params, iterations: int, seeds: int):
     return agreement(searches(state, params, iterations, seeds))
 
 
-def checked(state, results: list, params: Params, count: int) -> list:
+def checked(state, results: list, params: Params, count: int, trees: int = 1) -> list:
     """Each answer with its `count` runner-ups searched on their own (`engine.check_runner_ups`, what
-    `burano suggest` does once its answer settled)."""
-    return [check_runner_ups(state, r, count, params=params, threads=1) for r in results]
+    `burano suggest` does once its answer settled), each check searched as the answer was (one thread, or
+    `trees` independent trees)."""
+    options = {"threads": 1} if trees == 1 else {"trees": trees}
+    return [check_runner_ups(state, r, count, params=params, **options) for r in results]
 
 
 def split_line(name: str, before: list[str], after: list[str], tied: bool, first: str = "", second: str = "") -> str:
@@ -134,7 +136,7 @@ def compare(spec, args) -> int:
     start = time.perf_counter()
     count = split_first = split_second = tied_first = tied_second = remain = remain_tied = 0
     untied_under = untied_above = 0
-    for name, state in positions(spec, args.positions, args.every):
+    for name, state in positions(spec, args.positions, args.every, args.first_game):
         count += 1
         first_results = searches(state, first, args.iterations, args.seeds)
         before, tied_before = agreement(first_results)
@@ -145,7 +147,7 @@ def compare(spec, args) -> int:
         second_results = (first_results if second == first and args.after_trees == 1
                           else searches(state, second, args.iterations, args.seeds, args.after_trees))
         if args.after_check:
-            second_results = checked(state, second_results, second, args.after_check)
+            second_results = checked(state, second_results, second, args.after_check, args.after_trees)
         after, tied = agreement(second_results)
         split_first += len(set(before)) > 1
         split_second += len(set(after)) > 1
@@ -176,6 +178,7 @@ def main() -> int:
     parser.add_argument("--every", type=int, default=7)
     parser.add_argument("--iterations", type=int, default=2000)
     parser.add_argument("--seeds", type=int, default=5)
+    parser.add_argument("--first-game", type=int, default=1, help="the first seeded random game positions come from")
     parser.add_argument("--eval", default="net")
     parser.add_argument("--net-weight", type=float, default=0.5)
     parser.add_argument("--before", help="KEY=VALUE,... of the first search variant (with --after)")
@@ -197,7 +200,7 @@ def main() -> int:
     netted = Params(**{**base, "net": eval_to_net(args.eval), "net_weight": args.net_weight})
     start = time.perf_counter()
     split_before = split_after = remain_tied = 0
-    for name, state in positions(spec, args.positions, args.every):
+    for name, state in positions(spec, args.positions, args.every, args.first_game):
         before, _ = answers(state, plain, args.iterations, args.seeds)
         if len(set(before)) == 1:
             continue

@@ -35,12 +35,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from burano_ai.engine import check_runner_ups  # noqa: E402
 from burano_ai.games import get_spec  # noqa: E402
 from burano_ai.search import Params  # noqa: E402
 from burano_ai.search.result import LCB_MIN_SHARE, tied_candidates  # noqa: E402
 
-from seed_agreement import positions, searches  # noqa: E402
+from seed_agreement import checked, positions, searches  # noqa: E402
 
 MARGINS = "0.05,0.06,0.07,0.08,0.09,0.1,0.12,0.15"
 
@@ -70,10 +69,7 @@ def reported(results: list, margin: float) -> tuple[bool, list[int]]:
 def answers(state, params: Params, args) -> list:
     """The seeds' answers, searched as `burano suggest` does (trees, then the runner-up check)."""
     results = searches(state, params, args.iterations, args.seeds, args.trees)
-    if args.check:
-        options = {"params": params, **({"threads": 1} if args.trees == 1 else {"trees": args.trees})}
-        results = [check_runner_ups(state, r, args.check, **options) for r in results]
-    return results
+    return checked(state, results, params, args.check, args.trees) if args.check else results
 
 
 def main() -> int:
