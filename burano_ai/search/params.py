@@ -151,9 +151,11 @@ class Params:
         halving_visits: with root="halving", the visits v0 every root move gets in the first phase (each
             later phase costs about as many iterations as the first: `halving_schedule`).
         tie_margin: a candidate whose value is within this of the suggestion's (0..1) is reported tied with
-            it whatever the standard errors (`SearchResult.tied`, `search.result.is_tied`). It changes no
-            move the search makes, only what the answer calls settled. A game whose independent searches
-            value the same moves further apart sets its own in its default search (bench/tie_calibration.py).
+            it whatever the standard errors (`SearchResult.tied`, `search.result.is_tied`). A search of a
+            given budget makes the same moves whatever the margin; only what its answer calls settled
+            changes (and so how long `burano suggest` without a budget searches: until no tie remains). A
+            game whose independent searches value the same moves further apart sets its own in its default
+            search (bench/tie_calibration.py).
     """
 
     exploration: float

@@ -135,7 +135,7 @@ def test_the_prior_is_off_by_default_and_pyramid_bias_turns_it_on():
     from burano_ai.search.limits import Limit
     from burano_ai.search.params import Params
 
-    assert get_spec("venice-2099").search_defaults == {"prior_bias": 0.0}
+    assert get_spec("venice-2099").search_defaults["prior_bias"] == 0.0
     assert make_bot("ismcts:iterations=10", 1, game="venice-2099").params.prior_bias == 0.0
     assert make_bot("ismcts:iterations=10,pyramid_bias=1", 1, game="venice-2099").params.prior_bias == 1.0
     assert make_bot("ismcts:iterations=10", 1, game="azul-sintra").params.prior_bias == 1.0
