@@ -5,8 +5,9 @@
 
 For docs/strength.md's Walking in Burano and Venice 2099 ladders: a shared machine gave each run only a
 few games a step, so runs with seeds 2026, 2027, ... are pooled. Per step: games, the doubled bot's
-score (its win share over all the games) with a 95 % Wilson interval (approximate: a deal's two games
-are paired), and whether it reaches the 55 % target; the table in markdown, the curve as a PNG.
+score (its win share over all the games) with a 95 % Wilson interval (approximate: a deal's games are
+paired), and whether it reaches the target (55 % at 2 players; at N players, from the runs' ``players``,
+the same Elo: `ladder.target`); the table in markdown, the curve as a PNG.
 """
 
 from __future__ import annotations
@@ -21,11 +22,17 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from azul_sintra_arena_sum import wilson   # noqa: E402  (bench/, next to this file)
-from ladder import TARGET, markdown, plot   # noqa: E402  (scripts/ladder.py)
+from burano_ai.core.errors import OptionError   # noqa: E402
+from ladder import markdown, plot, summary, target   # noqa: E402  (scripts/ladder.py)
 
 
-def pooled(paths: list[Path]) -> tuple[str, list[dict]]:
+def pooled(paths: list[Path]) -> tuple[str, int, list[dict]]:
+    """The label (game, bot), the player count and the pooled steps of the runs at `paths`."""
     runs = [json.loads(p.read_text(encoding="utf-8")) for p in paths]
+    counts = {run.get("players", 2) for run in runs}     # runs from before --players are 2-player
+    if len(counts) > 1:
+        raise OptionError(f"the runs are at different player counts ({', '.join(map(str, sorted(counts)))})")
+    players = counts.pop()
     steps: dict[tuple[int, int], dict] = {}
     for run in runs:
         for s in run["steps"]:
@@ -35,10 +42,11 @@ def pooled(paths: list[Path]) -> tuple[str, list[dict]]:
     out = []
     for t in sorted(steps.values(), key=lambda t: t["low"]):
         score = t["share"] / t["games"]
-        out.append({**t, "score": score, "ci95": list(wilson(t["share"], t["games"])), "target_met": score >= TARGET})
+        out.append({**t, "score": score, "ci95": list(wilson(t["share"], t["games"])),
+                    "target_met": score >= target(players)})
     command = runs[0]["steps"][0]["command"]     # "burano arena --game KEY ..." names the game
     game = command.split("--game ")[1].split()[0] if "--game " in command else "burano"
-    return f"{game}, {runs[0]['bot']}", out
+    return f"{game}, {runs[0]['bot']}", players, out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -46,12 +54,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("ladders", nargs="+", type=Path, help="ladder.json files of scripts/ladder.py")
     parser.add_argument("--plot", type=Path, default=None, help="PNG of the pooled curve")
     args = parser.parse_args(argv)
-    bot, steps = pooled(args.ladders)
-    met = sum(s["target_met"] for s in steps)
-    print(markdown(steps, bot) + f"\n\n{met} of {len(steps)} steps score >= {TARGET:.0%} "
-          f"({len(args.ladders)} runs pooled)")
+    try:
+        bot, players, steps = pooled(args.ladders)
+    except OptionError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(markdown(steps, bot, players) + "\n\n" + summary(steps, players, f"{len(args.ladders)} runs pooled"))
     if args.plot is not None:
-        plot(steps, bot, args.plot)
+        plot(steps, bot, args.plot, players=players)
     return 0
 
 

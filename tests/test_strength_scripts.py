@@ -43,10 +43,50 @@ def test_ladder_plays_the_game_it_is_given(tmp_path):
     assert "--game goofspiel" in json.loads((tmp_path / "ladder.json").read_text())["steps"][0]["command"]
 
 
+def test_ladder_at_three_players(tmp_path):
+    """One step at 3 players: the doubled bot in one seat and two seats at n, a deal once with the doubled
+    bot in each seat (4 games round up to 2 deals of 3), the 3-player target and equal share everywhere."""
+    png, table = tmp_path / "ladder.png", tmp_path / "ladder.md"
+    proc = run("ladder.py", "--game", "goofspiel", "--players", "3", "--start", "2", "--stop", "4", "--games", "4",
+               "--plot", str(png), "--out", str(table), "--json-dir", str(tmp_path / "json"))
+    assert proc.returncode == 0, proc.stderr
+    assert "| score (equal 33.3%) | 95% CI | Elo (95% CI) | >= 37.9% (+35 Elo) |" in proc.stdout
+    assert "| 1 | 4 | 2 | 6 |" in proc.stdout
+    assert ("of 1 steps score >= 37.9% (equal share 33.3%; the target is +34.9 Elo, 55% at 2 players; seed 2026, "
+            "6 games a step)") in table.read_text()
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    ladder = json.loads((tmp_path / "json" / "ladder.json").read_text())
+    assert ladder["players"] == 3 and ladder["target"] == pytest.approx(11 / 29)
+    step = ladder["steps"][0]
+    assert step["target_met"] == (step["score"] >= 11 / 29)
+    assert "--players 3" in step["command"]
+    arena = json.loads((tmp_path / "json" / "ladder-2-4.json").read_text())
+    assert arena["config"]["bots"] == ["ismcts:iterations=4", "ismcts:iterations=2", "ismcts:iterations=2"]
+    assert arena["config"]["players"] == 3 and len(arena["games"]) == 6
+    doubled = next(e for e in arena["entries"] if e["spec"] == "ismcts:iterations=4")
+    assert doubled["seats_played"] == 6 and doubled["win_rate"] == pytest.approx(step["score"])
+
+
+def test_ladder_target_keeps_the_elo_of_55_percent_at_2_players():
+    """The N-player target is the win share of a bot +34.9 Elo (55 % at 2 players) above each of N - 1
+    equal opponents in the arena's Luce model: r / (r + N - 1) with r = 0.55 / 0.45."""
+    spec = importlib.util.spec_from_file_location("ladder_script", SCRIPTS / "ladder.py")
+    ladder = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ladder)
+    assert ladder.target(2) == 0.55
+    assert ladder.TARGET_ELO == pytest.approx(34.86, abs=0.01)
+    for players, share in [(3, 11 / 29), (4, 11 / 38), (5, 11 / 47)]:
+        assert ladder.target(players) == pytest.approx(share)
+        assert ladder.share_elo(ladder.target(players), players) == pytest.approx(ladder.TARGET_ELO)
+        assert 1 / players < ladder.target(players) < ladder.target(players - 1)
+
+
 @pytest.mark.parametrize("args, fragment", [
     (["--start", "100", "--stop", "150"], "--stop (150) must be at least twice --start (100)"),
     (["--bot", "ismcts:time=1"], "has a budget of its own"),
     (["--bot", "ismcts:cc=1", "--start", "2", "--stop", "4"], "unknown key 'cc'"),
+    (["--players", "5"], "--players 5: burano is played by 2, 3 or 4 players"),
+    (["--game", "azul-sintra", "--players", "1"], "--players 1: azul-sintra is played by 2, 3 or 4 players"),
 ])
 def test_ladder_bad_options(args, fragment, tmp_path):
     proc = run("ladder.py", *args, "--json-dir", str(tmp_path))
@@ -133,3 +173,21 @@ def test_ladder_sum_pools_runs_step_by_step(tmp_path):
     assert "| 1 | 500 | 250 | 8 | 0.625 |" in proc.stdout and "| 2 | 1000 | 500 | 8 | 0.375 |" in proc.stdout
     assert "1 of 2 steps score >= 55% (2 runs pooled)" in proc.stdout and "venice-2099" in proc.stdout
     assert (tmp_path / "p.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_ladder_sum_pools_at_the_runs_player_count(tmp_path):
+    """bench/ladder_sum.py on 3-player runs: the 3-player target (37.9 %: a pooled 40 % meets it), and runs at
+    different player counts are refused."""
+    def ladder(path, score, players):
+        steps = [{"low": 250, "high": 500, "games": 6, "score": score, "command": "burano arena --game azul-sintra x"}]
+        path.write_text(json.dumps({"bot": "ismcts", "players": players, "steps": steps}))
+        return str(path)
+    a, b = ladder(tmp_path / "a.json", 0.5, 3), ladder(tmp_path / "b.json", 0.3, 3)
+    script = str(SCRIPTS.parent / "bench" / "ladder_sum.py")
+    proc = subprocess.run([sys.executable, script, a, b], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "| 1 | 500 | 250 | 12 | 0.400 |" in proc.stdout and proc.stdout.count("| yes |") == 1
+    assert "1 of 1 steps score >= 37.9% (equal share 33.3%;" in proc.stdout
+    c = ladder(tmp_path / "c.json", 0.5, 4)
+    proc = subprocess.run([sys.executable, script, a, c], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and "different player counts (3, 4)" in proc.stderr
