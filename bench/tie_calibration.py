@@ -27,6 +27,7 @@ game") has the runs that set each game's `tie_margin`.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import statistics
 import sys
@@ -37,9 +38,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from burano_ai.games import get_spec  # noqa: E402
 from burano_ai.search import Params  # noqa: E402
-from burano_ai.search.result import LCB_MIN_SHARE, tied_candidates  # noqa: E402
+from burano_ai.search.result import LCB_MIN_SHARE  # noqa: E402
 
-from seed_agreement import checked, positions, searches  # noqa: E402
+from seed_agreement import agreement, checked, positions, searches  # noqa: E402
 
 MARGINS = "0.05,0.06,0.07,0.08,0.09,0.1,0.12,0.15"
 
@@ -58,12 +59,11 @@ def spread(results: list) -> list[tuple[float, float]]:
 
 
 def reported(results: list, margin: float) -> tuple[bool, list[int]]:
-    """Whether every answer names every other seed's move tied with this margin, and each answer's tie
-    size (0: settled)."""
-    moves = {r.action for r in results}
-    ties = [tied_candidates(r.candidates, r.tree_moves, margin) for r in results]
-    named = all(moves <= {r.action} | {c.action for c in t} for r, t in zip(results, ties))
-    return named, [len(t) for t in ties]
+    """Whether every answer names every other seed's move tied with this margin (`seed_agreement.agreement`
+    on the answers as they would stand with `Params.tie_margin` = margin), and each answer's tie size (0:
+    settled)."""
+    at = [dataclasses.replace(r, tie_margin=margin) for r in results]
+    return agreement(at)[1], [len(r.tied) for r in at]
 
 
 def answers(state, params: Params, args) -> list:
