@@ -342,18 +342,26 @@ ROOT_HELP = ("How the search chooses among the root's moves: ucb (default) or ha
              "docs/strength.md).")
 
 
+SECRET_HELP = ("How the search chooses the other seats' secret simultaneous choices (Goofspiel's bids, Burano's "
+               "pyramid cubes): prior (drawn from the game's prior) or ucb (each seat's own bandit, decoupled UCT); "
+               "default: the game's default search (docs/strength.md, \"Simultaneous bids\").")
+
+
 def _search_params(spec, playout: Optional[str] = None, evaluation: Optional[str] = None,
-                   root: Optional[str] = None):
-    """The game's default search with --playout, --eval and --root applied (None: the default unchanged)."""
+                   root: Optional[str] = None, secret: Optional[str] = None):
+    """The game's default search with --playout, --eval, --root and --secret applied (None: the default
+    unchanged)."""
     from burano_ai.search.netfile import eval_to_net
     from burano_ai.search import Params
-    if playout is None and evaluation is None and root is None:
+    if playout is None and evaluation is None and root is None and secret is None:
         return None
     changes: dict[str, Any] = dict(spec.search_defaults)
     if playout is not None:
         changes["playout_policy"] = playout
     if root is not None:
         changes["root"] = root
+    if secret is not None:
+        changes["secret"] = secret
     if evaluation is not None:
         changes["net"] = eval_to_net(evaluation.strip().lower() if evaluation.strip().lower() in ("playout", "net")
                                      else evaluation)
@@ -777,6 +785,7 @@ def suggest(
                                           help="Playout policy: heuristic (default) or random."),
     evaluation: Optional[str] = typer.Option(None, "--eval", metavar="playout|net|FILE", help=EVAL_HELP),
     root: Optional[str] = typer.Option(None, "--root", metavar="ucb|halving", help=ROOT_HELP),
+    secret: Optional[str] = typer.Option(None, "--secret", metavar="prior|ucb", help=SECRET_HELP),
     plans: bool = typer.Option(False, "--plans", help="Show each candidate's plan (the JSON always has them)."),
     allow: Optional[list[str]] = typer.Option(None, "--allow", metavar="MOVE",
                                               help="Search only this move (repeat for several; quote moves "
@@ -830,7 +839,7 @@ def suggest(
             iterations = DEFAULT_SUGGEST_ITERATIONS
     limit = Limit(iterations=iterations, seconds=seconds)
     # None: the game's default search (`GameSpec.search_defaults`), which --playout and --eval override
-    params = _search_params(spec, playout, evaluation, root)
+    params = _search_params(spec, playout, evaluation, root, secret)
     allow_moves, avoid_moves = _cli_moves(allow, "--allow"), _cli_moves(avoid, "--avoid")
     try:
         root_moves(state, allow_moves, avoid_moves)     # checked here to name the options as typed
@@ -1253,6 +1262,7 @@ def analyse(
     game: Optional[str] = typer.Option(None, "--game", metavar="GAME", help=FILE_GAME_HELP),
     evaluation: Optional[str] = typer.Option(None, "--eval", metavar="playout|net|FILE", help=EVAL_HELP),
     root: Optional[str] = typer.Option(None, "--root", metavar="ucb|halving", help=ROOT_HELP),
+    secret: Optional[str] = typer.Option(None, "--secret", metavar="prior|ucb", help=SECRET_HELP),
 ) -> None:
     """Analyse one seat's decisions in a game record: the engine's best move and its win probability vs
     the move played, the loss, and flags (inaccuracy, mistake, blunder; docs/analysis.md).
@@ -1271,7 +1281,7 @@ def analyse(
     spec = _record_game(file, game)
     record = GameRecord.load(file)
     analysed = check_seat(record, seat)
-    params = _search_params(spec, None, evaluation, root)
+    params = _search_params(spec, None, evaluation, root, secret)
     if seconds is None and iterations is None:
         iterations = DEFAULT_SUGGEST_ITERATIONS
     limit = Limit(iterations=iterations, seconds=seconds)

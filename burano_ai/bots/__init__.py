@@ -26,7 +26,9 @@ Spec strings: ``name`` or ``name:key=value,key=value``. Bots and their keys:
                     other keys override its values), ``eval`` (the leaf evaluation: playout | net | a net
                     file's path; docs/learning.md), ``net_weight`` (the net's share of a leaf's reward,
                     (0, 1]), ``root`` (ucb | halving: how the root's moves are chosen,
-                    `burano_ai.search.params`), ``halving_visits`` (halving's first-phase visits per move).
+                    `burano_ai.search.params`), ``halving_visits`` (halving's first-phase visits per move),
+                    ``secret`` (prior | ucb: how the other seats' secret simultaneous choices are chosen,
+                    `burano_ai.search.params`).
 ``mcts-pkg``        the PyPI `mcts` package's UCT on one determinization (see `MctsPkgBot`). Keys:
                     ``iterations`` (500 when no budget is given) or ``time``, ``c``,
                     ``rollout`` (native | python).

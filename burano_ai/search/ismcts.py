@@ -20,7 +20,9 @@ One iteration:
 4. **Secret choices** (`State.decision_mode()` is `DecisionMode.SECRET`: Burano's pyramid cubes):
    other seats' choices are sampled from the game's prior (`State.prior`, uniform where it has none)
    and are not edges either, so neither side conditions on a choice it cannot see. The searching
-   seat's own choices are tree decisions, with progressive bias where the game has a prior.
+   seat's own choices are tree decisions, with progressive bias where the game has a prior. With
+   `Params.secret` = "ucb" another seat's choice is made by its own bandit instead (`Searcher.secret_choice`),
+   kept at the node where the round of secret choices began, so it still sees no choice of the round.
 5. **Leaf evaluation** by the `Params` evaluator (`burano_ai.search.evaluators`): by default a playout
    from the leaf to the end of the game with the State's own playout and the `Params.playout_policy`
    (the compiled core's, in C; "heuristic" by default) — uniform random in Python on a State without
@@ -175,6 +177,7 @@ class Searcher:
         evaluator = self.evaluator
         horizon = evaluator.horizon_turns
         halving = params.root == "halving"
+        bandits = params.secret == "ucb"
         log, sqrt = math.log, math.sqrt
         world = self.root_state.resample(seat, seed)
         rng = None          # created on first use: seeding costs more than most iterations' other work
@@ -183,9 +186,13 @@ class Searcher:
         turns = 0
         first_action = -1
         dead_end = False
+        anchor = None       # where this round of secret choices began (secret="ucb"; `secret_choice`)
+        own: dict[int, tuple[int, ...]] = {}     # each other seat's secret choices so far in the round
+        secret_path: list[tuple[list, int]] = []
         while True:
             player = world.current_player()
             if player < 0:
+                anchor = None
                 if player == CHANCE:
                     if not world.chance_outcomes():
                         dead_end = True
@@ -204,10 +211,22 @@ class Searcher:
                 break
             if node is root and self.root_actions is not None:
                 legal = [a for a in legal if a in self.root_actions] or legal
-            if mode == SECRET and player != seat:   # a secret choice: sampled from the prior, not a tree edge
+            if mode != SECRET:
+                anchor = None
+            elif anchor is None:
+                anchor = node
+                own = {}
+            if mode == SECRET and player != seat:   # a secret choice: not a tree edge
                 if rng is None:
                     rng = random.Random(seed)
-                weights = world.prior(player, legal)
+                if bandits:     # the seat's own bandit at the round's start (`secret_choice`)
+                    done = own.get(player, ())
+                    action, stat = self.secret_choice(anchor, player, done, world, legal, rng)
+                    own[player] = (*done, action)
+                    secret_path.append((stat, player))
+                    world.apply_action(action)
+                    continue
+                weights = world.prior(player, legal)    # sampled from the prior
                 world.apply_action(sample_weighted(weights if weights is not None else dict.fromkeys(legal, 1.0),
                                                    rng))
                 continue
@@ -291,6 +310,9 @@ class Searcher:
         for child, mover in path:
             child.visits += 1
             child.value += reward[mover]
+        for stat, mover in secret_path:
+            stat[0] += 1
+            stat[2] += reward[mover]
         stats = self.root_stats.get(first_action)
         if stats is None:
             stats = self.root_stats[first_action] = [0.0, 0.0, 0.0, 0.0, 0.0]
@@ -305,6 +327,41 @@ class Searcher:
         for p, share in enumerate(shares):
             seat_shares[p] += share
         self.iterations += 1
+
+    def secret_choice(self, anchor: Node, player: int, done: tuple[int, ...], world, legal: list[int],
+                      rng: random.Random) -> tuple[int, list]:
+        """Another seat's secret choice with `Params.secret` = "ucb", and the statistics to score it by.
+
+        The seat's bandit lives at `anchor`, the node where the round of secret choices began, keyed by the
+        seat and its own earlier choices in the round (`done`): never below the searching seat's own secret
+        choice of the round, so neither reacts to the other's (decoupled UCT, as in simultaneous-move MCTS).
+        An untried legal choice is tried first (drawn from the game's prior where it has one, else
+        uniformly, from `rng`); then UCB with availability counts and `Params.exploration`, ties to the first
+        in `legal`. The statistics are [visits, availability, summed reward for `player`]."""
+        if anchor.secret is None:
+            anchor.secret = {}
+        table = anchor.secret.setdefault((player, done), {})
+        untried = [a for a in legal if a not in table]
+        for a in legal:
+            stat = table.get(a)
+            if stat is not None:
+                stat[1] += 1
+        if untried:
+            if len(untried) == 1:
+                action = untried[0]
+            else:
+                prior = world.prior(player, legal)
+                action = sample_weighted({a: (prior.get(a, 0.0) if prior else 1.0) + 1e-9 for a in untried}, rng)
+            stat = table[action] = [0, 1, 0.0]
+            return action, stat
+        c, log, sqrt = self.params.exploration, math.log, math.sqrt
+        best_score, action = -1e300, legal[0]
+        for a in legal:
+            n, avail, value = table[a]
+            score = value / n + c * sqrt(log(avail) / n)
+            if score > best_score:
+                best_score, action = score, a
+        return action, table[action]
 
     def halving_choice(self, legal: list[int]) -> int:
         """The root move of this iteration under sequential halving (`Params.root` = "halving"), every one
@@ -332,6 +389,15 @@ class Searcher:
         return min(alive or legal, key=lambda a: children[a].visits)
 
     # --- results
+
+    def secret_visits(self, player: int) -> dict[int, int]:
+        """With `Params.secret` = "ucb": {action: visits} of `player`'s first secret choice in the round of
+        secret choices that begins at the root, as its bandit chose it (`secret_choice`); {} when there is
+        none."""
+        if not 0 <= player < self.num_players:
+            raise ValueError(f"seat {player} does not exist in a {self.num_players}-player game")
+        table = (self.root.secret or {}).get((player, ()), {})
+        return {a: stat[0] for a, stat in table.items()}
 
     def summary(self, max_nodes: int = 20000) -> dict[str, Any]:
         """The search's results in a picklable form that root-parallel searches can sum (the plan tree

@@ -61,9 +61,12 @@ class Node:
             and the next decision (the first one seen, in any iteration), or NO_CHANCE: a plan marks
             the step after it as depending on luck.
         prior: action id -> prior probability for the choices at this node (`State.prior`), or None.
+        secret: with `Params.secret` = "ucb", the bandits of the other seats' secret choices in the round of
+            simultaneous choices that begins at this node: (seat, that seat's earlier choices in the round) ->
+            action id -> [visits, availability, summed reward for that seat]; None before the first.
     """
 
-    __slots__ = ("children", "player", "visits", "avail", "value", "ends_turn", "chance", "prior")
+    __slots__ = ("children", "player", "visits", "avail", "value", "ends_turn", "chance", "prior", "secret")
 
     def __init__(self) -> None:
         self.children: dict[int, Node] | None = None
@@ -74,6 +77,7 @@ class Node:
         self.ends_turn = False
         self.chance = NO_CHANCE
         self.prior: dict[int, float] | None = None
+        self.secret: dict[tuple[int, tuple[int, ...]], dict[int, list]] | None = None
 
     def __repr__(self) -> str:
         n = 0 if self.children is None else len(self.children)

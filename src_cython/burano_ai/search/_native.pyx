@@ -10,7 +10,8 @@ MAX_SEATS players).
 It runs the algorithm that `burano_ai.search.ismcts` specifies (its module docstring) and that
 `ismcts.Searcher` implements in readable Python, with the whole iteration in C and without the GIL:
 resample, selection with availability counts, one expansion, chance and other seats' secret choices
-(`DECISION_SECRET`) sampled from the game's prior (not edges), playout with the game's C playout,
+(`DECISION_SECRET`) sampled from the game's prior (not edges; with `params.secret` = "ucb" chosen by each
+seat's own bandit, `shadow_step`), playout with the game's C playout,
 the game's outcome (scores and the order of finish), reward and backpropagation. It supports the
 playouts to the end of the game that the game has in C (`Params.native_policy`: the built-in playout
 or a `CorePlayout` evaluator); other evaluators (horizons, estimates, custom Python playouts) are
@@ -18,7 +19,10 @@ Python code and stay with `ismcts.Searcher` (`ismcts.make_searcher` chooses).
 
 The tree is two flat arrays: `NodeC` records (the statistics of the edge into a node, and its child
 list as newest-first sibling links) and an open-addressing hash from (node, action) to child. No
-Python object exists per node; `summary()` exports the `tree.export_plan` format.
+Python object exists per node; `summary()` exports the `tree.export_plan` format. The other seats'
+bandits (`params.secret` = "ucb") are nodes too: each seat's small tree of its secret choices in a round
+hangs under the node where the round began, keyed `num_actions` + the seat in the hash only, never in a
+child list, so plans, candidates and summaries never see it (`nodes` counts it).
 
 Threads (``run(threads=T)``): T threads iterate on the one tree (tree parallelism). Each thread has its
 own world copy, RNGs and path (`WorkerC`); the tree is guarded by one mutex, held only while a thread
@@ -285,6 +289,7 @@ cdef enum:
     FLAG_ENDS_TURN = 1
     CHANCE_BITS = 7 << 1
     FLAG_PRIOR = 1 << 4
+    PATH_SHADOW = 1 << 5         # WorkerC.path_flags only: the entry is another seat's secret choice (`shadow_step`)
 
 
 cdef inline int chance_after(const NodeC* nd) noexcept nogil:
@@ -670,6 +675,9 @@ cdef class NativeSearcher:
     # guarded by `tree_lock`: the moves alive (flags by action), m0 (0 before the first choice among
     # expanded root moves) and the phase.
     cdef int halving_visits
+    # Other seats' secret choices by their own bandits (`params.secret` = "ucb"; `shadow_step`), else sampled
+    # from the game's prior.
+    cdef bint secret_ucb
     cdef int halving_moves
     cdef int halving_phase
     cdef uint8_t* root_alive          # `num_actions` flags
@@ -715,6 +723,7 @@ cdef class NativeSearcher:
         if self.root_alive == NULL:
             raise MemoryError()
         self.halving_visits = params.halving_visits if params.root == "halving" else 0
+        self.secret_ucb = params.secret == "ucb"
         self.halving_moves = 0
         self.halving_phase = 0
         self.root_restricted = root_actions is not None
@@ -893,6 +902,21 @@ cdef class NativeSearcher:
         self.nodes[parent].newest_child = child
         return child
 
+    cdef int add_shadow(self, int parent, int key) noexcept nogil:
+        """Create the node under `parent` keyed `key` (`num_actions` + a seat: the root of that seat's secret
+        choices in the round that begins at `parent`, `shadow_step`) in the hash only, never in `parent`'s
+        child list, so that plans, candidates and summaries never see it; its index, or NO_NODE."""
+        cdef int child
+        if 3 * (self.slots_used + 1) > 2 * self.slot_capacity:
+            if self.grow_slots() < 0:
+                return NO_NODE
+        child = self.new_node(key)
+        if child == NO_NODE:
+            return NO_NODE
+        self.put_slot(parent, key, child)
+        self.slots_used += 1
+        return child
+
     cdef int new_prior(self, int node, const int* legal, int n, const double* probs) noexcept nogil:
         """Store `probs` (the prior over `legal`, in order) as `node`'s prior block; 0, or -1 (no memory)."""
         cdef PriorEntryC* grown
@@ -1033,6 +1057,27 @@ cdef class NativeSearcher:
         expanded_out[0] = False
         return child
 
+    cdef int shadow_step(self, WorkerC* w, const void* world, int anchor, int current, int player,
+                         const int* legal, int n, Rng* rng, uint64_t seed, int* pending,
+                         int* action_out) noexcept nogil:
+        """Another seat's secret choice with `params.secret` = "ucb" (`ismcts.Searcher.secret_choice`): a tree
+        step in that seat's own small tree, whose root hangs under `anchor` (the node where the round of
+        secret choices began) keyed `num_actions` + the seat, and whose edges are the seat's earlier choices
+        in the round (`current`: the node after its last one, or NO_NODE before its first). The searching
+        seat's own choice of the round is an edge below `anchor`, so neither side's bandit reacts to the
+        other's choice. An expansion there does not end the iteration. The child, or NO_NODE (no memory)."""
+        cdef int start = current
+        cdef bint expanded
+        if start == NO_NODE:
+            pthread_mutex_lock(&self.tree_lock)
+            start = self.find_child(anchor, self.num_actions + player)
+            if start == NO_NODE:
+                start = self.add_shadow(anchor, self.num_actions + player)
+            pthread_mutex_unlock(&self.tree_lock)
+            if start == NO_NODE:
+                return NO_NODE
+        return self.tree_step(w, world, start, player, legal, n, rng, seed, pending, action_out, &expanded)
+
     cdef int halving_choice(self, const int* kids, const int* legal, int n, int* rank) noexcept nogil:
         """The index in `legal` (the root's moves, every one with its child `kids[i]`) of this iteration's
         root move under sequential halving: `ismcts.Searcher.halving_choice`'s rule (the alive move with
@@ -1134,6 +1179,8 @@ cdef class NativeSearcher:
         cdef double lam, total
         cdef int seat = self.seat, num_players = self.num_players
         cdef int node = ROOT, child, action, player, n, depth = 0, first_action = -1, kind
+        cdef int anchor = NO_NODE           # the node where this round of secret choices began (secret_ucb)
+        cdef int shadow_at[MAX_SEATS]       # each other seat's node in its own secret tree (`shadow_step`)
         cdef int pending = NO_NODE          # the chosen child whose visit is not counted yet (tree_step)
         cdef int p, first, k, status
         cdef int64_t turn
@@ -1147,11 +1194,15 @@ cdef class NativeSearcher:
         while True:
             player = current_player(g, world)
             if player < 0:
+                anchor = NO_NODE
                 if player == OPS_CHANCE_PLAYER:
-                    if depth > 0 and not w.path_flags[depth - 1] & CHANCE_BITS:    # the first chance after it
+                    k = depth - 1               # the last edge of the tree (not another seat's secret choice)
+                    while k >= 0 and w.path_flags[k] & PATH_SHADOW:
+                        k -= 1
+                    if k >= 0 and not w.path_flags[k] & CHANCE_BITS:    # the first chance after it
                         kind = ops.chance_kind(g, world)
                         if 0 <= kind <= MAX_CHANCE_KIND:
-                            w.path_flags[depth - 1] |= (kind + 1) << 1
+                            w.path_flags[k] |= (kind + 1) << 1
                     action = sample_chance(g, world, &rng)
                     if action < 0:              # no outcome: a malformed position
                         dead_end = True
@@ -1171,7 +1222,32 @@ cdef class NativeSearcher:
                         k += 1
                 if k > 0:                       # the root's moves are the seat's to know: never 0 here
                     n = k
-            if player != seat and ops.decision_mode(g, world) == DECISION_SECRET:
+            if self.secret_ucb:
+                if ops.decision_mode(g, world) != DECISION_SECRET:
+                    anchor = NO_NODE
+                else:
+                    if anchor == NO_NODE:
+                        anchor = node
+                        for p in range(num_players):
+                            shadow_at[p] = NO_NODE
+                    if player != seat:
+                        # Another seat's secret choice by its own bandit (`shadow_step`), not an edge of the tree.
+                        if worker_reserve(w, depth) < 0:
+                            self.abandon(w, depth, pending)
+                            return IT_NO_MEMORY
+                        child = self.shadow_step(w, world, anchor, shadow_at[player], player, legal, n, &rng,
+                                                 seed, &pending, &action)
+                        if child == NO_NODE:
+                            self.abandon(w, depth, pending)
+                            return IT_NO_MEMORY
+                        shadow_at[player] = child
+                        apply_action(g, world, action)
+                        w.path_node[depth] = child
+                        w.path_mover[depth] = player
+                        w.path_flags[depth] = PATH_SHADOW
+                        depth += 1
+                        continue
+            elif player != seat and ops.decision_mode(g, world) == DECISION_SECRET:
                 # Another seat's secret choice: sampled from the game's prior (uniform without one), not an edge.
                 if ops.prior == NULL or not ops.prior(g, world, player, legal, n, w.weights):
                     for p in range(n):
@@ -1263,7 +1339,7 @@ cdef class NativeSearcher:
         for k in range(depth):
             ch = &self.nodes[w.path_node[k]]
             ch.value += reward[w.path_mover[k]]
-            ch.flags = (ch.flags & ~FLAG_ENDS_TURN) | (w.path_flags[k] & FLAG_ENDS_TURN)
+            ch.flags = (ch.flags & ~FLAG_ENDS_TURN) | (w.path_flags[k] & FLAG_ENDS_TURN)     # 0 for PATH_SHADOW
             if chance_after(ch) == NO_CHANCE:
                 ch.flags |= w.path_flags[k] & CHANCE_BITS
         if first_action >= 0:                   # always, unless the root itself was a dead end
@@ -1523,6 +1599,21 @@ cdef class NativeSearcher:
                 ch = &self.nodes[child]
                 out.append((self.nodes[node].player, ch.action, ch.visits, ch.value, ch.avail))
                 stack.append(child)
+        return out
+
+    def secret_visits(self, int player):
+        """With `params.secret` = "ucb": {action: visits} of `player`'s first secret choice in the round of
+        secret choices that begins at the root, as its bandit chose it (`ismcts.Searcher.secret_visits`);
+        {} when there is none."""
+        cdef int start, child
+        out = {}
+        if not 0 <= player < self.num_players:
+            raise ValueError(f"seat {player} does not exist in a {self.num_players}-player game")
+        start = self.find_child(ROOT, self.num_actions + player)     # read between runs, as `summary`
+        child = self.nodes[start].newest_child if start != NO_NODE else NO_NODE
+        while child != NO_NODE:
+            out[self.nodes[child].action] = self.nodes[child].visits
+            child = self.nodes[child].older_sibling
         return out
 
     def summary(self, int max_nodes=20000):

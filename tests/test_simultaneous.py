@@ -1,0 +1,127 @@
+"""Simultaneous secret choices searched as decoupled UCT (`Params.secret` = "ucb").
+
+With the default ("prior") the other seats' secret choices are drawn from the game's prior, a fixed model the
+search best-responds to. In Goofspiel at 3 and 4 players that made more search lose (docs/strength.md,
+"Simultaneous bids"). With "ucb" each other seat chooses by its own bandit, kept at the node where the round
+of secret choices began, so it learns what that seat would play without reacting to the searching seat's
+choice (nor the searching seat to its).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from burano_ai.bots import make_bot, parse_bot_spec
+from burano_ai.core.errors import OptionError
+from burano_ai.engine import load_position, suggest
+from burano_ai.games import get_spec
+from burano_ai.search import Limit, Params
+from burano_ai.search.ismcts import make_searcher
+
+TREES = ("python", "native")
+ROOT = Path(__file__).resolve().parent.parent
+
+#: Goofspiel, 2 players, the last two rounds at 40 points each: prize 6 now, 5 last. Seat 1 holds 13 and 1
+#: and bids after seat 0. Bidding 13 takes the 6 and wins the game whatever seat 0 does (1 would leave it the
+#: 5, and seat 0 the 6); the prior (a bid near the prize's value) favours the 1.
+WINNING_BID = {
+    "format": "goofspiel-position/1", "view": None, "players": 2, "num_cards": 13, "points_order": "random",
+    "round": 11, "phase": "bid", "prize": 6, "prizes_left": [5],
+    "seats": [{"hand": [2, 12], "bid": None, "won": [1, 2, 3, 4, 7, 10, 13], "points": 40},
+              {"hand": [1, 13], "bid": None, "won": [8, 9, 11, 12], "points": 40}],
+}
+BID_13 = 12     # action ids are bids - 1
+
+
+def first_round(players: int, bids_before: int = 0):
+    """Goofspiel's first round with `bids_before` seats' bids already made (seat k bids k + 3)."""
+    state = get_spec("goofspiel").new_game(players).new_initial_state(0)
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    for k in range(bids_before):
+        state.apply_action(k + 2)
+    return state
+
+
+def test_the_secret_option_is_checked():
+    assert Params().secret == "prior"
+    with pytest.raises(OptionError, match="secret must be one of prior, ucb, not 'uniform'"):
+        Params(secret="uniform")
+    assert make_bot(parse_bot_spec("ismcts:iterations=50,secret=ucb"), 1, game="goofspiel").params.secret == "ucb"
+    with pytest.raises(OptionError, match="secret"):
+        parse_bot_spec("ismcts:secret=maybe")
+
+
+@pytest.mark.parametrize("tree", TREES)
+def test_another_seats_bandit_learns_the_bid_that_wins_it_the_game(tree):
+    state = load_position(WINNING_BID)[0]
+    for secret, expected in (("prior", False), ("ucb", True)):
+        searcher = make_searcher(state, 0, Params(secret=secret, tree=tree), seed=1)
+        searcher.run(iterations=400)
+        visits = searcher.secret_visits(1)
+        if not expected:
+            assert visits == {}     # drawn from the prior: no bandit
+            continue
+        assert sum(visits.values()) == 400 - 2     # but the 2 iterations that expanded seat 0's 2 bids
+        assert visits[BID_13] >= 360, visits
+
+
+@pytest.mark.parametrize("tree", TREES)
+def test_the_bandits_sit_where_the_round_began_not_below_the_seats_own_bid(tree):
+    """Seat 1 searches after seat 0 bid (hidden: resampled) and before seat 2: seat 2's bandit is the root's
+    (every iteration passes it once, but the 13 that expanded seat 1's bids and left the tree there), not its
+    children's, so it never sees which bid seat 1 chose."""
+    state = first_round(3, bids_before=1)
+    assert state.current_player() == 1
+    searcher = make_searcher(state, 1, Params(secret="ucb", tree=tree), seed=3)
+    searcher.run(iterations=600)
+    assert sum(searcher.secret_visits(2).values()) == 600 - len(state.legal_actions())
+    assert searcher.secret_visits(0) == {}      # seat 0's bid is made: the world's resample draws it
+    if tree == "python":
+        assert set(searcher.root.secret) == {(2, ())}
+        for child in searcher.root.children.values():
+            # the next round's bandits (after the reveal) are the only ones below: seat 2's round-1 bid is not
+            assert all(key[1] == () for key in (child.secret or {}))
+
+
+def test_the_native_bandits_are_reproducible_and_stay_out_of_the_answer():
+    state = first_round(3)
+    params = Params(secret="ucb")
+    one = suggest(state, limit=Limit(iterations=3000), params=params, seed=5, threads=1)
+    again = suggest(state, limit=Limit(iterations=3000), params=params, seed=5, threads=1)
+    assert one.to_dict() | {"elapsed": 0, "iterations_per_second": 0} == \
+        again.to_dict() | {"elapsed": 0, "iterations_per_second": 0}
+    assert {c.action for c in one.candidates} == set(state.legal_actions())
+    assert one.nodes > one.iterations + 1     # the other seats' bandits are nodes too, outside the tree's edges
+    # Two threads on one tree: the bandits' statistics are guarded like the edges'.
+    shared = suggest(state, limit=Limit(iterations=3000), params=params, seed=5, threads=2)
+    assert shared.iterations == 3000 and shared.move in {c.move for c in one.candidates}
+
+
+@pytest.mark.parametrize("secret", ("prior", "ucb"))
+def test_the_plan_still_marks_the_reveal_after_the_seats_bid(secret):
+    """The other seat's bid comes between seat 0's bid and the next prize's draw; the draw is marked on seat 0's
+    edge whichever way that bid is chosen."""
+    state = first_round(2)
+    result = suggest(state, limit=Limit(iterations=2000), params=Params(secret=secret), seed=2, threads=1)
+    assert result.pv[0].chance is not None
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(ROOT / "cli.py"), *args], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")})
+
+
+def test_suggest_takes_the_secret_option_and_refuses_a_bad_one_in_one_line():
+    out = _cli("suggest", "--game", "goofspiel", "--iterations", "500", "--seed", "1", "--secret", "ucb", "--json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["move"].startswith("bid ")
+    bad = _cli("suggest", "--game", "goofspiel", "--iterations", "100", "--secret", "maybe")
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "secret must be one of prior, ucb" in bad.stderr, \
+        bad.stderr
