@@ -32,7 +32,7 @@ from burano_ai.core.seats import CHANCE, SEAT_LETTERS, TERMINAL, parse_seat
 from burano_ai.games import DEFAULT_GAME, all_specs, get_spec
 from burano_ai.search.limits import DEFAULT_SUGGEST_ITERATIONS, Limit
 from burano_ai.search.params import Params
-from burano_ai.core.game import GameFactory
+from burano_ai.core.game import DecisionMode, GameFactory
 from burano_ai.search.parallel import canonical_root, default_threads, run_search
 from burano_ai.search.result import Candidate, PlanStep, SearchResult, build_result, rank_candidates
 from burano_ai.validate import check_playable
@@ -375,6 +375,9 @@ def with_runner_ups_checked(result: SearchResult, checks: list[SearchResult], se
                                notes=tuple(notes))
 
 
+#: The note of a result whose runner-ups `check_runner_ups` did not search on their own (a secret simultaneous choice).
+SECRET_NOT_CHECKED = ("runner-ups not searched on their own: at a secret simultaneous choice the other seats' "
+                      "bandits would learn the move searched alone")
 #: The key that derives the seed of a runner-up's own search (`check_runner_ups`) from the suggestion's seed.
 CHECK_SEED_KEY = 0x76657269
 
@@ -384,6 +387,12 @@ def check_runner_ups(position: Any, result: SearchResult, count: int = 2, second
                      **options: Any) -> SearchResult:
     """`result` (a `suggest` of `position`) with its `count` runner-ups of highest mean value each searched on
     its own, as deep as the suggested move was, and the candidates ranked again (`with_runner_ups_checked`).
+
+    Not at a secret simultaneous choice searched with `Params.secret` = "ucb" (Goofspiel's bids): there the
+    other seats' bandits would learn that the move searched alone is coming and value it against opponents
+    who know, unlike the moves of the search itself (measured: such checks left splits between seeds that no
+    tie margin up to 0.3 reported, docs/strength.md, "Simultaneous bids"). The result is returned unchecked,
+    with the note SECRET_NOT_CHECKED.
 
     Runner-ups are picked by mean value, not rank: a starved move has few visits, so the ranking lists it
     low, but its mean already stands out among the moves left behind. Each check is `suggest` restricted to
@@ -398,6 +407,10 @@ def check_runner_ups(position: Any, result: SearchResult, count: int = 2, second
     best = result.best
     if best is None or len(result.candidates) < 2 or count == 0:
         return result
+    state = load_position(position, options.get("game_factory"), options.get("game"))[0]
+    params = options.get("params") or default_params(state, options.get("game"))
+    if params.secret == "ucb" and state.current_player() >= 0 and state.decision_mode() == DecisionMode.SECRET:
+        return dataclasses.replace(result, notes=result.notes + (SECRET_NOT_CHECKED,))
     runners = sorted(result.candidates[1:], key=lambda c: (-c.value, -c.visits, c.action))[:count]
     options = {k: v for k, v in options.items() if k not in ("on_report", "report_every", "progress")}
     checks = []

@@ -151,7 +151,10 @@ def test_check_runner_ups_searches_the_runner_ups_of_highest_value_each_on_its_o
     state = get_spec("goofspiel").new_game(2).new_initial_state(3)
     while state.is_chance_node():
         state.apply_action(state.chance_outcomes()[0][0])
-    options = dict(seed=7, threads=1, game="goofspiel")
+    # the bids drawn from the prior: with Goofspiel's bandit bids (its default) no runner-up is searched alone
+    # (tests/test_simultaneous.py)
+    options = dict(seed=7, threads=1, game="goofspiel",
+                   params=Params(**{**get_spec("goofspiel").search_defaults, "secret": "prior"}))
     result = suggest(state, limit=Limit(iterations=600), **options)
     seen = []
     checked = check_runner_ups(state, result, 2, on_check=lambda k, n, c: seen.append((k, n, c.action)), **options)

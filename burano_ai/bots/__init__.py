@@ -28,7 +28,7 @@ Spec strings: ``name`` or ``name:key=value,key=value``. Bots and their keys:
                     (0, 1]), ``root`` (ucb | halving: how the root's moves are chosen,
                     `burano_ai.search.params`), ``halving_visits`` (halving's first-phase visits per move),
                     ``secret`` (prior | ucb: how the other seats' secret simultaneous choices are chosen,
-                    `burano_ai.search.params`).
+                    `burano_ai.search.params`), ``secret_c`` (the UCB constant of their bandits).
 ``mcts-pkg``        the PyPI `mcts` package's UCT on one determinization (see `MctsPkgBot`). Keys:
                     ``iterations`` (500 when no budget is given) or ``time``, ``c``,
                     ``rollout`` (native | python).

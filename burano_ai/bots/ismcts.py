@@ -44,7 +44,7 @@ class IsmctsBot(Bot):
         changes: dict[str, Any] = {}
         for key, param in (("c", "exploration"), ("root_c", "root_exploration"), ("root_ramp", "root_ramp"),
                            ("final", "final_selection"), ("root", "root"), ("halving_visits", "halving_visits"),
-                           ("secret", "secret"), ("win_weight", "win_weight"), ("margin", "margin_scale"),
+                           ("secret", "secret"), ("secret_c", "secret_exploration"), ("win_weight", "win_weight"), ("margin", "margin_scale"),
                            ("pyramid_bias", "pyramid_bias"), ("playout", "playout_policy"), ("tree", "tree")):
             if key in o:
                 changes[param] = o[key]

@@ -138,6 +138,7 @@ BOT_KEYS: dict[str, dict[str, Callable[[str], Any]]] = {
         "root": _choice("root", "ucb", "halving"),
         "halving_visits": _whole("halving_visits"),
         "secret": _choice("secret", "prior", "ucb"),
+        "secret_c": _number("secret_c", low=0.0),
     },
     "mcts-pkg": {
         "iterations": _whole("iterations"),

@@ -336,7 +336,7 @@ class Searcher:
         seat and its own earlier choices in the round (`done`): never below the searching seat's own secret
         choice of the round, so neither reacts to the other's (decoupled UCT, as in simultaneous-move MCTS).
         An untried legal choice is tried first (drawn from the game's prior where it has one, else
-        uniformly, from `rng`); then UCB with availability counts and `Params.exploration`, ties to the first
+        uniformly, from `rng`); then UCB with availability counts and `Params.secret_c`, ties to the first
         in `legal`. The statistics are [visits, availability, summed reward for `player`]."""
         if anchor.secret is None:
             anchor.secret = {}
@@ -354,7 +354,7 @@ class Searcher:
                 action = sample_weighted({a: (prior.get(a, 0.0) if prior else 1.0) + 1e-9 for a in untried}, rng)
             stat = table[action] = [0, 1, 0.0]
             return action, stat
-        c, log, sqrt = self.params.exploration, math.log, math.sqrt
+        c, log, sqrt = self.params.secret_c, math.log, math.sqrt
         best_score, action = -1e300, legal[0]
         for a in legal:
             n, avail, value = table[a]

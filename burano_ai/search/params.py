@@ -169,6 +169,8 @@ class Params:
             secret choices" in the module docstring): "prior" (sampled from the game's prior, uniform where it
             has none) or "ucb" (each seat's own bandit, shared by every iteration through the round: the
             simultaneous move as decoupled UCT plays it).
+        secret_exploration: with secret="ucb", the UCB constant of the other seats' bandits, or None for
+            `exploration` (`secret_c`).
     """
 
     exploration: float
@@ -188,6 +190,7 @@ class Params:
     halving_visits: int
     tie_margin: float
     secret: str
+    secret_exploration: float | None
 
     def __init__(self, exploration: float = 0.7, win_weight: float = 0.7, margin_scale: float = 10.0,
                  prior_bias: float = 1.0, playout_policy: str = "heuristic", evaluator: Evaluator | None = None,
@@ -195,7 +198,7 @@ class Params:
                  root_exploration: float | None = 1.4, root_ramp: int = 20_000, *,
                  pyramid_bias: float | None = None, net: str | None = None, net_weight: float = 1.0,
                  root: str = "ucb", halving_visits: int = HALVING_VISITS, tie_margin: float = TIE_MARGIN,
-                 secret: str = "prior") -> None:
+                 secret: str = "prior", secret_exploration: float | None = None) -> None:
         if pyramid_bias is not None:     # the old name of prior_bias (bot specs, presets, scripts)
             prior_bias = pyramid_bias
         for name, value in (("exploration", exploration), ("root_exploration", root_exploration),
@@ -205,7 +208,8 @@ class Params:
                             ("playout_policy", playout_policy), ("evaluator", evaluator),
                             ("start_method", start_method), ("tree", tree), ("final_selection", final_selection),
                             ("net", net), ("net_weight", net_weight), ("root", root),
-                            ("halving_visits", halving_visits), ("tie_margin", tie_margin), ("secret", secret)):
+                            ("halving_visits", halving_visits), ("tie_margin", tie_margin), ("secret", secret),
+                            ("secret_exploration", secret_exploration)):
             object.__setattr__(self, name, value)
         self.validate()
 
@@ -243,6 +247,9 @@ class Params:
             raise OptionError(f"root must be one of {', '.join(ROOTS)}, not {self.root!r}")
         if self.secret not in SECRETS:
             raise OptionError(f"secret must be one of {', '.join(SECRETS)}, not {self.secret!r}")
+        if self.secret_exploration is not None and (isinstance(self.secret_exploration, bool) or not isinstance(
+                self.secret_exploration, (int, float)) or not 0 <= self.secret_exploration < math.inf):
+            raise OptionError(f"secret_exploration must be a number >= 0 or None, not {self.secret_exploration!r}")
         if isinstance(self.halving_visits, bool) or not isinstance(self.halving_visits, int) \
                 or self.halving_visits < 1:
             raise OptionError(f"halving_visits must be a whole number >= 1, not {self.halving_visits!r}")
@@ -289,6 +296,11 @@ class Params:
         if self.native_policy is not None:
             return None
         return f"{self.evaluator} is Python code (the native tree plays out with the core's C playout only)"
+
+    @property
+    def secret_c(self) -> float:
+        """The UCB constant of the other seats' bandits (secret="ucb"): `secret_exploration`, else `exploration`."""
+        return self.exploration if self.secret_exploration is None else float(self.secret_exploration)
 
     @property
     def result_note(self) -> str | None:

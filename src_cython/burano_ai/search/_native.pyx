@@ -678,6 +678,7 @@ cdef class NativeSearcher:
     # Other seats' secret choices by their own bandits (`params.secret` = "ucb"; `shadow_step`), else sampled
     # from the game's prior.
     cdef bint secret_ucb
+    cdef double secret_exploration   # their UCB constant (`params.secret_c`)
     cdef int halving_moves
     cdef int halving_phase
     cdef uint8_t* root_alive          # `num_actions` flags
@@ -724,6 +725,7 @@ cdef class NativeSearcher:
             raise MemoryError()
         self.halving_visits = params.halving_visits if params.root == "halving" else 0
         self.secret_ucb = params.secret == "ucb"
+        self.secret_exploration = params.secret_c
         self.halving_moves = 0
         self.halving_phase = 0
         self.root_restricted = root_actions is not None
@@ -952,7 +954,8 @@ cdef class NativeSearcher:
     # --- one iteration
 
     cdef int tree_step(self, WorkerC* w, const void* world, int node, int player, const int* legal, int n,
-                       Rng* rng, uint64_t seed, int* pending, int* action_out, bint* expanded_out) noexcept nogil:
+                       Rng* rng, uint64_t seed, int* pending, int* action_out, bint* expanded_out,
+                       double c) noexcept nogil:
         """Choose the edge out of `node` for this iteration among the `n` actions `legal` (in `world`) and
         take it; the child, or NO_NODE (no memory).
 
@@ -961,7 +964,8 @@ cdef class NativeSearcher:
         (+ progressive bias) picks one, or `halving_choice` at the root with `params.root` = "halving".
         Either way every available child's availability goes up and the chosen child's visits too: the
         virtual loss of the iteration in flight (its reward comes at backpropagation). `action_out` gets
-        the action.
+        the action. `c` is the UCB constant (the root's rises from it, `root_constant`): `exploration`, or
+        `secret_exploration` in another seat's bandit (`shadow_step`).
 
         Takes `tree_lock` for the tree's reads and writes only: the UCB arithmetic (a log and a square
         root per child) runs outside it on a snapshot of the children's statistics. The chosen child's
@@ -976,7 +980,6 @@ cdef class NativeSearcher:
         cdef double* weights = w.weights
         cdef int child, action, i, best_i, num_untried
         cdef bint has_prior
-        cdef double c = self.exploration
         cdef double bias = self.bias, best_score, score
         cdef NodeC* ch
         pthread_mutex_lock(&self.tree_lock)
@@ -1076,7 +1079,8 @@ cdef class NativeSearcher:
             pthread_mutex_unlock(&self.tree_lock)
             if start == NO_NODE:
                 return NO_NODE
-        return self.tree_step(w, world, start, player, legal, n, rng, seed, pending, action_out, &expanded)
+        return self.tree_step(w, world, start, player, legal, n, rng, seed, pending, action_out, &expanded,
+                              self.secret_exploration)
 
     cdef int halving_choice(self, const int* kids, const int* legal, int n, int* rank) noexcept nogil:
         """The index in `legal` (the root's moves, every one with its child `kids[i]`) of this iteration's
@@ -1259,7 +1263,8 @@ cdef class NativeSearcher:
                 self.abandon(w, depth, pending)
                 return IT_NO_MEMORY
             turn = turn_id(g, world)
-            child = self.tree_step(w, world, node, player, legal, n, &rng, seed, &pending, &action, &expanded)
+            child = self.tree_step(w, world, node, player, legal, n, &rng, seed, &pending, &action, &expanded,
+                                   self.exploration)
             if child == NO_NODE:
                 self.abandon(w, depth, pending)
                 return IT_NO_MEMORY
