@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -19,6 +20,7 @@ import pytest
 
 from burano_ai.bots import make_bot, parse_bot_spec
 from burano_ai.core.errors import OptionError
+from burano_ai.core.game import DecisionMode
 from burano_ai.engine import SECRET_NOT_CHECKED, check_runner_ups, load_position, suggest
 from burano_ai.games import get_spec
 from burano_ai.search import Limit, Params
@@ -159,3 +161,39 @@ def test_goofspiels_default_search_bids_by_bandits_and_says_why_no_runner_up_was
         assert SECRET_NOT_CHECKED in notes and "runner-ups checked" not in settled[0]
     else:
         assert any(n.startswith("not settled within") for n in notes), notes
+
+
+@pytest.mark.parametrize("tree", TREES)
+@pytest.mark.parametrize("key", ("goofspiel", "burano"))
+def test_the_bandits_do_not_peek_at_secret_choices_already_made(tree, key):
+    """Positions that differ only in another seat's secret choice already made (a Goofspiel bid, a Burano
+    pyramid cube), which the searching seat sees alike, with another seat's secret choice to follow: the same
+    search, with the bandits on."""
+    spec = get_spec(key)
+    state = spec.new_game(3).new_initial_state(5)
+    rng = random.Random(5)
+    while True:     # the first decision where an earlier seat's secret choice of this round is hidden
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+            continue
+        seat = state.current_player()
+        others = [state.resample(seat, k) for k in range(40)]
+        other = next((o for o in others if o.to_json() != state.to_json()), None)
+        after = state.clone()
+        after.apply_action(state.legal_actions()[0])
+        if (state.decision_mode() == DecisionMode.SECRET and other is not None and len(state.legal_actions()) > 1
+                and after.current_player() not in (seat, -1) and after.decision_mode() == DecisionMode.SECRET):
+            break       # ... and another seat's secret choice follows the seat's in the round
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert other.to_json(seat) == state.to_json(seat)
+    params = Params(secret="ucb", tree=tree, net=None)
+    results = []
+    for root in (state, other):
+        searcher = make_searcher(root, seat, params, seed=9)
+        searcher.run(iterations=300)
+        summary = searcher.summary()
+        results.append((summary["root_stats"], summary["plan"],
+                        [searcher.secret_visits(p) for p in range(3)]))
+    assert any(results[0][2]), "no bandit was used: the test searched no secret choice of another seat"
+    assert results[0] == results[1], f"{key}: the bandit search of seat {seat} read a secret choice"
