@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from burano_ai.games import get_spec  # noqa: E402
 from burano_ai.search import Params  # noqa: E402
 
-from seed_agreement import agreement, positions  # noqa: E402
+from seed_agreement import agreement, position_options, positions  # noqa: E402
 from tie_calibration import answers  # noqa: E402
 
 CLI = Path(__file__).resolve().parent.parent / "cli.py"
@@ -63,11 +63,7 @@ def default_answer(path: str, seed: int, extra: list[str]) -> SimpleNamespace:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", required=True)
-    parser.add_argument("--positions", type=int, default=40)
-    parser.add_argument("--every", type=int, default=7)
-    parser.add_argument("--first-game", type=int, default=1, help="the first seeded random game positions come from")
-    parser.add_argument("--seeds", type=int, default=5)
+    position_options(parser)
     parser.add_argument("--screen", type=int, default=10_000, metavar="K",
                         help="iterations of the screening search (0: run the default suggest everywhere)")
     parser.add_argument("--suggest-args", default="", help="options added to every `suggest` (default: none)")

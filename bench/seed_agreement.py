@@ -171,14 +171,19 @@ def compare(spec, args) -> int:
     return 0
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def position_options(parser: argparse.ArgumentParser) -> None:
+    """The options every seed-agreement script shares: the game, which positions (`positions`), the seeds."""
     parser.add_argument("--game", required=True)
     parser.add_argument("--positions", type=int, default=40)
     parser.add_argument("--every", type=int, default=7)
-    parser.add_argument("--iterations", type=int, default=2000)
-    parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--first-game", type=int, default=1, help="the first seeded random game positions come from")
+    parser.add_argument("--seeds", type=int, default=5)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    position_options(parser)
+    parser.add_argument("--iterations", type=int, default=2000)
     parser.add_argument("--eval", default="net")
     parser.add_argument("--net-weight", type=float, default=0.5)
     parser.add_argument("--before", help="KEY=VALUE,... of the first search variant (with --after)")

@@ -40,7 +40,7 @@ from burano_ai.games import get_spec  # noqa: E402
 from burano_ai.search import Params  # noqa: E402
 from burano_ai.search.result import LCB_MIN_SHARE  # noqa: E402
 
-from seed_agreement import agreement, checked, positions, searches  # noqa: E402
+from seed_agreement import agreement, checked, position_options, positions, searches  # noqa: E402
 
 MARGINS = "0.05,0.06,0.07,0.08,0.09,0.1,0.12,0.15"
 
@@ -74,12 +74,8 @@ def answers(state, params: Params, args) -> list:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", required=True)
-    parser.add_argument("--positions", type=int, default=40)
-    parser.add_argument("--every", type=int, default=7)
-    parser.add_argument("--first-game", type=int, default=1, help="the first seeded random game positions come from")
+    position_options(parser)
     parser.add_argument("--iterations", type=int, default=10_000)
-    parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--trees", type=int, default=2,
                         help="independent trees a search (the iterations shared), as `burano suggest` searches")
     parser.add_argument("--check", type=int, default=2, metavar="K",

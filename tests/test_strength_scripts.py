@@ -191,3 +191,21 @@ def test_ladder_sum_pools_at_the_runs_player_count(tmp_path):
     c = ladder(tmp_path / "c.json", 0.5, 4)
     proc = subprocess.run([sys.executable, script, a, c], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2 and "different player counts (3, 4)" in proc.stderr
+
+
+def test_default_agreement_runs_suggest_as_a_program_per_seed():
+    """bench/default_agreement.py: `burano suggest FILE --seed S --json` per seed on the positions (here every one:
+    --screen 0, and a small budget instead of the settling default), the split and whether it is said as a tie."""
+    script = str(SCRIPTS.parent / "bench" / "default_agreement.py")
+    proc = subprocess.run([sys.executable, script, "--game", "goofspiel", "--positions", "2", "--screen", "0",
+                           "--seeds", "2", "--suggest-args", "--iterations 300"],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.strip().splitlines()
+    assert len(lines) == 3 and all(line.startswith("game 1 decision ") for line in lines[:2])
+    assert "300-300 iterations, 0 of 2 settled" in lines[0]
+    assert lines[2].startswith("goofspiel 2p, 2 positions from game 1, 2 positions; the default suggest "
+                               "--iterations 300, seeds 1-2: ")
+    bad = subprocess.run([sys.executable, script, "--game", "goofspiel", "--seeds", "1"],
+                         capture_output=True, text=True, timeout=120)
+    assert bad.returncode != 0 and "--seeds must be 2 or more" in bad.stderr

@@ -890,26 +890,19 @@ cdef class NativeSearcher:
 
     cdef int add_child(self, int parent, int action) noexcept nogil:
         """Create the child of `parent` along `action` (availability 1); its index, or NO_NODE."""
-        cdef int child
-        if 3 * (self.slots_used + 1) > 2 * self.slot_capacity:     # keep the load under 2/3
-            if self.grow_slots() < 0:
-                return NO_NODE
-        child = self.new_node(action)
-        if child == NO_NODE:
-            return NO_NODE
-        self.put_slot(parent, action, child)
-        self.slots_used += 1
-        self.nodes[child].avail = 1
-        self.nodes[child].older_sibling = self.nodes[parent].newest_child
-        self.nodes[parent].newest_child = child
+        cdef int child = self.add_unlinked(parent, action)
+        if child != NO_NODE:
+            self.nodes[child].avail = 1
+            self.nodes[child].older_sibling = self.nodes[parent].newest_child
+            self.nodes[parent].newest_child = child
         return child
 
-    cdef int add_shadow(self, int parent, int key) noexcept nogil:
-        """Create the node under `parent` keyed `key` (`num_actions` + a seat: the root of that seat's secret
-        choices in the round that begins at `parent`, `shadow_step`) in the hash only, never in `parent`'s
-        child list, so that plans, candidates and summaries never see it; its index, or NO_NODE."""
+    cdef int add_unlinked(self, int parent, int key) noexcept nogil:
+        """Create the node under `parent` keyed `key` in the hash only, not in `parent`'s child list; its
+        index, or NO_NODE. `add_child` links it; the other seats' bandits (`shadow_step`: `key` is
+        `num_actions` + the seat) stay unlinked, so that plans, candidates and summaries never see them."""
         cdef int child
-        if 3 * (self.slots_used + 1) > 2 * self.slot_capacity:
+        if 3 * (self.slots_used + 1) > 2 * self.slot_capacity:     # keep the load under 2/3
             if self.grow_slots() < 0:
                 return NO_NODE
         child = self.new_node(key)
@@ -1075,7 +1068,7 @@ cdef class NativeSearcher:
             pthread_mutex_lock(&self.tree_lock)
             start = self.find_child(anchor, self.num_actions + player)
             if start == NO_NODE:
-                start = self.add_shadow(anchor, self.num_actions + player)
+                start = self.add_unlinked(anchor, self.num_actions + player)
             pthread_mutex_unlock(&self.tree_lock)
             if start == NO_NODE:
                 return NO_NODE
