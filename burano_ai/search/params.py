@@ -57,12 +57,12 @@ Prior and secret choices
     from reacting to the searcher's. That is a fixed model of the other seats, and a longer search
     best-responds to it harder: in Goofspiel at 3 and 4 players more iterations lost (a 4,000-iteration bot
     won 0.125 of 3-player games against 250-iteration copies). ``secret="ucb"`` chooses each other seat's
-    secret choice by its own bandit instead (UCB on that seat's rewards, untried choices first, drawn from
-    the prior), kept at the node where the round of secret choices began and keyed by the seat and its
-    own earlier choices in the round: every iteration through the round updates it, the searching seat's
-    own choice of the round is an edge below it, so neither reacts to the other's choice (decoupled UCT,
-    as simultaneous-move MCTS plays a simultaneous move). Measured in docs/strength.md ("Simultaneous
-    bids").
+    secret choice by its own bandit instead (UCB on that seat's rewards, untried choices first: drawn from
+    the prior in the Python tree, in the iteration seed's order in the native one), kept at the node where
+    the round of secret choices began and keyed by the seat and its own earlier choices in the round:
+    every iteration through the round updates it, the searching seat's own choice of the round is an
+    edge below it, so neither reacts to the other's choice (decoupled UCT, as simultaneous-move MCTS
+    plays a simultaneous move). Measured in docs/strength.md ("Simultaneous bids").
 
 Playout
     An iteration leaving the tree plays the game to its end (a playout) with the compiled core's

@@ -1061,7 +1061,9 @@ cdef class NativeSearcher:
         secret choices began) keyed `num_actions` + the seat, and whose edges are the seat's earlier choices
         in the round (`current`: the node after its last one, or NO_NODE before its first). The searching
         seat's own choice of the round is an edge below `anchor`, so neither side's bandit reacts to the
-        other's choice. An expansion there does not end the iteration. The child, or NO_NODE (no memory)."""
+        other's choice. An untried choice is taken in the iteration seed's order (`tree_step`; the Python tree
+        draws it from the prior), and its expansion does not end the iteration. The child, or NO_NODE (no
+        memory)."""
         cdef int start = current
         cdef bint expanded
         if start == NO_NODE:
