@@ -310,11 +310,15 @@ def suggest(position: Any, seat: int | str | None = None, limit: Limit | None = 
     root = state if view_seat == seat else canonical_root(state, seat, game_factory)
     if threads is None:
         threads = 1 if trees > 1 else default_threads(root, params, workers)
+    # A simultaneous choice searched with the other seats' bandits: its visits are a mixed strategy (`tied`).
+    mixed = params.secret == "ucb" and root.decision_mode() == DecisionMode.SECRET
+
     def on_summary(partial: dict) -> None:
         on_report(build_result(partial, seat, seed, workers, time.perf_counter() - start,
                                root.action_to_string, tuple(partial["notes"]), threads=partial["threads"],
                                selection=params.final_selection, partial=True,
-                               chance_kind_name=root.chance_kind_name, trees=trees, tie_margin=params.tie_margin))
+                               chance_kind_name=root.chance_kind_name, trees=trees, tie_margin=params.tie_margin,
+                               mixed=mixed))
     summary = run_search(root, seat, limit, params, seed=seed, workers=workers, progress=progress,
                          game_factory=game_factory, threads=threads,
                          root_actions=None if allowed is None else tuple(allowed), stop=stop,
@@ -336,7 +340,8 @@ def suggest(position: Any, seat: int | str | None = None, limit: Limit | None = 
         notes.append(params.result_note)
     return build_result(summary, seat, seed, workers, elapsed, root.action_to_string, tuple(notes),
                         threads=summary["threads"], selection=params.final_selection, stopped=stopped,
-                        chance_kind_name=root.chance_kind_name, trees=trees, tie_margin=params.tie_margin)
+                        chance_kind_name=root.chance_kind_name, trees=trees, tie_margin=params.tie_margin,
+                        mixed=mixed)
 
 
 def with_runner_ups_checked(result: SearchResult, checks: list[SearchResult], selection: str = "lcb") -> SearchResult:

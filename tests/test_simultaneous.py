@@ -25,6 +25,7 @@ from burano_ai.engine import SECRET_NOT_CHECKED, check_runner_ups, load_position
 from burano_ai.games import get_spec
 from burano_ai.search import Limit, Params
 from burano_ai.search.ismcts import make_searcher
+from burano_ai.search.result import Candidate, tied_candidates
 
 TREES = ("python", "native")
 ROOT = Path(__file__).resolve().parent.parent
@@ -197,3 +198,29 @@ def test_the_bandits_do_not_peek_at_secret_choices_already_made(tree, key):
                         [searcher.secret_visits(p) for p in range(3)]))
     assert any(results[0][2]), "no bandit was used: the test searched no secret choice of another seat"
     assert results[0] == results[1], f"{key}: the bandit search of seat {seat} read a secret choice"
+
+
+def _candidate(action: int, visits: int, value: float, stderr: float) -> Candidate:
+    return Candidate(action, f"bid {action + 1}", visits, value, 0.5, 0.0, 0.0, lcb=value - 2 * stderr)
+
+
+def test_at_a_mixed_choice_a_rarely_played_move_measured_closely_can_be_tied():
+    """Goofspiel, game 9 decision 21 of bench/seed_agreement.py (3 bids left): a search of 9 million iterations
+    played `bid 1` 424,356 times against `bid 4`'s 6,863,520 (6 %, under the visit floor), at 0.814 against
+    0.848, standard errors under 0.001: a bid of the seat's mixed strategy, as good as its favourite within the
+    margin, which the floor left out while another seed chose it."""
+    best = _candidate(3, 6_863_520, 0.848, 0.0002)
+    rare = _candidate(0, 424_356, 0.814, 0.0008)
+    wide = _candidate(9, 400, 0.80, 0.04)          # few visits, a wide interval: the floor still keeps it out
+    assert tied_candidates([best, rare, wide], margin=0.07) == ()
+    assert tied_candidates([best, rare, wide], margin=0.07, mixed=True) == (best, rare)
+    assert tied_candidates([best, _candidate(0, 424_356, 0.70, 0.0008)], margin=0.07, mixed=True) == ()
+
+
+def test_a_goofspiel_bid_is_a_mixed_choice_and_a_burano_move_is_not():
+    bid = suggest(first_round(2), limit=Limit(iterations=500), seed=1, threads=1)
+    assert bid.mixed          # Goofspiel's default: the bandit bids
+    assert not suggest(first_round(2), limit=Limit(iterations=500), params=Params(secret="prior", net=None),
+                       seed=1, threads=1).mixed
+    assert not suggest(load_position(get_spec("burano").example_position())[0], limit=Limit(iterations=200),
+                       seed=1, threads=1).mixed

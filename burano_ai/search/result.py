@@ -36,7 +36,8 @@ LCB_Z = 2.0
 #: iterations 0.048 and 0.040 ahead (errors 0.002-0.006); TIE_MARGIN covers that seed-to-seed spread at
 #: the default budget and a few times it (larger budgets lock in harder: issue 11 item 4). Only candidates
 #: the LCB selection ranks (visits ≥ LCB_MIN_SHARE of the top) can be tied: a rarely tried move has a wide
-#: interval because the search found it worse early and left it.
+#: interval because the search found it worse early and left it. At a simultaneous choice searched with the
+#: other seats' bandits (`SearchResult.mixed`) a closely measured move under that floor counts too.
 #: TIE_MARGIN is the default of `Params.tie_margin`; a game whose independent searches spread wider sets its
 #: own in its default search (issue 33: bench/tie_calibration.py measures it; docs/strength.md, "A tie
 #: margin per game"). The spread that is not in the standard errors is the searches' own: each tree plays
@@ -151,6 +152,9 @@ class SearchResult:
             a tree can starve a move whose value shows only deeper, and another tree's choice says so.
         tie_margin: values this close to the suggestion's are tied with it whatever their standard errors
             (`Params.tie_margin`, the game's default search's: `tied`).
+        mixed: the root is a secret simultaneous choice searched with the other seats' bandits
+            (`Params.secret` = "ucb"): its visits are the seat's mixed strategy, not a verdict on each move,
+            so `tied` also compares a move with few visits whose value is measured closely (`tied_candidates`).
     """
 
     seat: int
@@ -171,6 +175,7 @@ class SearchResult:
     trees: int = 1
     tree_moves: tuple[int, ...] = ()
     tie_margin: float = TIE_MARGIN
+    mixed: bool = False
 
     @property
     def seat_letter(self) -> str:
@@ -207,7 +212,7 @@ class SearchResult:
     def tied(self) -> tuple[Candidate, ...]:
         """The candidates statistically tied for first (`tied_candidates`), the suggested move first; empty
         when the suggested move is settled."""
-        return tied_candidates(self.candidates, self.tree_moves, self.tie_margin)
+        return tied_candidates(self.candidates, self.tree_moves, self.tie_margin, self.mixed)
 
     @property
     def trees_disagree(self) -> bool:
@@ -268,17 +273,25 @@ def is_tied(best: Candidate, other: Candidate, margin: float = TIE_MARGIN) -> bo
 
 def tied_candidates(candidates: tuple[Candidate, ...] | list[Candidate],
                     tree_moves: tuple[int, ...] | list[int] = (),
-                    margin: float = TIE_MARGIN) -> tuple[Candidate, ...]:
+                    margin: float = TIE_MARGIN, mixed: bool = False) -> tuple[Candidate, ...]:
     """The ranked `candidates` (the suggested move first) that are statistically tied with the first,
     the first included; empty when no other candidate is. Only candidates with at least LCB_MIN_SHARE of
     the top visits count (see TIE_Z); a move that one of several independent trees chose (`tree_moves`)
-    is tied whatever its statistics: the trees disagree, so no answer is settled. `margin`: see `is_tied`."""
+    is tied whatever its statistics: the trees disagree, so no answer is settled. `margin`: see `is_tied`.
+
+    `mixed` (`SearchResult.mixed`: a simultaneous choice searched with the other seats' bandits): the visits
+    are a mixed strategy, and a move the seat plays rarely can be as good as its favourite (in an
+    equilibrium every move it mixes is). There a candidate under the visit floor also counts when its value
+    is measured to within half the margin (standard error <= margin / 2): the floor keeps out wide intervals,
+    and this one is narrow."""
     if len(candidates) < 2:
         return ()
     best = candidates[0]
     floor = LCB_MIN_SHARE * max(c.visits for c in candidates)
     chosen = set(tree_moves)
-    tied = [c for c in candidates[1:] if c.action in chosen or (c.visits >= floor and is_tied(best, c, margin))]
+    tied = [c for c in candidates[1:]
+            if c.action in chosen or ((c.visits >= floor or (mixed and c.stderr <= margin / 2))
+                                      and is_tied(best, c, margin))]
     return (best, *tied) if tied else ()
 
 
@@ -360,9 +373,9 @@ def build_result(summary: dict[str, Any], seat: int, seed: int, workers: int, el
                  action_to_string: Callable[[int], str], notes: tuple[str, ...] = (),
                  threads: int = 1, selection: str = "lcb", stopped: bool = False,
                  partial: bool = False, *, chance_kind_name: Callable[[int], str], trees: int = 1,
-                 tie_margin: float = TIE_MARGIN) -> SearchResult:
+                 tie_margin: float = TIE_MARGIN, mixed: bool = False) -> SearchResult:
     """Turn a (merged) search summary into a SearchResult (`selection`: see `rank_candidates`; `tie_margin`:
-    `Params.tie_margin`;
+    `Params.tie_margin`; `mixed`: `SearchResult.mixed`;
     `action_to_string` and `chance_kind_name` are the root State's, which name its moves and chance kinds)."""
     plan: PlanTree = summary["plan"]
     stats = summary["root_stats"]
@@ -388,4 +401,4 @@ def build_result(summary: dict[str, Any], seat: int, seed: int, workers: int, el
                         elapsed=elapsed, iterations_per_second=iterations / elapsed if elapsed > 0 else 0.0,
                         seed=seed, workers=workers, nodes=summary.get("nodes", 0), notes=tuple(notes),
                         threads=threads, stopped=stopped, partial=partial, trees=trees,
-                        tree_moves=tuple(summary.get("tree_moves", ())), tie_margin=tie_margin)
+                        tree_moves=tuple(summary.get("tree_moves", ())), tie_margin=tie_margin, mixed=mixed)
