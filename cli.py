@@ -869,8 +869,12 @@ def suggest(
         streak: list[str] = []
 
         def check_settled(partial) -> None:
-            # Settled: the same best move, tied with no other, at SETTLE_REPORTS reports in a row.
-            if not settle or stop.is_set():
+            # Settled: the same best move, tied with no other, at SETTLE_REPORTS reports in a row. Never at a
+            # simultaneous choice searched with the other seats' bandits (`SearchResult.mixed`): there the values
+            # move with the bandits, and a move clear of the others for a second is no sign of a settled answer
+            # (measured: a Goofspiel seed settled on such a moment where the other seeds and its own 10 s named
+            # three bids tied; docs/strength.md, "Simultaneous bids").
+            if not settle or stop.is_set() or partial.mixed:
                 return
             if partial.iterations < SETTLE_MIN_ITERATIONS or partial.tied or not partial.move:
                 streak.clear()

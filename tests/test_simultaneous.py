@@ -151,17 +151,17 @@ def test_runner_ups_are_not_searched_alone_at_a_secret_choice_with_bandits():
             assert SECRET_NOT_CHECKED not in checked.notes and checked.candidates != result.candidates
 
 
-def test_goofspiels_default_search_bids_by_bandits_and_says_why_no_runner_up_was_checked():
+def test_goofspiels_default_search_bids_by_bandits_and_does_not_settle_early_at_a_bid():
+    """At a bid the values move with the other seats' bandits: `burano suggest` without a budget takes its 10 s
+    there rather than settle on a moment when one bid looks clear (a seed did, where the others named three
+    bids tied)."""
     spec = get_spec("goofspiel")
     assert spec.search_defaults["secret"] == "ucb" and spec.search_defaults["tie_margin"] == 0.07
     out = _cli("suggest", "--game", "goofspiel", "--seed", "1", "--json")
     assert out.returncode == 0, out.stderr
-    notes = json.loads(out.stdout)["notes"]
-    settled = [n for n in notes if n.startswith("settled after")]
-    if settled:     # it settles within its 10 s on this machine; a loaded one may not
-        assert SECRET_NOT_CHECKED in notes and "runner-ups checked" not in settled[0]
-    else:
-        assert any(n.startswith("not settled within") for n in notes), notes
+    result = json.loads(out.stdout)
+    assert any(n.startswith("not settled within 10 s") for n in result["notes"]), result["notes"]
+    assert result["elapsed"] >= 9.5
 
 
 @pytest.mark.parametrize("tree", TREES)
