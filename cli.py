@@ -817,7 +817,6 @@ def suggest(
     import threading
 
     from burano_ai.engine import root_moves
-    from burano_ai.engine import SECRET_NOT_CHECKED
     from burano_ai.engine import suggest as engine_suggest
     from burano_ai.search import Limit, Params
     _seed_option(seed)
@@ -917,10 +916,9 @@ def suggest(
         elif settle:
             notes = tuple(n for n in result.notes if not n.startswith("stopped after"))
             if settled and not result.tied:
-                checked = not any(n == SECRET_NOT_CHECKED for n in result.notes)
                 notes += (f"settled after {settled[0]:,} iterations: the best move was clear of the others for "
-                          f"{SETTLE_REPORTS * LIVE_EVERY:g} s"
-                          + (", and the runner-ups checked on their own are not as good" if checked else ""),)
+                          f"{SETTLE_REPORTS * LIVE_EVERY:g} s, and the runner-ups checked on their own are not as "
+                          f"good",)
             elif settled:
                 notes += (f"not settled: the best move was clear of the others after {settled[0]:,} iterations, "
                           f"but a runner-up checked on its own is as good (the moves named tied)",)

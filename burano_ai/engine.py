@@ -31,8 +31,9 @@ from burano_ai.core.seeds import derive
 from burano_ai.core.seats import CHANCE, SEAT_LETTERS, TERMINAL, parse_seat
 from burano_ai.games import DEFAULT_GAME, all_specs, get_spec
 from burano_ai.search.limits import DEFAULT_SUGGEST_ITERATIONS, Limit
+from burano_ai.search.ismcts import is_secret_decision
 from burano_ai.search.params import Params
-from burano_ai.core.game import DecisionMode, GameFactory
+from burano_ai.core.game import GameFactory
 from burano_ai.search.parallel import canonical_root, default_threads, run_search
 from burano_ai.search.result import Candidate, PlanStep, SearchResult, build_result, rank_candidates
 from burano_ai.validate import check_playable
@@ -311,7 +312,7 @@ def suggest(position: Any, seat: int | str | None = None, limit: Limit | None = 
     if threads is None:
         threads = 1 if trees > 1 else default_threads(root, params, workers)
     # A simultaneous choice searched with the other seats' bandits: its visits are a mixed strategy (`tied`).
-    mixed = params.secret == "ucb" and root.decision_mode() == DecisionMode.SECRET
+    mixed = params.secret == "ucb" and is_secret_decision(root)
 
     def on_summary(partial: dict) -> None:
         on_report(build_result(partial, seat, seed, workers, time.perf_counter() - start,
@@ -393,11 +394,11 @@ def check_runner_ups(position: Any, result: SearchResult, count: int = 2, second
     """`result` (a `suggest` of `position`) with its `count` runner-ups of highest mean value each searched on
     its own, as deep as the suggested move was, and the candidates ranked again (`with_runner_ups_checked`).
 
-    Not at a secret simultaneous choice searched with `Params.secret` = "ucb" (Goofspiel's bids): there the
-    other seats' bandits would learn that the move searched alone is coming and value it against opponents
-    who know, unlike the moves of the search itself (measured: such checks left splits between seeds that no
-    tie margin up to 0.3 reported, docs/strength.md, "Simultaneous bids"). The result is returned unchecked,
-    with the note SECRET_NOT_CHECKED.
+    Not at a secret simultaneous choice searched with `Params.secret` = "ucb" (`result.mixed`: Goofspiel's
+    bids): there the other seats' bandits would learn that the move searched alone is coming and value it
+    against opponents who know, unlike the moves of the search itself (measured: such checks left splits
+    between seeds that no tie margin up to 0.3 reported, docs/strength.md, "Simultaneous bids"). The result
+    is returned unchecked, with the note SECRET_NOT_CHECKED.
 
     Runner-ups are picked by mean value, not rank: a starved move has few visits, so the ranking lists it
     low, but its mean already stands out among the moves left behind. Each check is `suggest` restricted to
@@ -412,9 +413,7 @@ def check_runner_ups(position: Any, result: SearchResult, count: int = 2, second
     best = result.best
     if best is None or len(result.candidates) < 2 or count == 0:
         return result
-    state = load_position(position, options.get("game_factory"), options.get("game"))[0]
-    params = options.get("params") or default_params(state, options.get("game"))
-    if params.secret == "ucb" and state.current_player() >= 0 and state.decision_mode() == DecisionMode.SECRET:
+    if result.mixed:
         return dataclasses.replace(result, notes=result.notes + (SECRET_NOT_CHECKED,))
     runners = sorted(result.candidates[1:], key=lambda c: (-c.value, -c.visits, c.action))[:count]
     options = {k: v for k, v in options.items() if k not in ("on_report", "report_every", "progress")}

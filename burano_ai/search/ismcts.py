@@ -211,11 +211,12 @@ class Searcher:
                 break
             if node is root and self.root_actions is not None:
                 legal = [a for a in legal if a in self.root_actions] or legal
-            if mode != SECRET:
-                anchor = None
-            elif anchor is None:
-                anchor = node
-                own = {}
+            if bandits:
+                if mode != SECRET:
+                    anchor = None
+                elif anchor is None:
+                    anchor = node
+                    own = {}
             if mode == SECRET and player != seat:   # a secret choice: not a tree edge
                 if rng is None:
                     rng = random.Random(seed)

@@ -219,10 +219,11 @@ class Params:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
                 raise OptionError(f"search parameter {name} must be a number, not {value!r}")
-        if self.root_exploration is not None and (
-                isinstance(self.root_exploration, bool) or not isinstance(self.root_exploration, (int, float))
-                or not math.isfinite(self.root_exploration) or self.root_exploration < 0):
-            raise OptionError(f"root_exploration must be a number >= 0 or None, not {self.root_exploration!r}")
+        for name in ("root_exploration", "secret_exploration"):     # optional UCB constants
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
+                                      or not math.isfinite(value) or value < 0):
+                raise OptionError(f"{name} must be a number >= 0 or None, not {value!r}")
         if self.exploration < 0:
             raise OptionError(f"exploration must be >= 0, not {self.exploration}")
         if isinstance(self.root_ramp, bool) or not isinstance(self.root_ramp, int) or self.root_ramp < 0:
@@ -247,9 +248,6 @@ class Params:
             raise OptionError(f"root must be one of {', '.join(ROOTS)}, not {self.root!r}")
         if self.secret not in SECRETS:
             raise OptionError(f"secret must be one of {', '.join(SECRETS)}, not {self.secret!r}")
-        if self.secret_exploration is not None and (isinstance(self.secret_exploration, bool) or not isinstance(
-                self.secret_exploration, (int, float)) or not 0 <= self.secret_exploration < math.inf):
-            raise OptionError(f"secret_exploration must be a number >= 0 or None, not {self.secret_exploration!r}")
         if isinstance(self.halving_visits, bool) or not isinstance(self.halving_visits, int) \
                 or self.halving_visits < 1:
             raise OptionError(f"halving_visits must be a whole number >= 1, not {self.halving_visits!r}")
