@@ -97,16 +97,30 @@ def test_the_web_board_answers_a_refused_undo_with_409_and_changes_nothing(clien
     game, token = payload["game"], payload["tokens"]["A"]
     headers = {"X-Burano-Token": token}
     for _ in range(40):                       # until a move of A is followed by a step it sees (B's reply)
+        payload = _when_a_moves(client, game, headers, payload)
         payload = client.post(f"/api/games/{game}/move", json={"move": payload["legal"][0]}, headers=headers).json()
         live = client.app.state.games.get(game)
         mine = [i for i, s in enumerate(live.session.record.steps) if s.actor == "A"]
         if _seen_since(live.session, mine[-1]):
             break
+    _when_a_moves(client, game, headers, payload)            # B's reply played to its end: nothing moves now
     before = client.get(f"/api/games/{game}", headers=headers).json()
     answer = client.post(f"/api/games/{game}/undo", json={}, headers=headers)
     assert answer.status_code == 409 and "cannot undo: since your move you have seen" in answer.json()["error"]
     after = client.get(f"/api/games/{game}", headers=headers).json()
     assert after["log"] == before["log"] and after["view"] == before["view"]
+
+
+def _when_a_moves(client, game: str, headers: dict, payload: dict, timeout: float = 60.0) -> dict:
+    """The game as A sees it once A has a move: the bot's reply is played in the background, so the answer to
+    A's move can come back while B is still to move (A then has no legal move yet)."""
+    import time
+    deadline = time.monotonic() + timeout
+    while not payload["legal"]:
+        assert not payload["over"] and time.monotonic() < deadline, payload.get("to_move")
+        time.sleep(0.02)
+        payload = client.get(f"/api/games/{game}", headers=headers).json()
+    return payload
 
 
 @pytest.fixture
