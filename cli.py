@@ -343,7 +343,8 @@ ROOT_HELP = ("How the search chooses among the root's moves: ucb (default) or ha
 
 
 SECRET_HELP = ("How the search chooses the other seats' secret simultaneous choices (Goofspiel's bids, Burano's "
-               "pyramid cubes): prior (drawn from the game's prior) or ucb (each seat's own bandit, decoupled UCT); "
+               "pyramid cubes): prior (drawn from the game's prior), ucb (each seat's own bandit, decoupled UCT) or exp3 "
+               "(each seat's own bandit drawing at random by Exp3); "
                "default: the game's default search (docs/strength.md, \"Simultaneous bids\").")
 
 
@@ -785,7 +786,7 @@ def suggest(
                                           help="Playout policy: heuristic (default) or random."),
     evaluation: Optional[str] = typer.Option(None, "--eval", metavar="playout|net|FILE", help=EVAL_HELP),
     root: Optional[str] = typer.Option(None, "--root", metavar="ucb|halving", help=ROOT_HELP),
-    secret: Optional[str] = typer.Option(None, "--secret", metavar="prior|ucb", help=SECRET_HELP),
+    secret: Optional[str] = typer.Option(None, "--secret", metavar="prior|ucb|exp3", help=SECRET_HELP),
     plans: bool = typer.Option(False, "--plans", help="Show each candidate's plan (the JSON always has them)."),
     allow: Optional[list[str]] = typer.Option(None, "--allow", metavar="MOVE",
                                               help="Search only this move (repeat for several; quote moves "
@@ -1266,7 +1267,7 @@ def analyse(
     game: Optional[str] = typer.Option(None, "--game", metavar="GAME", help=FILE_GAME_HELP),
     evaluation: Optional[str] = typer.Option(None, "--eval", metavar="playout|net|FILE", help=EVAL_HELP),
     root: Optional[str] = typer.Option(None, "--root", metavar="ucb|halving", help=ROOT_HELP),
-    secret: Optional[str] = typer.Option(None, "--secret", metavar="prior|ucb", help=SECRET_HELP),
+    secret: Optional[str] = typer.Option(None, "--secret", metavar="prior|ucb|exp3", help=SECRET_HELP),
 ) -> None:
     """Analyse one seat's decisions in a game record: the engine's best move and its win probability vs
     the move played, the loss, and flags (inaccuracy, mistake, blunder; docs/analysis.md).

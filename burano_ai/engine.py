@@ -312,7 +312,7 @@ def suggest(position: Any, seat: int | str | None = None, limit: Limit | None = 
     if threads is None:
         threads = 1 if trees > 1 else default_threads(root, params, workers)
     # A simultaneous choice searched with the other seats' bandits: its visits are a mixed strategy (`tied`).
-    mixed = params.secret == "ucb" and is_secret_decision(root)
+    mixed = params.secret != "prior" and is_secret_decision(root)
 
     def on_summary(partial: dict) -> None:
         on_report(build_result(partial, seat, seed, workers, time.perf_counter() - start,
@@ -394,7 +394,7 @@ def check_runner_ups(position: Any, result: SearchResult, count: int = 2, second
     """`result` (a `suggest` of `position`) with its `count` runner-ups of highest mean value each searched on
     its own, as deep as the suggested move was, and the candidates ranked again (`with_runner_ups_checked`).
 
-    Not at a secret simultaneous choice searched with `Params.secret` = "ucb" (`result.mixed`: Goofspiel's
+    Not at a secret simultaneous choice searched with the other seats' bandits (`Params.secret` "ucb" or "exp3"; `result.mixed`: Goofspiel's
     bids): there the other seats' bandits would learn that the move searched alone is coming and value it
     against opponents who know, unlike the moves of the search itself (measured: such checks left splits
     between seeds that no tie margin up to 0.3 reported, docs/strength.md, "Simultaneous bids"). The result

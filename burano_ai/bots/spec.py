@@ -137,7 +137,7 @@ BOT_KEYS: dict[str, dict[str, Callable[[str], Any]]] = {
         "net_weight": _number("net_weight", low=0.0, strict_low=True, high=1.0),
         "root": _choice("root", "ucb", "halving"),
         "halving_visits": _whole("halving_visits"),
-        "secret": _choice("secret", "prior", "ucb"),
+        "secret": _choice("secret", "prior", "ucb", "exp3"),
         "secret_c": _number("secret_c", low=0.0),
     },
     "mcts-pkg": {

@@ -21,7 +21,7 @@ One iteration:
    other seats' choices are sampled from the game's prior (`State.prior`, uniform where it has none)
    and are not edges either, so neither side conditions on a choice it cannot see. The searching
    seat's own choices are tree decisions, with progressive bias where the game has a prior. With
-   `Params.secret` = "ucb" another seat's choice is made by its own bandit instead (`Searcher.secret_choice`),
+   `Params.secret` "ucb" or "exp3" another seat's choice is made by its own bandit instead (`Searcher.secret_choice`),
    kept at the node where the round of secret choices began, so it still sees no choice of the round.
 5. **Leaf evaluation** by the `Params` evaluator (`burano_ai.search.evaluators`): by default a playout
    from the leaf to the end of the game with the State's own playout and the `Params.playout_policy`
@@ -85,6 +85,18 @@ def iteration_seed(search_seed: int, iteration: int) -> int:
 
 # ------------------------------------------------------------------------------------------------
 # The search
+
+
+def exp3_chances(gains: list[float], gamma: float) -> list[float]:
+    """Exp3's chances of K choices with summed importance-weighted rewards `gains` and exploration
+    probability `gamma`: (1 - gamma) * softmax(eta * gains) + gamma / K, eta = gamma / K (Auer et al.
+    2002). The native tree's `_native.exp3_chances_c` computes the same."""
+    k = len(gains)
+    eta = gamma / k
+    top = max(gains)
+    weights = [math.exp(eta * (g - top)) for g in gains]
+    total = sum(weights)
+    return [(1.0 - gamma) * w / total + gamma / k for w in weights]
 
 
 class Searcher:
@@ -177,7 +189,7 @@ class Searcher:
         evaluator = self.evaluator
         horizon = evaluator.horizon_turns
         halving = params.root == "halving"
-        bandits = params.secret == "ucb"
+        bandits = params.secret != "prior"
         log, sqrt = math.log, math.sqrt
         world = self.root_state.resample(seat, seed)
         rng = None          # created on first use: seeding costs more than most iterations' other work
@@ -186,9 +198,9 @@ class Searcher:
         turns = 0
         first_action = -1
         dead_end = False
-        anchor = None       # where this round of secret choices began (secret="ucb"; `secret_choice`)
+        anchor = None       # where this round of secret choices began (secret "ucb" or "exp3"; `secret_choice`)
         own: dict[int, tuple[int, ...]] = {}     # each other seat's secret choices so far in the round
-        secret_path: list[tuple[list, int]] = []
+        secret_path: list[tuple[list, int, float]] = []
         while True:
             player = world.current_player()
             if player < 0:
@@ -222,9 +234,9 @@ class Searcher:
                     rng = random.Random(seed)
                 if bandits:     # the seat's own bandit at the round's start (`secret_choice`)
                     done = own.get(player, ())
-                    action, stat = self.secret_choice(anchor, player, done, world, legal, rng)
+                    action, stat, weight = self.secret_choice(anchor, player, done, world, legal, rng)
                     own[player] = (*done, action)
-                    secret_path.append((stat, player))
+                    secret_path.append((stat, player, weight))
                     world.apply_action(action)
                     continue
                 weights = world.prior(player, legal)    # sampled from the prior
@@ -311,9 +323,9 @@ class Searcher:
         for child, mover in path:
             child.visits += 1
             child.value += reward[mover]
-        for stat, mover in secret_path:
+        for stat, mover, weight in secret_path:
             stat[0] += 1
-            stat[2] += reward[mover]
+            stat[2] += reward[mover] * weight
         stats = self.root_stats.get(first_action)
         if stats is None:
             stats = self.root_stats[first_action] = [0.0, 0.0, 0.0, 0.0, 0.0]
@@ -330,15 +342,19 @@ class Searcher:
         self.iterations += 1
 
     def secret_choice(self, anchor: Node, player: int, done: tuple[int, ...], world, legal: list[int],
-                      rng: random.Random) -> tuple[int, list]:
-        """Another seat's secret choice with `Params.secret` = "ucb", and the statistics to score it by.
+                      rng: random.Random) -> tuple[int, list, float]:
+        """Another seat's secret choice with `Params.secret` = "ucb" or "exp3", the statistics to score it by,
+        and the weight its reward is added with.
 
         The seat's bandit lives at `anchor`, the node where the round of secret choices began, keyed by the
         seat and its own earlier choices in the round (`done`): never below the searching seat's own secret
         choice of the round, so neither reacts to the other's (decoupled UCT, as in simultaneous-move MCTS).
         An untried legal choice is tried first (drawn from the game's prior where it has one, else
-        uniformly, from `rng`); then UCB with availability counts and `Params.secret_c`, ties to the first
-        in `legal`. The statistics are [visits, availability, summed reward for `player`]."""
+        uniformly, from `rng`; weight 1). Then with "ucb": UCB with availability counts and
+        `Params.secret_c`, ties to the first in `legal` (weight 1). With "exp3": drawn from `rng` with the
+        chances `exp3_chances` (gamma = `Params.secret_c`), and weighted 1 / its chance, so the summed
+        reward is Exp3's importance-weighted estimate. The statistics are [visits, availability, summed
+        (weighted) reward for `player`]."""
         if anchor.secret is None:
             anchor.secret = {}
         table = anchor.secret.setdefault((player, done), {})
@@ -354,7 +370,15 @@ class Searcher:
                 prior = world.prior(player, legal)
                 action = sample_weighted({a: (prior.get(a, 0.0) if prior else 1.0) + 1e-9 for a in untried}, rng)
             stat = table[action] = [0, 1, 0.0]
-            return action, stat
+            return action, stat, 1.0
+        if self.params.secret == "exp3":
+            chances = exp3_chances([table[a][2] for a in legal], self.params.secret_c)
+            r = rng.random()
+            i = 0
+            while i < len(legal) - 1 and r >= chances[i]:
+                r -= chances[i]
+                i += 1
+            return legal[i], table[legal[i]], 1.0 / chances[i]
         c, log, sqrt = self.params.secret_c, math.log, math.sqrt
         best_score, action = -1e300, legal[0]
         for a in legal:
@@ -362,7 +386,7 @@ class Searcher:
             score = value / n + c * sqrt(log(avail) / n)
             if score > best_score:
                 best_score, action = score, a
-        return action, table[action]
+        return action, table[action], 1.0
 
     def halving_choice(self, legal: list[int]) -> int:
         """The root move of this iteration under sequential halving (`Params.root` = "halving"), every one
@@ -392,7 +416,7 @@ class Searcher:
     # --- results
 
     def secret_visits(self, player: int) -> dict[int, int]:
-        """With `Params.secret` = "ucb": {action: visits} of `player`'s first secret choice in the round of
+        """With `Params.secret` "ucb" or "exp3": {action: visits} of `player`'s first secret choice in the round of
         secret choices that begins at the root, as its bandit chose it (`secret_choice`); {} when there is
         none."""
         if not 0 <= player < self.num_players:

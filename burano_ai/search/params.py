@@ -64,6 +64,18 @@ Prior and secret choices
     edge below it, so neither reacts to the other's choice (decoupled UCT, as simultaneous-move MCTS
     plays a simultaneous move). Measured in docs/strength.md ("Simultaneous bids").
 
+    UCB chooses deterministically from the bandits' counts, and so does the searching seat's own UCT: both
+    read the same history of iterations, and the two can fall into step. On a Goofspiel 2p endgame (seat A
+    wins unless B's 11 meets A's 10 in the same round: the game's value for A is 2/3) seat B bid 11 in 15% of
+    the iterations where A bid 10 and in 54% where A bid 4, so A valued its 10 at a 0.82 win chance and
+    five seeds split between all three bids without reporting a tie. ``secret="exp3"`` draws each other
+    seat's choice at random by Exp3 instead, from the iteration's seed: with K legal choices the chance of
+    choice a is (1 - gamma) * softmax(eta * G)[a] + gamma / K, eta = gamma / K, where G[a] sums the seat's
+    reward divided by the chance it was chosen with (an unbiased estimate of its reward against what the
+    others play); untried choices still come first. The draws are independent of the searching seat's
+    choice: there B bid 11 in 35% of the iterations whatever A bid, and every seed valued every bid at a
+    0.65-0.70 win chance (the test: tests/test_simultaneous.py).
+
 Playout
     An iteration leaving the tree plays the game to its end (a playout) with the compiled core's
     playout in C. ``playout_policy="heuristic"`` (the default) picks each decision by a cheap fixed
@@ -110,7 +122,9 @@ HALVING_VISITS = 16
 FINAL_SELECTIONS = ("lcb", "visits")
 TREES = ("auto", "python", "native")
 ROOTS = ("ucb", "halving")
-SECRETS = ("prior", "ucb")
+SECRETS = ("prior", "ucb", "exp3")
+#: The exploration probability (gamma) of the other seats' Exp3 bandits (secret="exp3") by default.
+EXP3_GAMMA = 0.1
 
 
 @dataclass(frozen=True, init=False)
@@ -167,10 +181,12 @@ class Params:
             search (bench/tie_calibration.py).
         secret: how the other seats' secret simultaneous choices are chosen in the search (see "Prior and
             secret choices" in the module docstring): "prior" (sampled from the game's prior, uniform where it
-            has none) or "ucb" (each seat's own bandit, shared by every iteration through the round: the
-            simultaneous move as decoupled UCT plays it).
+            has none), "ucb" (each seat's own bandit, shared by every iteration through the round: the
+            simultaneous move as decoupled UCT plays it) or "exp3" (the same bandits choosing at random by
+            Exp3, so that they cannot fall into step with the searching seat's choices).
         secret_exploration: with secret="ucb", the UCB constant of the other seats' bandits, or None for
-            `exploration` (`secret_c`).
+            `exploration`; with secret="exp3", their exploration probability gamma in (0, 1], or None for
+            EXP3_GAMMA (`secret_c`).
     """
 
     exploration: float
@@ -248,6 +264,9 @@ class Params:
             raise OptionError(f"root must be one of {', '.join(ROOTS)}, not {self.root!r}")
         if self.secret not in SECRETS:
             raise OptionError(f"secret must be one of {', '.join(SECRETS)}, not {self.secret!r}")
+        if self.secret == "exp3" and self.secret_exploration is not None and not 0 < self.secret_exploration <= 1:
+            raise OptionError(f"secret_exploration is Exp3's exploration probability with secret=exp3: it must lie "
+                              f"in (0, 1], not {self.secret_exploration!r}")
         if isinstance(self.halving_visits, bool) or not isinstance(self.halving_visits, int) \
                 or self.halving_visits < 1:
             raise OptionError(f"halving_visits must be a whole number >= 1, not {self.halving_visits!r}")
@@ -297,8 +316,11 @@ class Params:
 
     @property
     def secret_c(self) -> float:
-        """The UCB constant of the other seats' bandits (secret="ucb"): `secret_exploration`, else `exploration`."""
-        return self.exploration if self.secret_exploration is None else float(self.secret_exploration)
+        """The exploration of the other seats' bandits: `secret_exploration`, else `exploration` (their UCB
+        constant, secret="ucb") or EXP3_GAMMA (their exploration probability, secret="exp3")."""
+        if self.secret_exploration is not None:
+            return float(self.secret_exploration)
+        return EXP3_GAMMA if self.secret == "exp3" else self.exploration
 
     @property
     def result_note(self) -> str | None:

@@ -153,7 +153,7 @@ class SearchResult:
         tie_margin: values this close to the suggestion's are tied with it whatever their standard errors
             (`Params.tie_margin`, the game's default search's: `tied`).
         mixed: the root is a secret simultaneous choice searched with the other seats' bandits
-            (`Params.secret` = "ucb"): its visits are the seat's mixed strategy, not a verdict on each move,
+            (`Params.secret` "ucb" or "exp3"): its visits are the seat's mixed strategy, not a verdict on each move,
             so `tied` also compares a move with few visits whose value is measured closely (`tied_candidates`).
     """
 

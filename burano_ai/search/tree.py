@@ -61,7 +61,7 @@ class Node:
             and the next decision (the first one seen, in any iteration), or NO_CHANCE: a plan marks
             the step after it as depending on luck.
         prior: action id -> prior probability for the choices at this node (`State.prior`), or None.
-        secret: with `Params.secret` = "ucb", the bandits of the other seats' secret choices in the round of
+        secret: with `Params.secret` "ucb" or "exp3", the bandits of the other seats' secret choices in the round of
             simultaneous choices that begins at this node: (seat, that seat's earlier choices in the round) ->
             action id -> [visits, availability, summed reward for that seat]; None before the first.
     """

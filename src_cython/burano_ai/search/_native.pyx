@@ -10,7 +10,7 @@ MAX_SEATS players).
 It runs the algorithm that `burano_ai.search.ismcts` specifies (its module docstring) and that
 `ismcts.Searcher` implements in readable Python, with the whole iteration in C and without the GIL:
 resample, selection with availability counts, one expansion, chance and other seats' secret choices
-(`DECISION_SECRET`) sampled from the game's prior (not edges; with `params.secret` = "ucb" chosen by each
+(`DECISION_SECRET`) sampled from the game's prior (not edges; with `params.secret` "ucb" or "exp3" chosen by each
 seat's own bandit, `shadow_step`), playout with the game's C playout,
 the game's outcome (scores and the order of finish), reward and backpropagation. It supports the
 playouts to the end of the game that the game has in C (`Params.native_policy`: the built-in playout
@@ -20,7 +20,7 @@ Python code and stay with `ismcts.Searcher` (`ismcts.make_searcher` chooses).
 The tree is two flat arrays: `NodeC` records (the statistics of the edge into a node, and its child
 list as newest-first sibling links) and an open-addressing hash from (node, action) to child. No
 Python object exists per node; `summary()` exports the `tree.export_plan` format. The other seats'
-bandits (`params.secret` = "ucb") are nodes too: each seat's small tree of its secret choices in a round
+bandits (`params.secret` "ucb" or "exp3") are nodes too: each seat's small tree of its secret choices in a round
 hangs under the node where the round began, keyed `num_actions` + the seat in the hash only, never in a
 child list, so plans, candidates and summaries never see it (`nodes` counts it).
 
@@ -221,6 +221,21 @@ cdef int sample_index(const double* weights, int n, Rng* rng) noexcept nogil:
     return n - 1
 
 
+cdef void exp3_chances_c(const double* gains, int n, double gamma, double* out) noexcept nogil:
+    """Exp3's chances of `n` choices with summed importance-weighted rewards `gains` (`ismcts.exp3_chances`):
+    (1 - gamma) * softmax(eta * gains) + gamma / n, eta = gamma / n."""
+    cdef double eta = gamma / n, top = gains[0], total = 0.0
+    cdef int i
+    for i in range(1, n):
+        if gains[i] > top:
+            top = gains[i]
+    for i in range(n):
+        out[i] = exp(eta * (gains[i] - top))
+        total += out[i]
+    for i in range(n):
+        out[i] = (1.0 - gamma) * out[i] / total + gamma / n
+
+
 cdef NativeState native_state(state, what):
     """`state` as a NativeState of a game built for this C game interface, else TypeError/ValueError."""
     if not isinstance(state, NativeState):
@@ -342,7 +357,8 @@ cdef struct WorkerC:
     int32_t* path_node                # the running iteration's edges (child nodes), root first
     int8_t* path_mover                # seat that chose each edge
     uint8_t* path_flags               # that edge's NodeC.flags as this iteration saw them (stored at backpropagation)
-    int path_capacity                 # length of the three path arrays
+    double* path_weight               # what the mover's reward is multiplied by at an Exp3 bandit's entry (1 / its chance)
+    int path_capacity                 # length of the four path arrays
     void* world                       # the iteration's world (`ops.state_size` bytes) if the stack's is too small
     # Scratch of one tree step, `ops.max_legal` entries each.
     int* legal                        # the legal actions at the current node if the stack's buffer is too small
@@ -361,6 +377,7 @@ cdef int worker_init(WorkerC* w, const GameOpsC* ops) noexcept nogil:
     w.path_node = <int32_t*>malloc(FIRST_PATH * sizeof(int32_t))
     w.path_mover = <int8_t*>malloc(FIRST_PATH * sizeof(int8_t))
     w.path_flags = <uint8_t*>malloc(FIRST_PATH * sizeof(uint8_t))
+    w.path_weight = <double*>malloc(FIRST_PATH * sizeof(double))
     w.world = malloc(ops.state_size)
     w.legal = <int*>malloc(m * sizeof(int))
     w.kids = <int*>malloc(m * sizeof(int))
@@ -369,7 +386,8 @@ cdef int worker_init(WorkerC* w, const GameOpsC* ops) noexcept nogil:
     w.visits = <int32_t*>malloc(m * sizeof(int32_t))
     w.avails = <int32_t*>malloc(m * sizeof(int32_t))
     w.weights = <double*>malloc(m * sizeof(double))
-    if (w.path_node == NULL or w.path_mover == NULL or w.path_flags == NULL or w.world == NULL or w.legal == NULL
+    if (w.path_node == NULL or w.path_mover == NULL or w.path_flags == NULL or w.path_weight == NULL
+            or w.world == NULL or w.legal == NULL
             or w.kids == NULL or w.untried == NULL or w.values == NULL or w.visits == NULL or w.avails == NULL
             or w.weights == NULL):
         return -1
@@ -380,6 +398,7 @@ cdef void worker_free(WorkerC* w) noexcept nogil:
     free(w.path_node)
     free(w.path_mover)
     free(w.path_flags)
+    free(w.path_weight)
     free(w.world)
     free(w.legal)
     free(w.kids)
@@ -396,6 +415,7 @@ cdef int worker_reserve(WorkerC* w, int depth) noexcept nogil:
     cdef int32_t* nodes
     cdef int8_t* movers
     cdef uint8_t* flags
+    cdef double* weights
     cdef size_t capacity
     if depth < w.path_capacity:
         return 0
@@ -412,6 +432,10 @@ cdef int worker_reserve(WorkerC* w, int depth) noexcept nogil:
     if flags == NULL:
         return -1
     w.path_flags = flags
+    weights = <double*>realloc(w.path_weight, capacity * sizeof(double))
+    if weights == NULL:
+        return -1
+    w.path_weight = weights
     w.path_capacity = <int>capacity
     return 0
 
@@ -675,10 +699,11 @@ cdef class NativeSearcher:
     # guarded by `tree_lock`: the moves alive (flags by action), m0 (0 before the first choice among
     # expanded root moves) and the phase.
     cdef int halving_visits
-    # Other seats' secret choices by their own bandits (`params.secret` = "ucb"; `shadow_step`), else sampled
-    # from the game's prior.
+    # Other seats' secret choices by their own bandits (`params.secret` "ucb" or "exp3"; `shadow_step`), else
+    # sampled from the game's prior.
     cdef bint secret_ucb
-    cdef double secret_exploration   # their UCB constant (`params.secret_c`)
+    cdef bint secret_exp3            # the bandits draw by Exp3 (`params.secret` = "exp3"), else choose by UCB
+    cdef double secret_exploration   # their UCB constant, or Exp3's gamma (`params.secret_c`)
     cdef int halving_moves
     cdef int halving_phase
     cdef uint8_t* root_alive          # `num_actions` flags
@@ -724,7 +749,8 @@ cdef class NativeSearcher:
         if self.root_alive == NULL:
             raise MemoryError()
         self.halving_visits = params.halving_visits if params.root == "halving" else 0
-        self.secret_ucb = params.secret == "ucb"
+        self.secret_ucb = params.secret != "prior"
+        self.secret_exp3 = params.secret == "exp3"
         self.secret_exploration = params.secret_c
         self.halving_moves = 0
         self.halving_phase = 0
@@ -1055,17 +1081,21 @@ cdef class NativeSearcher:
 
     cdef int shadow_step(self, WorkerC* w, const void* world, int anchor, int current, int player,
                          const int* legal, int n, Rng* rng, uint64_t seed, int* pending,
-                         int* action_out) noexcept nogil:
-        """Another seat's secret choice with `params.secret` = "ucb" (`ismcts.Searcher.secret_choice`): a tree
-        step in that seat's own small tree, whose root hangs under `anchor` (the node where the round of
+                         int* action_out, double* weight_out) noexcept nogil:
+        """Another seat's secret choice with `params.secret` "ucb" or "exp3" (`ismcts.Searcher.secret_choice`): a
+        tree step in that seat's own small tree, whose root hangs under `anchor` (the node where the round of
         secret choices began) keyed `num_actions` + the seat, and whose edges are the seat's earlier choices
         in the round (`current`: the node after its last one, or NO_NODE before its first). The searching
         seat's own choice of the round is an edge below `anchor`, so neither side's bandit reacts to the
         other's choice. An untried choice is taken in the iteration seed's order (`tree_step`; the Python tree
-        draws it from the prior), and its expansion does not end the iteration. The child, or NO_NODE (no
-        memory)."""
-        cdef int start = current
+        draws it from the prior), and its expansion does not end the iteration. Then "ucb" chooses by UCB
+        (`tree_step`); "exp3" draws from `rng` with `exp3_chances_c` of the children's summed weighted rewards,
+        and `weight_out` gets 1 / the chance drawn (the entry's reward is multiplied by it: Exp3's importance
+        weighting), else 1. The child, or NO_NODE (no memory)."""
+        cdef int start = current, i
         cdef bint expanded
+        cdef NodeC* ch
+        weight_out[0] = 1.0
         if start == NO_NODE:
             pthread_mutex_lock(&self.tree_lock)
             start = self.find_child(anchor, self.num_actions + player)
@@ -1074,8 +1104,34 @@ cdef class NativeSearcher:
             pthread_mutex_unlock(&self.tree_lock)
             if start == NO_NODE:
                 return NO_NODE
-        return self.tree_step(w, world, start, player, legal, n, rng, seed, pending, action_out, &expanded,
-                              self.secret_exploration)
+        if not self.secret_exp3:
+            return self.tree_step(w, world, start, player, legal, n, rng, seed, pending, action_out, &expanded,
+                                  self.secret_exploration)
+        pthread_mutex_lock(&self.tree_lock)
+        if pending[0] != NO_NODE:
+            self.nodes[pending[0]].visits += 1
+            pending[0] = NO_NODE
+        if self.nodes[start].player == UNKNOWN_PLAYER:
+            self.nodes[start].player = player
+        for i in range(n):
+            w.kids[i] = self.find_child(start, legal[i])
+            if w.kids[i] == NO_NODE:
+                # An untried choice: `tree_step` expands one (had another thread expanded it meanwhile, it
+                # would choose by UCB once: harmless, and only while the bandit is new).
+                pthread_mutex_unlock(&self.tree_lock)
+                return self.tree_step(w, world, start, player, legal, n, rng, seed, pending, action_out,
+                                      &expanded, self.secret_exploration)
+        for i in range(n):
+            ch = &self.nodes[w.kids[i]]
+            ch.avail += 1
+            w.values[i] = ch.value
+        pthread_mutex_unlock(&self.tree_lock)
+        exp3_chances_c(w.values, n, self.secret_exploration, w.weights)
+        i = sample_index(w.weights, n, rng)
+        pending[0] = w.kids[i]
+        action_out[0] = legal[i]
+        weight_out[0] = 1.0 / w.weights[i]
+        return w.kids[i]
 
     cdef int halving_choice(self, const int* kids, const int* legal, int n, int* rank) noexcept nogil:
         """The index in `legal` (the root's moves, every one with its child `kids[i]`) of this iteration's
@@ -1235,7 +1291,7 @@ cdef class NativeSearcher:
                             self.abandon(w, depth, pending)
                             return IT_NO_MEMORY
                         child = self.shadow_step(w, world, anchor, shadow_at[player], player, legal, n, &rng,
-                                                 seed, &pending, &action)
+                                                 seed, &pending, &action, &w.path_weight[depth])
                         if child == NO_NODE:
                             self.abandon(w, depth, pending)
                             return IT_NO_MEMORY
@@ -1338,7 +1394,10 @@ cdef class NativeSearcher:
             self.nodes[pending].visits += 1
         for k in range(depth):
             ch = &self.nodes[w.path_node[k]]
-            ch.value += reward[w.path_mover[k]]
+            if w.path_flags[k] & PATH_SHADOW:
+                ch.value += reward[w.path_mover[k]] * w.path_weight[k]     # 1 but at an Exp3 bandit
+            else:
+                ch.value += reward[w.path_mover[k]]
             ch.flags = (ch.flags & ~FLAG_ENDS_TURN) | (w.path_flags[k] & FLAG_ENDS_TURN)     # 0 for PATH_SHADOW
             if chance_after(ch) == NO_CHANCE:
                 ch.flags |= w.path_flags[k] & CHANCE_BITS
@@ -1602,7 +1661,7 @@ cdef class NativeSearcher:
         return out
 
     def secret_visits(self, int player):
-        """With `params.secret` = "ucb": {action: visits} of `player`'s first secret choice in the round of
+        """With `params.secret` "ucb" or "exp3": {action: visits} of `player`'s first secret choice in the round of
         secret choices that begins at the root, as its bandit chose it (`ismcts.Searcher.secret_visits`);
         {} when there is none."""
         cdef int start, child
