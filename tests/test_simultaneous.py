@@ -89,14 +89,15 @@ def test_another_seats_bandit_learns_the_bid_that_wins_it_the_game(tree):
         assert visits[BID_13] >= expected, (secret, visits)     # Exp3 keeps gamma / 2 = 5 % on the other bid
 
 
+@pytest.mark.parametrize("secret", ("ucb", "exp3"))
 @pytest.mark.parametrize("tree", TREES)
-def test_the_bandits_sit_where_the_round_began_not_below_the_seats_own_bid(tree):
+def test_the_bandits_sit_where_the_round_began_not_below_the_seats_own_bid(tree, secret):
     """Seat 1 searches after seat 0 bid (hidden: resampled) and before seat 2: seat 2's bandit is the root's
     (every iteration passes it once, but the 13 that expanded seat 1's bids and left the tree there), not its
     children's, so it never sees which bid seat 1 chose."""
     state = first_round(3, bids_before=1)
     assert state.current_player() == 1
-    searcher = make_searcher(state, 1, Params(secret="ucb", tree=tree), seed=3)
+    searcher = make_searcher(state, 1, Params(secret=secret, tree=tree), seed=3)
     searcher.run(iterations=600)
     assert sum(searcher.secret_visits(2).values()) == 600 - len(state.legal_actions())
     assert searcher.secret_visits(0) == {}      # seat 0's bid is made: the world's resample draws it
@@ -151,11 +152,11 @@ def test_runner_ups_are_not_searched_alone_at_a_secret_choice_with_bandits():
     """Searched alone, a runner-up would face bandits that learn it is coming: such checks split the seeds of
     Goofspiel positions beyond any tie margin (docs/strength.md, "Simultaneous bids")."""
     state = first_round(2)
-    for secret in ("ucb", "prior"):
+    for secret in ("ucb", "exp3", "prior"):
         params = Params(secret=secret, net=None)
         result = suggest(state, limit=Limit(iterations=1500), params=params, seed=4, threads=1)
         checked = check_runner_ups(state, result, 2, params=params, threads=1)
-        if secret == "ucb":
+        if secret != "prior":
             assert checked.notes == result.notes + (SECRET_NOT_CHECKED,)
             assert checked.candidates == result.candidates
         else:
@@ -175,9 +176,10 @@ def test_goofspiels_default_search_bids_by_bandits_and_does_not_settle_early_at_
     assert result["elapsed"] >= 9.5
 
 
+@pytest.mark.parametrize("secret", ("ucb", "exp3"))
 @pytest.mark.parametrize("tree", TREES)
 @pytest.mark.parametrize("key", ("goofspiel", "burano"))
-def test_the_bandits_do_not_peek_at_secret_choices_already_made(tree, key):
+def test_the_bandits_do_not_peek_at_secret_choices_already_made(tree, key, secret):
     """Positions that differ only in another seat's secret choice already made (a Goofspiel bid, a Burano
     pyramid cube), which the searching seat sees alike, with another seat's secret choice to follow: the same
     search, with the bandits on."""
@@ -199,7 +201,7 @@ def test_the_bandits_do_not_peek_at_secret_choices_already_made(tree, key):
             break       # ... and another seat's secret choice follows the seat's in the round
         state.apply_action(rng.choice(state.legal_actions()))
     assert other.to_json(seat) == state.to_json(seat)
-    params = Params(secret="ucb", tree=tree, net=None)
+    params = Params(secret=secret, tree=tree, net=None)
     results = []
     for root in (state, other):
         searcher = make_searcher(root, seat, params, seed=9)
