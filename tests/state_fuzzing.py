@@ -56,7 +56,7 @@ CALLS_PER_CASE = 40
 MUTATING = frozenset(("apply_action", "play"))
 ON_A_COPY = frozenset(("playout", "set_from", "normalise_pool", "copy_fields_from"))
 #: Results compared by a normal form rather than by ==: each implementation's own objects.
-STATE_RESULTS = frozenset(("clone", "resample", "from_position"))
+STATE_RESULTS = frozenset(("clone", "resample", "from_position", "rewind_secret"))
 #: Results that are implementation-specific by design (compared by acceptance only): the reference's
 #: information-state key of Burano is a string, the core's a 64-bit key; a Position object; key values.
 OUTCOME_ONLY = frozenset(("information_state_key", "to_position", "key", "full_key", "sample_chance",
@@ -383,7 +383,7 @@ def _call(state, method: str, args: tuple, static: bool) -> tuple[str, Any]:
 def _normal(method: str, result: Any) -> Any:
     """A comparable form of a result: States by their full dict, JSON by its value, floats rounded."""
     if method in STATE_RESULTS:
-        return result.to_dict()
+        return None if result is None else result.to_dict()     # rewind_secret: None when nothing is taken back
     if method == "to_json":
         return json.loads(result)
     if isinstance(result, dict):

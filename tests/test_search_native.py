@@ -246,7 +246,7 @@ def test_the_tree_needs_a_native_state(mid3):
         native.NativeSearcher(reference_root, seat, NATIVE, 1)
     with pytest.raises(TypeError, match="NativeState"):
         native.prior(reference_root, seat, reference_root.legal_actions())
-    assert isinstance(root, NativeState) and root.abi_version == native.ABI_VERSION == 3
+    assert isinstance(root, NativeState) and root.abi_version == native.ABI_VERSION == 4
     assert root.native_num_actions == A.NUM_ACTIONS
     # make_searcher says why it keeps a reference root off the native tree
     assert "NativeState" in ismcts.native_tree_blocker(reference_root, Params())

@@ -92,20 +92,52 @@ def test_another_seats_bandit_learns_the_bid_that_wins_it_the_game(tree):
 @pytest.mark.parametrize("secret", ("ucb", "exp3"))
 @pytest.mark.parametrize("tree", TREES)
 def test_the_bandits_sit_where_the_round_began_not_below_the_seats_own_bid(tree, secret):
-    """Seat 1 searches after seat 0 bid (hidden: resampled) and before seat 2: seat 2's bandit is the root's
-    (every iteration passes it once, but the 13 that expanded seat 1's bids and left the tree there), not its
-    children's, so it never sees which bid seat 1 chose."""
+    """Seat 1 searches after seat 0 bid (hidden from it) and before seat 2. Each iteration takes seat 0's bid
+    back (`rewind_secret`) and seat 0's bandit at the root bids again, in every iteration, before seat 1's own
+    bid; seat 2's bandit is the root's too (every iteration passes it once, but the 13 that expanded seat 1's
+    bids and left the tree there), not its children's, so it never sees which bid seat 1 chose."""
     state = first_round(3, bids_before=1)
     assert state.current_player() == 1
     searcher = make_searcher(state, 1, Params(secret=secret, tree=tree), seed=3)
     searcher.run(iterations=600)
     assert sum(searcher.secret_visits(2).values()) == 600 - len(state.legal_actions())
-    assert searcher.secret_visits(0) == {}      # seat 0's bid is made: the world's resample draws it
+    assert sum(searcher.secret_visits(0).values()) == 600
     if tree == "python":
-        assert set(searcher.root.secret) == {(2, ())}
+        assert set(searcher.root.secret) == {(0, ()), (2, ())}
         for child in searcher.root.children.values():
             # the next round's bandits (after the reveal) are the only ones below: seat 2's round-1 bid is not
             assert all(key[1] == () for key in (child.secret or {}))
+    # With the prior nothing is taken back: the resample draws seat 0's bid, and no bandit bids.
+    searcher = make_searcher(state, 1, Params(secret="prior", tree=tree), seed=3)
+    searcher.run(iterations=200)
+    assert searcher.secret_visits(0) == {} and searcher.secret_visits(2) == {}
+
+
+@pytest.mark.parametrize("players", (2, 3))
+def test_rewind_secret_takes_back_the_bids_before_the_seats_and_both_implementations_agree(players):
+    """`rewind_secret(seat)`: the bids of the round made before the seat's are taken back and seat 0 bids again;
+    the compiled State and the reference agree, the copy shows the seat nothing it could not see (its view
+    changes only in who is to bid and that the earlier seats have not bid), and None where nothing is taken
+    back."""
+    spec = get_spec("goofspiel")
+    for implementation in ("compiled", "reference"):
+        game = spec.game_class(implementation)(num_players=players)
+        state = game.new_initial_state(0)
+        while state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+        assert state.rewind_secret(0) is None              # seat 0 is first: nothing to take back
+        state.apply_action(4)                               # seat 0 bids 5
+        assert state.rewind_secret(0) is None              # not seat 0's bid now
+        back = state.rewind_secret(1)
+        assert back is not None and back.current_player() == 0 and back.legal_actions() == list(range(13))
+        assert back.to_dict()["seats"][0]["bid"] is None and state.to_dict()["seats"][0]["bid"] == 5
+        fresh = game.new_initial_state(0)
+        while fresh.is_chance_node():
+            fresh.apply_action(fresh.chance_outcomes()[0][0])
+        assert back.to_dict() == fresh.to_dict()
+        if implementation == "compiled":
+            back.check()
+            assert back.key() == fresh.key()
 
 
 def test_the_native_bandits_are_reproducible_and_stay_out_of_the_answer():
@@ -168,7 +200,7 @@ def test_goofspiels_default_search_bids_by_bandits_and_does_not_settle_early_at_
     there rather than settle on a moment when one bid looks clear (a seed did, where the others named three
     bids tied)."""
     spec = get_spec("goofspiel")
-    assert spec.search_defaults["secret"] == "ucb" and spec.search_defaults["tie_margin"] == 0.07
+    assert spec.search_defaults["secret"] == "exp3" and spec.search_defaults["tie_margin"] == 0.07
     out = _cli("suggest", "--game", "goofspiel", "--seed", "1", "--json")
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout)

@@ -68,7 +68,9 @@ class State(Protocol):
     def prior(self, player: int, legal: Sequence[int]) -> dict[int, float] | None: ...
     def turn_id(self) -> int: ...
     # A compiled State (`core._game.NativeState`) adds `key()` and `full_key()`: its 64-bit Zobrist key,
-    # kept incrementally and recomputed.
+    # kept incrementally and recomputed, and `rewind_secret(seat)`: a copy with the other seats' secret
+    # choices of the round made before `seat`'s own (pending) taken back, or None (`GameOpsC.rewind_secret`;
+    # Goofspiel's reference has it too). The search with bandits (`Params.secret`) lets them choose again.
     # What the search's plans and messages name:
     @property
     def chance_kind(self) -> int: ...      # the pending chance event's kind, 0..6 (the C interface's)

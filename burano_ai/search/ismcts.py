@@ -192,6 +192,9 @@ class Searcher:
         bandits = params.secret != "prior"
         log, sqrt = math.log, math.sqrt
         world = self.root_state.resample(seat, seed)
+        if bandits:     # the round's secret choices made before the seat's are its bandits' to make again
+            rewind = getattr(world, "rewind_secret", None)
+            world = (rewind(seat) if rewind is not None else None) or world
         rng = None          # created on first use: seeding costs more than most iterations' other work
         root = node = self.root
         path: list[tuple[Node, int]] = []
@@ -221,7 +224,7 @@ class Searcher:
             if not legal:
                 dead_end = True
                 break
-            if node is root and self.root_actions is not None:
+            if node is root and self.root_actions is not None and player == seat:
                 legal = [a for a in legal if a in self.root_actions] or legal
             if bandits:
                 if mode != SECRET:

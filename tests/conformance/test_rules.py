@@ -27,7 +27,7 @@ def test_the_game_and_its_states_speak_the_protocol(spec, implementation, num_pl
     # a "compiled" entry without native search is the reference standing in until a core is built
     assert isinstance(state, NativeState) == (implementation == "compiled" and "native_search" in spec.capabilities)
     if implementation == "compiled" and "native_search" in spec.capabilities:
-        assert state.abi_version == 3 and state.native_num_actions >= game.num_distinct_actions()
+        assert state.abi_version == 4 and state.native_num_actions >= game.num_distinct_actions()
 
 
 @pytest.mark.parametrize("spec, implementation, num_players", CASES)

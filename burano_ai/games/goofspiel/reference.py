@@ -264,5 +264,21 @@ class State(ReferenceState, Position, game=Game, names=rules, view=position_to_d
                 out.bids[p] = card
         return out
 
+    def rewind_secret(self, seat: int | str) -> State | None:
+        """A copy with the bids of this round made before `seat`'s taken back (seats bid in order 0, 1, ...),
+        when `seat` is to bid, so that the round starts again from seat 0; else None. `seat` saw that those
+        seats bid, not what (the search chooses them again by their bandits: `Params.secret`).
+
+        Raises:
+            TypeError / OptionError: `seat` is not a seat of this game (`parse_seat`).
+        """
+        seat = parse_seat(seat, self.num_players)
+        if self.phase != rules.PHASE_BID or self.bidder != seat or seat == 0:
+            return None
+        out = self.clone()
+        for p in range(seat):
+            out.bids[p] = 0
+        return out
+
     def __repr__(self) -> str:
         return f"<goofspiel State round {self.round} {rules.PHASE_NAMES[self.phase]} key {self.key():016x}>"

@@ -16,7 +16,7 @@ from burano_ai._rng cimport Rng
 
 
 cdef enum:
-    GAME_ABI_VERSION = 3         # bumped whenever GameOpsC changes; the tree refuses other versions
+    GAME_ABI_VERSION = 4         # bumped whenever GameOpsC changes; the tree refuses other versions
                                  # (2: the encoder slots name, encoder_version, num_features, encode;
                                  # 3: recompute_key, consistent and is_offered, for NativeState's Python face)
     MAX_SEATS = 6                # the framework's seats A-F; a game declares its own range within it
@@ -91,6 +91,12 @@ ctypedef struct GameOpsC:
     # 1 when `action` (0 <= action < num_actions) is a legal action or, at a chance node, an offered
     # outcome (`State.apply_action`'s check; NULL: looked up in legal_actions / chance_outcomes).
     int (*is_offered)(const void* game, const void* state, int action) noexcept nogil
+    # Takes back in place the other seats' secret choices of the pending round of secret choices that
+    # were made before `seat`'s own, which is pending (`seat` sees that they chose, not what), so that the
+    # round starts again from its first chooser; returns 1 when it took any back, else 0. The search with
+    # the other seats' bandits (`Params.secret` "ucb" or "exp3") calls it on each sampled world, so that
+    # those choices are made by the bandits of the round too, not drawn by `resample`. NULL: never.
+    int (*rewind_secret)(const void* game, void* state, int seat) noexcept nogil
 
     # The encoder (burano_ai.learn, docs/learning.md): what a position is, as numbers, for a learned
     # evaluation. `name` is the game's registry key (a net file names the game it was trained for).

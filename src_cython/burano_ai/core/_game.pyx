@@ -321,6 +321,20 @@ cdef class NativeState:
             self.ops.resample(self.game_ptr, out.state_ptr, p, &rng)
         return out
 
+    def rewind_secret(self, seat):
+        """A copy with the other seats' secret choices of the pending round that were made before `seat`'s
+        own (pending) taken back, so that the round starts again from its first chooser; None when the
+        game has no such choices here (`GameOpsC.rewind_secret`). `seat` sees that they chose, not what:
+        the copy shows it nothing it could not see."""
+        cdef NativeState out
+        cdef int p = parse_seat(seat, self.num_players)
+        if self.ops.rewind_secret == NULL:
+            return None
+        out = self.copy()
+        if not self.ops.rewind_secret(self.game_ptr, out.state_ptr, p):
+            return None
+        return out
+
     cdef bint is_consistent(self):
         if self.ops.consistent != NULL:
             return self.ops.consistent(self.game_ptr, self.state_ptr)

@@ -1246,6 +1246,9 @@ cdef class NativeSearcher:
         rng_seed(&rng, seed)
         if ops.resample != NULL:
             ops.resample(g, world, seat, &rng)
+        if self.secret_ucb and ops.rewind_secret != NULL:
+            # The round's secret choices made before the seat's are its bandits' to make again (`rewind_secret`).
+            ops.rewind_secret(g, world, seat)
         while True:
             player = current_player(g, world)
             if player < 0:
@@ -1269,7 +1272,7 @@ cdef class NativeSearcher:
             if n <= 0:                          # no legal action: a malformed position; never read legal[0]
                 dead_end = True
                 break
-            if node == ROOT and self.root_restricted:      # allowMoves / avoidMoves
+            if node == ROOT and self.root_restricted and player == seat:   # allowMoves / avoidMoves
                 k = 0
                 for p in range(n):
                     if self.root_allowed[legal[p]]:

@@ -82,7 +82,7 @@ def test_positions_load_into_both_implementations_alike():
 def test_the_compiled_state_is_a_native_state_with_the_goofspiel_ops():
     state = _core.Game(4, 9).new_initial_state()
     assert isinstance(state, NativeState)
-    assert state.abi_version == 3 and state.native_num_actions == rules.MAX_CARDS
+    assert state.abi_version == 4 and state.native_num_actions == rules.MAX_CARDS
     ops = _ops_check.describe(state)
     assert ops["min_players"] == rules.MIN_PLAYERS and ops["max_players"] == rules.MAX_PLAYERS
     assert ops["num_players"] == 4 and ops["max_legal"] == rules.MAX_CARDS

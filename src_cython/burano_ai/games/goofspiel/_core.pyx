@@ -379,6 +379,18 @@ cdef int ops_chance_kind(const void* game, const void* state) noexcept nogil:
 cdef void ops_resample(const void* game, void* state, int seat, Rng* rng) noexcept nogil:
     resample_c(<const GsGameC*>game, <GsStateC*>state, seat, rng)
 
+cdef int ops_rewind_secret(const void* game, void* state, int seat) noexcept nogil:
+    """Take back the bids of this round made before `seat`'s (seats 0 .. seat - 1 bid in order), when `seat` is
+    to bid: the round starts again from seat 0 (`GameOpsC.rewind_secret`; the reference's `rewind_secret`)."""
+    cdef GsStateC* s = <GsStateC*>state
+    cdef int p
+    if s.phase != GS_PHASE_BID or s.bidder != seat or seat == 0:
+        return 0
+    for p in range(seat):
+        set_bid(s, p, 0)
+    s.bidder = 0
+    return 1
+
 cdef int ops_decision_mode(const void* game, const void* state) noexcept nogil:
     return DECISION_SECRET if (<const GsStateC*>state).phase == GS_PHASE_BID else DECISION_OPEN
 
@@ -418,6 +430,7 @@ GOOFSPIEL_OPS.min_players = _rules.MIN_PLAYERS
 GOOFSPIEL_OPS.max_players = GS_MAX_PLAYERS
 GOOFSPIEL_OPS.chance_kind = ops_chance_kind
 GOOFSPIEL_OPS.resample = ops_resample
+GOOFSPIEL_OPS.rewind_secret = ops_rewind_secret
 GOOFSPIEL_OPS.decision_mode = ops_decision_mode
 GOOFSPIEL_OPS.prior = ops_prior
 GOOFSPIEL_OPS.turn_id = ops_turn_id
