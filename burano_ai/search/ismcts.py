@@ -22,7 +22,9 @@ One iteration:
    and are not edges either, so neither side conditions on a choice it cannot see. The searching
    seat's own choices are tree decisions, with progressive bias where the game has a prior. With
    `Params.secret` "ucb" or "exp3" another seat's choice is made by its own bandit instead (`Searcher.secret_choice`),
-   kept at the node where the round of secret choices began, so it still sees no choice of the round.
+   kept at the node where the round of secret choices began, so it still sees no choice of the round;
+   the round's choices made before the seat's are then taken back in each sampled world
+   (`State.rewind_secret`, where the game has it) and made again by their seats' bandits at the root.
 5. **Leaf evaluation** by the `Params` evaluator (`burano_ai.search.evaluators`): by default a playout
    from the leaf to the end of the game with the State's own playout and the `Params.playout_policy`
    (the compiled core's, in C; "heuristic" by default) — uniform random in Python on a State without

@@ -76,6 +76,13 @@ Prior and secret choices
     choice: there B bid 11 in 35% of the iterations whatever A bid, and every seed valued every bid at a
     0.65-0.70 win chance (the test: tests/test_simultaneous.py).
 
+    With either bandit ("ucb" or "exp3"), the round's secret choices that other seats made before the
+    searching seat's own (it saw that they chose, not what) are taken back in every sampled world
+    (`State.rewind_secret`, where the game has it: Goofspiel), and those seats' bandits at the root choose
+    them again, so every seat of the round is modelled alike. Drawn by `resample` from the prior instead,
+    they made the later seats' search best-respond to a fixed model of the earlier ones: between equal
+    searches the first bidder won 85-92% of 2-player Goofspiel games.
+
 Playout
     An iteration leaving the tree plays the game to its end (a playout) with the compiled core's
     playout in C. ``playout_policy="heuristic"`` (the default) picks each decision by a cheap fixed

@@ -57,7 +57,9 @@ class GoofspielSpec(Declaration):
     # 3, 4 and 5 players, but their deterministic choices fell into step with the searching seat's own and
     # misvalued its bids; Exp3's values are right where the game's value is known, every seed split at `burano
     # suggest`'s default is reported as a tie, and against "ucb" it passed SPRT at 3 players and stood even at 2,
-    # 4 and 5 (docs/strength.md, "Simultaneous bids" and "Exp3 bids"). The tie margin is 0.07, the smallest that
+    # 4 and 5 (docs/strength.md, "Simultaneous bids" and "Exp3 bids"). The bids of the round made before the
+    # searching seat's are taken back and made again by their seats' bandits (`State.rewind_secret`), not drawn
+    # from the prior: +163 Elo at 2 players, +135 at 3 (the same page). The tie margin is 0.07, the smallest that
     # reported every split of 5 seeds as a tie with the UCB bandits (0.05 with the prior; bench/tie_calibration.py;
     # docs/strength.md, "A tie margin per game").
     search_defaults = MappingProxyType({"net": "auto", "net_weight": 0.5, "tie_margin": 0.07, "secret": "exp3"})
