@@ -47,7 +47,7 @@ from burano_ai.core.seats import SEAT_LETTERS, parse_seat
 from burano_ai.games import DEFAULT_GAME, all_specs, get_spec
 from burano_ai.random_play import sample_chance
 from burano_ai.search.limits import DEFAULT_SUGGEST_ITERATIONS
-from burano_ai.search.result import PLAN_ARROW, PLAN_MIN_VISITS
+from burano_ai.search.result import PLAN_ARROW, PLAN_MIN_VISITS, starved_candidates
 
 USAGE_ERROR = 2
 #: Exit code of a bug in burano itself (sysexits.h EX_SOFTWARE).
@@ -908,6 +908,12 @@ def suggest(
                 result = engine_suggest(state, stop=stop, **options)
             if settled and not interrupted:
                 result = _check_runner_ups(state, result, options, check_stop, live)
+            elif settle and not interrupted and not result.mixed:
+                # Not settled: the runner-ups left out of the tie only for their visits, which a tree that
+                # locked onto another move starved, are checked on their own (`starved_candidates`).
+                starved = starved_candidates(result.candidates, result.tied, result.tie_margin)
+                if starved:
+                    result = _check_runner_ups(state, result, options, check_stop, live, starved)
         finally:
             if in_main and previous is signal.default_int_handler:
                 signal.signal(signal.SIGINT, previous)
@@ -941,9 +947,10 @@ def suggest(
         typer.echo(f"note: {spec.key} uses {notice}")
 
 
-def _check_runner_ups(state, result, options: dict, stop, live: bool):
+def _check_runner_ups(state, result, options: dict, stop, live: bool, runners=None):
     """`burano suggest`'s runner-up check after it settled (`engine.check_runner_ups`: SETTLE_VERIFY
-    runner-ups within SETTLE_SECONDS in all), with a transient live line naming the move being checked."""
+    runner-ups within SETTLE_SECONDS in all), or of the starved `runners` after it did not, with a transient
+    live line naming the move being checked."""
     from burano_ai.engine import check_runner_ups
 
     with contextlib.ExitStack() as stack:
@@ -958,7 +965,7 @@ def _check_runner_ups(state, result, options: dict, stop, live: bool):
                 view.update(Text(f"checking {runner.move} on its own ({k + 1} of {count})  "
                                  f"(Ctrl-C: stop and show it)", style="dim"), refresh=True)
         return check_runner_ups(state, result, SETTLE_VERIFY, SETTLE_SECONDS / SETTLE_VERIFY, stop, on_check,
-                                **options)
+                                runners, **options)
 
 
 #: Seconds between updates of `burano suggest`'s live line (and its checks whether the answer settled).

@@ -23,7 +23,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import time
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from burano_ai.core.errors import BuranoError, OptionError, PositionError
 from burano_ai.core.jsonio import MAX_POSITION_BYTES, parse_json_text, read_text_file
@@ -390,12 +390,12 @@ CHECK_SEED_KEY = 0x76657269
 
 def check_runner_ups(position: Any, result: SearchResult, count: int = 2, seconds: float | None = None,
                      stop: Any = None, on_check: Callable[[int, int, Candidate], None] | None = None,
-                     **options: Any) -> SearchResult:
+                     runners: Sequence[Candidate] | None = None, **options: Any) -> SearchResult:
     """`result` (a `suggest` of `position`) with its `count` runner-ups of highest mean value each searched on
     its own, as deep as the suggested move was, and the candidates ranked again (`with_runner_ups_checked`).
 
-    Not at a secret simultaneous choice searched with the other seats' bandits (`Params.secret` "ucb" or "exp3"; `result.mixed`: Goofspiel's
-    bids): there the other seats' bandits would learn that the move searched alone is coming and value it
+    Not at a secret simultaneous choice searched with the other seats' bandits (`Params.secret` "ucb" or
+    "exp3"; `result.mixed`: Goofspiel's bids): there the other seats' bandits would learn that the move searched alone is coming and value it
     against opponents who know, unlike the moves of the search itself (measured: such checks left splits
     between seeds that no tie margin up to 0.3 reported, docs/strength.md, "Simultaneous bids"). The result
     is returned unchecked, with the note SECRET_NOT_CHECKED.
@@ -406,7 +406,9 @@ def check_runner_ups(position: Any, result: SearchResult, count: int = 2, second
     derived from `result.seed` (`CHECK_SEED_KEY`), and otherwise `options` (the keyword arguments of the
     suggestion's own `suggest`: params, seat, threads, trees, game...). `stop` (a `threading.Event`) ends the
     checks early; those done still count. `on_check(k, count, runner)` is called before the k-th check (from
-    0), e.g. for a live line. `burano suggest` without a budget runs this once its answer settled.
+    0), e.g. for a live line. `runners`: check these candidates (at most `count`) instead of those of highest
+    mean value. `burano suggest` without a budget runs this once its answer settled, and on the starved
+    runner-ups (`search.result.starved_candidates`) when it did not.
     """
     if count < 0:
         raise OptionError(f"runner-ups to check must be 0 or more, not {count}")
@@ -415,7 +417,9 @@ def check_runner_ups(position: Any, result: SearchResult, count: int = 2, second
         return result
     if result.mixed:
         return dataclasses.replace(result, notes=result.notes + (SECRET_NOT_CHECKED,))
-    runners = sorted(result.candidates[1:], key=lambda c: (-c.value, -c.visits, c.action))[:count]
+    if runners is None:
+        runners = sorted(result.candidates[1:], key=lambda c: (-c.value, -c.visits, c.action))
+    runners = list(runners)[:count]
     options = {k: v for k, v in options.items() if k not in ("on_report", "report_every", "progress")}
     checks = []
     for k, runner in enumerate(runners):

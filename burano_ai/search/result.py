@@ -295,6 +295,24 @@ def tied_candidates(candidates: tuple[Candidate, ...] | list[Candidate],
     return (best, *tied) if tied else ()
 
 
+def starved_candidates(candidates: tuple[Candidate, ...] | list[Candidate], tied: tuple[Candidate, ...] = (),
+                       margin: float = TIE_MARGIN) -> tuple[Candidate, ...]:
+    """The ranked `candidates`' runner-ups that the tie rule (`tied_candidates`; `tied` its answer) leaves out
+    only for their visits: under the floor (LCB_MIN_SHARE of the top's visits) yet tied with the first by
+    `is_tied`, best mean value first. A tree that locked onto one move early leaves such a move where it
+    was: on Azul's game 2 decision 21 of bench/seed_agreement.py `C B>1` kept the 14,716 visits and 0.249 it
+    had when `C G>1` took over, while `C G>1` went on to 154,671 visits and 0.298, and searched on its own
+    it reached 0.300 (issue 33). `burano suggest` checks these on their own when its search did not settle."""
+    if len(candidates) < 2:
+        return ()
+    best = candidates[0]
+    floor = LCB_MIN_SHARE * max(c.visits for c in candidates)
+    named = {c.action for c in tied}
+    starved = [c for c in candidates[1:]
+               if c.action not in named and c.visits < floor and is_tied(best, c, margin)]
+    return tuple(sorted(starved, key=lambda c: (-c.value, -c.visits, c.action)))
+
+
 def tie_text(tied: tuple[Candidate, ...], trees_disagree: bool = False, margin: float = TIE_MARGIN) -> str:
     """`tied: build orange@e1, build orange@i7 (statistically tied: ...)`, or "" for no tie."""
     if not tied:
