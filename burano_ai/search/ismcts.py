@@ -377,13 +377,9 @@ class Searcher:
             stat = table[action] = [0, 1, 0.0]
             return action, stat, 1.0
         if self.params.secret == "exp3":
-            chances = exp3_chances([table[a][2] for a in legal], self.params.secret_c)
-            r = rng.random()
-            i = 0
-            while i < len(legal) - 1 and r >= chances[i]:
-                r -= chances[i]
-                i += 1
-            return legal[i], table[legal[i]], 1.0 / chances[i]
+            chances = dict(zip(legal, exp3_chances([table[a][2] for a in legal], self.params.secret_c)))
+            action = sample_weighted(chances, rng)      # the native tree draws by `sample_index` alike
+            return action, table[action], 1.0 / chances[action]
         c, log, sqrt = self.params.secret_c, math.log, math.sqrt
         best_score, action = -1e300, legal[0]
         for a in legal:
